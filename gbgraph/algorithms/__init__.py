@@ -1,0 +1,1 @@
+"""Algorithms, each written once against the backend protocol."""

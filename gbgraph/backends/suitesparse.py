@@ -1,0 +1,122 @@
+"""The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
+
+Each verb is one python-graphblas call. Two properties of the suitesparse-graphblas 9.x wheel
+shape the choices here (see docs/backends.md):
+
+* only some type/semiring pairs are precompiled; the rest run a generic kernel several times
+  slower (UINT32 ``min_second`` takes ~30 ms on Laplace3D 100³, INT32 and UINT64 ~5 ms), so
+  algorithms keep to INT32, INT64, UINT64, FP64 and BOOL;
+* a masked accumulate into a sparse vector crashes the process, so no verb accumulates.
+
+python-graphblas links every Vector and Matrix to its ``ss`` accessor and back, a reference
+cycle, so a dropped vector waits for Python's cyclic garbage collector: an algorithm that
+makes a few vectors per round then holds hundreds of megabytes it no longer uses (Laplace3D
+100³: 340 MB of garbage during one MIS-2). :func:`_acyclic` turns the back references into
+weak ones, so vectors are freed as soon as the algorithm drops them.
+"""
+
+import weakref
+
+import numpy as np
+import graphblas as gb
+
+from .._malloc import keep_freed_blocks
+from .base import Backend
+
+__all__ = ["SuiteSparseBackend"]
+
+_DTYPES = {"bool": gb.dtypes.BOOL, "int32": gb.dtypes.INT32, "int64": gb.dtypes.INT64,
+           "uint64": gb.dtypes.UINT64, "float64": gb.dtypes.FP64}
+
+
+class SuiteSparseBackend(Backend):
+    """GraphBLAS verbs on ``graphblas.Matrix`` and ``graphblas.Vector`` objects."""
+
+    name = "suitesparse"
+    xp = np
+    index_dtype = np.uint64  # SuiteSparse 9 stores GrB_Index (uint64) indices
+
+    def __init__(self):
+        keep_freed_blocks()
+
+    def matrix(self, indptr, indices, *, ncols=None, values=None, copy=True):
+        n = indptr.size - 1
+        pattern = values is None
+        return _acyclic(gb.Matrix.ss.import_csr(
+            nrows=n, ncols=n if ncols is None else ncols, indptr=indptr, col_indices=indices,
+            values=np.ones(1, bool) if pattern else values, is_iso=pattern, sorted_cols=True,
+            take_ownership=not copy))
+
+    def vector(self, indices, values, size, *, copy=True):
+        iso = np.ndim(values) == 0
+        w = _sparse(_DTYPES[np.asarray(values).dtype.name], size)
+        w.ss.pack_sparse(
+            indices=indices, values=np.asarray(values).reshape(-1) if iso else values,
+            is_iso=iso, sorted_index=True, take_ownership=not copy)
+        return w
+
+    def full(self, size, value, dtype):
+        return _acyclic(gb.Vector.from_scalar(np.asarray(value, dtype), size, _DTYPES[dtype]))
+
+    def nvals(self, v):
+        return v.nvals
+
+    def indices(self, v):
+        return v.to_coo(values=False)[0].view(np.int64)
+
+    def values(self, v):
+        return v.to_coo(indices=False)[1]
+
+    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+        expr = A.mxv(u, getattr(gb.semiring, semiring))
+        if mask is not None and structure and not complement and 2 * mask.nvals >= A.nrows:
+            # A mask covering most rows scatters dot3's row accesses; one streaming product
+            # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
+            expr = _acyclic(expr.new())
+        out = _sparse(expr.dtype, A.nrows) if out is None else out
+        out(mask=_mask(mask, structure, complement)) << expr
+        return out
+
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
+        expr = u.ewise_mult(v, getattr(gb.binary, op))
+        return _new(expr, _mask(mask, structure, complement))
+
+    def select(self, op, u, thunk, *, mask=None, structure=True, complement=False):
+        thunk = np.asarray(thunk, u.dtype.np_type)[()]
+        return _new(getattr(gb.select, op)(u, thunk), _mask(mask, structure, complement))
+
+    def assign(self, w, value, *, mask, structure=True, complement=False):
+        if not isinstance(value, gb.Vector):
+            value = np.asarray(value, w.dtype.np_type)[()]
+        w(mask=_mask(mask, structure, complement)) << value
+        return w
+
+
+def _sparse(dtype, size):
+    """An empty vector held in sparse form: SuiteSparse would switch a vector denser than a
+    few percent to bitmap form, and converting back costs more than the operations that
+    use it (a bitmap mask also makes mxv visit every row)."""
+    w = _acyclic(gb.Vector(dtype, size))
+    w.ss.config["sparsity_control"] = "sparse"
+    return w
+
+
+def _new(expr, mask):
+    w = _sparse(expr.dtype, expr.size)
+    w(mask=mask) << expr
+    return w
+
+
+def _acyclic(obj):
+    """Make ``obj.ss`` refer back to ``obj`` weakly, so refcounting alone frees ``obj``."""
+    proxy = weakref.proxy(obj)
+    obj.ss._parent = proxy
+    obj.ss.config._parent = proxy
+    return obj
+
+
+def _mask(v, structure, complement):
+    if v is None:
+        return None
+    m = v.S if structure else v.V
+    return ~m if complement else m

@@ -1,0 +1,42 @@
+"""Small real graphs shipped inside the package, so examples and tests need no download.
+
+See ``gbgraph/data/README.md`` for their provenance.
+"""
+
+from importlib import resources
+
+from .io import read_matrix_market
+
+__all__ = ["names", "path", "load"]
+
+_FILES = {"fe_4elt2": "fe_4elt2.mtx.gz"}
+
+
+def names():
+    """Names of the embedded graphs."""
+    return sorted(_FILES)
+
+
+def path(name):
+    """Filesystem path of an embedded graph's ``.mtx.gz`` file.
+
+    Raises
+    ------
+    ValueError
+        if ``name`` is not one of :func:`names`.
+    """
+    if name not in _FILES:
+        raise ValueError(f"unknown embedded graph {name!r}; available: {', '.join(names())}")
+    return str(resources.files("gbgraph").joinpath("data", _FILES[name]))
+
+
+def load(name):
+    """Load an embedded graph as a ``scipy.sparse.csr_array`` (values 1.0 for pattern files).
+
+    Examples
+    --------
+    >>> A = load("fe_4elt2")
+    >>> A.shape, A.nnz
+    ((11143, 11143), 65636)
+    """
+    return read_matrix_market(path(name))[0]

@@ -1,0 +1,292 @@
+"""Graph inputs, canonicalised once to a sorted CSR pattern.
+
+Every public function of gbgraph accepts a scipy sparse matrix or array (any format), a
+``graphblas.Matrix``, a ``networkx.Graph``, a numpy 2-D array or the path of a Matrix Market
+file (``.mtx``, ``.mtx.gz``). :func:`as_graph` turns each of these into a :class:`Graph`:
+square, with a symmetric pattern, rows sorted by column, no duplicates and no self loops.
+Stored entries are edges, whatever their value (an explicitly stored zero is an edge, as in
+pyamg and Kokkos Kernels); stored diagonal entries are ignored.
+"""
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import InvalidGraphError, UnsupportedGraphTypeError
+from .io import read_matrix_market
+
+__all__ = ["Graph", "as_graph", "symmetrize"]
+
+_SUPPORTED = (
+    "a scipy sparse matrix or array, a graphblas.Matrix, a networkx.Graph, "
+    "a 2-D numpy array or the path of a Matrix Market file (.mtx, .mtx.gz)"
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """An undirected graph in canonical form: sorted CSR of its pattern, no self loops.
+
+    Build one with :func:`as_graph`; the algorithms call it on their input, so a Graph can be
+    passed anywhere a matrix can, and canonicalisation then happens only once.
+
+    Attributes
+    ----------
+    n : int
+        Number of vertices.
+    indptr, indices : numpy.ndarray
+        CSR of the off-diagonal pattern, columns sorted within each row, no duplicates.
+        ``indices`` is int32 when every index and offset fits, else int64.
+    weights : numpy.ndarray or None
+        Edge values aligned with ``indices`` (duplicates summed), or None for a pattern
+        input (boolean matrix, Matrix Market ``pattern`` field, unweighted networkx graph)
+        or one built with ``as_graph(A, weights=False)``.
+    container : str
+        What the input was (``"scipy.csr_array"``, ``"graphblas"``, ``"networkx"``, ...), so
+        that results can be returned in the same kind of container.
+    """
+
+    n: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: object = None
+    container: str = "scipy.csr_array"
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def nnz(self):
+        """Stored off-diagonal entries, both triangles: twice the number of edges."""
+        return int(self.indices.size)
+
+    def cached(self, key, build):
+        """Return the derived object stored under ``key``, building it once with ``build()``.
+
+        Backends keep their matrices here (graphblas-algorithms calls these graph properties),
+        so repeated calls on the same Graph convert the CSR once.
+        """
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    def closed_csr(self, xp=np, dtype=np.int64):
+        """Fresh CSR arrays of the closed neighbourhoods: the pattern of A + I, sorted.
+
+        Kokkos Kernels' MIS-2 minimises over {v} ∪ N(v); storing the diagonal makes each
+        closed neighbourhood one row, so one semiring product covers it.
+
+        Parameters
+        ----------
+        xp : module
+            Array module of the result (numpy or cupy).
+        dtype : dtype
+            Integer dtype of both arrays.
+        """
+        return _insert_diagonal(xp.asarray(self.indptr), xp.asarray(self.indices), xp, dtype)
+
+    def __repr__(self):
+        return f"Graph(n={self.n:,}, nnz={self.nnz:,}, weighted={self.weights is not None})"
+
+
+def as_graph(A, *, weights=True, name="A"):
+    """Validate a graph input and return it as a canonical :class:`Graph`.
+
+    Parameters
+    ----------
+    A : scipy sparse, graphblas.Matrix, networkx.Graph, numpy.ndarray, str or os.PathLike
+        The adjacency structure. Stored entries are edges; the diagonal is ignored. A Graph
+        is returned unchanged.
+    weights : bool
+        Keep the edge values (default). Algorithms that read only the pattern pass False and
+        save a float64 array of nnz entries.
+    name : str
+        How error messages refer to the input.
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    UnsupportedGraphTypeError
+        (a TypeError) for an input of another type, or with complex or object values.
+    InvalidGraphError
+        (a ValueError) for a non-square matrix or one whose pattern is not symmetric; the
+        message gives the number of one-way entries and points to :func:`symmetrize`.
+    FileNotFoundError, InvalidGraphError
+        for a path that does not exist or cannot be read as Matrix Market; the message
+        names the file.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(np.array([[1, 1, 0], [1, 0, 1], [0, 1, 0]]))
+    >>> G.n, G.nnz, G.indices.tolist()
+    (3, 4, [1, 0, 2, 1])
+    """
+    if isinstance(A, Graph):
+        return A
+    csr, container, weighted = _to_scipy_csr(A, name)
+    return _canonical(csr, container, weighted and weights, name)
+
+
+def symmetrize(A):
+    """Pattern of A ∪ Aᵀ, in the container type of ``A``.
+
+    Use it on a directed or one-sided input that gbgraph rejects as asymmetric.
+
+    Parameters
+    ----------
+    A : any graph input accepted by :func:`as_graph` (it need not be symmetric)
+
+    Returns
+    -------
+    same kind as ``A``
+        A boolean pattern: scipy input gives the same scipy class (CSR), numpy gives a bool
+        array, graphblas a BOOL Matrix, networkx a ``networkx.Graph`` over the same nodes,
+        and a path gives a ``scipy.sparse.csr_array``. Diagonal entries of A are kept.
+
+    Raises
+    ------
+    InvalidGraphError
+        if A is not square.
+    UnsupportedGraphTypeError
+        for an unsupported input type.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> gg.symmetrize(np.array([[0, 1], [0, 0]])).astype(int).tolist()
+    [[0, 1], [1, 0]]
+    """
+    csr, container, _ = _to_scipy_csr(A, "A")
+    _check_square(csr.shape, "A")
+    P = sp.csr_array((np.ones(csr.nnz, bool), csr.indices, csr.indptr), shape=csr.shape)
+    S = (P + P.T).tocsr()
+    S.sort_indices()
+    return _to_container(S, container, A)
+
+
+def _to_scipy_csr(A, name):
+    """(csr, container, weighted) for any supported input; csr may share the input's arrays."""
+    if isinstance(A, (str, os.PathLike)):
+        csr, weighted = read_matrix_market(A)
+        return csr, "path", weighted
+    if sp.issparse(A):
+        csr = A.tocsr()
+        kind = "scipy.csr_array" if isinstance(A, sp.sparray) else "scipy.csr_matrix"
+        return _checked_values(csr, name), kind, csr.dtype != bool
+    if isinstance(A, np.ndarray):
+        if A.ndim != 2:
+            raise InvalidGraphError(f"{name} must be a 2-D array, got {A.ndim} dimensions")
+        return _checked_values(sp.csr_array(A), name), "numpy", A.dtype != bool
+    module = type(A).__module__.split(".")[0]
+    if module == "graphblas" and type(A).__name__ == "Matrix":
+        indptr, indices, values = A.to_csr()
+        csr = sp.csr_array((values, indices, indptr), shape=A.shape)
+        return _checked_values(csr, name), "graphblas", A.dtype.name != "BOOL"
+    if module == "networkx":
+        import networkx as nx
+
+        if not isinstance(A, nx.Graph):
+            raise UnsupportedGraphTypeError(f"{name} is a {type(A).__name__}; expected {_SUPPORTED}")
+        weighted = nx.is_weighted(A)
+        csr = nx.to_scipy_sparse_array(A, weight="weight" if weighted else None, format="csr")
+        return _checked_values(csr, name), "networkx", weighted
+    raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
+
+
+def _checked_values(csr, name):
+    if csr.dtype.kind not in "biuf":
+        raise UnsupportedGraphTypeError(
+            f"{name} has {csr.dtype} values; expected boolean, integer or real values"
+        )
+    return csr
+
+
+def _check_square(shape, name):
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise InvalidGraphError(f"{name} must be square, got shape {tuple(shape)}")
+
+
+def _canonical(csr, container, weighted, name):
+    """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern.
+
+    Temporaries stay near 8 bytes per stored entry: the row of each entry (int32 where it
+    fits) and the diagonal mask; the new row pointers come from per-row counts.
+    """
+    _check_square(csr.shape, name)
+    n = csr.shape[0]
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()
+    index_dtype = np.int32 if max(n, csr.nnz) < 2**31 else np.int64
+    rows = np.repeat(np.arange(n, dtype=index_dtype), np.diff(csr.indptr))
+    diagonal = csr.indices == rows
+    diagonal_rows = rows[diagonal]
+    del rows
+    indptr = csr.indptr.astype(np.int64)
+    indptr[1:] -= np.cumsum(np.bincount(diagonal_rows, minlength=n), dtype=np.int64)
+    if diagonal_rows.size:
+        np.logical_not(diagonal, out=diagonal)
+        indices = csr.indices[diagonal].astype(index_dtype, copy=False)
+        values = csr.data[diagonal] if weighted else None
+    else:
+        indices = csr.indices.astype(index_dtype, copy=True)
+        values = csr.data if weighted else None
+    del diagonal
+    weights = None if values is None else values.astype(np.float64, copy=values is csr.data)
+    _check_symmetric(n, indptr, indices, name)
+    return Graph(n, indptr, indices, weights, container)
+
+
+def _check_symmetric(n, indptr, indices, name):
+    ptr = indptr.astype(indices.dtype)
+    P = sp.csr_array((np.ones(indices.size, np.int8), indices, ptr), shape=(n, n))
+    Pt = P.T.tocsr()
+    if np.array_equal(Pt.indptr, ptr) and np.array_equal(Pt.indices, indices):
+        return
+    one_way = P.nnz - P.multiply(Pt).nnz
+    raise InvalidGraphError(
+        f"{name} does not have a symmetric pattern: {one_way:,} of its {P.nnz:,} off-diagonal "
+        f"entries (i, j) have no (j, i); use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ"
+    )
+
+
+def _insert_diagonal(indptr, indices, xp, dtype):
+    """Add (i, i) to every row of a sorted, diagonal-free CSR."""
+    n = indptr.size - 1
+    degree = xp.diff(indptr)
+    rows = xp.repeat(xp.arange(n, dtype=indices.dtype), degree.astype(xp.int64))
+    below = xp.zeros(n, dtype)  # entries left of the diagonal, per row
+    if indices.size:
+        below_mask = xp.concatenate((indices < rows, xp.zeros(1, bool)))
+        below = xp.where(degree > 0, xp.add.reduceat(below_mask, indptr[:-1].astype(xp.int64)), 0).astype(dtype)
+        del below_mask
+    del rows
+    closed_indptr = indptr.astype(dtype) + xp.arange(n + 1, dtype=dtype)
+    diagonal = xp.zeros(indices.size + n, bool)
+    diagonal[closed_indptr[:-1] + below] = True
+    closed = xp.empty(indices.size + n, dtype)
+    closed[diagonal] = xp.arange(n, dtype=dtype)
+    closed[~diagonal] = indices
+    return closed_indptr, closed
+
+
+def _to_container(S, container, original):
+    """Return the boolean scipy CSR ``S`` as the kind of object ``original`` was."""
+    if container == "scipy.csr_matrix":
+        return sp.csr_matrix(S)
+    if container == "numpy":
+        return S.toarray()
+    if container == "graphblas":
+        import graphblas as gb
+
+        return gb.Matrix.from_csr(S.indptr, S.indices, S.data, ncols=S.shape[1])
+    if container == "networkx":
+        import networkx as nx
+
+        G = nx.from_scipy_sparse_array(S, create_using=nx.Graph)
+        return nx.relabel_nodes(G, dict(enumerate(original.nodes)))
+    return S

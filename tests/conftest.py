@@ -1,0 +1,24 @@
+import os
+import pathlib
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("default", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+#: The project's real graphs; a fresh clone of the package alone does not have them.
+SHARED_DATA = pathlib.Path(os.environ.get(
+    "GBGRAPH_DATA", pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+
+
+def shared_graphs():
+    """Paths of the graphs in ../shared/data, or one skipped parameter when it is absent."""
+    paths = sorted(SHARED_DATA.glob("*.mtx.gz")) if SHARED_DATA.is_dir() else []
+    if not paths:
+        return [pytest.param(None, marks=pytest.mark.skip(
+            reason=f"no graphs at {SHARED_DATA} (set GBGRAPH_DATA to the shared/data folder)"))]
+    return [pytest.param(p, id=p.name.removesuffix(".mtx.gz")) for p in paths]

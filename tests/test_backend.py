@@ -1,0 +1,79 @@
+"""The protocol's verbs, each checked against a few lines of numpy on small inputs."""
+
+import numpy as np
+import pytest
+
+import gbgraph as gg
+from gbgraph.backends import names
+
+N = 8
+A_INDPTR = np.array([0, 2, 3, 3, 5, 6, 8, 8, 9])
+A_INDICES = np.array([1, 4, 0, 0, 7, 3, 2, 6, 5])
+
+
+@pytest.fixture(params=names())
+def be(request):
+    return gg.backend(request.param)
+
+
+def _dense(be, v, fill):
+    out = np.full(N, fill, dtype=be.values(v).dtype)
+    out[np.asarray(be.indices(v))] = np.asarray(be.values(v))
+    return out
+
+
+def _sparse(be, idx, vals):
+    return be.vector(be.xp.asarray(idx, dtype=be.xp.int64), be.xp.asarray(vals), N)
+
+
+def test_containers(be):
+    v = _sparse(be, [1, 4, 6], np.array([7, 8, 9], np.uint64))
+    assert be.nvals(v) == 3 and be.indices(v).tolist() == [1, 4, 6] and be.values(v).tolist() == [7, 8, 9]
+    assert be.indices(v).dtype == np.int64
+    iso = be.vector(be.xp.asarray([0, 3], dtype=be.xp.int64), True, N)
+    assert be.values(iso).tolist() == [True, True]
+    f = be.full(N, 5, "uint64")
+    assert be.nvals(f) == N and set(be.values(f).tolist()) == {5}
+
+
+def _entries(be, v):
+    return dict(zip(be.indices(v).tolist(), be.values(v).tolist()))
+
+
+@pytest.mark.parametrize(("semiring", "reduce"), [("min_second", np.min), ("max_second", np.max),
+                                                  ("plus_pair", len), ("any_pair", lambda r: 1)])
+def test_mxv_with_and_without_mask(be, semiring, reduce):
+    A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES))
+    x = np.array([5, 3, 8, 1, 9, 2, 7, 4], dtype=np.uint64)
+    u = _sparse(be, np.arange(N), x)
+    rows = np.split(A_INDICES, A_INDPTR[1:-1])
+    expected = {i: int(reduce(x[r])) for i, r in enumerate(rows) if len(r)}
+    assert _entries(be, be.mxv(semiring, A, u)) == expected
+    mask = _sparse(be, [0, 3, 6], True)
+    assert _entries(be, be.mxv(semiring, A, u, mask=mask)) == {0: expected[0], 3: expected[3]}
+    out = be.full(N, 42, "uint64")
+    be.mxv(semiring, A, u, mask=mask, complement=True, out=out)
+    want = {i: expected[i] for i in expected if i not in (0, 3, 6)} | {0: 42, 3: 42, 6: 42}
+    assert _entries(be, out) == want  # unmasked empty rows lose their entry, masked rows keep 42
+
+
+def test_ewise_mult_select_assign(be):
+    u = _sparse(be, [0, 2, 5, 7], np.array([4, 0, 6, 1], np.uint64))
+    v = _sparse(be, [2, 5, 6], np.array([0, 9, 3], np.uint64))
+    e = be.ewise_mult("eq", u, v)
+    assert be.indices(e).tolist() == [2, 5] and be.values(e).tolist() == [True, False]
+    m = be.ewise_mult("min", u, v)
+    assert be.values(m).tolist() == [0, 6]
+    s = be.select("valuegt", u, 0)
+    assert be.indices(s).tolist() == [0, 5, 7]
+    s2 = be.select("valuegt", u, 0, mask=e, structure=False, complement=True)
+    assert be.indices(s2).tolist() == [0, 5, 7]
+    s3 = be.select("valuege", u, 0, mask=e, structure=False)
+    assert be.indices(s3).tolist() == [2]
+    w = be.full(N, 1, "uint64")
+    be.assign(w, u, mask=u)
+    assert _dense(be, w, 0).tolist() == [4, 1, 0, 1, 1, 6, 1, 1]
+    be.assign(w, 2**64 - 1, mask=e, structure=False)
+    assert _dense(be, w, 0).tolist() == [4, 1, 2**64 - 1, 1, 1, 6, 1, 1]
+    be.assign(w, 0, mask=v, complement=True)
+    assert _dense(be, w, 0).tolist() == [0, 0, 2**64 - 1, 0, 0, 6, 1, 0]

@@ -1,0 +1,55 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from gbgraph.generators import elasticity3d, laplace3d
+
+
+def _laplace_by_kron(nx, ny, nz):
+    def second_difference(m):
+        return sp.diags([-np.ones(m - 1), -np.ones(m - 1)], [-1, 1], shape=(m, m))
+    I = sp.identity
+    return (sp.kron(I(nz), sp.kron(I(ny), second_difference(nx))) + sp.kron(I(nz), sp.kron(second_difference(ny), I(nx)))
+            + sp.kron(second_difference(nz), sp.kron(I(ny), I(nx))) + 6 * sp.identity(nx * ny * nz))
+
+
+@pytest.mark.parametrize("dims", [(1, 1, 1), (2, 3, 4), (7, 5, 3), (10, 10, 10)])
+def test_laplace3d_equals_kronecker_sum(dims):
+    A = laplace3d(*dims)
+    assert isinstance(A, sp.csr_array) and A.has_sorted_indices
+    assert abs(A - _laplace_by_kron(*dims)).max() == 0
+
+
+def test_laplace3d_galeri_numbering():
+    A = laplace3d(4, 3, 2)
+    x, y, z = 1, 1, 0
+    i = x + y * 4 + z * 12
+    assert sorted(A[[i]].indices.tolist()) == [i - 4, i - 1, i, i + 1, i + 4, i + 12]
+
+
+def test_elasticity3d_pattern_and_values():
+    nx, ny, nz = 4, 3, 5
+    A = elasticity3d(nx, ny, nz)
+    assert A.shape == (3 * nx * ny * nz,) * 2 and A.has_sorted_indices
+    assert abs(A - A.T).max() == 0
+    node = lambda x, y, z: x + y * nx + z * nx * ny
+    centre = node(1, 1, 1)
+    row = A[[3 * centre + 2]]
+    neighbours = sorted(node(1 + dx, 1 + dy, 1 + dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1))
+    assert row.indices.tolist() == [3 * j + d for j in neighbours for d in range(3)]
+    assert A[3 * centre + 2, 3 * centre + 2] == 26 and A[3 * centre + 2, 3 * centre] == 13
+    assert A[3 * centre, 3 * node(2, 2, 2)] == -1 and A[3 * centre, 3 * node(2, 2, 2) + 1] == -0.5
+    corner = A[[0]]
+    assert corner.nnz == 3 * 8
+
+
+def test_elasticity3d_is_positive_definite():
+    assert np.linalg.eigvalsh(elasticity3d(3, 2, 2).toarray()).min() > 0
+
+
+@pytest.mark.parametrize("bad", [0, -2, 2.0, True])
+def test_bad_dimensions(bad):
+    with pytest.raises(ValueError, match="positive integers"):
+        laplace3d(bad)
+    with pytest.raises(ValueError, match="positive integers"):
+        elasticity3d(3, bad, 3)

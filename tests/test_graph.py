@@ -1,0 +1,156 @@
+import gzip
+import shutil
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+
+import gbgraph as gg
+
+# 0 - 1 - 2 - 3 with a self loop at 1 and weights 1..3
+DENSE = np.array([[0, 1, 0, 0], [1, 5, 2, 0], [0, 2, 0, 3], [0, 0, 3, 0]], dtype=float)
+INDPTR = [0, 1, 3, 5, 6]
+INDICES = [1, 0, 2, 1, 3, 2]
+
+
+def _inputs(tmp_path):
+    import graphblas as gb
+    import networkx as nx
+
+    mtx = tmp_path / "g.mtx"
+    scipy.io.mmwrite(mtx, sp.coo_array(DENSE))
+    mtx_gz = tmp_path / "g.mtx.gz"
+    with open(mtx, "rb") as src, gzip.open(mtx_gz, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    G = nx.Graph()
+    G.add_weighted_edges_from([(0, 1, 1.0), (1, 2, 2.0), (2, 3, 3.0)])
+    return {
+        "csr_array": sp.csr_array(DENSE), "csr_matrix": sp.csr_matrix(DENSE),
+        "csc": sp.csc_array(DENSE), "coo": sp.coo_matrix(DENSE), "lil": sp.lil_array(DENSE),
+        "dia": sp.dia_array(DENSE), "numpy": DENSE, "graphblas": gb.Matrix.from_dense(DENSE, missing_value=0),
+        "networkx": G, "mtx": str(mtx), "mtx.gz": mtx_gz,
+    }
+
+
+@pytest.mark.parametrize("kind", ["csr_array", "csr_matrix", "csc", "coo", "lil", "dia", "numpy",
+                                  "graphblas", "networkx", "mtx", "mtx.gz"])
+def test_every_input_type_gives_the_same_canonical_graph(tmp_path, kind):
+    G = gg.as_graph(_inputs(tmp_path)[kind])
+    assert G.n == 4 and G.nnz == 6
+    assert G.indptr.tolist() == INDPTR and G.indices.tolist() == INDICES
+    assert G.weights.tolist() == [1, 1, 2, 2, 3, 3]
+
+
+def test_pattern_inputs_have_no_weights(tmp_path):
+    assert gg.as_graph(DENSE != 0).weights is None
+    assert gg.as_graph(gg.datasets.path("fe_4elt2")).weights is None
+
+
+def test_unsorted_duplicates_and_explicit_zeros():
+    rows, cols = [2, 0, 1, 1, 0, 3, 2, 1], [1, 1, 0, 2, 1, 2, 3, 1]
+    A = sp.coo_array(([1.0, 2, 3, 4, 5, 0, 0, 9], (rows, cols)), shape=(4, 4))
+    G = gg.as_graph(A)
+    assert G.indptr.tolist() == INDPTR and G.indices.tolist() == INDICES
+    assert G.weights.tolist() == [7, 3, 4, 1, 0, 0]  # duplicates summed, stored zeros are edges
+
+
+def test_graph_is_returned_unchanged_and_caches():
+    G = gg.as_graph(DENSE)
+    assert gg.as_graph(G) is G
+    assert G.cached("k", lambda: [1]) is G.cached("k", lambda: [2])
+
+
+def test_input_is_not_modified():
+    A = sp.coo_array(([1.0, 1, 1, 1], ([1, 0, 0, 0], [0, 1, 1, 0])), shape=(2, 2)).tocsr()
+    before = (A.data.copy(), A.indices.copy(), A.indptr.copy())
+    gg.as_graph(A)
+    for a, b in zip(before, (A.data, A.indices, A.indptr)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_closed_csr_inserts_the_diagonal():
+    indptr, indices = gg.as_graph(DENSE).closed_csr()
+    assert indptr.tolist() == [0, 2, 5, 8, 10]
+    assert indices.tolist() == [0, 1, 0, 1, 2, 1, 2, 3, 2, 3]
+
+
+def test_empty_graph():
+    G = gg.as_graph(sp.csr_array((0, 0)))
+    assert G.n == 0 and G.nnz == 0 and G.indptr.tolist() == [0]
+
+
+def test_non_square():
+    with pytest.raises(ValueError, match=r"must be square, got shape \(3, 4\)"):
+        gg.as_graph(np.zeros((3, 4)))
+
+
+def test_not_two_dimensional():
+    with pytest.raises(ValueError, match="2-D"):
+        gg.as_graph(np.zeros(3))
+
+
+def test_asymmetric_pattern_counts_one_way_entries():
+    A = np.array([[0, 1, 1], [0, 0, 1], [0, 1, 0]])
+    with pytest.raises(gg.InvalidGraphError, match=r"2 of its 4 off-diagonal entries .*gg.symmetrize"):
+        gg.as_graph(A)
+
+
+def test_asymmetric_values_are_fine():
+    gg.as_graph(np.array([[0, 1.0], [2.0, 0]]))
+
+
+@pytest.mark.parametrize("bad", [[[0, 1], [1, 0]], "not-a-file.txt", 3, {"a": 1}])
+def test_unsupported_types(bad):
+    error = ValueError if isinstance(bad, str) else TypeError
+    with pytest.raises(error):
+        gg.as_graph(bad)
+
+
+def test_complex_values():
+    with pytest.raises(TypeError, match="complex128 values"):
+        gg.as_graph(np.eye(2, dtype=complex))
+
+
+def test_directed_networkx_graph_is_checked():
+    import networkx as nx
+
+    with pytest.raises(gg.InvalidGraphError, match="symmetric"):
+        gg.as_graph(nx.DiGraph([(0, 1)]))
+
+
+def test_missing_file_is_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.mtx"):
+        gg.as_graph(tmp_path / "nope.mtx")
+
+
+@pytest.mark.parametrize(("name", "content"), [("bad.mtx", b"hello\n"), ("bad.mtx.gz", b"hello\n")])
+def test_unreadable_file_is_named(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(gg.InvalidGraphError, match=name):
+        gg.as_graph(path)
+
+
+def test_symmetrize_returns_the_input_container(tmp_path):
+    import graphblas as gb
+    import networkx as nx
+
+    A = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 1]])
+    expected = [[0, 1, 1], [1, 0, 1], [1, 1, 1]]
+    assert gg.symmetrize(A).astype(int).tolist() == expected
+    assert isinstance(gg.symmetrize(sp.csr_matrix(A)), sp.csr_matrix)
+    S = gg.symmetrize(sp.csc_array(A))
+    assert isinstance(S, sp.csr_array) and S.toarray().astype(int).tolist() == expected
+    Sg = gg.symmetrize(gb.Matrix.from_dense(A, missing_value=0))
+    assert isinstance(Sg, gb.Matrix) and Sg.to_dense(fill_value=0).astype(int).tolist() == expected
+    D = nx.DiGraph([("a", "b"), ("b", "c")])
+    U = gg.symmetrize(D)
+    assert isinstance(U, nx.Graph) and not U.is_directed()
+    assert sorted(map(sorted, U.edges)) == [["a", "b"], ["b", "c"]]
+    gg.as_graph(gg.symmetrize(A))
+
+
+def test_symmetrize_non_square():
+    with pytest.raises(ValueError, match="must be square"):
+        gg.symmetrize(np.zeros((2, 3)))
