@@ -77,3 +77,43 @@ def test_ewise_mult_select_assign(be):
     assert _dense(be, w, 0).tolist() == [4, 1, 2**64 - 1, 1, 1, 6, 1, 1]
     be.assign(w, 0, mask=v, complement=True)
     assert _dense(be, w, 0).tolist() == [0, 0, 2**64 - 1, 0, 0, 6, 1, 0]
+
+
+def test_apply_ewise_add_reduce_extract(be):
+    u = _sparse(be, [0, 2, 5], np.array([4, 7, 1], np.int64))
+    v = _sparse(be, [2, 3], np.array([10, 20], np.int64))
+    assert _entries(be, be.apply("minus", u, right=1)) == {0: 3, 2: 6, 5: 0}
+    assert _entries(be, be.apply("minus", u, left=10)) == {0: 6, 2: 3, 5: 9}
+    assert _entries(be, be.apply("ainv", u)) == {0: -4, 2: -7, 5: -1}
+    assert _entries(be, be.ewise_add("plus", u, v)) == {0: 4, 2: 17, 3: 20, 5: 1}
+    assert be.reduce(u, "plus") == 12 and be.reduce(u, "max") == 7
+    assert be.reduce(be.select("valuegt", u, 100), "min") is None
+    assert _entries(be, be.extract(u, be.xp.asarray([5, 1, 2]))) == {0: 1, 2: 7}
+
+
+def test_matrix_verbs(be):
+    values = np.arange(1, A_INDICES.size + 1, dtype=np.float64)
+    A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES), values=be.xp.asarray(values))
+    dense = np.zeros((N, N))
+    dense[np.repeat(np.arange(N), np.diff(A_INDPTR)), A_INDICES] = values
+    indptr, indices, vals = be.to_csr(be.transpose(A))
+    got = np.zeros((N, N))
+    got[np.repeat(np.arange(N), np.diff(np.asarray(indptr))), np.asarray(indices)] = np.asarray(vals)
+    np.testing.assert_array_equal(got, dense.T)
+    indptr, indices, vals = be.to_csr(be.select("offdiag", be.mxm("plus_times", A, be.transpose(A))))
+    got = np.zeros((N, N))
+    got[np.repeat(np.arange(N), np.diff(np.asarray(indptr))), np.asarray(indices)] = np.asarray(vals)
+    expected = dense @ dense.T
+    np.fill_diagonal(expected, 0)
+    np.testing.assert_array_equal(got, expected)
+    assert be.nvals(A) == A_INDICES.size
+    rows = be.reduce_rows(A, "plus")
+    assert _entries(be, rows) == {i: dense[i].sum() for i in range(N) if A_INDPTR[i + 1] > A_INDPTR[i]}
+
+
+def test_unknown_operator_names(be):
+    u = _sparse(be, [0], np.array([1], np.int64))
+    with pytest.raises(ValueError, match="unknown operator 'nope'"):
+        be.select("nope", u, 0)
+    with pytest.raises(ValueError, match="unknown operator 'max_nope'"):
+        be.mxv("max_nope", be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES)), u)

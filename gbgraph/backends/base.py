@@ -23,21 +23,29 @@ existing vector (``out=``, :meth:`Backend.assign`), entries outside the mask are
 Types and operators
 -------------------
 dtypes are numpy names: ``"bool"``, ``"int32"``, ``"int64"``, ``"uint64"``, ``"float64"``. Operators are
-GraphBLAS names in lower case: semirings ``<monoid>_<multiply>`` (:data:`SEMIRINGS`), binary
-operators (:data:`BINARY_OPS`), select operators (:data:`SELECT_OPS`) and monoids
-(:data:`MONOIDS`). Scalars are converted to the dtype of the vector they meet.
+GraphBLAS names in lower case: semirings ``<monoid>_<multiply>`` (:data:`SEMIRINGS`; the
+``secondi`` multiply yields the column index of the matrix entry), binary operators
+(:data:`BINARY_OPS`), unary operators (:data:`UNARY_OPS`), select operators
+(:data:`SELECT_OPS`; ``offdiag``, ``diag``, ``tril`` and ``triu`` apply to matrices) and
+monoids (:data:`MONOIDS`). Scalars are converted to the dtype of the object they meet. A name
+outside these lists raises ``ValueError``; a backend that lacks a listed one raises
+``NotImplementedError`` naming it.
 """
 
 import abc
 
-__all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "SELECT_OPS", "MONOIDS", "DTYPES"]
+__all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "UNARY_OPS", "SELECT_OPS", "MONOIDS", "DTYPES"]
 
 DTYPES = ("bool", "int32", "int64", "uint64", "float64")
-SEMIRINGS = ("min_second", "max_second", "any_second", "any_pair", "plus_pair", "plus_times")
-BINARY_OPS = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "times",
-              "first", "second", "pair", "land", "lor")
-SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege")
-MONOIDS = ("min", "max", "plus", "any", "land", "lor")
+SEMIRINGS = ("min_second", "max_second", "any_second", "min_first", "max_first", "any_first",
+             "plus_first", "plus_second", "plus_times", "plus_pair", "any_pair", "lor_land",
+             "min_secondi", "max_secondi", "any_secondi")
+BINARY_OPS = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "rminus", "times",
+              "div", "first", "second", "pair", "land", "lor", "band", "bor", "bxor")
+UNARY_OPS = ("identity", "ainv", "abs", "one", "lnot")
+SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
+              "offdiag", "diag", "tril", "triu")
+MONOIDS = ("min", "max", "plus", "times", "any", "land", "lor", "band", "bor")
 
 
 class Backend(abc.ABC):
@@ -70,8 +78,12 @@ class Backend(abc.ABC):
         """Vector of ``size`` entries, all equal to ``value``."""
 
     @abc.abstractmethod
-    def nvals(self, v):
-        """Number of entries of ``v`` (an int)."""
+    def nvals(self, x):
+        """Number of entries of a vector or matrix (an int)."""
+
+    @abc.abstractmethod
+    def to_csr(self, A):
+        """``(indptr, indices, values)`` arrays of a matrix, columns sorted within rows."""
 
     @abc.abstractmethod
     def indices(self, v):
@@ -88,12 +100,43 @@ class Backend(abc.ABC):
         """``w<mask> = A ⊕.⊗ u``; writes into ``out`` when given, else returns a new vector."""
 
     @abc.abstractmethod
+    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
+        """``C<mask> = A ⊕.⊗ B``, a new matrix."""
+
+    @abc.abstractmethod
+    def transpose(self, A):
+        """``Aᵀ``, a new matrix."""
+
+    @abc.abstractmethod
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
         """``w<mask> = u .* v``: ``op`` on the intersection of the entries."""
 
     @abc.abstractmethod
-    def select(self, op, u, thunk, *, mask=None, structure=True, complement=False):
-        """``w<mask> = u`` restricted to the entries where ``op(value, thunk)`` holds."""
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+        """``w<mask> = u + v``: ``op`` where both have an entry, the lone value elsewhere."""
+
+    @abc.abstractmethod
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+        """``w<mask> = op(u)`` for a unary ``op``, or ``op(left, u)`` / ``op(u, right)`` for a
+        binary one with a bound scalar."""
+
+    @abc.abstractmethod
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+        """``w<mask> = u`` restricted to the entries where ``op`` holds: ``op(value, thunk)``
+        for the value operators, the entry's position for ``offdiag``, ``diag``, ``tril``
+        and ``triu`` (matrices, ``thunk`` the diagonal offset, default 0)."""
+
+    @abc.abstractmethod
+    def reduce(self, u, monoid):
+        """Reduce all entries of ``u`` with ``monoid``: a numpy scalar, None if ``u`` is empty."""
+
+    @abc.abstractmethod
+    def reduce_rows(self, A, monoid):
+        """``w(i) = ⊕_j A(i, j)``: a vector with an entry for each non-empty row."""
+
+    @abc.abstractmethod
+    def extract(self, u, indices):
+        """``w = u(indices)``: a vector of ``len(indices)`` gathering ``u``'s entries."""
 
     @abc.abstractmethod
     def assign(self, w, value, *, mask, structure=True, complement=False):

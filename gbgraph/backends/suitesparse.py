@@ -21,7 +21,7 @@ import numpy as np
 import graphblas as gb
 
 from .._malloc import keep_freed_blocks
-from .base import Backend
+from .base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
 
 __all__ = ["SuiteSparseBackend"]
 
@@ -58,8 +58,12 @@ class SuiteSparseBackend(Backend):
     def full(self, size, value, dtype):
         return _acyclic(gb.Vector.from_scalar(np.asarray(value, dtype), size, _DTYPES[dtype]))
 
-    def nvals(self, v):
-        return v.nvals
+    def nvals(self, x):
+        return x.nvals
+
+    def to_csr(self, A):
+        indptr, indices, values = A.to_csr()
+        return indptr.view(np.int64), indices.view(np.int64), values
 
     def indices(self, v):
         return v.to_coo(values=False)[0].view(np.int64)
@@ -68,7 +72,7 @@ class SuiteSparseBackend(Backend):
         return v.to_coo(indices=False)[1]
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
-        expr = A.mxv(u, getattr(gb.semiring, semiring))
+        expr = A.mxv(u, _op(gb.semiring, semiring, SEMIRINGS))
         if mask is not None and structure and not complement and 2 * mask.nvals >= A.nrows:
             # A mask covering most rows scatters dot3's row accesses; one streaming product
             # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
@@ -77,17 +81,49 @@ class SuiteSparseBackend(Backend):
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
+    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
+        expr = A.mxm(B, _op(gb.semiring, semiring, SEMIRINGS))
+        return _acyclic(expr.new(mask=_mask(mask, structure, complement)))
+
+    def transpose(self, A):
+        return _acyclic(A.T.new())
+
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
-        expr = u.ewise_mult(v, getattr(gb.binary, op))
+        expr = u.ewise_mult(v, _op(gb.binary, op, BINARY_OPS))
         return _new(expr, _mask(mask, structure, complement))
 
-    def select(self, op, u, thunk, *, mask=None, structure=True, complement=False):
-        thunk = np.asarray(thunk, u.dtype.np_type)[()]
-        return _new(getattr(gb.select, op)(u, thunk), _mask(mask, structure, complement))
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+        expr = u.ewise_add(v, _op(gb.binary, op, BINARY_OPS))
+        return _new(expr, _mask(mask, structure, complement))
+
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+        if left is None and right is None:
+            expr = u.apply(_op(gb.unary, op, UNARY_OPS))
+        else:
+            expr = u.apply(_op(gb.binary, op, BINARY_OPS), left=_scalar(left, u), right=_scalar(right, u))
+        return _new(expr, _mask(mask, structure, complement))
+
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+        selector = _op(gb.select, op, SELECT_OPS)
+        if op.startswith("value"):
+            expr = selector(u, _scalar(thunk, u))
+        else:
+            expr = selector(u, 0 if thunk is None else int(thunk))
+        return _new(expr, _mask(mask, structure, complement))
+
+    def reduce(self, u, monoid):
+        value = u.reduce(_op(gb.monoid, monoid, MONOIDS)).new().value
+        return None if value is None else np.asarray(value, u.dtype.np_type)[()]
+
+    def reduce_rows(self, A, monoid):
+        return _new(A.reduce_rowwise(_op(gb.monoid, monoid, MONOIDS)), None)
+
+    def extract(self, u, indices):
+        return _new(u[np.asarray(indices, np.int64)], None)
 
     def assign(self, w, value, *, mask, structure=True, complement=False):
         if not isinstance(value, gb.Vector):
-            value = np.asarray(value, w.dtype.np_type)[()]
+            value = _scalar(value, w)
         w(mask=_mask(mask, structure, complement)) << value
         return w
 
@@ -102,9 +138,23 @@ def _sparse(dtype, size):
 
 
 def _new(expr, mask):
+    """A new object holding ``expr`` under ``mask``: a sparse-pinned vector, or a matrix."""
+    if expr.output_type is gb.Matrix:
+        return _acyclic(expr.new(mask=mask))
     w = _sparse(expr.dtype, expr.size)
     w(mask=mask) << expr
     return w
+
+
+def _op(namespace, name, known):
+    if name not in known:
+        raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
+    return getattr(namespace, name)
+
+
+def _scalar(value, like):
+    """``value`` as a numpy scalar of ``like``'s dtype (python-graphblas rejects 2**64 - 1)."""
+    return None if value is None else np.asarray(value, like.dtype.np_type)[()]
 
 
 def _acyclic(obj):
