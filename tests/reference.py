@@ -22,19 +22,23 @@ def xorshift_hash(v, bits):
     return (y >> 16) & 0xFFFFFFFF if bits == 32 else y
 
 
-def kokkos_d2_mis(A, bits=32):
-    """(sorted vertex ids, rounds) of Kokkos Kernels' MIS2_FAST on the pattern of A."""
+def kokkos_d2_mis(A, bits=32, candidates=None):
+    """(sorted vertex ids, rounds) of Kokkos Kernels' MIS2_FAST on the pattern of A.
+
+    ``candidates`` (vertex ids) gives ``compute(mask)``: the others start OUT_SET.
+    """
     A = sp.csr_array(A)
     n = A.shape[0]
     rowmap, entries = A.indptr, A.indices
     status_max = 2**bits - 1
     IN_SET, OUT_SET = 0, status_max
     nv_bits = (n + 1).bit_length()
-    row_status = [0] * n
+    row_status = [0 if candidates is None else OUT_SET] * n
     col_status = [0] * n
-    row_wl, col_wl = list(range(n)), list(range(n))
+    row_wl = list(range(n)) if candidates is None else sorted(set(int(c) for c in candidates))
+    col_wl = list(range(n))
     rounds = 0
-    if n == 0:
+    if not row_wl:
         return np.zeros(0, np.int64), 0
     while True:
         hashed_round = xorshift_hash(rounds, bits)

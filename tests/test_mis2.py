@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given
+from hypothesis import strategies as st
 
 import gbgraph as gg
 from gbgraph.generators import elasticity3d, laplace3d
@@ -47,6 +48,20 @@ def test_64_bit_packing_forced_on_small_graphs(A):
     np.testing.assert_array_equal(r.vertices, vertices)
     assert r.iterations == rounds
     assert_is_mis(A, r.vertices, 2)
+
+
+@given(graphs(), st.data())
+def test_candidates_equal_kokkos_kernels_masked_compute(A, data):
+    from gbgraph.algorithms.mis import _mis2
+
+    n = A.shape[0]
+    candidates = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1)))), np.int64)
+    be = gg.backend("suitesparse")
+    r = _mis2(be, gg.as_graph(A), 32, n + 1, candidates=be.vector(candidates, True, n))
+    vertices, rounds = kokkos_d2_mis(A, candidates=candidates)
+    np.testing.assert_array_equal(r.vertices, vertices)
+    assert r.iterations == rounds
+    assert set(r.vertices.tolist()) <= set(candidates.tolist())
 
 
 @given(graphs())

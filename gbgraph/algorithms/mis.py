@@ -97,8 +97,12 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
     return _mis2(be, graph, bits, max_iter)
 
 
-def _mis2(be, graph, bits, max_iter):
+def _mis2(be, graph, bits, max_iter, candidates=None):
     """[1] Algorithm 1 with the two worklists as masks.
+
+    ``candidates`` (a boolean vector, structure used) restricts the set to those vertices,
+    as Kokkos Kernels' ``D2_MIS_RandomPriority::compute(mask)`` does: the others start OUT,
+    distances still run through the whole graph.
 
     ``T`` holds row statuses: IN (least), OUT (greatest), else the packed priority of the
     round. ``M`` holds column statuses as the plain minimum of T over the closed
@@ -113,14 +117,17 @@ def _mis2(be, graph, bits, max_iter):
     status = Packing(n, bits, be.xp)
     T = be.full(n, status.OUT, status.dtype)
     M = be.full(n, status.IN, status.dtype)
-    wl1 = wl2 = be.full(n, True, "bool")  # l.6-7
-    for it in range(max_iter):  # l.9
-        _refresh_rows(be, T, wl1, status, it)
-        wl2 = _refresh_columns(be, A, T, M, wl2, status, shrink=it > 0)
+    wl2 = be.full(n, True, "bool")  # l.6-7
+    wl1 = wl2 if candidates is None else candidates
+    rounds = 0
+    while be.nvals(wl1):  # l.9
+        if rounds == max_iter:
+            raise StallError(f"mis2: {be.nvals(wl1):,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
+        _refresh_rows(be, T, wl1, status, rounds)
+        wl2 = _refresh_columns(be, A, T, M, wl2, status, shrink=rounds > 0 or candidates is not None)
         wl1 = _decide(be, A, T, M, wl1, status)
-        if be.nvals(wl1) == 0:
-            return MISResult(be.indices(be.select("valueeq", T, status.IN)), it + 1)
-    raise StallError(f"mis2: {be.nvals(wl1):,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
+        rounds += 1
+    return MISResult(be.indices(be.select("valueeq", T, status.IN)), rounds)
 
 
 def _refresh_rows(be, T, wl1, status, it):
@@ -134,7 +141,8 @@ def _refresh_columns(be, A, T, M, wl2, status, shrink):
     """l.17-22 and l.34: ``M<wl2> = A ⊕min.second T``; returns the next wl2.
 
     The next wl2 keeps the columns with IN < M < OUT: no IN vertex adjacent and not all
-    neighbours OUT. In round 0 every T is a priority, so no column can leave (``shrink``).
+    neighbours OUT. In round 0 without candidates every T is a priority, so no column can
+    leave (``shrink`` is False).
     """
     Mw = be.mxv("min_second", A, T, mask=wl2)
     be.assign(M, Mw, mask=wl2)
