@@ -84,3 +84,72 @@ def within_distance(A, k):
         for target in lengths:
             near[source, target] = source != target
     return near
+
+
+def kokkos_mis2_aggregate(A, secondary=True):
+    """(labels, n_aggregates) of Kokkos Kernels' graph_mis2_aggregate (secondary=True) or
+    graph_mis2_coarsen (False): D2_MIS_Aggregation::compute, functor by functor."""
+    A = sp.csr_array(A)
+    n = A.shape[0]
+    row = [A.indices[A.indptr[i]:A.indptr[i + 1]].tolist() for i in range(n)]
+    labels, roots = [-1] * n, [False] * n
+    m1, _ = kokkos_d2_mis(A)
+    for agg, root in enumerate(m1.tolist()):  # Phase1Functor
+        roots[root] = True
+        labels[root] = agg
+        for nei in row[root]:
+            labels[nei] = agg
+    n_aggs = len(m1)
+    if secondary:
+        m2, _ = kokkos_d2_mis(A, candidates=[i for i in range(n) if labels[i] == -1])
+        sizes = [1 + sum(1 for nei in row[r] if nei != r and labels[nei] == -1) for r in m2.tolist()]
+        new = 0
+        for r, size in zip(m2.tolist(), sizes):  # ChoosePhase2AggsFunctor (a scan)
+            if size < 3:
+                continue
+            labels[r] = n_aggs + new
+            roots[r] = True
+            for nei in row[r]:
+                if nei != r and labels[nei] == -1:
+                    labels[nei] = n_aggs + new
+            new += 1
+        n_aggs += new
+    old = labels[:]  # aggregateLeftovers
+    agg_sizes = [0] * n_aggs
+    for a in old:
+        if a != -1:
+            agg_sizes[a] += 1
+    conn = [sum(1 for nei in row[i] if nei != i and old[nei] == old[i]) if old[i] != -1 else 0 for i in range(n)]
+    for i in range(n):  # AssignLeftoverFunctor
+        agg = old[i]
+        if roots[i]:
+            labels[i] = agg
+            continue
+        tracked, connect, root_adj = [], [], []
+        for nei in row[i]:
+            if nei == i:
+                continue
+            nei_agg = old[nei]
+            if nei_agg == -1 or nei_agg == agg:
+                continue
+            if nei_agg in tracked:
+                k = tracked.index(nei_agg)
+            elif len(tracked) < 8:
+                k = len(tracked)
+                tracked.append(nei_agg)
+                connect.append(0)
+                root_adj.append(0)
+            else:
+                break
+            if roots[nei]:
+                root_adj[k] = 1
+            connect[k] += 1
+        best_root, best_agg, best_conn = (1 if agg >= 0 else 0), agg, conn[i]
+        best_size = agg_sizes[agg] if agg >= 0 else 0
+        for k, a in enumerate(tracked):
+            s = agg_sizes[a]
+            if root_adj[k] > best_root or (root_adj[k] == best_root and (
+                    connect[k] > best_conn or (connect[k] == best_conn and s < best_size))):
+                best_root, best_conn, best_size, best_agg = root_adj[k], connect[k], s, a
+        labels[i] = best_agg
+    return np.array(labels, np.int64), n_aggs

@@ -149,6 +149,8 @@ def _new(expr, mask):
 def _op(namespace, name, known):
     if name not in known:
         raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
+    if name.endswith(("secondi", "firstj")):  # positional operators are SuiteSparse extensions
+        namespace = namespace.ss
     return getattr(namespace, name)
 
 

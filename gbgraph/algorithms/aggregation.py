@@ -1,0 +1,276 @@
+"""MIS-2 aggregation for algebraic multigrid, equal to Kokkos Kernels' label for label.
+
+``aggregate(A, "mis2")`` is Algorithm 3 of Kelley & Rajamanickam [1]_ as Kokkos Kernels'
+``graph_mis2_aggregate`` implements it; ``"mis2_basic"`` is Algorithm 2 as its
+``graph_mis2_coarsen`` does (phases 1 and 3 only). The paper sketches the phases; the rules
+followed here are Kokkos Kernels' own, see :func:`aggregate`.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import backends
+from ..graph import as_graph
+from .mis import _mis2
+from .hashing import packing_bits
+
+__all__ = ["Aggregation", "aggregate", "METHODS"]
+
+METHODS = ("mis2", "mis2_basic")
+
+#: Kokkos Kernels keeps at most this many neighbouring aggregates per vertex in phase 3.
+TRACKED = 8
+
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """A partition of the vertices into aggregates.
+
+    Attributes
+    ----------
+    labels : array
+        int64, length n: the aggregate of each vertex, ``0 .. n_aggregates - 1``.
+    roots : array
+        Sorted int64 ids of the roots, one in each aggregate (roots never move).
+    n_aggregates : int
+    """
+
+    labels: object
+    roots: object
+    n_aggregates: int
+
+    def __repr__(self):
+        return f"Aggregation(n={len(self.labels):,}, n_aggregates={self.n_aggregates:,})"
+
+
+def aggregate(A, method="mis2", backend=None):
+    """Aggregates for smoothed-aggregation AMG from distance-2 maximal independent sets.
+
+    Phase 1 (both methods): the roots are ``gg.mis2(A)`` in ascending id; aggregate k is
+    root k and all its neighbours. Phase 2 (``"mis2"`` only): a second MIS-2 in which only
+    the unaggregated vertices may join (aggregated ones start OUT, distances still run
+    through the whole graph, rounds restart at 0); a candidate root r is kept when
+    1 + (its unaggregated neighbours) >= 3, kept roots in ascending id take the next ids, and
+    each takes its unaggregated neighbours. Phase 3 (both): from a snapshot of the labels,
+    every vertex but the roots may move to a neighbouring aggregate, preferring one whose
+    root is adjacent, then more neighbours there, then a strictly smaller aggregate, ties to
+    its own aggregate and then to the aggregate seen first in its sorted row; like Kokkos
+    Kernels, a vertex considers at most 8 neighbouring aggregates and stops reading its row
+    at the first neighbour of a 9th.
+
+    Parameters
+    ----------
+    A : graph
+        Anything :func:`gbgraph.as_graph` accepts; the pattern is used.
+    method : {"mis2", "mis2_basic"}
+        Kokkos Kernels' ``graph_mis2_aggregate`` or ``graph_mis2_coarsen``.
+    backend : str or Backend, optional
+
+    Returns
+    -------
+    Aggregation
+        ``labels`` equal to Kokkos Kernels' (>= 4.0, 32-bit ordinals) on the same graph.
+
+    Raises
+    ------
+    ValueError
+        for an unknown method, or a graph of 2**32 or more vertices.
+    InvalidGraphError, UnsupportedGraphTypeError
+        for inputs :func:`gbgraph.as_graph` rejects.
+
+    Notes
+    -----
+    Phases 1 and 2 are semiring products (one root per closed neighbourhood, so an
+    ``any_second`` product propagates root ids); phase 3 reads the coupling of every vertex
+    to its neighbouring aggregates from two products with the aggregation operator P,
+    ``A ⊕plus.second P`` (neighbour count and root adjacency, packed) and
+    ``A ⊕min.secondi P`` (the first neighbour seen in each aggregate), and picks the best per
+    row with max-reductions of packed keys. The 8-aggregate limit is an artefact of Kokkos
+    Kernels' fixed-size scan; it is applied exactly, to the rows it affects.
+
+    References
+    ----------
+    .. [1] B. Kelley and S. Rajamanickam, "Parallel, portable algorithms for distance-2
+       maximal independent set and graph coarsening," IPDPS 2022, pp. 280-290.
+       https://doi.org/10.1109/IPDPS53621.2022.00035
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> A = gg.generators.laplace3d(10)
+    >>> agg = gg.aggregate(A)
+    >>> agg.labels.min(), agg.labels.max() + 1 == agg.n_aggregates
+    (np.int64(0), True)
+    >>> bool(np.unique(agg.labels[agg.roots]).size == agg.n_aggregates)
+    True
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    graph = as_graph(A, weights=False)
+    if graph.n >= 2**32:
+        raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
+    return _aggregate(backends.backend(backend), graph, secondary=method == "mis2")
+
+
+def _aggregate(be, graph, secondary):
+    n, xp = graph.n, be.xp
+    if n == 0:
+        return Aggregation(xp.empty(0, xp.int64), xp.empty(0, xp.int64), 0)
+    A = be.adjacency(graph, closed=True)
+    bits = packing_bits(n)
+    roots = _mis2(be, graph, bits, n + 1).vertices  # [1] Alg.3 l.3
+    labels = _grow(be, A, roots, 0, n)  # l.4-6
+    if secondary:
+        more = _secondary_roots(be, graph, A, labels, bits)  # l.8-10
+        labels = be.ewise_add("first", labels, _grow(be, A, more, roots.size, n, outside=labels))  # l.11
+        roots = xp.concatenate((roots, more))
+    labels = _join_leftovers(be, graph, labels, roots)  # l.14-22
+    return Aggregation(labels, xp.sort(roots), int(roots.size))
+
+
+def _grow(be, A, roots, first_id, n, outside=None):
+    """Aggregate k = root k and its neighbours: ``label<¬outside> = A ⊕any.second id``.
+
+    Roots form a distance-2 independent set, so each closed neighbourhood holds at most one
+    root and ``any`` picks its id. ``outside`` keeps already labelled vertices untouched.
+    """
+    xp = be.xp
+    ids = be.vector(roots, xp.arange(first_id, first_id + roots.size, dtype=xp.int64), n)
+    return be.mxv("any_second", A, ids, mask=outside, complement=True)
+
+
+def _secondary_roots(be, graph, A, labels, bits):
+    """[1] Alg.3 l.8-10: roots of an MIS-2 among the unaggregated vertices, kept when they
+    would gather at least 3 vertices (themselves and >= 2 unaggregated neighbours)."""
+    n = graph.n
+    # free<¬labels> = true: the unaggregated vertices, the only candidates
+    free = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)
+    candidates = _mis2(be, graph, bits, n + 1, candidates=free).vertices
+    # size<candidates> = A ⊕plus.pair free: the candidate and its unaggregated neighbours
+    size = be.mxv("plus_pair", A, free, mask=be.vector(candidates, True, n))
+    return be.indices(be.select("valuege", size, 3))
+
+
+def _join_leftovers(be, graph, labels, roots):
+    """[1] Alg.3 l.14-22: move vertices to a better neighbouring aggregate (Kokkos rules).
+
+    Each vertex compares the key (root adjacent, neighbours there, -size) of its own
+    aggregate, (1, conn, -size) if it has one and (0, 0, 0) if not, with the best key among
+    its neighbouring aggregates, and moves only if that is strictly better.
+    """
+    xp = be.xp
+    n = graph.n
+    old = xp.full(n, -1, dtype=xp.int64)  # l.16: the snapshot; -1 = unaggregated
+    old[be.indices(labels)] = be.values(labels)
+    is_root = xp.zeros(n, bool)
+    is_root[roots] = True
+    size = xp.bincount(old[old >= 0], minlength=int(roots.size))  # l.18
+    rows, cols, coupling, first = _couplings(be, graph, old, is_root, int(roots.size))  # l.17
+    own = cols == old[rows]
+    own_key = xp.zeros(n, dtype=xp.uint64)
+    own_key[rows[own]] = coupling[own] & _LOW32  # conn(i): neighbours in its own aggregate
+    own_key |= (old >= 0).astype(xp.uint64) << np.uint64(32)  # root flag 1 when aggregated
+    candidate, coupling = _track_at_most(graph, old, is_root, rows, cols, ~own, coupling, first, xp)
+    best_key, seen_at = _best_neighbouring(be, graph, rows, cols, coupling, first, candidate, size, xp)
+    best = xp.where(best_key > 0, old[seen_at], -1)
+    own_size = xp.where(old >= 0, size[xp.maximum(old, 0)], 0)
+    # l.19-21: strictly better key; an equal key with a strictly smaller aggregate
+    better = (best_key > own_key) | ((best_key == own_key) & (best >= 0) & (size[best] < own_size))
+    return xp.where(better & ~is_root, best, old)  # roots never move
+
+
+def _couplings(be, graph, old, is_root, n_agg):
+    """Coupling of each vertex i to each aggregate a with a neighbour of i, as CSR arrays.
+
+    ``coupling(i, a) = (root of a adjacent << 32) | (neighbours of i in a)`` and
+    ``first(i, a)`` = the smallest such neighbour: what Kokkos Kernels' scan of row i sees.
+    """
+    xp = be.xp
+    n = graph.n
+    A = be.adjacency(graph)
+    member = xp.flatnonzero(old >= 0)
+    pointer = xp.zeros(n + 1, dtype=xp.int64)
+    pointer[1:] = xp.cumsum(old >= 0)
+    packed = is_root[member].astype(xp.uint64) << np.uint64(32) | np.uint64(1)
+    P = be.matrix(pointer, old[member], ncols=n_agg, values=packed)
+    # C = A ⊕plus.second P: neighbour counts and root flags per neighbouring aggregate
+    indptr, cols, coupling = be.to_csr(be.mxm("plus_second", A, P))
+    # F = A ⊕min.secondi P: the first neighbour seen in each aggregate (rows are sorted)
+    first = be.to_csr(be.mxm("min_secondi", A, P))[2]
+    rows = xp.repeat(xp.arange(n, dtype=xp.int64), xp.diff(indptr))
+    return rows, cols, coupling.astype(xp.uint64), first.astype(xp.int64)
+
+
+def _track_at_most(graph, old, is_root, rows, cols, candidate, coupling, first, xp):
+    """Kokkos Kernels' 8-aggregate scan, for the rows that meet a 9th aggregate.
+
+    Its scan of row i stops at the first neighbour of the 9th distinct neighbouring
+    aggregate: later neighbours count for nothing, later aggregates are not considered.
+    Returns the candidate mask and couplings with that applied.
+    """
+    seen = xp.bincount(rows[candidate], minlength=graph.n)
+    crowded = xp.flatnonzero(seen > TRACKED)
+    if crowded.size == 0:
+        return candidate, coupling
+    # stop(i) = the first-seen position of i's 9th aggregate
+    local = candidate & (seen[rows] > TRACKED)
+    order = xp.lexsort((first[local], rows[local]))
+    r, f = rows[local][order], first[local][order]
+    ninth = (xp.arange(r.size) - xp.searchsorted(r, r)) == TRACKED
+    stop = xp.full(graph.n, graph.n, dtype=xp.int64)
+    stop[r[ninth]] = f[ninth]
+    kept = local & (first < stop[rows])
+    keys, packed = _count_before(graph, old, is_root, crowded, stop, xp)
+    coupling = coupling.copy()
+    coupling[kept] = packed[xp.searchsorted(keys, rows[kept] * graph.n + cols[kept])]
+    return candidate & ~(local & ~kept), coupling
+
+
+def _count_before(graph, old, is_root, crowded, stop, xp):
+    """Sorted (row * n + aggregate) keys and packed couplings over the neighbours that the
+    crowded rows read before their stop."""
+    starts = graph.indptr[crowded]
+    lengths = graph.indptr[crowded + 1] - starts
+    offsets = xp.cumsum(lengths) - lengths
+    position = xp.repeat(starts - offsets, lengths) + xp.arange(int(lengths.sum()))
+    owner = xp.repeat(crowded, lengths)
+    j = xp.asarray(graph.indices)[position].astype(xp.int64)
+    read = (j < stop[owner]) & (old[j] >= 0)
+    owner, j = owner[read], j[read]
+    keys, counts = xp.unique(owner * graph.n + old[j], return_counts=True)
+    packed = counts.astype(xp.uint64)
+    rooted = owner[is_root[j]] * graph.n + old[j[is_root[j]]]
+    packed[xp.searchsorted(keys, rooted)] |= np.uint64(1) << np.uint64(32)
+    return keys, packed
+
+
+def _best_neighbouring(be, graph, rows, cols, coupling, first, candidate, size, xp):
+    """Per row, the best candidate's packed key and its first-seen neighbour.
+
+    Best = largest (root flag, count), then smallest size, then first seen: two
+    max-reductions of packed keys, the second over the entries reaching the first's maximum,
+    with key ``(largest size - size) << 32 | (n - 1 - first)``.
+    """
+    n, n_agg = graph.n, int(size.size)
+    indptr = xp.zeros(n + 1, dtype=xp.int64)
+    indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
+    key = xp.where(candidate, coupling, np.uint64(0))
+    best = _row_max(be, indptr, cols, key, n, n_agg)
+    top = candidate & (key == best[rows])
+    biggest = np.uint64(size.max() if n_agg else 0)
+    tie = xp.where(top, (biggest - size[cols].astype(xp.uint64)) << np.uint64(32)
+                   | (np.uint64(n - 1) - first.astype(xp.uint64)), np.uint64(0))
+    seen_at = (n - 1) - (_row_max(be, indptr, cols, tie, n, n_agg) & _LOW32).astype(xp.int64)
+    return best, xp.where(best > 0, seen_at, 0)
+
+
+def _row_max(be, indptr, cols, values, n, ncols):
+    """``m(i) = max_j K(i, j)`` for the matrix K with the given CSR (0 for empty rows)."""
+    xp = be.xp
+    m = be.reduce_rows(be.matrix(indptr, cols, ncols=ncols, values=values), "max")
+    out = xp.zeros(n, dtype=values.dtype)
+    out[be.indices(m)] = be.values(m)
+    return out

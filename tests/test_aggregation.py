@@ -1,0 +1,133 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+
+import gbgraph as gg
+from gbgraph.generators import elasticity3d, laplace3d
+
+from conftest import shared_graphs
+from reference import kokkos_mis2_aggregate
+from strategies import graphs
+
+
+def assert_is_aggregation(A, agg):
+    labels = np.asarray(agg.labels)
+    n = A.shape[0]
+    assert labels.shape == (n,) and labels.dtype == np.int64
+    assert n == 0 or (labels.min() == 0 and labels.max() == agg.n_aggregates - 1)
+    assert np.unique(labels).size == agg.n_aggregates  # every id used
+    roots = np.asarray(agg.roots)
+    assert np.all(np.diff(roots) > 0) and roots.size == agg.n_aggregates
+    assert np.unique(labels[roots]).size == agg.n_aggregates  # one root per aggregate
+
+
+def assert_aggregates_connected(A, labels):
+    """Each aggregate induces a connected subgraph of A (true of "mis2_basic" always)."""
+    A = sp.csr_array(A)
+    rows = np.repeat(np.arange(A.shape[0]), np.diff(A.indptr))
+    inside = labels[rows] == labels[A.indices]
+    sub = sp.csr_array((np.ones(inside.sum()), (rows[inside], A.indices[inside])), shape=A.shape)
+    n_comp, comp = sp.csgraph.connected_components(sub, directed=False)
+    assert n_comp == labels.max() + 1
+    assert all(np.unique(comp[labels == a]).size == 1 for a in range(labels.max() + 1))
+
+
+# Kokkos Kernels' own aggregate counts (graph_mis2_aggregate, graph_mis2_coarsen)
+@pytest.mark.parametrize(("matrix", "mis2", "mis2_basic"), [
+    pytest.param(lambda: laplace3d(50), 17859, 11469, id="laplace-50^3"),
+    pytest.param(lambda: laplace3d(100), 142014, 90041, id="laplace-100^3"),
+    pytest.param(lambda: elasticity3d(30), 1187, 634, id="elasticity-30^3"),
+])
+def test_kokkos_kernels_counts(matrix, mis2, mis2_basic):
+    A = matrix()
+    G = gg.as_graph(A, weights=False)
+    for method, count in (("mis2", mis2), ("mis2_basic", mis2_basic)):
+        agg = gg.aggregate(G, method)
+        assert agg.n_aggregates == count
+        assert_is_aggregation(A, agg)
+    assert_aggregates_connected(A, agg.labels)  # mis2_basic
+
+
+def test_mis2_aggregates_can_split_as_in_kokkos_kernels():
+    """Kokkos Kernels' phase 3 moves vertices from one snapshot, so a vertex may join an
+    aggregate through a neighbour that leaves it in the same step: the transcription of its
+    code does this on Laplace3D 10³, and gbgraph, being equal to it, does too. Every moved
+    vertex still had a neighbour in its new aggregate in the snapshot."""
+    A = laplace3d(10)
+    labels = gg.aggregate(A, "mis2").labels
+    np.testing.assert_array_equal(labels, kokkos_mis2_aggregate(A)[0])
+    with pytest.raises(AssertionError):
+        assert_aggregates_connected(A, labels)
+
+
+@pytest.mark.parametrize("method", ["mis2", "mis2_basic"])
+@given(A=graphs())
+def test_equals_kokkos_kernels_transcription(A, method):
+    agg = gg.aggregate(A, method)
+    labels, count = kokkos_mis2_aggregate(A, secondary=method == "mis2")
+    np.testing.assert_array_equal(agg.labels, labels)
+    assert agg.n_aggregates == count
+    assert_is_aggregation(A, agg)
+
+
+def _hub_graph(arms=12, length=7):
+    """A hub joined to the first vertex of each of several paths: it meets many aggregates."""
+    edges = []
+    for a in range(arms):
+        base = 1 + a * length
+        edges.append((0, base))
+        edges += [(base + k, base + k + 1) for k in range(length - 1)]
+    r, c = np.array(edges).T
+    n = 1 + arms * length
+    A = sp.coo_array((np.ones(len(r)), (r, c)), shape=(n, n))
+    return sp.csr_array(A + A.T)
+
+
+@pytest.mark.parametrize("method", ["mis2", "mis2_basic"])
+@pytest.mark.parametrize("graph", [_hub_graph(), _hub_graph(20, 5), elasticity3d(12, 10, 8), laplace3d(7, 6, 5)],
+                         ids=["hub-12", "hub-20", "elasticity-12x10x8", "laplace-7x6x5"])
+def test_equals_transcription_where_the_8_aggregate_limit_bites(graph, method):
+    agg = gg.aggregate(graph, method)
+    labels, _ = kokkos_mis2_aggregate(graph, secondary=method == "mis2")
+    np.testing.assert_array_equal(agg.labels, labels)
+
+
+def test_mis2_basic_aggregates_are_connected():
+    for A in (gg.datasets.load("fe_4elt2"), elasticity3d(6, 5, 4), laplace3d(20, 11, 7)):
+        agg = gg.aggregate(A, "mis2_basic")
+        assert_is_aggregation(A, agg)
+        assert_aggregates_connected(A, agg.labels)
+
+
+@pytest.mark.parametrize("path", shared_graphs())
+def test_shared_graphs(path):
+    A = gg.io.read_matrix_market(path)[0]
+    for method in ("mis2", "mis2_basic"):
+        assert_is_aggregation(A, gg.aggregate(A, method))
+
+
+def test_deterministic_across_runs_and_threads():
+    import graphblas as gb
+
+    A = elasticity3d(8, 7, 6)
+    first = gg.aggregate(A).labels
+    before = gb.ss.config["nthreads"]
+    try:
+        for threads in (1, 2):
+            gb.ss.config["nthreads"] = threads
+            np.testing.assert_array_equal(gg.aggregate(gg.as_graph(A)).labels, first)
+    finally:
+        gb.ss.config["nthreads"] = before
+
+
+def test_empty_and_trivial_graphs():
+    agg = gg.aggregate(sp.csr_array((0, 0)))
+    assert agg.n_aggregates == 0 and agg.labels.shape == (0,)
+    agg = gg.aggregate(np.zeros((3, 3)))
+    assert agg.labels.tolist() == [0, 1, 2] and agg.roots.tolist() == [0, 1, 2]
+
+
+def test_unknown_method():
+    with pytest.raises(ValueError, match="method must be one of"):
+        gg.aggregate(laplace3d(3), "hec")
