@@ -88,8 +88,9 @@ def within_distance(A, k):
 
 def kokkos_mis2_aggregate(A, secondary=True):
     """(labels, n_aggregates) of Kokkos Kernels' graph_mis2_aggregate (secondary=True) or
-    graph_mis2_coarsen (False): D2_MIS_Aggregation::compute, functor by functor."""
-    A = sp.csr_array(A)
+    graph_mis2_coarsen (False): D2_MIS_Aggregation::compute, functor by functor, on the CSR
+    with rows sorted by column (what the issue's label-for-label contract assumes)."""
+    A = sp.csr_array(A).sorted_indices()
     n = A.shape[0]
     row = [A.indices[A.indptr[i]:A.indptr[i + 1]].tolist() for i in range(n)]
     labels, roots = [-1] * n, [False] * n

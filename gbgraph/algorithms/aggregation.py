@@ -102,8 +102,8 @@ def aggregate(A, method="mis2", backend=None):
     >>> import numpy as np, gbgraph as gg
     >>> A = gg.generators.laplace3d(10)
     >>> agg = gg.aggregate(A)
-    >>> agg.labels.min(), agg.labels.max() + 1 == agg.n_aggregates
-    (np.int64(0), True)
+    >>> int(agg.labels.min()), int(agg.labels.max()) + 1 == agg.n_aggregates
+    (0, True)
     >>> bool(np.unique(agg.labels[agg.roots]).size == agg.n_aggregates)
     True
     """
