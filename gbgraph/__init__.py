@@ -6,8 +6,9 @@
 (11469, 9)
 """
 
-from . import datasets, generators, io, validate
+from . import amg, datasets, generators, io, validate
 from .algorithms.aggregation import Aggregation, aggregate
+from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, coarsen
 from .algorithms.mis import MISResult, mis2
 from .backends import Backend, backend
 from .errors import GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
@@ -16,7 +17,7 @@ from .graph import Graph, as_graph, symmetrize
 __version__ = "0.1.0"
 
 __all__ = [
-    "Aggregation", "aggregate", "Backend", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
-    "UnsupportedGraphTypeError", "as_graph", "backend", "datasets", "generators", "io", "mis2",
+    "Aggregation", "aggregate", "aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Backend", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
+    "UnsupportedGraphTypeError", "amg", "as_graph", "backend", "datasets", "generators", "io", "mis2",
     "symmetrize", "validate",
 ]

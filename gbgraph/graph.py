@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from .errors import InvalidGraphError, UnsupportedGraphTypeError
 from .io import read_matrix_market
 
-__all__ = ["Graph", "as_graph", "symmetrize"]
+__all__ = ["Graph", "as_graph", "symmetrize", "to_container"]
 
 _SUPPORTED = (
     "a scipy sparse matrix or array, a graphblas.Matrix, a networkx.Graph, "
@@ -165,7 +165,7 @@ def symmetrize(A):
     P = sp.csr_array((np.ones(csr.nnz, bool), csr.indices, csr.indptr), shape=csr.shape)
     S = (P + P.T).tocsr()
     S.sort_indices()
-    return _to_container(S, container, A)
+    return to_container(S, container, nodes=list(A.nodes) if container == "networkx" else None)
 
 
 def _to_scipy_csr(A, name):
@@ -218,8 +218,8 @@ def _canonical(csr, container, weighted, name):
     """
     _check_square(csr.shape, name)
     n = csr.shape[0]
-    if not csr.has_canonical_format:
-        csr = csr.copy()
+    if not csr.has_canonical_format or csr.indices.size != csr.nnz:
+        csr = csr.copy()  # copy() also drops storage beyond indptr[-1]
         csr.sum_duplicates()
     index_dtype = np.int32 if max(n, csr.nnz) < 2**31 else np.int64
     rows = np.repeat(np.arange(n, dtype=index_dtype), np.diff(csr.indptr))
@@ -274,8 +274,17 @@ def _insert_diagonal(indptr, indices, xp, dtype):
     return closed_indptr, closed
 
 
-def _to_container(S, container, original):
-    """Return the boolean scipy CSR ``S`` as the kind of object ``original`` was."""
+def to_container(S, container, nodes=None):
+    """Return the scipy CSR ``S`` as the kind of object named by ``container``.
+
+    Parameters
+    ----------
+    S : scipy.sparse.csr_array
+    container : str
+        A :attr:`Graph.container` value.
+    nodes : list, optional
+        For ``"networkx"``: the node labels of rows 0, 1, ... (default: the integers).
+    """
     if container == "scipy.csr_matrix":
         return sp.csr_matrix(S)
     if container == "numpy":
@@ -288,5 +297,5 @@ def _to_container(S, container, original):
         import networkx as nx
 
         G = nx.from_scipy_sparse_array(S, create_using=nx.Graph)
-        return nx.relabel_nodes(G, dict(enumerate(original.nodes)))
+        return G if nodes is None else nx.relabel_nodes(G, dict(enumerate(nodes)))
     return S

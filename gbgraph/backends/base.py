@@ -144,17 +144,23 @@ class Backend(abc.ABC):
 
     # ---- derived -----------------------------------------------------------------------
 
-    def adjacency(self, graph, *, closed=False):
+    def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.
 
         ``closed=True`` gives the pattern of A + I: each row is the closed neighbourhood
-        {v} ∪ N(v), which Kokkos Kernels' MIS-2 minimises over.
+        {v} ∪ N(v), which Kokkos Kernels' MIS-2 minimises over. ``weighted=True`` gives the
+        edge values (int64 ones for a pattern graph) instead of a boolean pattern.
         """
+        xp = self.xp
         if closed:
             return graph.cached((self.name, "closed"), lambda: self.matrix(
-                *graph.closed_csr(self.xp, self.index_dtype), copy=False))
+                *graph.closed_csr(xp, self.index_dtype), copy=False))
+        if weighted:
+            values = xp.ones(graph.nnz, xp.int64) if graph.weights is None else xp.asarray(graph.weights)
+            return graph.cached((self.name, "weighted"), lambda: self.matrix(
+                xp.asarray(graph.indptr), xp.asarray(graph.indices), values=values))
         return graph.cached((self.name, "pattern"), lambda: self.matrix(
-            self.xp.asarray(graph.indptr), self.xp.asarray(graph.indices)))
+            xp.asarray(graph.indptr), xp.asarray(graph.indices)))
 
     #: dtype of the index arrays :meth:`matrix` adopts without a copy.
     index_dtype = "int64"

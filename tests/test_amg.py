@@ -1,0 +1,72 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import gbgraph as gg
+from gbgraph.generators import elasticity3d, laplace3d
+
+JACOBI = ("jacobi", {"omega": 2.0 / 3.0, "iterations": 2})
+
+
+@pytest.mark.parametrize("aggregation", ["mis2", "mis2_basic"])
+def test_levels_use_gbgraph_aggregates(aggregation):
+    A = laplace3d(14, 12, 10)
+    ml = gg.amg.smoothed_aggregation_solver(A, aggregation, keep=True, max_coarse=20)
+    assert len(ml.levels) >= 3
+    for fine, coarse in zip(ml.levels, ml.levels[1:]):
+        agg = gg.aggregate(fine.C, aggregation)
+        np.testing.assert_array_equal(fine.AggOp.indices, agg.labels)  # one entry per row
+        assert fine.P.shape == (fine.A.shape[0], agg.n_aggregates)
+        expected = (fine.R @ fine.A @ fine.P).toarray()
+        np.testing.assert_allclose(coarse.A.toarray(), expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("aggregation", ["mis2", "mis2_basic"])
+def test_solves_to_tolerance_with_cg(aggregation):
+    A = laplace3d(20)
+    ml = gg.amg.smoothed_aggregation_solver(A, aggregation, presmoother=JACOBI, postsmoother=JACOBI)
+    b = np.random.default_rng(0).random(A.shape[0])
+    residuals = []
+    x = ml.solve(b, tol=1e-10, accel="cg", residuals=residuals)
+    assert np.linalg.norm(b - A @ x) <= 1e-10 * np.linalg.norm(b)
+    assert len(residuals) < 40
+
+
+def test_matches_pyamg_with_the_same_aggregates():
+    """With strength=None and pyamg given our AggOp as 'predefined', the hierarchies agree."""
+    import pyamg
+
+    A = sp.csr_array(elasticity3d(6, 5, 4))
+    np.random.seed(0)  # pyamg estimates the spectral radius of D⁻¹A from random vectors
+    ours = gg.amg.smoothed_aggregation_solver(A, max_levels=2, keep=True)
+    AggOp = ours.levels[0].AggOp
+    np.random.seed(0)
+    theirs = pyamg.smoothed_aggregation_solver(A, strength=None, aggregate=("predefined", {"AggOp": AggOp}),
+                                               max_levels=2)
+    np.testing.assert_allclose(ours.levels[0].P.toarray(), theirs.levels[0].P.toarray(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(ours.levels[1].A.toarray(), theirs.levels[1].A.toarray(), rtol=1e-12, atol=1e-12)
+
+
+def test_strength_options_and_callable():
+    A = laplace3d(10)
+    for strength in ("symmetric", ("symmetric", {"theta": 0.1}), "classical", lambda M: abs(M)):
+        ml = gg.amg.smoothed_aggregation_solver(A, strength=strength, max_coarse=30)
+        assert len(ml.levels) > 1
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"aggregation": "standard"}, ValueError, "aggregation must be one of"),
+    ({"strength": "ode"}, ValueError, "strength must be None"),
+    ({"symmetry": "nonsymmetric"}, ValueError, "symmetry must be"),
+    ({"B": np.ones(5)}, ValueError, "B must have 1000 rows"),
+])
+def test_bad_arguments(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        gg.amg.smoothed_aggregation_solver(laplace3d(10), **kwargs)
+
+
+def test_bad_matrices():
+    with pytest.raises(ValueError, match=r"must be square, got shape \(3, 4\)"):
+        gg.amg.smoothed_aggregation_solver(sp.csr_array((3, 4)))
+    with pytest.raises(TypeError, match="must be real"):
+        gg.amg.smoothed_aggregation_solver(sp.csr_array(np.eye(3, dtype=complex)))

@@ -1,0 +1,193 @@
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+import gbgraph as gg
+from gbgraph.algorithms.coarsen import CoarseningStallWarning
+from gbgraph.generators import elasticity3d, laplace3d
+
+from conftest import shared_graphs
+from strategies import graphs
+
+METHODS = ["spgemm", "sort", "hash"]
+
+
+def scipy_reference(A, labels):
+    """Pᵀ A P without its diagonal, by scipy: every stored off-diagonal entry (u, v) adds its
+    value to (labels[u], labels[v]) (COO duplicates summed). A coarse entry exists when a fine
+    edge crosses, even if its values cancel, as stored entries are edges."""
+    A = sp.coo_array(A)
+    values = A.data if A.dtype != bool else np.ones(A.nnz, np.int64)
+    off = (A.row != A.col) & (labels[A.row] != labels[A.col])
+    k = int(labels.max()) + 1 if labels.size else 0
+    C = sp.coo_array((values[off], (labels[A.row[off]], labels[A.col[off]])), shape=(k, k)).tocsr()
+    C.sort_indices()
+    return C
+
+
+def test_reference_is_scipy_triple_product():
+    A = laplace3d(6, 5, 4)
+    labels = gg.aggregate(A).labels
+    P = gg.aggregation_operator(labels)
+    C = (P.T @ A @ P).tocsr()
+    C.setdiag(0)
+    C.eliminate_zeros()
+    assert (as_csr(C) != scipy_reference(A, labels)).nnz == 0
+
+
+def as_csr(C):
+    C = sp.csr_array(C)
+    C.sort_indices()
+    return C
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("low_degree_end", [None, True, False])
+@given(A=graphs(), data=st.data())
+def test_equals_scipy_with_integer_weights(A, data, method, low_degree_end):
+    n = A.shape[0]
+    labels = np.array(data.draw(st.lists(st.integers(0, max(n // 2, 0)), min_size=n, max_size=n)), np.int64)
+    weights = sp.triu(A, 1).tocoo()
+    values = np.array(data.draw(st.lists(st.integers(1, 9), min_size=weights.nnz, max_size=weights.nnz)), float)
+    W = sp.coo_array((values, (weights.row, weights.col)), shape=A.shape)
+    W = sp.csr_array(W + W.T)
+    expected = scipy_reference(W, labels)
+    got = as_csr(gg.coarse_graph(W, labels, method, low_degree_end=low_degree_end))
+    assert got.shape == expected.shape
+    assert (got != expected).nnz == 0 and got.nnz == expected.nnz
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_pattern_input_counts_edges(method):
+    A = laplace3d(9, 8, 7) != 0
+    labels = gg.aggregate(A).labels
+    got = as_csr(gg.coarse_graph(A, labels, method))
+    assert got.dtype == np.int64
+    assert (got != scipy_reference(A, labels)).nnz == 0
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_float_weights_agree_to_rounding(method):
+    rng = np.random.default_rng(0)
+    A = sp.triu(elasticity3d(5, 4, 4), 1).tocoo()
+    A = sp.coo_array((rng.random(A.nnz), (A.row, A.col)), shape=A.shape)
+    A = sp.csr_array(A + A.T)
+    labels = gg.aggregate(A).labels
+    got, expected = as_csr(gg.coarse_graph(A, labels, method)), scipy_reference(A, labels)
+    np.testing.assert_array_equal(got.indices, expected.indices)
+    np.testing.assert_allclose(got.data, expected.data, rtol=1e-13)
+
+
+@pytest.mark.parametrize("path", shared_graphs())
+def test_shared_graphs(path):
+    A, weighted = gg.io.read_matrix_market(path)
+    labels = gg.aggregate(A).labels
+    expected = scipy_reference(A if weighted else A.astype(bool), labels)
+    for method in METHODS:
+        got = as_csr(gg.coarse_graph(A if weighted else A.astype(bool), labels, method))
+        np.testing.assert_array_equal(got.indptr, expected.indptr, err_msg=method)
+        np.testing.assert_array_equal(got.indices, expected.indices, err_msg=method)
+        if weighted:  # c-55 holds real values: sums agree to rounding
+            np.testing.assert_allclose(got.data, expected.data, rtol=1e-12, atol=1e-12 * abs(expected.data).max())
+        else:
+            np.testing.assert_array_equal(got.data, expected.data, err_msg=method)
+
+
+def test_skewed_graph_uses_one_sided_construction_and_agrees():
+    # a star joined to a path: max degree far above the mean
+    n = 60
+    r = np.r_[np.zeros(40, np.int64), np.arange(40, n - 1)]
+    c = np.r_[np.arange(1, 41), np.arange(41, n)]
+    A = sp.csr_array(sp.coo_array((np.ones(r.size), (r, c)), shape=(n, n)))
+    A = A + A.T
+    from gbgraph.algorithms.coarsen import _one_sided
+    assert _one_sided(gg.as_graph(A))
+    labels = np.arange(n) // 3
+    for method in METHODS:
+        assert (as_csr(gg.coarse_graph(A, labels, method)) != scipy_reference(A, labels)).nnz == 0
+
+
+def test_container_types():
+    import graphblas as gb
+    import networkx as nx
+
+    A = laplace3d(5)
+    labels = gg.aggregate(A).labels
+    assert isinstance(gg.coarse_graph(A, labels), sp.csr_array)
+    assert isinstance(gg.coarse_graph(sp.csr_matrix(A), labels), sp.csr_matrix)
+    assert isinstance(gg.coarse_graph(A.toarray(), labels), np.ndarray)
+    Ag = gb.Matrix.from_csr(A.indptr, A.indices, A.data, ncols=A.shape[1])
+    assert isinstance(gg.coarse_graph(Ag, labels), gb.Matrix)
+    G = nx.from_scipy_sparse_array(A)
+    C = gg.coarse_graph(G, labels)
+    assert isinstance(C, nx.Graph) and C.number_of_nodes() == labels.max() + 1
+    assert nx.to_scipy_sparse_array(C, nodelist=range(C.number_of_nodes()), weight="weight").sum() == \
+        scipy_reference(A, labels).sum()
+
+
+def test_aggregation_operator():
+    P = gg.aggregation_operator(np.array([2, 0, 0, 1]))
+    assert P.shape == (4, 3) and P.toarray().tolist() == [[0, 0, 1], [1, 0, 0], [1, 0, 0], [0, 1, 0]]
+    assert gg.aggregation_operator([0, 1], n_aggregates=4).shape == (2, 4)
+
+
+@pytest.mark.parametrize(("labels", "error", "message"), [
+    ([0, -1, 1], ValueError, "must be >= 0"), ([0.5, 1, 2], TypeError, "must be integers"),
+    ([[0, 1]], ValueError, "one-dimensional"),
+])
+def test_bad_labels(labels, error, message):
+    with pytest.raises(error, match=message):
+        gg.aggregation_operator(labels)
+    with pytest.raises(error, match=message):
+        gg.coarse_graph(np.zeros((3, 3)) if np.ndim(labels) == 1 else np.zeros((1, 1)), labels)
+
+
+def test_labels_of_wrong_length_and_unknown_method():
+    with pytest.raises(ValueError, match="labels has 2 entries, the graph has 3 vertices"):
+        gg.coarse_graph(np.zeros((3, 3)), [0, 1])
+    with pytest.raises(ValueError, match="method must be one of"):
+        gg.coarse_graph(np.zeros((3, 3)), [0, 1, 2], "dense")
+    with pytest.raises(ValueError, match="beyond n_aggregates = 2"):
+        gg.aggregation_operator([0, 5], n_aggregates=2)
+
+
+@pytest.mark.parametrize("method", ["mis2", "mis2_basic"])
+@pytest.mark.parametrize("construction", METHODS)
+def test_hierarchy_invariants(method, construction):
+    A = laplace3d(16, 15, 14)
+    h = gg.coarsen(A, method, cutoff=40, construction=construction)
+    assert h[0].n == A.shape[0] and h[-1].n <= 40 < h[-2].n and h[-1].labels is None
+    for fine, coarse in zip(h, h[1:]):
+        labels = fine.labels
+        assert labels.shape == (fine.n,) and labels.max() + 1 == coarse.n
+        weights = sp.csr_array((fine.graph.weights, fine.graph.indices, fine.graph.indptr), shape=(fine.n,) * 2)
+        C = sp.csr_array((coarse.graph.weights, coarse.graph.indices, coarse.graph.indptr), shape=(coarse.n,) * 2)
+        assert (C != scipy_reference(weights, labels)).nnz == 0
+    assert all(r > 1 for r in h.ratios)
+    text = repr(h)
+    assert text.splitlines()[0] == f"Hierarchy({method!r}, {len(h)} levels)" and f"{h[-1].n:>12,}" in text
+
+
+def test_max_levels_and_stall_warning():
+    assert len(gg.coarsen(laplace3d(20), cutoff=1, max_levels=2)) == 2
+    star = sp.csr_array((np.ones(9), (np.zeros(9, np.int64), np.arange(1, 10))), shape=(10, 10))
+    star = star + star.T
+    path = sp.diags([np.ones(99), np.ones(99)], [-1, 1], shape=(100, 100), format="csr")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gg.coarsen(path, cutoff=5)
+    # isolated vertices never merge: coarsening cannot shrink the graph
+    with pytest.warns(CoarseningStallWarning, match="less than 5% fewer"):
+        h = gg.coarsen(sp.csr_array((30, 30)), cutoff=5)
+    assert len(h) == 1
+    assert gg.coarsen(star, cutoff=1)[-1].n == 1
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5])
+def test_bad_cutoff(bad):
+    with pytest.raises(ValueError, match="cutoff must be a positive integer"):
+        gg.coarsen(laplace3d(3), cutoff=bad)
