@@ -14,49 +14,20 @@ Kernels figure (Kelley & Rajamanickam 2022, Table III) check it.
 import argparse
 import gc
 import json
-import os
 import pathlib
-import platform
-import statistics
-import sys
-import time
 import tracemalloc
 
 import numpy as np
 import pyamg.graph
 
 import gbgraph as gg
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
+from common import DEFAULT_DATA, graph_name, machine_description, matrix, median_ms, specs_or_default
 
 # (|MIS-2|, rounds) from Kokkos Kernels' graph_d2_mis, MIS2_FAST, 32-bit ordinals.
 KOKKOS_TABLE_III = {
     "laplace3d:50": (11469, 9), "laplace3d:100,50,50": (22909, 9), "laplace3d:100,100,50": (45333, 9),
     "laplace3d:100": (90041, 10), "elasticity3d:30": (634, 8), "elasticity3d:60": (4833, 10),
 }
-
-
-def median_ms(*fns, repeat):
-    """Median milliseconds of each function, the calls interleaved so that drifts in the
-    machine's speed (this project's 2-core VMs vary by tens of percent) hit all alike."""
-    times = [[] for _ in fns]
-    for _ in range(repeat):
-        for fn, record in zip(fns, times):
-            t = time.perf_counter()
-            fn()
-            record.append(time.perf_counter() - t)
-    return [1e3 * statistics.median(t) for t in times]
-
-
-def matrix(spec):
-    """The scipy CSR matrix a user would hand to gbgraph, for a CLI-style GRAPH spec."""
-    if spec.endswith((".mtx", ".mtx.gz")):
-        return gg.io.read_matrix_market(spec)[0]
-    if spec in gg.datasets.names():
-        return gg.datasets.load(spec)
-    name, _, dims = spec.partition(":")
-    return getattr(gg.generators, name)(*(int(d) for d in dims.split(",")))
 
 
 def peak_memory(A):
@@ -86,7 +57,7 @@ def bench(spec, repeat):
     t_gbgraph, t_spmv, t_pyamg = median_ms(lambda: gg.mis2(G), lambda: A @ x, run_pyamg, repeat=repeat)
     expected = KOKKOS_TABLE_III.get(spec)
     row = {
-        "graph": pathlib.Path(spec).name.removesuffix(".mtx.gz") if spec.endswith(".gz") else spec,
+        "graph": graph_name(spec),
         "n": G.n, "nnz": G.nnz, "mis2_size": len(r.vertices), "iterations": r.iterations,
         "gbgraph_ms": t_gbgraph, "spmv_ms": t_spmv, "spmv_equivalents": t_gbgraph / t_spmv,
         "pyamg_ms": t_pyamg, "pyamg_size": pyamg_size,
@@ -122,17 +93,9 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=11, help="timed runs per measurement (median), default 11")
     parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
     args = parser.parse_args(argv)
-    specs = args.graphs
-    if specs is None:
-        data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
-        if not data:
-            print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
-        specs = ["laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60"] + [str(p) for p in data]
-    import graphblas
-    machine = {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
-               "graphblas_threads": graphblas.ss.config["nthreads"], "python_graphblas": graphblas.__version__,
-               "numpy": np.__version__, "scipy": __import__("scipy").__version__,
-               "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, "repeat": args.repeat}
+    specs = specs_or_default(args.graphs, args.data,
+                             ["laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60"])
+    machine = machine_description(args.repeat)
     print("MIS-2, CPU; times in ms (median of {repeat}); SpMV-eq = gbgraph / SpMV; peak = one cold "
           "gg.mis2(A) beyond A".format(**machine))
     print(" ".join(f"{h:<22}" if h == "graph" else f"{h:>{len(fmt.format(0))}}"

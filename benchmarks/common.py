@@ -1,0 +1,58 @@
+"""Pieces the benchmark scripts share: graph specs, interleaved timing, machine description."""
+
+import os
+import pathlib
+import platform
+import statistics
+import time
+
+import numpy as np
+
+import gbgraph as gg
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+
+
+def matrix(spec):
+    """The scipy CSR matrix a user would hand to gbgraph, for a CLI-style GRAPH spec."""
+    if spec.endswith((".mtx", ".mtx.gz")):
+        return gg.io.read_matrix_market(spec)[0]
+    if spec in gg.datasets.names():
+        return gg.datasets.load(spec)
+    name, _, dims = spec.partition(":")
+    return getattr(gg.generators, name)(*(int(d) for d in dims.split(",")))
+
+
+def graph_name(spec):
+    return pathlib.Path(spec).name.removesuffix(".mtx.gz") if spec.endswith(".mtx.gz") else spec
+
+
+def median_ms(*fns, repeat):
+    """Median milliseconds of each function, the calls interleaved so that drifts in the
+    machine's speed (this project's 2-core VMs vary by tens of percent) hit all alike."""
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, record in zip(fns, times):
+            t = time.perf_counter()
+            fn()
+            record.append(time.perf_counter() - t)
+    return [1e3 * statistics.median(t) for t in times]
+
+
+def specs_or_default(specs, data, generated):
+    """The GRAPH specs to run: those given, else ``generated`` and every graph in ``data``."""
+    if specs is not None:
+        return specs
+    return list(generated) + [str(p) for p in sorted(pathlib.Path(data).glob("*.mtx.gz"))]
+
+
+def machine_description(repeat):
+    import graphblas
+    import pyamg
+    import scipy
+
+    return {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
+            "graphblas_threads": graphblas.ss.config["nthreads"], "python_graphblas": graphblas.__version__,
+            "numpy": np.__version__, "scipy": scipy.__version__, "pyamg": pyamg.__version__,
+            "gbgraph": gg.__version__, "repeat": repeat}
