@@ -20,8 +20,8 @@ from .io import read_matrix_market
 __all__ = ["Graph", "as_graph", "symmetrize", "to_container"]
 
 _SUPPORTED = (
-    "a scipy sparse matrix or array, a graphblas.Matrix, a networkx.Graph, "
-    "a 2-D numpy array or the path of a Matrix Market file (.mtx, .mtx.gz)"
+    "a scipy or cupyx sparse matrix or array, a graphblas.Matrix, a networkx.Graph, "
+    "a 2-D numpy or cupy array or the path of a Matrix Market file (.mtx, .mtx.gz)"
 )
 
 
@@ -182,6 +182,8 @@ def _to_scipy_csr(A, name):
             raise InvalidGraphError(f"{name} must be a 2-D array, got {A.ndim} dimensions")
         return _checked_values(sp.csr_array(A), name), "numpy", A.dtype != bool
     module = type(A).__module__.split(".")[0]
+    if module in ("cupyx", "cupy"):
+        return _from_gpu(A, name)
     if module == "graphblas" and type(A).__name__ == "Matrix":
         indptr, indices, values = A.to_csr()
         csr = sp.csr_array((values, indices, indptr), shape=A.shape)
@@ -195,6 +197,19 @@ def _to_scipy_csr(A, name):
         csr = nx.to_scipy_sparse_array(A, weight="weight" if weighted else None, format="csr")
         return _checked_values(csr, name), "networkx", weighted
     raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
+
+
+def _from_gpu(A, name):
+    """A cupyx sparse matrix or a 2-D cupy array, brought to the host: gbgraph canonicalises
+    on the CPU, and the GPU backend takes the canonical arrays back."""
+    if hasattr(A, "tocsr"):
+        A = A.tocsr()
+        csr = sp.csr_array((A.data.get(), A.indices.get(), A.indptr.get()), shape=A.shape)
+    elif getattr(A, "ndim", None) == 2:
+        csr = sp.csr_array(A.get())
+    else:
+        raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
+    return _checked_values(csr, name), "cupyx", csr.dtype != bool
 
 
 def _checked_values(csr, name):
@@ -287,6 +302,10 @@ def to_container(S, container, nodes=None):
     """
     if container == "scipy.csr_matrix":
         return sp.csr_matrix(S)
+    if container == "cupyx":
+        import cupyx.scipy.sparse
+
+        return cupyx.scipy.sparse.csr_matrix(S)
     if container == "numpy":
         return S.toarray()
     if container == "graphblas":

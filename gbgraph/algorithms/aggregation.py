@@ -68,11 +68,13 @@ def aggregate(A, method="mis2", backend=None):
     method : {"mis2", "mis2_basic"}
         Kokkos Kernels' ``graph_mis2_aggregate`` or ``graph_mis2_coarsen``.
     backend : str or Backend, optional
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input.
 
     Returns
     -------
     Aggregation
-        ``labels`` equal to Kokkos Kernels' (>= 4.0, 32-bit ordinals) on the same graph.
+        ``labels`` equal to Kokkos Kernels' (>= 4.0, 32-bit ordinals) on the same graph;
+        numpy arrays on the CPU, CuPy on the GPU.
 
     Raises
     ------
@@ -112,7 +114,9 @@ def aggregate(A, method="mis2", backend=None):
     graph = as_graph(A, weights=False)
     if graph.n >= 2**32:
         raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
-    return _aggregate(backends.backend(backend), graph, secondary=method == "mis2")
+    be = backends.for_graph(backend, graph)
+    with be.guard(graph):
+        return _aggregate(be, graph, secondary=method == "mis2")
 
 
 def _aggregate(be, graph, secondary):

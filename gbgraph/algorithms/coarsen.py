@@ -44,7 +44,7 @@ def aggregation_operator(labels, n_aggregates=None):
 
     Returns
     -------
-    scipy.sparse.csr_array
+    scipy.sparse.csr_array, or cupyx.scipy.sparse.csr_matrix for CuPy labels
         float64 ones, one per row.
 
     Raises
@@ -59,9 +59,10 @@ def aggregation_operator(labels, n_aggregates=None):
     >>> aggregation_operator([0, 0, 1, 2, 1]).toarray().astype(int).tolist()
     [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]]
     """
-    labels, k = _checked_labels(labels, None, n_aggregates)
+    xp = _array_module(labels)
+    labels, k = _checked_labels(labels, None, n_aggregates, xp)
     n = labels.size
-    return sp.csr_array((np.ones(n), labels, np.arange(n + 1)), shape=(n, k))
+    return _csr(xp, xp.ones(n), labels, xp.arange(n + 1), (n, k))
 
 
 def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=None):
@@ -123,22 +124,49 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     if method not in COARSE_METHODS:
         raise ValueError(f"method must be one of {COARSE_METHODS}, got {method!r}")
     graph = as_graph(A)
-    labels, k = _checked_labels(labels, graph.n, None)
-    return to_container(_coarse_csr(graph, labels, k, method, low_degree_end, backend), graph.container)
+    be = backends.for_graph(backend, graph)
+    _check_device(labels, graph)
+    labels, k = _checked_labels(labels, graph.n, None, be.xp)
+    with be.guard(graph):
+        return to_container(_coarse_csr(be, graph, labels, k, method, low_degree_end), graph.container)
 
 
-def _coarse_csr(graph, labels, k, method, low_degree_end, backend):
-    """The coarse graph as a scipy CSR array."""
+def _coarse_csr(be, graph, labels, k, method, low_degree_end):
+    """The coarse graph as a CSR array of the backend's device (scipy or cupyx)."""
     if method == "spgemm":
-        indptr, indices, values = _by_spgemm(backends.backend(backend), graph, labels, k)
+        indptr, indices, values = _by_spgemm(be, graph, labels, k)
     else:
         one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
-        indptr, indices, values = _by_construction(graph, labels, k, method, one_sided)
-    return sp.csr_array((np.asarray(values), np.asarray(indices), np.asarray(indptr)), shape=(k, k))
+        indptr, indices, values = _by_construction(graph, labels, k, method, one_sided, be.xp)
+    return _csr(be.xp, values, indices, indptr, (k, k))
 
 
-def _checked_labels(labels, n, n_aggregates):
-    labels = np.asarray(labels.get() if hasattr(labels, "__cuda_array_interface__") else labels)
+def _csr(xp, values, indices, indptr, shape):
+    if xp is np:
+        return sp.csr_array((values, indices, indptr), shape=shape)
+    import cupyx.scipy.sparse
+
+    return cupyx.scipy.sparse.csr_matrix((values, indices, indptr), shape=shape)
+
+
+def _array_module(array):
+    if hasattr(array, "__cuda_array_interface__"):
+        import cupy
+
+        return cupy
+    return np
+
+
+def _check_device(labels, graph):
+    """Labels and graph must live on the same side: no silent copies across the bus."""
+    on_gpu, graph_on_gpu = _array_module(labels) is not np, graph.container == "cupyx"
+    if on_gpu != graph_on_gpu:
+        raise TypeError(f"labels are a {'GPU' if on_gpu else 'CPU'} array but the graph is on the "
+                        f"{'GPU' if graph_on_gpu else 'CPU'}; move one of them (cupy.asarray or .get())")
+
+
+def _checked_labels(labels, n, n_aggregates, xp=np):
+    labels = xp.asarray(labels)
     if labels.ndim != 1:
         raise ValueError(f"labels must be one-dimensional, got shape {labels.shape}")
     if labels.size and labels.dtype.kind not in "iu":
@@ -146,8 +174,8 @@ def _checked_labels(labels, n, n_aggregates):
     if n is not None and labels.size != n:
         raise ValueError(f"labels has {labels.size:,} entries, the graph has {n:,} vertices")
     labels = labels.astype(np.int64, copy=False)
-    if labels.size and labels.min() < 0:
-        raise ValueError(f"labels must be >= 0, got {labels.min()} at vertex {int(np.argmin(labels))}")
+    if labels.size and int(labels.min()) < 0:
+        raise ValueError(f"labels must be >= 0, got {int(labels.min())} at vertex {int(xp.argmin(labels))}")
     k = int(labels.max()) + 1 if labels.size else 0
     if n_aggregates is not None:
         if k > n_aggregates:
@@ -156,9 +184,9 @@ def _checked_labels(labels, n, n_aggregates):
     return labels, k
 
 
-def _weights(graph):
+def _weights(graph, xp):
     """Edge values, or int64 ones for a pattern (coarse edges then count fine edges)."""
-    return np.ones(graph.nnz, np.int64) if graph.weights is None else graph.weights
+    return xp.ones(graph.nnz, np.int64) if graph.weights is None else xp.asarray(graph.weights)
 
 
 def _by_spgemm(be, graph, labels, k):
@@ -166,7 +194,7 @@ def _by_spgemm(be, graph, labels, k):
     xp = be.xp
     n = graph.n
     A = be.adjacency(graph, weighted=True)
-    P = be.matrix(xp.arange(n + 1), xp.asarray(labels), ncols=k)
+    P = be.matrix(xp.arange(n + 1), labels, ncols=k)
     Pt = be.transpose(P)
     AP = be.mxm("plus_first", A, P)  # AP(i, b) = sum of A(i, j) over j in aggregate b
     Ac = be.select("offdiag", be.mxm("plus_second", Pt, AP))  # Ac(a, b) = sum over i in a
@@ -187,64 +215,67 @@ def _one_sided(graph):
     return (W != W.T).nnz == 0
 
 
-def _by_construction(graph, labels, k, method, one_sided):
+def _by_construction(graph, labels, k, method, one_sided, xp):
     """[1] Algorithm 6: coarse edges of every fine edge, deduplicated, as CSR arrays."""
-    rows = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
-    cols = graph.indices.astype(np.int64)
+    indptr = xp.asarray(graph.indptr)
+    rows = xp.repeat(xp.arange(graph.n, dtype=np.int64), xp.diff(indptr))
+    cols = xp.asarray(graph.indices).astype(np.int64)
     cu, cv = labels[rows], labels[cols]
     crossing = cu != cv  # l.4: self loops of the coarse graph are dropped
-    w = _weights(graph)[crossing]
+    w = _weights(graph, xp)[crossing]
     u, v, cu, cv = rows[crossing], cols[crossing], cu[crossing], cv[crossing]
     if one_sided:
         # l.1-10: degree estimates C'; each fine edge kept at its lower-estimate end
-        estimate = np.bincount(cu, minlength=k)
+        estimate = xp.bincount(cu, minlength=k)
         keep = (estimate[cu] < estimate[cv]) | ((estimate[cu] == estimate[cv]) & (u < v))
         cu, cv, w = cu[keep], cv[keep], w[keep]
     dedup = _dedup_by_sort if method == "sort" else _dedup_by_hash
-    cu, cv, w = dedup(cu, cv, w, k)  # l.20-21
+    cu, cv, w = dedup(cu, cv, w, k, xp)  # l.20-21
     if one_sided:  # l.22: the other end of every coarse edge
-        cu, cv, w = dedup(np.concatenate((cu, cv)), np.concatenate((cv, cu)), np.concatenate((w, w)), k)
-    indptr = np.zeros(k + 1, np.int64)
-    np.cumsum(np.bincount(cu, minlength=k), out=indptr[1:])
+        cu, cv, w = dedup(xp.concatenate((cu, cv)), xp.concatenate((cv, cu)), xp.concatenate((w, w)), k, xp)
+    indptr = xp.zeros(k + 1, np.int64)
+    indptr[1:] = xp.cumsum(xp.bincount(cu, minlength=k))
     return indptr, cv, w
 
 
-def _dedup_by_sort(cu, cv, w, k):
+def _dedup_by_sort(cu, cv, w, k, xp):
     """Sum the weights of equal (cu, cv) pairs: a stable sort keeps the fine order."""
     key = cu * k + cv
-    order = np.argsort(key, kind="stable")
+    order = xp.argsort(key, kind="stable")
     key, w = key[order], w[order]
-    start = np.flatnonzero(np.r_[key.size > 0, key[1:] != key[:-1]])
-    total = np.add.reduceat(w, start) if start.size else w[:0]
+    start = xp.flatnonzero(xp.concatenate((xp.ones(min(key.size, 1), bool), key[1:] != key[:-1])))
+    total = xp.add.reduceat(w, start) if start.size else w[:0]
     return key[start] // k, key[start] % k, total
 
 
-def _dedup_by_hash(cu, cv, w, k):
+def _dedup_by_hash(cu, cv, w, k, xp):
     """Sum the weights of equal (cu, cv) pairs in one open-addressing table per coarse
     vertex (capacity a power of two >= twice its entries, linear probing).
 
-    All copies of a pair probe together, so each table slot adds its weights in the
-    order of the fine edges, as the sort does. Rows come out sorted by column.
+    All copies of a pair probe together, so on the CPU each table slot adds its weights in
+    the order of the fine edges, as the sort does; on the GPU the additions are atomic, so
+    real weights may round differently (integer weights and counts are exact). Rows come out
+    sorted by column.
     """
-    counts = np.bincount(cu, minlength=k)
-    capacity = np.where(counts > 0, 1 << np.ceil(np.log2(np.maximum(2 * counts, 1))).astype(np.int64), 0)
-    base = np.cumsum(capacity) - capacity
-    slots_key = np.full(int(capacity.sum()), -1, np.int64)
-    slots_w = np.zeros(slots_key.size, w.dtype)
+    counts = xp.bincount(cu, minlength=k)
+    capacity = xp.where(counts > 0, 2 ** xp.ceil(xp.log2(xp.maximum(2 * counts, 1))).astype(np.int64), 0)
+    base = xp.cumsum(capacity) - capacity
+    slots_key = xp.full(int(capacity.sum()), -1, np.int64)
+    slots_w = xp.zeros(slots_key.size, w.dtype)
     home = base[cu]
     probe = (cv * np.int64(0x9E3779B1)) & (capacity[cu] - 1)
-    pending = np.arange(cu.size)
+    pending = xp.arange(cu.size)
     while pending.size:
         slot = home[pending] + probe[pending]
         free = slots_key[slot] == -1
         slots_key[slot[free]] = cv[pending[free]]  # one writer per slot wins the claim
         placed = slots_key[slot] == cv[pending]
-        np.add.at(slots_w, slot[placed], w[pending[placed]])
+        xp.add.at(slots_w, slot[placed], w[pending[placed]])
         pending = pending[~placed]
         probe[pending] = (probe[pending] + 1) & (capacity[cu[pending]] - 1)
-    used = np.flatnonzero(slots_key >= 0)
-    owner = np.repeat(np.arange(k), capacity)[used]
-    order = np.lexsort((slots_key[used], owner))
+    used = xp.flatnonzero(slots_key >= 0)
+    owner = xp.repeat(xp.arange(k), capacity)[used]
+    order = xp.lexsort(xp.stack((slots_key[used], owner)))
     return owner[order], slots_key[used][order], slots_w[used][order]
 
 
@@ -256,8 +287,9 @@ class Level:
     ----------
     graph : Graph
         The level's graph (level 0: the input, canonicalised; weights summed below).
-    labels : numpy.ndarray or None
-        Aggregate of each vertex in the next level; None on the coarsest level.
+    labels : array or None
+        Aggregate of each vertex in the next level (numpy on the CPU, CuPy on the GPU);
+        None on the coarsest level.
     """
 
     graph: Graph
@@ -357,11 +389,14 @@ def coarsen(A, method="mis2", cutoff=50, max_levels=None, *, construction="spgem
     if construction not in COARSE_METHODS:
         raise ValueError(f"construction must be one of {COARSE_METHODS}, got {construction!r}")
     graph = as_graph(A)
+    be = backends.for_graph(backend, graph)
     levels = []
     while graph.n > cutoff and (max_levels is None or len(levels) + 1 < max_levels):  # l.2
-        agg = aggregate(graph, method, backend=backend)  # l.4
-        labels = np.asarray(agg.labels)
-        coarse = as_graph(_coarse_csr(graph, labels, agg.n_aggregates, construction, None, backend))  # l.5
+        agg = aggregate(graph, method, backend=be)  # l.4
+        with be.guard(graph):
+            coarse = _coarse_csr(be, graph, agg.labels, agg.n_aggregates, construction, None)  # l.5
+        coarse = as_graph(coarse)
+        labels = agg.labels
         if coarse.n > 0.95 * graph.n:
             warnings.warn(f"level {len(levels) + 1} would keep {coarse.n:,} of {graph.n:,} vertices "
                           f"(less than 5% fewer); coarsening stops at {len(levels) + 1} levels",

@@ -46,7 +46,8 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
     backend : str or Backend, optional
-        ``"suitesparse"`` (default).
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
+        CuPy arrays), else ``"suitesparse"``.
     packing : {None, 32, 64}, optional
         Width of the packed (priority, id) statuses, see
         :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits when
@@ -58,7 +59,7 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
 
     Raises
     ------
@@ -68,6 +69,8 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
         for a bad ``packing`` or ``max_iter``.
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
+    MemoryError
+        if the GPU runs out of memory (the message gives the graph's size).
 
     Notes
     -----
@@ -91,10 +94,11 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
     True
     """
     graph = as_graph(A, weights=False)
-    be = backends.backend(backend)
+    be = backends.for_graph(backend, graph)
     bits = packing_bits(graph.n, packing)
     max_iter = graph.n + 1 if max_iter is None else _positive(max_iter)
-    return _mis2(be, graph, bits, max_iter)
+    with be.guard(graph):
+        return _mis2(be, graph, bits, max_iter)
 
 
 def _mis2(be, graph, bits, max_iter, candidates=None):

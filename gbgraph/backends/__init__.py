@@ -1,16 +1,17 @@
 """Backends: implementations of the GraphBLAS protocol of :mod:`gbgraph.backends.base`.
 
-``suitesparse`` runs on the CPU through python-graphblas. Use :func:`backend` to get one by
-name; each is created once and shared.
+``suitesparse`` runs on the CPU through python-graphblas, ``cupy`` on an NVIDIA GPU. Use
+:func:`backend` to get one by name; each is created once and shared.
 """
 
 import importlib
 
 from .base import Backend
 
-__all__ = ["Backend", "backend", "names"]
+__all__ = ["Backend", "backend", "for_graph", "names"]
 
-_IMPLEMENTATIONS = {"suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend")}
+_IMPLEMENTATIONS = {"suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
+                    "cupy": ("gbgraph.backends.cupy", "CupyBackend")}
 _INSTANCES = {}
 
 
@@ -25,12 +26,14 @@ def backend(name=None):
     Parameters
     ----------
     name : str, Backend or None
-        ``"suitesparse"``; None gives the default, ``"suitesparse"``.
+        ``"suitesparse"`` or ``"cupy"``; None gives the default, ``"suitesparse"``.
 
     Raises
     ------
     ValueError
         for an unknown name.
+    ImportError
+        for ``"cupy"`` without CuPy; the message names the ``cuda12``/``cuda13`` extras.
 
     Examples
     --------
@@ -47,3 +50,11 @@ def backend(name=None):
         module, cls = _IMPLEMENTATIONS[name]
         _INSTANCES[name] = getattr(importlib.import_module(module), cls)()
     return _INSTANCES[name]
+
+
+def for_graph(name, graph):
+    """The backend for an algorithm on ``graph``: ``name``, or for None the GPU backend when
+    the graph came from the GPU (cupyx sparse or CuPy arrays), else the default."""
+    if name is None and graph.container == "cupyx":
+        name = "cupy"
+    return backend(name)

@@ -33,6 +33,7 @@ outside these lists raises ``ValueError``; a backend that lacks a listed one rai
 """
 
 import abc
+import contextlib
 
 __all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "UNARY_OPS", "SELECT_OPS", "MONOIDS", "DTYPES"]
 
@@ -164,6 +165,12 @@ class Backend(abc.ABC):
 
     #: dtype of the index arrays :meth:`matrix` adopts without a copy.
     index_dtype = "int64"
+
+    def guard(self, graph):
+        """Context manager around an algorithm's run on ``graph``; a GPU backend turns an
+        out-of-memory failure into a ``MemoryError`` that names the graph's size."""
+        return contextlib.nullcontext()
+
 
     def __repr__(self):
         return f"<gbgraph backend {self.name!r}>"

@@ -1,0 +1,285 @@
+"""The ``cupy`` backend: gbgraph's GraphBLAS protocol on an NVIDIA GPU.
+
+Vectors and matrices live in CuPy arrays. A masked ``mxv`` is one raw CUDA kernel
+(``kernels/mxv.cu``, templated by semiring and types) over the rows of its mask; element-wise
+operations, selection, reductions and compaction go through CuPy (and CUB under it);
+``plus_times`` matrix products through cuSPARSE (``cupyx.scipy.sparse``), other semirings by
+expansion, a stable sort and a segmented reduction. Every result equals the ``suitesparse``
+backend's: reductions run in a fixed order (a row in column order, sorted segments in
+sequence), never in the arrival order of atomics.
+"""
+
+try:
+    import cupy
+    import cupyx.scipy.sparse
+except ImportError as e:  # pragma: no cover - exercised only without CuPy
+    raise ImportError("the 'cupy' backend needs CuPy: pip install 'gbgraph[cuda12]' or 'gbgraph[cuda13]' "
+                      f"(CUDA 12 or 13 wheels); importing it failed: {e}") from e
+
+import contextlib
+
+import numpy as np
+
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from .containers import Matrix, Vector
+from .kernels import mxv_kernel
+
+__all__ = ["CupyBackend", "Matrix", "Vector"]
+
+_COMPARISONS = {"eq": cupy.equal, "ne": cupy.not_equal, "lt": cupy.less, "le": cupy.less_equal,
+                "gt": cupy.greater, "ge": cupy.greater_equal}
+_ARITHMETIC = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "minus": cupy.subtract,
+               "times": cupy.multiply, "land": cupy.logical_and, "lor": cupy.logical_or,
+               "band": cupy.bitwise_and, "bor": cupy.bitwise_or, "bxor": cupy.bitwise_xor}
+_REDUCTIONS = {"min": cupy.min, "max": cupy.max, "plus": cupy.sum, "times": cupy.prod, "any": None,
+               "land": cupy.all, "lor": cupy.any, "band": cupy.bitwise_and.reduce,
+               "bor": cupy.bitwise_or.reduce}
+_UFUNCS = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "times": cupy.multiply,
+           "land": cupy.logical_and, "lor": cupy.logical_or, "band": cupy.bitwise_and, "bor": cupy.bitwise_or}
+
+
+class CupyBackend(Backend):
+    """GraphBLAS verbs on :class:`Matrix` and :class:`Vector` objects held on the GPU."""
+
+    name = "cupy"
+    xp = cupy
+    index_dtype = np.int64
+
+    @contextlib.contextmanager
+    def guard(self, graph):
+        try:
+            yield
+        except cupy.cuda.memory.OutOfMemoryError as e:
+            raise MemoryError(f"the GPU ran out of memory on a graph of {graph.n:,} vertices and {graph.nnz:,} "
+                              f"stored entries: {e}") from e
+
+    # ---- containers --------------------------------------------------------------------
+
+    def matrix(self, indptr, indices, *, ncols=None, values=None, copy=True):
+        indptr = cupy.asarray(indptr, dtype=cupy.int64)
+        n = indptr.size - 1
+        ncols = n if ncols is None else int(ncols)
+        index_type = cupy.int32 if ncols < 2**31 else cupy.int64
+        indices = cupy.array(indices, dtype=index_type, copy=copy)
+        values = None if values is None else cupy.array(values, copy=copy)
+        return Matrix(n, ncols, indptr, indices, values)
+
+    def vector(self, indices, values, size, *, copy=True):
+        indices = cupy.array(indices, dtype=cupy.int64, copy=copy)
+        if np.ndim(values) == 0:
+            values = cupy.full(indices.size, values, dtype=np.asarray(values).dtype)
+        else:
+            values = cupy.array(values, copy=copy)
+        return Vector(size, indices, values)
+
+    def full(self, size, value, dtype):
+        return Vector(size, None, cupy.full(size, value, dtype=dtype))
+
+    def nvals(self, x):
+        return x.nvals
+
+    def indices(self, v):
+        return cupy.arange(v.size, dtype=cupy.int64) if v.indices is None else v.indices
+
+    def values(self, v):
+        return v.values
+
+    def to_csr(self, A):
+        values = cupy.ones(A.indices.size, bool) if A.values is None else A.values
+        return A.indptr, A.indices.astype(cupy.int64), values
+
+    # ---- operations --------------------------------------------------------------------
+
+    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+        monoid, multiply = _split(semiring)
+        rows = _rows(mask, structure, complement, A.nrows)
+        dense, present = u.dense()
+        dtype = _product_dtype(multiply, A, u.dtype)
+        count = A.nrows if rows is None else rows.size
+        result = cupy.empty(count, dtype)
+        # every row meets an entry when u is full and no row of A is empty
+        found = None if present is None and A.min_degree > 0 else cupy.empty(count, cupy.uint8)
+        if count:
+            mxv_kernel(monoid, multiply, dtype, A, dense.dtype, A.avg_degree)(
+                rows, count, A.indptr, A.indices, A.values, dense, present, result, found)
+        rows = cupy.arange(A.nrows, dtype=cupy.int64) if rows is None else rows
+        if found is not None:
+            keep = found.astype(bool)
+            rows, result = rows[keep], result[keep]
+        w = Vector(A.nrows, rows, result)
+        if out is None:
+            return w
+        return out.merge(w, _rows(mask, structure, complement, A.nrows))
+
+    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
+        from .spgemm import mxm
+
+        return mxm(semiring, A, B, mask, structure, complement)
+
+    def transpose(self, A):
+        return Matrix.from_cupyx(A.to_cupyx().T.tocsr())
+
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
+        _check(op, BINARY_OPS)
+        indices, a, b = u.intersect(v)
+        return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
+
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+        _check(op, BINARY_OPS)
+        indices, a, b, in_a, in_b = u.union(v)
+        both = in_a & in_b
+        values = cupy.where(both, _binary(op, a, b), cupy.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
+        return _masked(Vector(u.size, indices, values), mask, structure, complement)
+
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+        if left is None and right is None:
+            _check(op, UNARY_OPS)
+            values = _unary(op, u.values)
+        else:
+            _check(op, BINARY_OPS)
+            values = _binary(op, cupy.asarray(left, u.dtype), u.values) if right is None \
+                else _binary(op, u.values, cupy.asarray(right, u.dtype))
+        return _masked(Vector(u.size, u.indices, values), mask, structure, complement)
+
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+        _check(op, SELECT_OPS)
+        if isinstance(u, Matrix):
+            return _masked_matrix(u.select_position(op, 0 if thunk is None else int(thunk)), mask)
+        keep = _COMPARISONS[op[5:]](u.values, cupy.asarray(thunk, u.dtype))
+        return _masked(u.take(keep), mask, structure, complement)
+
+    def assign(self, w, value, *, mask, structure=True, complement=False):
+        rows = _rows(mask, structure, complement, w.size)
+        if isinstance(value, Vector):
+            return w.merge(value.restrict(rows), rows)
+        return w.fill(rows, cupy.asarray(value, w.dtype))
+
+    def reduce(self, u, monoid):
+        _check(monoid, MONOIDS)
+        if u.nvals == 0:
+            return None
+        if monoid == "any":
+            return u.values[0].get()[()]
+        return _REDUCTIONS[monoid](u.values).astype(u.dtype).get()[()]
+
+    def reduce_rows(self, A, monoid):
+        _check(monoid, MONOIDS)
+        values = cupy.ones(A.indices.size, bool) if A.values is None else A.values
+        rows = cupy.flatnonzero(cupy.diff(A.indptr) > 0)
+        starts = A.indptr[rows]
+        if monoid == "any":
+            return Vector(A.nrows, rows, values[starts])
+        return Vector(A.nrows, rows, _UFUNCS[monoid].reduceat(values, starts).astype(values.dtype))
+
+    def extract(self, u, indices):
+        indices = cupy.asarray(indices, dtype=cupy.int64)
+        dense, present = u.dense()
+        keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
+        positions = cupy.flatnonzero(keep)
+        return Vector(indices.size, positions, dense[indices[positions]])
+
+
+def _split(semiring):
+    _check(semiring, SEMIRINGS)
+    monoid, multiply = semiring.split("_")
+    return monoid, multiply
+
+
+def _check(name, known):
+    if name not in known:
+        raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
+
+
+def _product_dtype(multiply, A, u_dtype):
+    """python-graphblas' typing of ``A ⊕.⊗ u``: second and first take their operand's
+    type, pair and the positional secondi give int64, times and land unify."""
+    if multiply == "second":
+        return np.dtype(u_dtype)
+    if multiply == "first":
+        return A.dtype
+    if multiply in ("pair", "secondi"):
+        return np.dtype(np.int64)
+    if multiply == "land":
+        return np.dtype(bool)
+    return np.result_type(A.dtype, u_dtype)
+
+
+def _rows(mask, structure, complement, n):
+    """The rows a mask lets through, as sorted int64 ids, or None for every row."""
+    if mask is None:
+        return None
+    rows = mask.indices if structure else mask.take(mask.values.astype(bool)).indices
+    if rows is None and not structure:
+        rows = cupy.flatnonzero(mask.values.astype(bool))
+    if not complement:
+        return rows
+    allowed = cupy.ones(n, bool)
+    if rows is None:
+        return cupy.empty(0, cupy.int64)
+    allowed[rows] = False
+    return cupy.flatnonzero(allowed)
+
+
+def _masked(w, mask, structure, complement):
+    if mask is None:
+        return w
+    return w.restrict(_rows(mask, structure, complement, w.size))
+
+
+def _masked_matrix(A, mask):
+    if mask is not None:
+        raise NotImplementedError("the cupy backend takes no mask on matrix select")
+    return A
+
+
+def _binary_dtype(op, a, b):
+    if op in _COMPARISONS:
+        return np.dtype(bool)
+    if op == "first":
+        return a.dtype
+    if op in ("second", "pair"):
+        return b.dtype if op == "second" else np.dtype(np.int64)
+    return np.result_type(a.dtype, b.dtype)
+
+
+def _binary(op, a, b):
+    if op in _COMPARISONS:
+        return _COMPARISONS[op](a, b)
+    if op == "first":
+        return cupy.broadcast_to(a, cupy.broadcast(a, b).shape).copy()
+    if op == "second":
+        return cupy.broadcast_to(b, cupy.broadcast(a, b).shape).copy()
+    if op == "pair":
+        return cupy.ones(cupy.broadcast(a, b).shape, cupy.int64)
+    if op == "rminus":
+        return cupy.subtract(b, a)
+    if op == "div":
+        return _divide(a, b)
+    return _ARITHMETIC[op](a, b).astype(np.result_type(a.dtype, b.dtype), copy=False)
+
+
+def _divide(a, b):
+    """GraphBLAS division: integers truncate toward zero, and x / 0 is 0 for x = 0, else
+    the extreme of the sign of x (SuiteSparse's rule), never a trap."""
+    dtype = np.result_type(a.dtype, b.dtype)
+    if dtype.kind == "f":
+        return cupy.true_divide(a, b)
+    a, b = (x.astype(dtype) for x in cupy.broadcast_arrays(a, b))
+    safe = cupy.where(b == 0, 1, b)
+    quotient = a // safe
+    quotient += ((a % safe != 0) & ((a < 0) != (safe < 0))).astype(dtype)  # floor to truncation
+    info = np.iinfo(dtype)
+    by_zero = cupy.where(a > 0, info.max, cupy.where(a < 0, info.min, 0)).astype(dtype)
+    return cupy.where(b == 0, by_zero, quotient)
+
+
+def _unary(op, x):
+    if op == "identity":
+        return x.copy()
+    if op == "ainv":
+        return cupy.negative(x)
+    if op == "abs":
+        return cupy.abs(x)
+    if op == "one":
+        return cupy.ones_like(x)
+    return cupy.logical_not(x).astype(x.dtype)

@@ -1,0 +1,183 @@
+"""Vectors and matrices of the ``cupy`` backend, and the set operations on their indices."""
+
+import cupy
+import cupyx.scipy.sparse as csp
+import numpy as np
+
+__all__ = ["Vector", "Matrix"]
+
+
+class Vector:
+    """A sparse vector on the GPU.
+
+    ``indices`` is None when every position has an entry (``values`` then has ``size``
+    entries); otherwise it holds the sorted int64 positions of the entries, aligned with
+    ``values``.
+    """
+
+    __slots__ = ("size", "indices", "values")
+
+    def __init__(self, size, indices, values):
+        self.size, self.indices, self.values = int(size), indices, values
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    @property
+    def nvals(self):
+        return self.size if self.indices is None else int(self.indices.size)
+
+    def __repr__(self):
+        return f"<gbgraph cupy Vector size={self.size:,} nvals={self.nvals:,} dtype={self.dtype}>"
+
+    def dense(self):
+        """(values at every position, presence bytes or None when full)."""
+        if self.indices is None:
+            return self.values, None
+        values = cupy.zeros(self.size, self.dtype)
+        values[self.indices] = self.values
+        present = cupy.zeros(self.size, cupy.uint8)
+        present[self.indices] = 1
+        return values, present
+
+    def positions(self):
+        return cupy.arange(self.size, dtype=cupy.int64) if self.indices is None else self.indices
+
+    def take(self, keep):
+        """The entries where the boolean array ``keep`` (aligned with values) holds."""
+        where = cupy.flatnonzero(keep)
+        return Vector(self.size, where if self.indices is None else self.indices[where], self.values[where])
+
+    def restrict(self, rows):
+        """The entries at the sorted positions ``rows`` (None: all)."""
+        if rows is None:
+            return self
+        if self.indices is None:
+            return Vector(self.size, rows, self.values[rows])
+        inside = _member(self.indices, rows)
+        return Vector(self.size, self.indices[inside], self.values[inside])
+
+    def intersect(self, other):
+        """(positions, own values, other's values) where both have entries."""
+        if self.indices is None and other.indices is None:
+            return None, self.values, other.values
+        if other.indices is None:
+            return self.indices, self.values, other.values[self.indices]
+        if self.indices is None:
+            return other.indices, self.values[other.indices], other.values
+        both = _member(self.indices, other.indices)
+        positions = self.indices[both]
+        return positions, self.values[both], other.values[cupy.searchsorted(other.indices, positions)]
+
+    def union(self, other):
+        """(positions, own values, other's values, own presence, other's presence) over the
+        union; values are zero where absent."""
+        a, pa = self.dense()
+        b, pb = other.dense()
+        present_a = cupy.ones(self.size, bool) if pa is None else pa.astype(bool)
+        present_b = cupy.ones(self.size, bool) if pb is None else pb.astype(bool)
+        positions = cupy.flatnonzero(present_a | present_b)
+        return positions, a[positions], b[positions], present_a[positions], present_b[positions]
+
+    def fill(self, rows, scalar):
+        """``self<rows> = scalar`` in place (rows None: everywhere); returns self."""
+        if self.indices is None:
+            self.values[slice(None) if rows is None else rows] = scalar
+            return self
+        if rows is None:
+            self.indices, self.values = None, cupy.full(self.size, scalar, self.dtype)
+            return self
+        return self.merge(Vector(self.size, rows, cupy.full(rows.size, scalar, self.dtype)), rows)
+
+    def merge(self, w, rows):
+        """``self<rows> = w`` in place: positions in ``rows`` (None: all) take w's entry, or
+        lose theirs where w has none; returns self."""
+        if self.indices is None and rows is not None and w.nvals == rows.size:
+            self.values[rows] = w.values.astype(self.dtype, copy=False)  # w holds every masked row
+            return self
+        keep_own = cupy.zeros(self.size, bool) if rows is None else cupy.ones(self.size, bool)
+        if rows is not None:
+            keep_own[rows] = False
+        own, own_present = self.dense()
+        new, new_present = w.dense()
+        own_present = cupy.ones(self.size, bool) if own_present is None else own_present.astype(bool)
+        new_present = cupy.ones(self.size, bool) if new_present is None else new_present.astype(bool)
+        present = (own_present & keep_own) | new_present
+        values = cupy.where(new_present, new.astype(self.dtype, copy=False), own)
+        if bool(present.all()):
+            self.indices, self.values = None, values
+        else:
+            self.indices = cupy.flatnonzero(present)
+            self.values = values[self.indices]
+        return self
+
+
+def _member(sorted_a, sorted_b):
+    """Boolean mask over sorted_a: which of its values appear in sorted_b."""
+    if sorted_b.size == 0:
+        return cupy.zeros(sorted_a.size, bool)
+    where = cupy.minimum(cupy.searchsorted(sorted_b, sorted_a), sorted_b.size - 1)
+    return sorted_b[where] == sorted_a
+
+
+class Matrix:
+    """A CSR matrix on the GPU: int64 row pointers, int32 (or int64) column indices sorted
+    within rows, and ``values`` (None for an iso boolean pattern)."""
+
+    __slots__ = ("nrows", "ncols", "indptr", "indices", "values", "_degrees")
+
+    def __init__(self, nrows, ncols, indptr, indices, values):
+        self.nrows, self.ncols = int(nrows), int(ncols)
+        self.indptr, self.indices, self.values = indptr, indices, values
+        self._degrees = None
+
+    @property
+    def dtype(self):
+        return np.dtype(bool) if self.values is None else self.values.dtype
+
+    @property
+    def nvals(self):
+        return int(self.indices.size)
+
+    def __repr__(self):
+        return f"<gbgraph cupy Matrix {self.nrows:,}x{self.ncols:,} nvals={self.nvals:,} dtype={self.dtype}>"
+
+    def _degree_stats(self):
+        if self._degrees is None:
+            degree = cupy.diff(self.indptr)
+            self._degrees = (int(degree.min()) if self.nrows else 0, self.nvals / max(self.nrows, 1))
+        return self._degrees
+
+    @property
+    def min_degree(self):
+        """Length of the shortest row (cached; one device synchronisation the first time)."""
+        return self._degree_stats()[0]
+
+    @property
+    def avg_degree(self):
+        return self._degree_stats()[1]
+
+    def to_cupyx(self):
+        values = cupy.ones(self.nvals, np.float64) if self.values is None else self.values
+        return csp.csr_matrix((values, self.indices, self.indptr), shape=(self.nrows, self.ncols))
+
+    @classmethod
+    def from_cupyx(cls, M, pattern=False):
+        M.sort_indices()
+        indptr = M.indptr.astype(cupy.int64)
+        return cls(M.shape[0], M.shape[1], indptr, M.indices, None if pattern else M.data)
+
+    def rows(self):
+        return cupy.repeat(cupy.arange(self.nrows, dtype=cupy.int64), cupy.diff(self.indptr).astype(cupy.int64))
+
+    def select_position(self, op, k):
+        """Entries (i, j) where ``offdiag``: j - i != k, ``diag``: j - i == k,
+        ``tril``: j - i <= k, ``triu``: j - i >= k."""
+        offset = self.indices.astype(cupy.int64) - self.rows()
+        keep = {"offdiag": offset != k, "diag": offset == k, "tril": offset <= k, "triu": offset >= k}[op]
+        counts = cupy.zeros(self.nrows + 1, cupy.int64)
+        counts[1:] = cupy.cumsum(keep)
+        indptr = counts[self.indptr]
+        return Matrix(self.nrows, self.ncols, indptr, self.indices[keep],
+                      None if self.values is None else self.values[keep])

@@ -1,0 +1,77 @@
+// Masked sparse matrix - vector products w<rows> = A (+).(x) u over any gbgraph semiring.
+//
+// One kernel per masked product: it computes only the rows listed in ``rows`` (the mask's
+// entries; nullptr means every row), which is how Kokkos Kernels' worklists appear in
+// algebra. ``u`` is dense (``u_present`` marks its entries; nullptr: all present). Row r's
+// result goes to out[k] for the k-th listed row, with found[k] = 1 if the row met an entry.
+// The reduction visits each row in column order, so every backend and run sees the same
+// order of operations.
+#include "semiring.cuh"
+
+namespace gbgraph {
+
+template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
+__device__ __forceinline__ bool reduce_row(long long r, const long long* indptr, const I* indices,
+                                           const TA* a, const TU* u, const unsigned char* present, TW& acc)
+{
+    bool found = false;
+    acc = Monoid::identity();
+    for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
+        const long long j = indices[p];
+        if (present != nullptr && !present[j]) continue;
+        const TW x = Mult::op(a == nullptr ? TA(1) : a[p], u[j], j);
+        acc = found ? Monoid::op(acc, x) : x;
+        found = true;
+    }
+    return found;
+}
+
+// One thread per listed row: the choice for graphs of average degree below 16.
+template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
+__global__ void mxv_rows(const long long* rows, long long count, const long long* indptr, const I* indices,
+                         const TA* a, const TU* u, const unsigned char* present, TW* out, unsigned char* found)
+{
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count;
+         k += (long long)gridDim.x * blockDim.x) {
+        const long long r = rows == nullptr ? k : rows[k];
+        TW acc;
+        const bool hit = reduce_row<Monoid, Mult>(r, indptr, indices, a, u, present, acc);
+        out[k] = acc;
+        if (found != nullptr) found[k] = hit;
+    }
+}
+
+// One warp per listed row, for dense rows (Kokkos Kernels switches at average degree 16):
+// lanes take strided entries, then a fixed shuffle tree combines them, so the order of
+// operations depends on the row length only.
+template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
+__global__ void mxv_warps(const long long* rows, long long count, const long long* indptr, const I* indices,
+                          const TA* a, const TU* u, const unsigned char* present, TW* out, unsigned char* found)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long k = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; k < count; k += warps) {
+        const long long r = rows == nullptr ? k : rows[k];
+        TW acc = Monoid::identity();
+        bool hit = false;
+        for (long long p = indptr[r] + lane; p < indptr[r + 1]; p += 32) {
+            const long long j = indices[p];
+            if (present != nullptr && !present[j]) continue;
+            const TW x = Mult::op(a == nullptr ? TA(1) : a[p], u[j], j);
+            acc = hit ? Monoid::op(acc, x) : x;
+            hit = true;
+        }
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            TW other = __shfl_down_sync(0xffffffffu, acc, offset);
+            bool other_hit = __shfl_down_sync(0xffffffffu, hit, offset);
+            if (other_hit) acc = hit ? Monoid::op(acc, other) : other;
+            hit = hit || other_hit;
+        }
+        if (lane == 0) {
+            out[k] = acc;
+            if (found != nullptr) found[k] = hit;
+        }
+    }
+}
+
+}  // namespace gbgraph

@@ -1,0 +1,68 @@
+"""Sparse matrix products ``C = A ⊕.⊗ B`` of the ``cupy`` backend.
+
+``plus_times`` on floating-point values goes to cuSPARSE (``cupyx.scipy.sparse``). Every
+other semiring is computed by expansion (one product per pair of entries A(i, j), B(j, k)),
+a stable sort by (i, k) and a segmented reduction: each output entry reduces its products in
+the order of A's columns, then B's, as a sequential loop would.
+"""
+
+import cupy
+import numpy as np
+
+from .containers import Matrix
+
+__all__ = ["mxm"]
+
+_REDUCE = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "times": cupy.multiply,
+           "lor": cupy.logical_or, "land": cupy.logical_and}
+
+
+def mxm(semiring, A, B, mask, structure, complement):
+    from . import _product_dtype, _split
+
+    if mask is not None:
+        raise NotImplementedError("the cupy backend takes no mask on mxm")
+    monoid, multiply = _split(semiring)
+    dtype = _product_dtype(multiply, A, B.dtype)
+    if semiring == "plus_times" and dtype.kind == "f":
+        return Matrix.from_cupyx(A.to_cupyx() @ B.to_cupyx())
+    i, j, k, a, b = _expand(A, B)
+    product = _multiply(multiply, a, b, j, dtype)
+    order = cupy.lexsort(cupy.stack((k, i)))
+    i, k, product = i[order], k[order], product[order]
+    first = cupy.flatnonzero(cupy.concatenate((cupy.ones(min(i.size, 1), bool),
+                                               (i[1:] != i[:-1]) | (k[1:] != k[:-1]))))
+    values = product[first] if monoid == "any" else _REDUCE[monoid].reduceat(product, first).astype(dtype)
+    rows = i[first]
+    indptr = cupy.zeros(A.nrows + 1, cupy.int64)
+    indptr[1:] = cupy.cumsum(cupy.bincount(rows, minlength=A.nrows))
+    return Matrix(A.nrows, B.ncols, indptr, k[first].astype(B.indices.dtype), values)
+
+
+def _expand(A, B):
+    """(i, j, k, A(i, j), B(j, k)) for every pair of entries meeting at j, in the order of
+    A's entries and, within each, of B's row j."""
+    length = cupy.diff(B.indptr)[A.indices]
+    i = cupy.repeat(A.rows(), length)
+    j = cupy.repeat(A.indices.astype(cupy.int64), length)
+    start = cupy.repeat(B.indptr[A.indices], length)
+    offset = cupy.arange(i.size, dtype=cupy.int64) - cupy.repeat(cupy.cumsum(length) - length, length)
+    where = start + offset
+    a = None if A.values is None else cupy.repeat(A.values, length)
+    b = None if B.values is None else B.values[where]
+    return i, j, B.indices[where].astype(cupy.int64), a, b
+
+
+def _multiply(multiply, a, b, j, dtype):
+    ones = cupy.ones(j.size, dtype)
+    if multiply == "first":
+        return ones if a is None else a.astype(dtype)
+    if multiply == "second":
+        return ones if b is None else b.astype(dtype)
+    if multiply == "pair":
+        return ones
+    if multiply == "secondi":
+        return j.astype(dtype)
+    x = ones if a is None else a.astype(dtype)
+    y = ones if b is None else b.astype(dtype)
+    return cupy.logical_and(x, y).astype(dtype) if multiply == "land" else x * y
