@@ -1,3 +1,5 @@
+import functools
+import importlib.util
 import os
 import pathlib
 
@@ -22,3 +24,22 @@ def shared_graphs():
         return [pytest.param(None, marks=pytest.mark.skip(
             reason=f"no graphs at {SHARED_DATA} (set GBGRAPH_DATA to the shared/data folder)"))]
     return [pytest.param(p, id=p.name.removesuffix(".mtx.gz")) for p in paths]
+
+
+@functools.cache
+def gpu_available():
+    """True when CuPy imports and sees at least one GPU."""
+    if importlib.util.find_spec("cupy") is None:
+        return False
+    import cupy
+
+    try:
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except cupy.cuda.runtime.CUDARuntimeError:
+        return False
+
+
+def backend_params():
+    """Every backend, the GPU one marked ``gpu`` and skipped without a GPU."""
+    gpu = [pytest.mark.gpu, pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")]
+    return [pytest.param("suitesparse", id="suitesparse"), pytest.param("cupy", id="cupy", marks=gpu)]

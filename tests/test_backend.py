@@ -4,21 +4,26 @@ import numpy as np
 import pytest
 
 import gbgraph as gg
-from gbgraph.backends import names
+
+from conftest import backend_params
 
 N = 8
 A_INDPTR = np.array([0, 2, 3, 3, 5, 6, 8, 8, 9])
 A_INDICES = np.array([1, 4, 0, 0, 7, 3, 2, 6, 5])
 
 
-@pytest.fixture(params=names())
+@pytest.fixture(params=backend_params())
 def be(request):
     return gg.backend(request.param)
 
 
+def _host(x):
+    return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
+
+
 def _dense(be, v, fill):
     out = np.full(N, fill, dtype=be.values(v).dtype)
-    out[np.asarray(be.indices(v))] = np.asarray(be.values(v))
+    out[_host(be.indices(v))] = _host(be.values(v))
     return out
 
 
@@ -96,13 +101,13 @@ def test_matrix_verbs(be):
     A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES), values=be.xp.asarray(values))
     dense = np.zeros((N, N))
     dense[np.repeat(np.arange(N), np.diff(A_INDPTR)), A_INDICES] = values
-    indptr, indices, vals = be.to_csr(be.transpose(A))
+    indptr, indices, vals = (_host(x) for x in be.to_csr(be.transpose(A)))
     got = np.zeros((N, N))
-    got[np.repeat(np.arange(N), np.diff(np.asarray(indptr))), np.asarray(indices)] = np.asarray(vals)
+    got[np.repeat(np.arange(N), np.diff(indptr)), indices] = vals
     np.testing.assert_array_equal(got, dense.T)
-    indptr, indices, vals = be.to_csr(be.select("offdiag", be.mxm("plus_times", A, be.transpose(A))))
+    indptr, indices, vals = (_host(x) for x in be.to_csr(be.select("offdiag", be.mxm("plus_times", A, be.transpose(A)))))
     got = np.zeros((N, N))
-    got[np.repeat(np.arange(N), np.diff(np.asarray(indptr))), np.asarray(indices)] = np.asarray(vals)
+    got[np.repeat(np.arange(N), np.diff(indptr)), indices] = vals
     expected = dense @ dense.T
     np.fill_diagonal(expected, 0)
     np.testing.assert_array_equal(got, expected)
@@ -117,3 +122,14 @@ def test_unknown_operator_names(be):
         be.select("nope", u, 0)
     with pytest.raises(ValueError, match="unknown operator 'max_nope'"):
         be.mxv("max_nope", be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES)), u)
+
+
+def test_cupy_missing_names_the_extras():
+    code = ("import sys; sys.modules['cupy'] = None\n"
+            "import gbgraph as gg\n"
+            "try:\n    gg.backend('cupy')\nexcept ImportError as e:\n    print(e)\n")
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert "gbgraph[cuda12]" in out and "gbgraph[cuda13]" in out

@@ -1,0 +1,132 @@
+"""The cupy backend gives results identical to suitesparse (run with ``pytest -m gpu`` on a
+machine with an NVIDIA GPU; skipped elsewhere)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+
+import gbgraph as gg
+from gbgraph.generators import elasticity3d, laplace3d
+
+from conftest import gpu_available, shared_graphs
+from strategies import graphs
+
+gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
+pytestmark = [pytest.mark.gpu, gpu]
+
+GRIDS = [pytest.param(lambda: laplace3d(30, 20, 10), id="laplace-30x20x10"),
+         pytest.param(lambda: elasticity3d(10, 8, 6), id="elasticity-10x8x6"),
+         pytest.param(lambda: gg.datasets.load("fe_4elt2"), id="fe_4elt2")]
+
+
+def _cupyx(A):
+    import cupyx.scipy.sparse
+
+    return cupyx.scipy.sparse.csr_matrix(sp.csr_matrix(A))
+
+
+def _host(x):
+    return x.get()
+
+
+def assert_same_mis(A):
+    cpu = gg.mis2(A, backend="suitesparse")
+    gpu_result = gg.mis2(_cupyx(A))  # backend=None picks cupy for GPU input
+    assert type(gpu_result.vertices).__module__.startswith("cupy")
+    np.testing.assert_array_equal(_host(gpu_result.vertices), cpu.vertices)
+    assert gpu_result.iterations == cpu.iterations
+
+
+def assert_same_aggregation(A):
+    for method in ("mis2", "mis2_basic"):
+        cpu, gpu_result = gg.aggregate(A, method), gg.aggregate(_cupyx(A), method)
+        np.testing.assert_array_equal(_host(gpu_result.labels), cpu.labels)
+        np.testing.assert_array_equal(_host(gpu_result.roots), cpu.roots)
+        assert gpu_result.n_aggregates == cpu.n_aggregates
+
+
+def assert_same_coarse_graphs(A):
+    pattern = sp.csr_array(A).astype(bool)
+    labels = gg.aggregate(pattern).labels
+    import cupy
+
+    for method in ("spgemm", "sort", "hash"):
+        cpu = sp.csr_array(gg.coarse_graph(pattern, labels, method))
+        gpu_result = gg.coarse_graph(_cupyx(pattern), cupy.asarray(labels), method)
+        assert gpu_result.__class__.__module__.startswith("cupyx")
+        np.testing.assert_array_equal(gpu_result.indptr.get(), cpu.indptr, err_msg=method)
+        np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices, err_msg=method)
+        np.testing.assert_array_equal(gpu_result.data.get(), cpu.data, err_msg=method)
+
+
+@pytest.mark.parametrize("matrix", GRIDS)
+def test_mis2(matrix):
+    assert_same_mis(matrix())
+
+
+def test_mis2_table_iii_on_the_gpu():
+    r = gg.mis2(laplace3d(50), backend="cupy")
+    assert (int(r.vertices.size), r.iterations) == (11469, 9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(graphs())
+def test_mis2_on_random_graphs(A):
+    assert_same_mis(A)
+
+
+@pytest.mark.parametrize("matrix", GRIDS)
+def test_aggregation(matrix):
+    assert_same_aggregation(matrix())
+
+
+@settings(max_examples=25, deadline=None)
+@given(graphs())
+def test_aggregation_on_random_graphs(A):
+    assert_same_aggregation(A)
+
+
+@pytest.mark.parametrize("matrix", GRIDS)
+def test_coarse_graphs(matrix):
+    assert_same_coarse_graphs(matrix())
+
+
+def test_coarsen():
+    A = laplace3d(24, 20, 16)
+    cpu, gpu_result = gg.coarsen(A, cutoff=30), gg.coarsen(_cupyx(A), cutoff=30)
+    assert [level.n for level in cpu] == [level.n for level in gpu_result]
+    for a, b in zip(cpu, gpu_result):
+        if a.labels is not None:
+            np.testing.assert_array_equal(_host(b.labels), a.labels)
+
+
+@pytest.mark.parametrize("path", shared_graphs())
+def test_shared_graphs(path):
+    A = gg.io.read_matrix_market(path)[0]
+    assert_same_mis(A)
+    assert_same_aggregation(A)
+
+
+def test_mixing_cpu_labels_with_a_gpu_graph():
+    A = laplace3d(5)
+    labels = gg.aggregate(A).labels
+    with pytest.raises(TypeError, match="labels are a CPU array but the graph is on the GPU"):
+        gg.coarse_graph(_cupyx(A), labels)
+    import cupy
+
+    with pytest.raises(TypeError, match="labels are a GPU array but the graph is on the CPU"):
+        gg.coarse_graph(A, cupy.asarray(labels))
+
+
+def test_out_of_memory_names_the_graph():
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    pool.free_all_blocks()
+    pool.set_limit(size=1 << 20)
+    try:
+        with pytest.raises(MemoryError, match="1,000,000 vertices"):
+            gg.mis2(laplace3d(100), backend="cupy")
+    finally:
+        pool.set_limit(size=0)
