@@ -175,7 +175,7 @@ class Packing:
         del id1
         if self.bits == 32:
             x ^= _TOP32
-            return x.astype(xp.int32)
+            return x.astype(xp.uint32).view(xp.int32)  # below 2**32: an exact reinterpretation
         return x
 
     def tuples(self, statuses):

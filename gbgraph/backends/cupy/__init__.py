@@ -67,7 +67,8 @@ class CupyBackend(Backend):
     def vector(self, indices, values, size, *, copy=True):
         indices = cupy.array(indices, dtype=cupy.int64, copy=copy)
         if np.ndim(values) == 0:
-            values = cupy.full(indices.size, values, dtype=np.asarray(values).dtype)
+            dtype = values.dtype if hasattr(values, "dtype") else np.asarray(values).dtype
+            values = cupy.full(indices.size, values, dtype=dtype)
         else:
             values = cupy.array(values, copy=copy)
         return Vector(size, indices, values)
@@ -117,7 +118,7 @@ class CupyBackend(Backend):
         return mxm(semiring, A, B, mask, structure, complement)
 
     def transpose(self, A):
-        return Matrix.from_cupyx(A.to_cupyx().T.tocsr())
+        return A.transpose()
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
         _check(op, BINARY_OPS)

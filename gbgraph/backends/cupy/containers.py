@@ -171,6 +171,15 @@ class Matrix:
     def rows(self):
         return cupy.repeat(cupy.arange(self.nrows, dtype=cupy.int64), cupy.diff(self.indptr).astype(cupy.int64))
 
+    def transpose(self):
+        """Aᵀ by a stable sort of the entries by column: rows stay sorted within columns."""
+        order = cupy.argsort(self.indices, kind="stable")
+        indptr = cupy.zeros(self.ncols + 1, cupy.int64)
+        indptr[1:] = cupy.cumsum(cupy.bincount(self.indices, minlength=self.ncols))
+        index_type = cupy.int32 if self.nrows < 2**31 else cupy.int64
+        return Matrix(self.ncols, self.nrows, indptr, self.rows()[order].astype(index_type),
+                      None if self.values is None else self.values[order])
+
     def select_position(self, op, k):
         """Entries (i, j) where ``offdiag``: j - i != k, ``diag``: j - i == k,
         ``tril``: j - i <= k, ``triu``: j - i >= k."""
