@@ -92,8 +92,9 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     same kind as ``A``
         scipy input gives the same scipy class, a graphblas Matrix gives a Matrix, networkx
         a ``networkx.Graph`` over the aggregates 0..k-1 with ``weight`` attributes, numpy a
-        dense array, a path a ``scipy.sparse.csr_array``. Weights are float64 (int64 edge
-        counts for a pattern).
+        dense array, a path a ``scipy.sparse.csr_array``, cupyx a ``cupyx`` CSR matrix.
+        Weights are float64 (int64 edge counts for a pattern; float64 counts in cupyx,
+        which holds floating-point values only).
 
     Raises
     ------
@@ -146,6 +147,8 @@ def _csr(xp, values, indices, indptr, shape):
         return sp.csr_array((values, indices, indptr), shape=shape)
     import cupyx.scipy.sparse
 
+    # cupyx sparse matrices hold floating-point values only: counts become exact float64
+    values = values if values.dtype.kind in "fc" else values.astype(np.float64)
     return cupyx.scipy.sparse.csr_matrix((values, indices, indptr), shape=shape)
 
 

@@ -60,17 +60,17 @@ class CupyBackend(Backend):
         n = indptr.size - 1
         ncols = n if ncols is None else int(ncols)
         index_type = cupy.int32 if ncols < 2**31 else cupy.int64
-        indices = cupy.array(indices, dtype=index_type, copy=copy)
-        values = None if values is None else cupy.array(values, copy=copy)
+        indices = _array(indices, index_type, copy)
+        values = None if values is None else _array(values, None, copy)
         return Matrix(n, ncols, indptr, indices, values)
 
     def vector(self, indices, values, size, *, copy=True):
-        indices = cupy.array(indices, dtype=cupy.int64, copy=copy)
+        indices = _array(indices, cupy.int64, copy)
         if np.ndim(values) == 0:
             dtype = values.dtype if hasattr(values, "dtype") else np.asarray(values).dtype
             values = cupy.full(indices.size, values, dtype=dtype)
         else:
-            values = cupy.array(values, copy=copy)
+            values = _array(values, None, copy)
         return Vector(size, indices, values)
 
     def full(self, size, value, dtype):
@@ -103,11 +103,11 @@ class CupyBackend(Backend):
         if count:
             mxv_kernel(monoid, multiply, dtype, A, dense.dtype, A.avg_degree)(
                 rows, count, A.indptr, A.indices, A.values, dense, present, result, found)
-        rows = cupy.arange(A.nrows, dtype=cupy.int64) if rows is None else rows
         if found is not None:
             keep = found.astype(bool)
-            rows, result = rows[keep], result[keep]
-        w = Vector(A.nrows, rows, result)
+            rows = cupy.flatnonzero(keep) if rows is None else rows[keep]
+            result = result[keep]
+        w = Vector(A.nrows, rows, result)  # rows None: every row has its entry
         if out is None:
             return w
         return out.merge(w, _rows(mask, structure, complement, A.nrows))
@@ -178,6 +178,11 @@ class CupyBackend(Backend):
         keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
         positions = cupy.flatnonzero(keep)
         return Vector(indices.size, positions, dense[indices[positions]])
+
+
+def _array(x, dtype, copy):
+    """``x`` on the device as ``dtype``; without ``copy``, converted only where needed."""
+    return cupy.array(x, dtype=dtype, copy=True) if copy else cupy.asarray(x, dtype=dtype)
 
 
 def _split(semiring):

@@ -185,8 +185,8 @@ class Matrix:
         ``tril``: j - i <= k, ``triu``: j - i >= k."""
         offset = self.indices.astype(cupy.int64) - self.rows()
         keep = {"offdiag": offset != k, "diag": offset == k, "tril": offset <= k, "triu": offset >= k}[op]
-        counts = cupy.zeros(self.nrows + 1, cupy.int64)
-        counts[1:] = cupy.cumsum(keep)
-        indptr = counts[self.indptr]
+        kept = cupy.zeros(self.nvals + 1, cupy.int64)  # kept entries before each position
+        kept[1:] = cupy.cumsum(keep)
+        indptr = kept[self.indptr]
         return Matrix(self.nrows, self.ncols, indptr, self.indices[keep],
                       None if self.values is None else self.values[keep])
