@@ -250,7 +250,7 @@ def _track_at_most(graph, old, is_root, rows, cols, candidate, coupling, first, 
         return candidate, coupling
     # stop(i) = the first-seen position of i's 9th aggregate
     local = candidate & (seen[rows] > TRACKED)
-    order = xp.lexsort((first[local], rows[local]))
+    order = xp.lexsort(xp.stack((first[local], rows[local])))
     r, f = rows[local][order], first[local][order]
     ninth = (xp.arange(r.size) - xp.searchsorted(r, r)) == TRACKED
     stop = xp.full(graph.n, graph.n, dtype=xp.int64)
@@ -289,7 +289,7 @@ def _best_neighbouring(be, graph, rows, cols, coupling, first, candidate, size, 
     key = xp.where(candidate, coupling, np.uint64(0))
     best = _row_max(be, indptr, cols, key, n, n_agg)
     top = candidate & (key == best[rows])
-    biggest = np.uint64(size.max() if n_agg else 0)
+    biggest = np.uint64(int(size.max()) if n_agg else 0)
     tie = xp.where(top, (biggest - size[cols].astype(xp.uint64)) << np.uint64(32)
                    | (np.uint64(n - 1) - first.astype(xp.uint64)), np.uint64(0))
     seen_at = (n - 1) - (_row_max(be, indptr, cols, tie, n, n_agg) & _LOW32).astype(xp.int64)

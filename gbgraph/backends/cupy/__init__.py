@@ -22,7 +22,7 @@ import numpy as np
 
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
 from .containers import Matrix, Vector
-from .kernels import mxv_kernel
+from .kernels import mxv_kernel, segment_reduce
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
 
@@ -34,8 +34,6 @@ _ARITHMETIC = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "minu
 _REDUCTIONS = {"min": cupy.min, "max": cupy.max, "plus": cupy.sum, "times": cupy.prod, "any": None,
                "land": cupy.all, "lor": cupy.any, "band": cupy.bitwise_and.reduce,
                "bor": cupy.bitwise_or.reduce}
-_UFUNCS = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "times": cupy.multiply,
-           "land": cupy.logical_and, "lor": cupy.logical_or, "band": cupy.bitwise_and, "bor": cupy.bitwise_or}
 
 
 class CupyBackend(Backend):
@@ -167,10 +165,7 @@ class CupyBackend(Backend):
         _check(monoid, MONOIDS)
         values = cupy.ones(A.indices.size, bool) if A.values is None else A.values
         rows = cupy.flatnonzero(cupy.diff(A.indptr) > 0)
-        starts = A.indptr[rows]
-        if monoid == "any":
-            return Vector(A.nrows, rows, values[starts])
-        return Vector(A.nrows, rows, _UFUNCS[monoid].reduceat(values, starts).astype(values.dtype))
+        return Vector(A.nrows, rows, segment_reduce(monoid, values, A.indptr[rows]))
 
     def extract(self, u, indices):
         indices = cupy.asarray(indices, dtype=cupy.int64)

@@ -10,11 +10,9 @@ import cupy
 import numpy as np
 
 from .containers import Matrix
+from .kernels import segment_reduce
 
 __all__ = ["mxm"]
-
-_REDUCE = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "times": cupy.multiply,
-           "lor": cupy.logical_or, "land": cupy.logical_and}
 
 
 def mxm(semiring, A, B, mask, structure, complement):
@@ -32,7 +30,7 @@ def mxm(semiring, A, B, mask, structure, complement):
     i, k, product = i[order], k[order], product[order]
     first = cupy.flatnonzero(cupy.concatenate((cupy.ones(min(i.size, 1), bool),
                                                (i[1:] != i[:-1]) | (k[1:] != k[:-1]))))
-    values = product[first] if monoid == "any" else _REDUCE[monoid].reduceat(product, first).astype(dtype)
+    values = segment_reduce(monoid, product, first)
     rows = i[first]
     indptr = cupy.zeros(A.nrows + 1, cupy.int64)
     indptr[1:] = cupy.cumsum(cupy.bincount(rows, minlength=A.nrows))

@@ -11,7 +11,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["mxv_kernel", "KERNEL_DIR"]
+__all__ = ["mxv_kernel", "segment_reduce", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -61,3 +61,22 @@ def mxv_kernel(monoid, multiply, out_dtype, A, u_dtype, avg_degree):
                                         out, _NULL if found is None else found))
 
     return launch
+
+
+def segment_reduce(monoid, values, starts):
+    """``out[k]`` = ``values[starts[k]:starts[k + 1]]`` reduced in order with ``monoid``
+    (``"any"`` takes the first); every segment must be non-empty."""
+    out = cupy.empty(starts.size, values.dtype)
+    if starts.size == 0:
+        return out
+    if monoid == "any":
+        return values[starts]
+    if monoid not in _MONOIDS:
+        raise NotImplementedError(f"the cupy backend has no segmented reduction for {monoid}")
+    t = c_type(values.dtype)
+    name = f"gbgraph::segment_reduce<gbgraph::{_MONOIDS[monoid]}<{t}>, {t}>"
+    kernel = _function("segments.cu", name, cupy.cuda.Device().id)
+    blocks = max(1, min((starts.size + _THREADS - 1) // _THREADS, 1 << 20))
+    kernel((blocks,), (_THREADS,), (cupy.ascontiguousarray(values), starts.astype(cupy.int64), np.int64(starts.size),
+                                    np.int64(values.size), out))
+    return out
