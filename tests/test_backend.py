@@ -116,6 +116,64 @@ def test_matrix_verbs(be):
     assert _entries(be, rows) == {i: dense[i].sum() for i in range(N) if A_INDPTR[i + 1] > A_INDPTR[i]}
 
 
+def test_apply_index(be):
+    from gbgraph.algorithms.hashing import Packing
+
+    u = _sparse(be, [1, 4, 6], np.array([7, 8, 9], np.int32))
+    w = be.apply_index(lambda ids, thunk: ids * 10 + thunk, u, 3)
+    assert _entries(be, w) == {1: 13, 4: 43, 6: 63}
+    statuses = be.apply_index(Packing(N, 32, be.xp), u, 5)  # the cupy backend runs its kernel
+    assert _host(be.values(statuses)).tolist() == Packing(N, 32)(np.array([1, 4, 6]), 5).tolist()
+
+
+def _min_label_rounds(be, indptr, indices):
+    """Jacobi min-label propagation written as be.iterate rounds: (labels, rounds)."""
+    A = be.matrix(be.xp.asarray(indptr), be.xp.asarray(indices))
+    n = indptr.size - 1
+    labels = be.full(n, 0, "int64")
+    be.assign(labels, be.vector(be.xp.arange(n, dtype=be.xp.int64), be.xp.arange(n, dtype=be.xp.int64), n),
+              mask=labels)
+
+    def step(changed, r):
+        offer = be.mxv("min_second", A, labels)
+        smaller = be.ewise_mult("lt", offer, labels)
+        be.assign(labels, be.ewise_mult("min", offer, labels), mask=offer)
+        return (be.select("valueeq", smaller, True),)
+
+    (_,), rounds = be.iterate(step, (be.full(n, True, "bool"),))
+    return _host(be.values(labels)), rounds
+
+
+def test_iterate_runs_rounds_while_the_worklist_has_entries(be):
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(7)
+    n = 3000
+    path = sp.diags([np.ones(n - 1)], [1], shape=(n, n))  # long paths: many rounds to replay
+    cut = sp.diags([np.where(rng.random(n - 1) < 0.01, 0.0, 1.0)], [1], shape=(n, n))
+    A = sp.csr_array(path.multiply(cut) + path.multiply(cut).T)
+    A.eliminate_zeros()
+    perm = rng.permutation(n)
+    A = sp.csr_array(A[perm][:, perm])
+    A.sort_indices()
+    labels, rounds = _min_label_rounds(be, A.indptr.astype(np.int64), A.indices.astype(np.int64))
+    _, components = connected_components(A, directed=False)
+    smallest = np.full(components.max() + 1, n)
+    np.minimum.at(smallest, components, np.arange(n))
+    np.testing.assert_array_equal(labels, smallest[components])
+    expected, sweeps = np.arange(n), 0  # the same Jacobi sweeps in numpy, the last one changing nothing
+    rows = np.repeat(np.arange(n), np.diff(A.indptr))
+    while True:
+        offer = np.full(n, n)
+        np.minimum.at(offer, rows, expected[A.indices])
+        sweeps += 1
+        if not (offer < expected).any():
+            break
+        expected = np.minimum(offer, expected)
+    assert rounds == sweeps
+
+
 def test_unknown_operator_names(be):
     u = _sparse(be, [0], np.array([1], np.int64))
     with pytest.raises(ValueError, match="unknown operator 'nope'"):

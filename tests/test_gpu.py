@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gbgraph as gg
 from gbgraph.generators import elasticity3d, laplace3d
@@ -66,14 +67,63 @@ def test_mis2(matrix):
 
 
 def test_mis2_table_iii_on_the_gpu():
+    from gbgraph.backends.cupy import replay
+
+    before = replay.recordings
     r = gg.mis2(laplace3d(50), backend="cupy")
     assert (int(r.vertices.size), r.iterations) == (11469, 9)
+    assert replay.recordings == before + 1  # rounds 1-8 replay one recorded round
 
 
 @settings(max_examples=25, deadline=None)
 @given(graphs())
 def test_mis2_on_random_graphs(A):
     assert_same_mis(A)
+
+
+def test_packed_statuses_kernel_equals_the_formula():
+    import cupy
+
+    from gbgraph.algorithms.hashing import Packing
+
+    for n, bits in [(1000, 32), (70_000, 32), (1000, 64)]:
+        ids = np.sort(np.random.default_rng(n).choice(n, n // 3, replace=False)).astype(np.int64)
+        for r in (0, 1, 7):
+            np.testing.assert_array_equal(Packing(n, bits, cupy)(cupy.asarray(ids), r).get(), Packing(n, bits)(ids, r))
+
+
+def _round_of_verbs(name, A, x, picked, values):
+    """A chain like a MIS round, where each vector comes from the one before: on the GPU the
+    entry counts stay on the device from the first select to the last assign."""
+    be = gg.backend(name)
+    G = gg.as_graph(A)  # the protocol takes columns sorted within rows
+    xp, n = be.xp, G.n
+    M = be.matrix(xp.asarray(G.indptr), xp.asarray(G.indices))
+    F = be.full(n, 0, "int32")
+    be.assign(F, be.vector(xp.arange(n, dtype=xp.int64), xp.asarray(x), n), mask=F)
+    S = be.select("valuegt", be.vector(xp.asarray(picked), xp.asarray(values), n), 2)
+    W = be.mxv("min_second", M, F, mask=S)  # rows of a device-counted mask
+    be.assign(F, W, mask=S)
+    be.assign(F, -7, mask=be.ewise_mult("eq", W, F), structure=False)
+    L = be.select("valuelt", be.ewise_mult("min", F, W), 3)
+    be.mxv("max_second", M, S, mask=L, out=F)  # u sparse with a device count
+    D = be.mxv("plus_pair", M, L, mask=F)
+    return [(be.indices(v), be.values(v)) for v in (F, S, W, L, D)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(), st.integers(0, 2**32 - 1))
+def test_verbs_on_device_counted_vectors(A, seed):
+    rng = np.random.default_rng(seed)
+    n = A.shape[0]
+    x = rng.integers(-5, 6, n).astype(np.int32)
+    picked = np.flatnonzero(rng.random(n) < 0.6).astype(np.int64)
+    values = rng.integers(0, 6, picked.size).astype(np.int32)
+    cpu = _round_of_verbs("suitesparse", A, x, picked, values)
+    gpu_result = _round_of_verbs("cupy", A, x, picked, values)
+    for (i, v), (gi, gv) in zip(cpu, gpu_result):
+        np.testing.assert_array_equal(_host(gi), i)
+        np.testing.assert_array_equal(_host(gv), v)
 
 
 @pytest.mark.parametrize("matrix", GRIDS)

@@ -145,7 +145,8 @@ class Packing:
     def __init__(self, n, bits, xp=np):
         self.n, self.bits, self.xp = n, bits, xp
         self.nv = (n + 1).bit_length()
-        self._vertex_part = _xorshift(xorshift_star(xp.arange(n, dtype=xp.uint64), bits, xp))
+        on_gpu = xp.__name__ == "cupy"  # the device version computes both halves in its kernel
+        self._vertex_part = None if on_gpu else _xorshift(xorshift_star(xp.arange(n, dtype=xp.uint64), bits, xp))
         if bits == 32:
             self.dtype, self.IN, self.OUT = "int32", np.int32(-2**31), np.int32(2**31 - 1)
             self._high_bits = (_LOW32 >> np.uint64(self.nv)) << np.uint64(self.nv)
@@ -155,6 +156,8 @@ class Packing:
     def __call__(self, ids, r):
         """Statuses of the vertices ``ids`` (int64 array, each < n) in round ``r``."""
         xp = self.xp
+        if self._vertex_part is None:
+            return self.cuda(ids, None, ids.size, ids.size, r)
         round_part = _xorshift(xorshift_star([r], self.bits, xp))
         x = self._vertex_part[ids]
         x ^= round_part
@@ -178,8 +181,17 @@ class Packing:
             return x.astype(xp.uint32).view(xp.int32)  # below 2**32: an exact reinterpretation
         return x
 
+    def cuda(self, indices, count_ptr, count, capacity, r):
+        """:meth:`__call__` as one CUDA kernel (``kernels/hashing.cu``), for the cupy backend's
+        ``apply_index``: the vertices are ``indices[:count]`` (positions 0.. when None), the
+        count may be on the device (``count_ptr``), and so may ``r`` (a captured round)."""
+        from ..backends.cupy.kernels import packed_statuses
+
+        return packed_statuses(self, indices, count_ptr, count, capacity, r)
+
     def tuples(self, statuses):
         """The packed tuples as Kokkos Kernels writes them (uint64 values), from statuses."""
         if self.bits == 32:
             return self.xp.asarray(statuses).view(self.xp.uint32).astype(self.xp.uint64) ^ _TOP32
         return self.xp.asarray(statuses, dtype=self.xp.uint64)
+

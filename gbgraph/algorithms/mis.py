@@ -123,21 +123,25 @@ def _mis2(be, graph, bits, max_iter, candidates=None):
     M = be.full(n, status.IN, status.dtype)
     wl2 = be.full(n, True, "bool")  # l.6-7
     wl1 = wl2 if candidates is None else candidates
+
+    def round_(wl1, wl2, it, shrink=True):  # l.10-34
+        _refresh_rows(be, T, wl1, status, it)
+        wl2 = _refresh_columns(be, A, T, M, wl2, status, shrink)
+        return _decide(be, A, T, M, wl1, status), wl2
+
     rounds = 0
-    while be.nvals(wl1):  # l.9
-        if rounds == max_iter:
-            raise StallError(f"mis2: {be.nvals(wl1):,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
-        _refresh_rows(be, T, wl1, status, rounds)
-        wl2 = _refresh_columns(be, A, T, M, wl2, status, shrink=rounds > 0 or candidates is not None)
-        wl1 = _decide(be, A, T, M, wl1, status)
-        rounds += 1
+    if be.nvals(wl1):  # l.9
+        # in round 0 without candidates every T is a priority, so no column can leave
+        wl1, wl2 = round_(wl1, wl2, 0, shrink=candidates is not None)
+        (wl1, wl2), rounds = be.iterate(round_, (wl1, wl2), first=1, stop=max_iter)
+    if be.nvals(wl1):
+        raise StallError(f"mis2: {be.nvals(wl1):,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
     return MISResult(be.indices(be.select("valueeq", T, status.IN)), rounds)
 
 
 def _refresh_rows(be, T, wl1, status, it):
-    """l.11-15: ``T<wl1> = (h(it, i) << nv) | (i + 1)``."""
-    ids = be.indices(wl1)
-    P = be.vector(ids, status(ids, it), status.n, copy=False)
+    """l.11-15: ``T<wl1> = (h(it, i) << nv) | (i + 1)``, an index-unary apply."""
+    P = be.apply_index(status, wl1, it)
     be.assign(T, P, mask=P)
 
 
@@ -146,12 +150,13 @@ def _refresh_columns(be, A, T, M, wl2, status, shrink):
 
     The next wl2 keeps the columns with IN < M < OUT: no IN vertex adjacent and not all
     neighbours OUT. In round 0 without candidates every T is a priority, so no column can
-    leave (``shrink`` is False).
+    leave (``shrink`` is False): all of Mw is the next wl2 (a closed neighbourhood is never
+    empty), a mask of the same type as the later ones.
     """
     Mw = be.mxv("min_second", A, T, mask=wl2)
     be.assign(M, Mw, mask=wl2)
     if not shrink:
-        return wl2
+        return Mw
     return be.select("valuelt", be.select("valuegt", Mw, status.IN), status.OUT)
 
 

@@ -143,6 +143,35 @@ class Backend(abc.ABC):
     def assign(self, w, value, *, mask, structure=True, complement=False):
         """``w<mask> = value`` in place: a vector's entries, or a scalar broadcast."""
 
+    def apply_index(self, op, u, thunk=None):
+        """``w(i) = op(i, thunk)`` for each entry ``u(i)``: GraphBLAS ``apply`` with an
+        index-unary operator (``GrB_IndexUnaryOp``).
+
+        ``op`` is a callable ``op(ids, thunk)`` taking the entries' positions (a sorted int64
+        array of ``be.xp``) and returning their values. It may also carry a device version,
+        ``op.cuda(indices, count_ptr, count, capacity, thunk)`` (see
+        :mod:`gbgraph.backends.cupy.kernels`), which the cupy backend runs without bringing the
+        positions to the host.
+        """
+        ids = self.indices(u)
+        return self.vector(ids, op(ids, thunk), u.size, copy=False)
+
+    def iterate(self, step, state, *, first=0, stop=None):
+        """Rounds ``state = step(*state, r)`` for ``r = first, first + 1, ...`` while
+        ``state[0]`` has entries and ``r < stop``; returns ``(state, r)``, ``r`` the number
+        of the round that would come next.
+
+        ``step`` is one round of a worklist algorithm: it takes and returns a tuple of
+        vectors, and ``r`` is the round number. A step that brings nothing to the host (no
+        ``nvals``, ``indices``, ``values`` or ``reduce``) and returns vectors like the ones it
+        took lets the cupy backend record it once as a CUDA graph and replay it: then ``r``
+        is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`).
+        """
+        state, r = tuple(state), first
+        while (stop is None or r < stop) and self.nvals(state[0]):
+            state, r = tuple(step(*state, r)), r + 1
+        return state, r
+
     # ---- derived -----------------------------------------------------------------------
 
     def adjacency(self, graph, *, closed=False, weighted=False):

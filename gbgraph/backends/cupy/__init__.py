@@ -11,7 +11,7 @@ sequence), never in the arrival order of atomics.
 
 try:
     import cupy
-    import cupyx.scipy.sparse
+    import cupyx.scipy.sparse  # noqa: F401 - the backend needs it; fail here with the extras named
 except ImportError as e:  # pragma: no cover - exercised only without CuPy
     raise ImportError("the 'cupy' backend needs CuPy: pip install 'gbgraph[cuda12]' or 'gbgraph[cuda13]' "
                       f"(CUDA 12 or 13 wheels); importing it failed: {e}") from e
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
 from .containers import Matrix, Vector
-from .kernels import mxv_kernel, segment_reduce
+from . import kernels, replay
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
 
@@ -78,37 +78,39 @@ class CupyBackend(Backend):
         return x.nvals
 
     def indices(self, v):
+        v.exact()
         return cupy.arange(v.size, dtype=cupy.int64) if v.indices is None else v.indices
 
     def values(self, v):
-        return v.values
+        return v.exact().values
 
     def to_csr(self, A):
         values = cupy.ones(A.indices.size, bool) if A.values is None else A.values
         return A.indptr, A.indices.astype(cupy.int64), values
 
     # ---- operations --------------------------------------------------------------------
+    # The common cases of gbgraph's rounds (a structural mask, a sparse vector meeting a full
+    # one, a selection) run as kernels that read entry counts on the device; the rest trim
+    # their inputs with Vector.exact and use CuPy.
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
         monoid, multiply = _split(semiring)
-        rows = _rows(mask, structure, complement, A.nrows)
+        rows = _row_list(mask, structure, complement)
         dense, present = u.dense()
         dtype = _product_dtype(multiply, A, u.dtype)
-        count = A.nrows if rows is None else rows.size
-        result = cupy.empty(count, dtype)
+        capacity = A.nrows if rows is None else rows.capacity
+        result = cupy.empty(capacity, dtype)
         # every row meets an entry when u is full and no row of A is empty
-        found = None if present is None and A.min_degree > 0 else cupy.empty(count, cupy.uint8)
-        if count:
-            mxv_kernel(monoid, multiply, dtype, A, dense.dtype, A.avg_degree)(
-                rows, count, A.indptr, A.indices, A.values, dense, present, result, found)
+        found = None if present is None and A.min_degree > 0 else cupy.empty(capacity, cupy.uint8)
+        count_ptr, count = (None, A.nrows) if rows is None else kernels.count_args(rows)
+        if capacity:
+            kernels.mxv_kernel(monoid, multiply, dtype, A, dense.dtype)(
+                None if rows is None else rows.indices, count_ptr, count, capacity, A.indptr, A.indices, A.values,
+                dense, present, result, found)
+        w = Vector(A.nrows, None, result) if rows is None else Vector(A.nrows, rows.indices, result, rows.count)
         if found is not None:
-            keep = found.astype(bool)
-            rows = cupy.flatnonzero(keep) if rows is None else rows[keep]
-            result = result[keep]
-        w = Vector(A.nrows, rows, result)  # rows None: every row has its entry
-        if out is None:
-            return w
-        return out.merge(w, _rows(mask, structure, complement, A.nrows))
+            w = Vector(A.nrows, *kernels.compact("ne", w, 0, keys=found))
+        return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
         from .spgemm import mxm
@@ -120,6 +122,11 @@ class CupyBackend(Backend):
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
         _check(op, BINARY_OPS)
+        if mask is None and u.dtype == v.dtype and (u.indices is None) != (v.indices is None):
+            sparse, full, op = (u, v, op) if v.indices is None else (v, u, _SWAPPED.get(op, op))
+            if op in kernels.GATHER_OPS:  # sparse ⊙ full: one gather, the count stays on the device
+                dtype = np.dtype(bool) if op in _COMPARISONS else u.dtype
+                return Vector(u.size, sparse.indices, kernels.gather_op(op, sparse, full.values, dtype), sparse.count)
         indices, a, b = u.intersect(v)
         return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
 
@@ -138,20 +145,44 @@ class CupyBackend(Backend):
             _check(op, BINARY_OPS)
             values = _binary(op, cupy.asarray(left, u.dtype), u.values) if right is None \
                 else _binary(op, u.values, cupy.asarray(right, u.dtype))
-        return _masked(Vector(u.size, u.indices, values), mask, structure, complement)
+        return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
 
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
         _check(op, SELECT_OPS)
         if isinstance(u, Matrix):
             return _masked_matrix(u.select_position(op, 0 if thunk is None else int(thunk)), mask)
-        keep = _COMPARISONS[op[5:]](u.values, cupy.asarray(thunk, u.dtype))
-        return _masked(u.take(keep), mask, structure, complement)
+        w = Vector(u.size, *kernels.compact(op[5:], u, thunk))
+        return _masked(w, mask, structure, complement)
 
     def assign(self, w, value, *, mask, structure=True, complement=False):
-        rows = _rows(mask, structure, complement, w.size)
+        if w.indices is None and not complement:  # a full w stays full: write in place
+            if isinstance(value, Vector) and structure and _covers(value, mask):
+                if value.indices is None:
+                    w.values[...] = value.values
+                else:
+                    kernels.scatter(w.values, value)
+                return w
+            if not isinstance(value, Vector):
+                if mask.indices is None and structure:
+                    w.values.fill(value)
+                else:
+                    condition = None if structure else mask.values.astype(bool, copy=False)
+                    kernels.scatter_scalar(w.values, mask, value, condition)
+                return w
+        rows = _row_array(mask, structure, complement, w.size)
         if isinstance(value, Vector):
             return w.merge(value.restrict(rows), rows)
         return w.fill(rows, cupy.asarray(value, w.dtype))
+
+    def apply_index(self, op, u, thunk=None):
+        native = getattr(op, "cuda", None)
+        if native is None:
+            return super().apply_index(op, u, thunk)
+        count = kernels.count_args(u)[1]
+        return Vector(u.size, u.indices, native(u.indices, u.count, count, u.capacity, thunk), u.count)
+
+    def iterate(self, step, state, *, first=0, stop=None):
+        return replay.iterate(step, state, first, stop)
 
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)
@@ -165,7 +196,7 @@ class CupyBackend(Backend):
         _check(monoid, MONOIDS)
         values = cupy.ones(A.indices.size, bool) if A.values is None else A.values
         rows = cupy.flatnonzero(cupy.diff(A.indptr) > 0)
-        return Vector(A.nrows, rows, segment_reduce(monoid, values, A.indptr[rows]))
+        return Vector(A.nrows, rows, kernels.segment_reduce(monoid, values, A.indptr[rows]))
 
     def extract(self, u, indices):
         indices = cupy.asarray(indices, dtype=cupy.int64)
@@ -173,6 +204,18 @@ class CupyBackend(Backend):
         keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
         positions = cupy.flatnonzero(keep)
         return Vector(indices.size, positions, dense[indices[positions]])
+
+
+_SWAPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+
+
+def _covers(value, mask):
+    """Whether ``value`` has an entry at every position of the structural ``mask`` and
+    nowhere else, known without looking at the device: the same object or the same index
+    buffer."""
+    if value is mask or value.indices is None and mask.indices is None:
+        return True
+    return value.indices is not None and value.indices is mask.indices and value.count is mask.count
 
 
 def _array(x, dtype, copy):
@@ -205,18 +248,33 @@ def _product_dtype(multiply, A, u_dtype):
     return np.result_type(A.dtype, u_dtype)
 
 
-def _rows(mask, structure, complement, n):
+def _row_list(mask, structure, complement):
+    """The rows a mask lets through, as a vector whose positions list them (its count may be
+    on the device), or None for every row."""
+    if mask is None or structure and not complement and mask.indices is None:
+        return None
+    if structure and not complement:
+        return mask
+    if not complement:
+        keys = mask.values.astype(bool, copy=False)
+        return Vector(mask.size, *kernels.compact("ne", mask, False, keys=keys, with_values=False))
+    return Vector(mask.size, _row_array(mask, structure, complement, mask.size), None)
+
+
+def _row_array(mask, structure, complement, n):
     """The rows a mask lets through, as sorted int64 ids, or None for every row."""
     if mask is None:
         return None
-    rows = mask.indices if structure else mask.take(mask.values.astype(bool)).indices
-    if rows is None and not structure:
-        rows = cupy.flatnonzero(mask.values.astype(bool))
+    mask.exact()
+    rows = mask.indices
+    if not structure:
+        set_ = mask.values.astype(bool)
+        rows = cupy.flatnonzero(set_) if rows is None else rows[set_]
     if not complement:
         return rows
-    allowed = cupy.ones(n, bool)
     if rows is None:
         return cupy.empty(0, cupy.int64)
+    allowed = cupy.ones(n, bool)
     allowed[rows] = False
     return cupy.flatnonzero(allowed)
 
@@ -224,7 +282,7 @@ def _rows(mask, structure, complement, n):
 def _masked(w, mask, structure, complement):
     if mask is None:
         return w
-    return w.restrict(_rows(mask, structure, complement, w.size))
+    return w.restrict(_row_array(mask, structure, complement, w.size))
 
 
 def _masked_matrix(A, mask):

@@ -4,6 +4,8 @@ import cupy
 import cupyx.scipy.sparse as csp
 import numpy as np
 
+from . import kernels
+
 __all__ = ["Vector", "Matrix"]
 
 
@@ -12,47 +14,56 @@ class Vector:
 
     ``indices`` is None when every position has an entry (``values`` then has ``size``
     entries); otherwise it holds the sorted int64 positions of the entries, aligned with
-    ``values``.
+    ``values``. A vector written by a kernel may keep its entry count on the device:
+    ``count`` (an int64 array of one element) then says how many leading entries of the
+    buffers are real, and kernels read it there, so no host waits. :attr:`nvals` and
+    :meth:`exact` fetch it once and trim the buffers to views.
     """
 
-    __slots__ = ("size", "indices", "values")
+    __slots__ = ("size", "indices", "values", "count")
 
-    def __init__(self, size, indices, values):
-        self.size, self.indices, self.values = int(size), indices, values
+    def __init__(self, size, indices, values, count=None):
+        self.size, self.indices, self.values, self.count = int(size), indices, values, count
 
     @property
     def dtype(self):
         return self.values.dtype
 
     @property
+    def capacity(self):
+        """Length of the buffers: the most entries the vector can have."""
+        return int((self.values if self.indices is None else self.indices).size)
+
+    @property
     def nvals(self):
-        return self.size if self.indices is None else int(self.indices.size)
+        return self.size if self.indices is None else int(self.exact().indices.size)
+
+    def exact(self):
+        """Trims the buffers to the entry count (one device synchronisation if the count is
+        on the device); returns self."""
+        if self.count is not None:
+            nvals = int(self.count.get()[0])
+            self.indices, self.values, self.count = self.indices[:nvals], self.values[:nvals], None
+        return self
 
     def __repr__(self):
         return f"<gbgraph cupy Vector size={self.size:,} nvals={self.nvals:,} dtype={self.dtype}>"
 
     def dense(self):
-        """(values at every position, presence bytes or None when full)."""
+        """(values at every position, presence bytes or None when full), without a sync."""
         if self.indices is None:
             return self.values, None
         values = cupy.zeros(self.size, self.dtype)
-        values[self.indices] = self.values
+        kernels.scatter(values, self)
         present = cupy.zeros(self.size, cupy.uint8)
-        present[self.indices] = 1
+        kernels.scatter_scalar(present, self, 1)
         return values, present
-
-    def positions(self):
-        return cupy.arange(self.size, dtype=cupy.int64) if self.indices is None else self.indices
-
-    def take(self, keep):
-        """The entries where the boolean array ``keep`` (aligned with values) holds."""
-        where = cupy.flatnonzero(keep)
-        return Vector(self.size, where if self.indices is None else self.indices[where], self.values[where])
 
     def restrict(self, rows):
         """The entries at the sorted positions ``rows`` (None: all)."""
         if rows is None:
             return self
+        self.exact()
         if self.indices is None:
             return Vector(self.size, rows, self.values[rows])
         inside = _member(self.indices, rows)
@@ -60,6 +71,7 @@ class Vector:
 
     def intersect(self, other):
         """(positions, own values, other's values) where both have entries."""
+        self.exact(), other.exact()
         if self.indices is None and other.indices is None:
             return None, self.values, other.values
         if other.indices is None:
@@ -82,6 +94,7 @@ class Vector:
 
     def fill(self, rows, scalar):
         """``self<rows> = scalar`` in place (rows None: everywhere); returns self."""
+        self.exact()
         if self.indices is None:
             self.values[slice(None) if rows is None else rows] = scalar
             return self
@@ -93,9 +106,7 @@ class Vector:
     def merge(self, w, rows):
         """``self<rows> = w`` in place: positions in ``rows`` (None: all) take w's entry, or
         lose theirs where w has none; returns self."""
-        if self.indices is None and rows is not None and w.nvals == rows.size:
-            self.values[rows] = w.values.astype(self.dtype, copy=False)  # w holds every masked row
-            return self
+        self.exact(), w.exact()
         keep_own = cupy.zeros(self.size, bool) if rows is None else cupy.ones(self.size, bool)
         if rows is not None:
             keep_own[rows] = False

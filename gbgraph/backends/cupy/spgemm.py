@@ -7,7 +7,6 @@ the order of A's columns, then B's, as a sequential loop would.
 """
 
 import cupy
-import numpy as np
 
 from .containers import Matrix
 from .kernels import segment_reduce

@@ -1,8 +1,12 @@
-"""gbgraph's CUDA kernels: sources (``*.cu``, ``*.cuh``) and their compiled instances.
+"""gbgraph's CUDA kernels: sources (``*.cu``, ``*.cuh``) and launchers of their instances.
 
 ``RawModule`` takes source text (``code=``), so each kernel instance is compiled from a
 one-line translation unit that includes its family's file, with this folder on the include
-path; instances are cached per device and type signature.
+path; instances are cached per device and type signature. Launchers size their grids from
+host-known capacities and read entry counts from the device, so no launch waits for the
+host. Each kernel's Python reference: ``mxv`` — the suitesparse backend's ``mxv``;
+``segment_reduce`` — ``numpy.ufunc.reduceat``; ``vector.cu`` — the numpy expressions in the
+docstrings below; ``packed_statuses`` — ``gbgraph.algorithms.hashing.Packing``.
 """
 
 import functools
@@ -11,10 +15,12 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["mxv_kernel", "segment_reduce", "KERNEL_DIR"]
+__all__ = ["mxv_kernel", "segment_reduce", "scatter", "scatter_scalar", "gather_op", "compact",
+           "packed_statuses", "count_args", "copy_entries", "advance", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
+_TILE = 2048  # vector.cu: THREADS * ITEMS
 _NULL = np.uint64(0)  # a null pointer argument
 
 _C_TYPES = {np.dtype(bool): "bool", np.dtype(np.uint8): "unsigned char", np.dtype(np.int32): "int",
@@ -24,6 +30,9 @@ _MONOIDS = {"min": "Min", "max": "Max", "plus": "Plus", "times": "Times", "any":
             "land": "Land"}
 _MULTIPLIES = {"first": "First", "second": "Second", "pair": "Pair", "times": "TimesOp", "secondi": "SecondI",
                "land": "LandOp"}
+_COMPARE = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge"}
+#: element-wise operators with a kernel for (sparse vector) ⊙ (full vector)
+GATHER_OPS = dict(_COMPARE, min="MinOp", max="MaxOp")
 
 
 def c_type(dtype):
@@ -40,25 +49,51 @@ def _function(source, name, device):
     return module.get_function(name)
 
 
-def mxv_kernel(monoid, multiply, out_dtype, A, u_dtype, avg_degree):
-    """A launcher ``f(rows, count, indptr, indices, a, u, present, out, found)`` of the
-    masked product kernel for this semiring and these types; rows, a, present and found
-    may be None. Rows get a warp each when the average degree is 16 or more."""
+def _get(source, name):
+    return _function(source, name, cupy.cuda.runtime.getDevice())
+
+
+@functools.lru_cache(maxsize=None)
+def _resident_blocks(device):
+    """Blocks of _THREADS threads the device holds at once (8 per multiprocessor): kernels
+    stride over longer inputs, so launches over short worklists stay cheap."""
+    return 8 * cupy.cuda.Device(device).attributes["MultiProcessorCount"]
+
+
+def _max_blocks():
+    return _resident_blocks(cupy.cuda.runtime.getDevice())
+
+
+def _blocks(work):
+    return max(1, min((work + _THREADS - 1) // _THREADS, _max_blocks()))
+
+
+def _ptr(array):
+    return _NULL if array is None else array
+
+
+def count_args(v):
+    """(device count or null, host count): the entries of vector ``v``."""
+    return (_ptr(v.count), np.int64(v.capacity if v.count is not None else v.nvals))
+
+
+def mxv_kernel(monoid, multiply, out_dtype, A, u_dtype):
+    """A launcher ``f(rows, count_ptr, count, capacity, indptr, indices, a, u, present, out,
+    found)`` of the masked product for this semiring and these types; pointers may be None.
+    Rows get a warp each when A's average degree is 16 or more, as in Kokkos Kernels."""
     if monoid not in _MONOIDS or multiply not in _MULTIPLIES:
         raise NotImplementedError(f"the cupy backend has no kernel for the semiring {monoid}_{multiply}")
-    warps = avg_degree >= 16
+    warps = A.avg_degree >= 16
     tw = c_type(out_dtype)
     name = (f"gbgraph::mxv_{'warps' if warps else 'rows'}<gbgraph::{_MONOIDS[monoid]}<{tw}>, "
             f"gbgraph::{_MULTIPLIES[multiply]}<{tw}>, {tw}, {c_type(A.dtype)}, {c_type(u_dtype)}, "
             f"{c_type(A.indices.dtype)}>")
-    kernel = _function("mxv.cu", name, cupy.cuda.Device().id)
+    kernel = _get("mxv.cu", name)
 
-    def launch(rows, count, indptr, indices, a, u, present, out, found):
-        threads = count * 32 if warps else count
-        blocks = max(1, min((threads + _THREADS - 1) // _THREADS, 1 << 20))
-        kernel((blocks,), (_THREADS,), (_NULL if rows is None else rows, np.int64(count), indptr, indices,
-                                        _NULL if a is None else a, u, _NULL if present is None else present,
-                                        out, _NULL if found is None else found))
+    def launch(rows, count_ptr, count, capacity, indptr, indices, a, u, present, out, found):
+        kernel((_blocks(capacity * 32 if warps else capacity),), (_THREADS,),
+               (_ptr(rows), _ptr(count_ptr), np.int64(count), indptr, indices, _ptr(a), u, _ptr(present), out,
+                _ptr(found)))
 
     return launch
 
@@ -66,17 +101,100 @@ def mxv_kernel(monoid, multiply, out_dtype, A, u_dtype, avg_degree):
 def segment_reduce(monoid, values, starts):
     """``out[k]`` = ``values[starts[k]:starts[k + 1]]`` reduced in order with ``monoid``
     (``"any"`` takes the first); every segment must be non-empty."""
-    out = cupy.empty(starts.size, values.dtype)
-    if starts.size == 0:
-        return out
-    if monoid == "any":
+    if starts.size == 0 or monoid == "any":
         return values[starts]
     if monoid not in _MONOIDS:
         raise NotImplementedError(f"the cupy backend has no segmented reduction for {monoid}")
+    out = cupy.empty(starts.size, values.dtype)
     t = c_type(values.dtype)
-    name = f"gbgraph::segment_reduce<gbgraph::{_MONOIDS[monoid]}<{t}>, {t}>"
-    kernel = _function("segments.cu", name, cupy.cuda.Device().id)
-    blocks = max(1, min((starts.size + _THREADS - 1) // _THREADS, 1 << 20))
-    kernel((blocks,), (_THREADS,), (cupy.ascontiguousarray(values), starts.astype(cupy.int64), np.int64(starts.size),
-                                    np.int64(values.size), out))
+    kernel = _get("segments.cu", f"gbgraph::segment_reduce<gbgraph::{_MONOIDS[monoid]}<{t}>, {t}>")
+    kernel((_blocks(starts.size),), (_THREADS,), (cupy.ascontiguousarray(values), starts.astype(cupy.int64),
+                                                  np.int64(starts.size), np.int64(values.size), out))
+    return out
+
+
+def scatter(w_values, v):
+    """``w_values[v.indices[k]] = v.values[k]`` over v's entries."""
+    t = c_type(w_values.dtype)
+    kernel = _get("vector.cu", f"gbgraph::scatter<{t}>")
+    kernel((_blocks(v.capacity),), (_THREADS,),
+           (_ptr(v.indices), v.values.astype(w_values.dtype, copy=False), *count_args(v), w_values))
+
+
+def scatter_scalar(w_values, v, value, condition=None):
+    """``w_values[v.indices[k]] = value`` over v's entries, where ``condition[k]`` holds."""
+    t = c_type(w_values.dtype)
+    kernel = _get("vector.cu", f"gbgraph::scatter_scalar<{t}>")
+    kernel((_blocks(v.capacity),), (_THREADS,),
+           (_ptr(v.indices), _ptr(condition), *count_args(v), np.asarray(value, w_values.dtype)[()], w_values))
+
+
+def gather_op(op, v, full_values, out_dtype):
+    """``out[k] = op(v.values[k], full_values[v.indices[k]])``, aligned with v's entries."""
+    out = cupy.empty(v.capacity, out_dtype)
+    ta, tb = c_type(v.dtype), c_type(full_values.dtype)
+    kernel = _get("vector.cu", f"gbgraph::gather_op<gbgraph::{GATHER_OPS[op]}, {ta}, {tb}, {c_type(out_dtype)}>")
+    kernel((_blocks(v.capacity),), (_THREADS,), (_ptr(v.indices), v.values, *count_args(v), full_values, out))
+    return out
+
+
+def compact(op, v, thunk, keys=None, with_values=True):
+    """(indices, values or None, device count) of v's entries where ``op(key, thunk)``
+    holds, in order; ``keys`` (aligned with v's values) default to v's values. The buffers
+    keep v's capacity; the count stays on the device."""
+    keys = v.values if keys is None else keys
+    count_fn, scan_fn, write_fn = _compaction(op, keys.dtype, v.dtype)
+    tiles = max(1, (v.capacity + _TILE - 1) // _TILE)
+    scan = cupy.empty(tiles + 1, cupy.int64)  # tile counts, then offsets; the total at the end
+    indices = cupy.empty(v.capacity, cupy.int64)
+    values = cupy.empty(v.capacity, v.dtype) if with_values else None
+    counted = count_args(v)
+    thunk = keys.dtype.type(thunk)
+    grid = (min(tiles, _max_blocks()),)
+    count_fn(grid, (_THREADS,), (keys, *counted, thunk, scan))
+    scan_fn((1,), (_THREADS,), (*counted, scan, scan[tiles:]))
+    write_fn(grid, (_THREADS,), (_ptr(v.indices), keys, v.values, *counted, thunk, scan, indices, _ptr(values)))
+    return indices, values, scan[tiles:]
+
+
+@functools.lru_cache(maxsize=None)
+def _compaction_names(op, key_dtype, value_dtype):
+    tk, tv = c_type(key_dtype), c_type(value_dtype)
+    return (f"gbgraph::compact_count<gbgraph::{_COMPARE[op]}, {tk}>", "gbgraph::compact_scan",
+            f"gbgraph::compact_write<gbgraph::{_COMPARE[op]}, {tk}, {tv}>")
+
+
+def _compaction(op, key_dtype, value_dtype):
+    return tuple(_get("vector.cu", name) for name in _compaction_names(op, key_dtype, value_dtype))
+
+
+def copy_entries(dtype):
+    """A launcher ``f(source, target)`` that copies a vector's entries and device count over
+    another's buffers (``dtype``: the values' type, None for a vector without values)."""
+    t = "unsigned char" if dtype is None else c_type(dtype)
+    kernel = _get("vector.cu", f"gbgraph::copy_entries<{t}>")
+
+    def launch(source, target):
+        kernel((_blocks(target.capacity),), (_THREADS,),
+               (source.indices, _ptr(source.values), source.count, target.indices, _ptr(target.values), target.count))
+
+    return launch
+
+
+def advance():
+    """A launcher ``f(r)`` adding one to the device scalar ``r``."""
+    kernel = _get("vector.cu", "gbgraph::advance")
+    return lambda r: kernel((1,), (1,), (r,))
+
+
+def packed_statuses(packing, indices, count_ptr, count, capacity, r):
+    """``Packing.__call__`` in one kernel: statuses of the listed vertices in round ``r`` (an
+    int, or a device scalar that a captured round reads when it runs)."""
+    out = cupy.empty(capacity, cupy.int32 if packing.bits == 32 else cupy.uint64)
+    on_device = isinstance(r, cupy.ndarray)
+    high = np.uint64(0xFFFFFFFF >> packing.nv << packing.nv)
+    _get("hashing.cu", f"gbgraph::packed_statuses<{packing.bits}>")(
+        (_blocks(capacity),), (_THREADS,),
+        (_ptr(indices), _ptr(count_ptr), np.int64(count), r if on_device else _NULL, np.int64(0 if on_device else r),
+         np.int32(packing.nv), high, out))
     return out

@@ -2,11 +2,12 @@
 //
 // One kernel per masked product: it computes only the rows listed in ``rows`` (the mask's
 // entries; nullptr means every row), which is how Kokkos Kernels' worklists appear in
-// algebra. ``u`` is dense (``u_present`` marks its entries; nullptr: all present). Row r's
-// result goes to out[k] for the k-th listed row, with found[k] = 1 if the row met an entry.
-// The reduction visits each row in column order, so every backend and run sees the same
-// order of operations.
-#include "semiring.cuh"
+// algebra. The number of listed rows is *count_ptr when given (written by an earlier
+// kernel, so no host waits for it), else ``count``. ``u`` is dense (``u_present`` marks its
+// entries; nullptr: all present). Row r's result goes to out[k] for the k-th listed row,
+// with found[k] = 1 if the row met an entry. The reduction visits each row in column order,
+// so every backend and run sees the same order of operations.
+#include "vector.cu"
 
 namespace gbgraph {
 
@@ -28,10 +29,12 @@ __device__ __forceinline__ bool reduce_row(long long r, const long long* indptr,
 
 // One thread per listed row: the choice for graphs of average degree below 16.
 template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
-__global__ void mxv_rows(const long long* rows, long long count, const long long* indptr, const I* indices,
-                         const TA* a, const TU* u, const unsigned char* present, TW* out, unsigned char* found)
+__global__ void mxv_rows(const long long* rows, const long long* count_ptr, long long count, const long long* indptr,
+                         const I* indices, const TA* a, const TU* u, const unsigned char* present, TW* out,
+                         unsigned char* found)
 {
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count;
+    const long long n = entries(count_ptr, count);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
          k += (long long)gridDim.x * blockDim.x) {
         const long long r = rows == nullptr ? k : rows[k];
         TW acc;
@@ -45,12 +48,14 @@ __global__ void mxv_rows(const long long* rows, long long count, const long long
 // lanes take strided entries, then a fixed shuffle tree combines them, so the order of
 // operations depends on the row length only.
 template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
-__global__ void mxv_warps(const long long* rows, long long count, const long long* indptr, const I* indices,
-                          const TA* a, const TU* u, const unsigned char* present, TW* out, unsigned char* found)
+__global__ void mxv_warps(const long long* rows, const long long* count_ptr, long long count, const long long* indptr,
+                          const I* indices, const TA* a, const TU* u, const unsigned char* present, TW* out,
+                          unsigned char* found)
 {
     const int lane = threadIdx.x & 31;
     const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
-    for (long long k = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; k < count; k += warps) {
+    const long long n = entries(count_ptr, count);
+    for (long long k = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; k < n; k += warps) {
         const long long r = rows == nullptr ? k : rows[k];
         TW acc = Monoid::identity();
         bool hit = false;

@@ -1,0 +1,124 @@
+"""gbgraph's GPU backend on the device: MIS-2, aggregation and coarse graphs, with the GPU
+yardsticks measured in the same run.
+
+Each time is the median of --repeat runs after --warmup, between CUDA events. Beside
+gbgraph: cuSPARSE's SpMV on the same matrix (``cupyx.scipy.sparse``, the GPU yardstick) and
+cupyx's SpGEMM ``P.T @ A @ P``. Memory: the CuPy pool's high-water mark during one run (the
+pool is emptied first and only grows when it cannot reuse a block), less the input CSR,
+per vertex.
+
+    python benchmarks/bench_gpu.py                              # Laplace3D 100³, 200³ + ../shared/data
+    python benchmarks/bench_gpu.py --graphs laplace3d:50 --json out.json
+"""
+
+import argparse
+import json
+import pathlib
+import statistics
+
+import cupy
+import cupyx.scipy.sparse as csp
+import numpy as np
+import scipy.sparse as sp
+
+import gbgraph as gg
+from common import DEFAULT_DATA, graph_name, machine_description, matrix, specs_or_default
+from gbgraph.algorithms.coarsen import COARSE_METHODS
+
+#: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate (the issue's anchors)
+KOKKOS_H100 = {"laplace3d:50": (0.73, 1.72), "laplace3d:100": (1.63, 3.38), "laplace3d:200": (4.63, 10.45)}
+
+
+def gpu_ms(fn, repeat, warmup):
+    for _ in range(warmup):
+        fn()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    times = []
+    for _ in range(repeat):
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end))
+    return statistics.median(times)
+
+
+def high_water(fn):
+    """Bytes the CuPy pool holds after one run that started from an empty pool."""
+    pool = cupy.get_default_memory_pool()
+    cupy.cuda.Device().synchronize()
+    before = pool.used_bytes()
+    pool.free_all_blocks()
+    fn()
+    cupy.cuda.Device().synchronize()
+    return pool.total_bytes() - before
+
+
+def bench(spec, repeat, warmup):
+    A_host = sp.csr_array(matrix(spec))
+    A = csp.csr_matrix(sp.csr_matrix(A_host))
+    n = A.shape[0]
+    G = gg.as_graph(A)  # canonicalised once; the backend converts it on first use
+    gg.mis2(G)
+    x = cupy.ones(n)
+    row = {"graph": graph_name(spec), "n": n, "nnz": G.nnz, "spmv_ms": gpu_ms(lambda: A @ x, repeat, warmup)}
+    r = gg.mis2(G)
+    row["mis2"] = {"size": int(r.vertices.size), "iterations": r.iterations,
+                   "ms": gpu_ms(lambda: gg.mis2(G), repeat, warmup),
+                   "extra_bytes_per_vertex": high_water(lambda: gg.mis2(G)) / n}
+    for method in ("mis2", "mis2_basic"):
+        agg = gg.aggregate(G, method)
+        row[f"aggregate_{method}"] = {"count": agg.n_aggregates,
+                                      "ms": gpu_ms(lambda: gg.aggregate(G, method), repeat, warmup),
+                                      "extra_bytes_per_vertex": high_water(lambda: gg.aggregate(G, method)) / n}
+    labels = gg.aggregate(G).labels
+    P = csp.csr_matrix((cupy.ones(n), labels, cupy.arange(n + 1)), shape=(n, int(labels.max()) + 1))
+    Pt = P.T.tocsr()
+    Aw = csp.csr_matrix(A, dtype=np.float64)
+    row["coarse_graph_ms"] = {m: gpu_ms(lambda m=m: gg.coarse_graph(G, labels, m), repeat, warmup)
+                              for m in COARSE_METHODS}
+    row["coarse_graph_ms"]["cupyx_spgemm"] = gpu_ms(lambda: Pt @ Aw @ P, repeat, warmup)
+    return row
+
+
+def print_row(r):
+    kk = KOKKOS_H100.get(r["graph"])
+    c = r["coarse_graph_ms"]
+    fastest = min(c[m] for m in COARSE_METHODS)
+    print(f"{r['graph']:<22}{r['n']:>10,}{r['spmv_ms']:>8.3f}"
+          f"{r['mis2']['ms']:>9.2f}{r['mis2']['ms'] / r['spmv_ms']:>7.1f}{r['mis2']['size']:>9,}{r['mis2']['iterations']:>4}"
+          f"{r['mis2']['extra_bytes_per_vertex']:>7.1f}"
+          f"{r['aggregate_mis2']['ms']:>9.2f}{r['aggregate_mis2']['count']:>9,}{r['aggregate_mis2_basic']['ms']:>9.2f}"
+          f"  {c['spgemm']:>7.2f}{c['sort']:>7.2f}{c['hash']:>7.2f}{c['cupyx_spgemm']:>8.2f}"
+          f"{c['cupyx_spgemm'] / fastest:>6.1f}x"
+          + ("" if kk is None else f"   KK: MIS-2 {kk[0]} ms, aggregate {kk[1]} ms"), flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 100³, 200³ "
+                                                    "and every graph in --data)")
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs")
+    parser.add_argument("--repeat", type=int, default=21, help="timed runs (median), default 21")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed runs first, default 3")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows and the device's description")
+    args = parser.parse_args(argv)
+    specs = specs_or_default(args.graphs, args.data, ["laplace3d:100", "laplace3d:200"])
+    props = cupy.cuda.runtime.getDeviceProperties(0)
+    device = {"name": props["name"].decode(), "cupy": cupy.__version__,
+              "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion()}
+    print(f"GPU: {device['name']}; ms, median of {args.repeat} after {args.warmup} warm-up runs (CUDA events); "
+          "x = cupyx SpGEMM / fastest gbgraph coarse graph; B/v = pool high-water bytes per vertex")
+    print(f"{'graph':<22}{'n':>10}{'SpMV':>8}{'MIS-2':>9}{'SpMV-eq':>7}{'|MIS-2|':>9}{'it':>4}{'B/v':>7}"
+          f"{'agg':>9}{'count':>9}{'basic':>9}  {'spgemm':>7}{'sort':>7}{'hash':>7}{'cupyx':>8}{'x':>7}")
+    rows = []
+    for spec in specs:
+        rows.append(bench(spec, args.repeat, args.warmup))
+        print_row(rows[-1])
+    if args.json:
+        description = machine_description(args.repeat) | {"device": device, "warmup": args.warmup}
+        pathlib.Path(args.json).write_text(json.dumps({"machine": description, "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

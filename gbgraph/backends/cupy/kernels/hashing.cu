@@ -1,0 +1,48 @@
+// Packed MIS-2 statuses T_i(r) of the listed vertices in one pass, hashes included
+// (gbgraph.algorithms.hashing.Packing.__call__ is the reference and documents the formula).
+// The round r comes from *round_ptr when given (a captured round reads it on the device),
+// else from ``round``.
+#include "vector.cu"
+
+namespace gbgraph {
+
+constexpr unsigned long long MULTIPLIER = 2685821657736338717ULL;
+
+__device__ __forceinline__ unsigned long long xorshift(unsigned long long x)
+{
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x;
+}
+
+// Kokkos Kernels' xorshiftHash<uint32_t or uint64_t>
+template <int BITS>
+__device__ __forceinline__ unsigned long long xorshift_star(unsigned long long x)
+{
+    x = xorshift(x) * MULTIPLIER - 1ULL;
+    return BITS == 32 ? (x >> 16) & 0xFFFFFFFFULL : x;
+}
+
+template <int BITS>
+__global__ void packed_statuses(const long long* ids, const long long* count_ptr, long long count,
+                                const long long* round_ptr, long long round, int nv, unsigned long long high_bits,
+                                void* out)
+{
+    const long long n = entries(count_ptr, count);
+    const unsigned long long round_part = xorshift(xorshift_star<BITS>(round_ptr != nullptr ? *round_ptr : round));
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
+        const long long i = position(ids, k);
+        unsigned long long x = (xorshift(xorshift_star<BITS>(i)) ^ round_part) * MULTIPLIER - 1ULL;
+        if (BITS == 32) {
+            const int shift = nv - 16;
+            x = shift >= 0 ? x << shift : x >> -shift;
+            x = (x & high_bits) | (unsigned long long)(i + 1);
+            static_cast<int*>(out)[k] = (int)(unsigned int)(x ^ 0x80000000ULL);
+        } else {
+            static_cast<unsigned long long*>(out)[k] = (x << nv) | (unsigned long long)(i + 1);
+        }
+    }
+}
+
+}  // namespace gbgraph
