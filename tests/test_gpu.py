@@ -142,6 +142,40 @@ def test_coarse_graphs(matrix):
     assert_same_coarse_graphs(matrix())
 
 
+@pytest.mark.parametrize("matrix", GRIDS)
+def test_coarse_graph_sort_kernel_sums_float_weights_as_the_cpu(matrix):
+    import cupy
+
+    A = sp.csr_array(matrix()).astype(bool).astype(np.float64)
+    rng = np.random.default_rng(1)
+    W = sp.triu(A, 1) * rng.uniform(0.1, 10.0, A.nnz)  # symmetric real weights
+    A = sp.csr_array(W + W.T)
+    labels = gg.aggregate(A).labels
+    cpu = sp.csr_array(gg.coarse_graph(A, labels, "sort"))
+    gpu_result = gg.coarse_graph(_cupyx(A), cupy.asarray(labels), "sort")
+    np.testing.assert_array_equal(gpu_result.indptr.get(), cpu.indptr)
+    np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices)
+    np.testing.assert_array_equal(gpu_result.data.get(), cpu.data)  # bit for bit
+
+
+@pytest.mark.parametrize("largest", [40, 150, 400], ids=["warp", "block", "too-large"])
+def test_coarse_graph_sort_kernel_on_aggregates_of_every_size(largest):
+    import cupy
+
+    rng = np.random.default_rng(largest)
+    n = 3000
+    A = sp.random(n, n, density=10 / n, random_state=rng, format="csr")
+    A = sp.csr_array(A + A.T)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    labels = np.concatenate([np.zeros(largest, np.int64), 1 + np.arange(n - largest) // 7])
+    labels = labels[rng.permutation(n)]
+    cpu = sp.csr_array(gg.coarse_graph(A, labels, "sort"))
+    gpu_result = gg.coarse_graph(_cupyx(A), cupy.asarray(labels), "sort")
+    np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices)
+    np.testing.assert_array_equal(gpu_result.data.get(), cpu.data)
+
+
 def test_coarsen():
     A = laplace3d(24, 20, 16)
     cpu, gpu_result = gg.coarsen(A, cutoff=30), gg.coarsen(_cupyx(A), cutoff=30)

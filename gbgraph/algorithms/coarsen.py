@@ -62,7 +62,7 @@ def aggregation_operator(labels, n_aggregates=None):
     xp = _array_module(labels)
     labels, k = _checked_labels(labels, None, n_aggregates, xp)
     n = labels.size
-    return _csr(xp, xp.ones(n), labels, xp.arange(n + 1), (n, k))
+    return _csr(xp, xp.arange(n + 1), labels, xp.ones(n), (n, k))
 
 
 def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=None):
@@ -135,14 +135,16 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
 def _coarse_csr(be, graph, labels, k, method, low_degree_end):
     """The coarse graph as a CSR array of the backend's device (scipy or cupyx)."""
     if method == "spgemm":
-        indptr, indices, values = _by_spgemm(be, graph, labels, k)
-    else:
-        one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
-        indptr, indices, values = _by_construction(graph, labels, k, method, one_sided, be.xp)
-    return _csr(be.xp, values, indices, indptr, (k, k))
+        return _csr(be.xp, *_by_spgemm(be, graph, labels, k), (k, k))
+    one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
+    native = getattr(be, "coarse_by_sort", None) if method == "sort" and not one_sided else None
+    csr = None if native is None else native(graph, labels, k)  # the same arrays from one GPU kernel
+    if csr is None:
+        csr = _by_construction(graph, labels, k, method, one_sided, be.xp)
+    return _csr(be.xp, *csr, (k, k))
 
 
-def _csr(xp, values, indices, indptr, shape):
+def _csr(xp, indptr, indices, values, shape):
     if xp is np:
         return sp.csr_array((values, indices, indptr), shape=shape)
     import cupyx.scipy.sparse

@@ -184,6 +184,13 @@ class CupyBackend(Backend):
     def iterate(self, step, state, *, first=0, stop=None):
         return replay.iterate(step, state, first, stop)
 
+    def coarse_by_sort(self, graph, labels, k):
+        """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
+        (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
+        method, or None when an aggregate is too large for it."""
+        A = self.adjacency(graph, weighted=True)  # cached on the device; int64 ones for a pattern
+        return kernels.coarse_by_sort(A.indptr, A.indices, A.values, labels, k)
+
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)
         if u.nvals == 0:

@@ -16,7 +16,7 @@ import cupy
 import numpy as np
 
 __all__ = ["mxv_kernel", "segment_reduce", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "count_args", "copy_entries", "advance", "KERNEL_DIR"]
+           "packed_statuses", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -166,6 +166,49 @@ def _compaction_names(op, key_dtype, value_dtype):
 
 def _compaction(op, key_dtype, value_dtype):
     return tuple(_get("vector.cu", name) for name in _compaction_names(op, key_dtype, value_dtype))
+
+
+#: (threads, capacity) of the two instances of coarse.cu: a warp for aggregates of up to 512
+#: entries and members, a block of 256 threads for up to 2048
+_COARSE_SHAPES = ((32, 512), (256, 2048))
+
+
+def coarse_by_sort(indptr, indices, weights, labels, k):
+    """The coarse graph of ``labels`` (``k`` aggregates) by coarse.cu: CSR arrays (int64
+    row pointers, columns of the fine indices' type, weights as given or int64 counts), or
+    None when an aggregate has more than 2048 entries or members."""
+    labels32 = labels.astype(cupy.int32)
+    members = cupy.argsort(labels32).astype(cupy.int32)  # stable: ascending ids within an aggregate
+    starts = cupy.zeros(k + 1, cupy.int64)
+    starts[1:] = cupy.cumsum(cupy.bincount(labels32, minlength=k))
+    degree = cupy.diff(indptr)
+    entries = cupy.zeros(k, cupy.int64)
+    cupy.add.at(entries, labels32, degree)
+    load = cupy.maximum(entries, cupy.diff(starts))
+    groups = [cupy.flatnonzero((load > low) & (load <= high)).astype(cupy.int32)
+              for low, high in ((-1, _COARSE_SHAPES[0][1]), (_COARSE_SHAPES[0][1], _COARSE_SHAPES[1][1]))]
+    if sum(int(g.size) for g in groups) < k:
+        return None
+    value_type = np.dtype(np.int64) if weights is None else weights.dtype
+    ti, tv = c_type(indices.dtype), c_type(value_type)
+    counts = cupy.zeros(k, cupy.int64)
+    row_ptr = cupy.zeros(k + 1, cupy.int64)
+    out = [None, None]
+
+    def run(write):
+        for (threads, capacity), group in zip(_COARSE_SHAPES, groups):
+            if group.size:
+                name = f"gbgraph::coarse_by_sort<{threads}, {capacity}, {str(write).lower()}, {ti}, {tv}>"
+                _get("coarse.cu", name)((min(int(group.size), 8 * _max_blocks()),), (threads,),
+                                        (group, np.int64(group.size), starts, members, indptr, indices, labels32,
+                                         _ptr(weights), counts, row_ptr, _ptr(out[0]), _ptr(out[1])))
+
+    run(False)
+    row_ptr[1:] = cupy.cumsum(counts)
+    nnz = int(row_ptr[-1])
+    out[:] = cupy.empty(nnz, indices.dtype), cupy.empty(nnz, value_type)
+    run(True)
+    return row_ptr, out[0], out[1]
 
 
 def copy_entries(dtype):
