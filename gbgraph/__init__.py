@@ -7,7 +7,7 @@
 """
 
 from . import datasets, generators, io, validate
-from .algorithms.mis import MISResult, mis2
+from .algorithms.mis import MISResult, mis1, mis2, misk
 from .backends import Backend, backend
 from .errors import GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
 from .graph import Graph, as_graph, symmetrize
@@ -16,6 +16,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Backend", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
-    "UnsupportedGraphTypeError", "as_graph", "backend", "datasets", "generators", "io", "mis2",
-    "symmetrize", "validate",
+    "UnsupportedGraphTypeError", "as_graph", "backend", "datasets", "generators", "io", "mis1",
+    "mis2", "misk", "symmetrize", "validate",
 ]
