@@ -1,6 +1,9 @@
 """MIS-1, MIS-k and the MIS-2 priority variants: properties, and equality with oracles that
 share no code with gbgraph (tests/reference.py)."""
 
+import math
+from unittest import mock
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gbgraph as gg
+from gbgraph.algorithms import mis
 from gbgraph.generators import laplace3d
 
 from conftest import shared_graphs
@@ -87,6 +91,30 @@ def test_rounds_equal_synchronous_reference(name, run, k, statuses, bits, A):
     vertices, rounds = synchronous_mis(A, k, statuses(A, bits))
     np.testing.assert_array_equal(r.vertices, vertices)
     assert r.iterations == rounds
+
+
+@pytest.mark.parametrize(("name", "run", "k", "statuses"), FIXED, ids=_ids(FIXED))
+@pytest.mark.parametrize("narrow", [0, math.inf], ids=["frontier-after-round-0", "worklists-only"])
+@given(A=graphs())
+def test_frontier_and_worklist_rounds_agree_with_the_reference(name, run, k, statuses, narrow, A):
+    """Fixed statuses hand over from worklist to frontier rounds at a size threshold; both
+    kinds of round, alone, must give the synchronous reference's set and rounds."""
+    with mock.patch.object(mis, "_NARROW", narrow):
+        r = run(A)
+    vertices, rounds = synchronous_mis(A, k, statuses(A, 32))
+    np.testing.assert_array_equal(r.vertices, vertices)
+    assert r.iterations == rounds
+
+
+@pytest.mark.parametrize(("call", "narrows"), [
+    (lambda A: gg.mis2(A, priority="quality"), True),  # ties by id on a grid: chains
+    (lambda A: gg.mis2(A, priority="fixed"), False),  # random: most rows decided every two rounds
+    (lambda A: gg.mis2(A), False),  # refreshed statuses never narrow
+], ids=["quality", "fixed", "refresh"])
+def test_rounds_narrow_to_the_frontier_only_for_chains(call, narrows):
+    with mock.patch.object(mis, "_frontier_round", wraps=mis._frontier_round) as frontier:
+        call(laplace3d(12))
+    assert frontier.called == narrows
 
 
 @pytest.mark.parametrize(("name", "run", "k", "statuses"), FIXED, ids=_ids(FIXED))

@@ -49,6 +49,9 @@ __all__ = ["MISResult", "MIS1_PRIORITIES", "MIS2_PRIORITIES", "mis1", "mis2", "m
 MIS1_PRIORITIES = ("degree", "random", "permutation")
 #: ``priority`` values of :func:`mis2`, the default first.
 MIS2_PRIORITIES = ("refresh", "fixed", "quality")
+#: Fixed statuses: the rounds narrow to the frontier once two rounds in a row (a vertex
+#: joins, its neighbours leave in the next) decide under 1/_NARROW of the undecided rows.
+_NARROW = 8
 @dataclass(frozen=True)
 class MISResult:
     """An independent set and the number of rounds that found it.
@@ -317,7 +320,7 @@ def _degrees(graph, xp):
 
 
 def _mis2(be, graph, bits, max_iter, candidates=None):
-    """[1] Algorithm 1 (Kokkos Kernels' ``MIS2_FAST``): :func:`_rounds` with refreshed statuses.
+    """[1] Algorithm 1 (Kokkos Kernels' ``MIS2_FAST``): :func:`_rounds` with k = 2.
 
     ``candidates`` (a boolean vector, structure used) restricts the set to those vertices,
     as Kokkos Kernels' ``D2_MIS_RandomPriority::compute(mask)`` does: the others start OUT,
@@ -327,18 +330,24 @@ def _mis2(be, graph, bits, max_iter, candidates=None):
 
 
 def _rounds(be, graph, statuses, k, max_iter, candidates=None):
-    """Distance-k rounds: [1] Algorithm 1 with k - 1 column levels, the worklists as masks.
+    """Distance-k MIS: [1] Algorithm 1 with k - 1 column levels, worklist rounds then frontier ones.
 
     ``T`` holds row statuses: IN (least), OUT (greatest), else the packed priority, set in
-    round 0 and, if ``statuses.refresh``, again every round (l.11-15). Level j of ``levels``
-    (j = 1..k-1) holds the minimum of T over the ball of radius j around each vertex,
-    computed from level j - 1 (level 0 is T) over its worklist, the columns with
-    IN < minimum < OUT (l.17-22, l.34): once an IN vertex lies within distance j the
-    minimum stays IN, and once the whole ball is OUT it stays OUT, so entries outside the
-    worklist are exact. So IN in level j means "an IN vertex lies within distance j", which
-    Kokkos Kernels writes as OUT_SET (l.19-20), and one ``min_second`` product over the
-    undecided rows decides both tests of l.25-30 (:func:`_decide`). k = 2 is Algorithm 1.
-    Each step is a function, so that its temporaries are freed when it returns.
+    round 0 and, if ``statuses.refresh``, again every round (l.11-15). Level j of
+    ``levels`` (j = 1..k-1) holds the minimum of T over the ball of radius j around each
+    vertex, level j - 1 being T for j = 1. Once an IN vertex lies within distance j that
+    minimum stays IN, and once the whole ball is OUT it stays OUT, so each level is
+    recomputed only over its worklist, the columns with IN < minimum < OUT (l.17-22, l.34).
+    IN in level j means "an IN vertex lies within distance j", which Kokkos Kernels writes
+    as OUT_SET (l.19-20), and one ``min_second`` product over the undecided rows decides
+    both tests of l.25-30 (:func:`_decide`). k = 2 is Algorithm 1.
+
+    With fixed statuses, once two rounds in a row decide under ``1 / _NARROW`` of the
+    undecided rows (priorities that form chains: ``MIS2_QUALITY`` or ECL-MIS's degree
+    order on a mesh; random priorities decide more than the remaining rows every two
+    rounds) the rounds hand over to frontier rounds (:func:`_frontier_round`), which
+    recompute only what the last decisions reach. Each step is a function, so that its
+    temporaries are freed when it returns.
     """
     n = graph.n
     if n == 0:
@@ -349,28 +358,65 @@ def _rounds(be, graph, statuses, k, max_iter, candidates=None):
     every = be.full(n, True, "bool")  # l.6-7
     open_columns = [every] * (k - 1)
     wl1 = every if candidates is None else candidates
-    rounds = 0
-    while be.nvals(wl1):  # l.9
+    remaining = previous = be.nvals(wl1)
+    rounds, frontier = 0, None
+    while remaining:  # l.9
         if rounds == max_iter:
-            raise StallError(f"MIS-{k}: {be.nvals(wl1):,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
-        if statuses.refresh or rounds == 0:
-            _refresh_rows(be, T, wl1, statuses, rounds)
-        # in round 0 without candidates every T is a priority, so no column can leave
-        shrink = rounds > 0 or candidates is not None
-        below = T
-        for j, M in enumerate(levels):
-            open_columns[j] = _refresh_columns(be, A, below, M, open_columns[j], statuses, shrink)
-            below = M
-        wl1 = _decide(be, A, T, below, wl1, statuses)
+            raise StallError(f"MIS-{k}: {remaining:,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
+        if frontier is None:
+            x = _worklist_round(be, A, T, levels, wl1, open_columns, statuses, rounds, candidates is not None)
+            wl1 = be.select("valuegt", x, statuses.IN)  # l.33: wl1 = select(x > IN)
+            decided, remaining = remaining - be.nvals(wl1), be.nvals(wl1)
+            if not statuses.refresh and (previous + decided) * _NARROW < remaining:
+                frontier = be.select("valueeq", x, statuses.IN)  # frontier = select(x == IN)
+            previous = decided
+        else:
+            frontier = _frontier_round(be, A, T, levels, frontier, statuses)
+            remaining -= be.nvals(frontier)
         rounds += 1
-    return MISResult(be.indices(be.select("valueeq", T, statuses.IN)), rounds)
+    return MISResult(be.indices(be.select("valueeq", T, statuses.IN)), rounds)  # l.37: select(T == IN)
+
+
+def _worklist_round(be, A, T, levels, wl1, open_columns, statuses, it, masked):
+    """l.11-31 over the worklists; returns ``min(D, T)`` over wl1, IN where decided.
+
+    Updates ``open_columns`` (the column worklists, one per level) in place. In round 0
+    without candidates (``masked`` False) every T is a priority, so no column can leave.
+    """
+    if statuses.refresh or it == 0:
+        _refresh_rows(be, T, wl1, statuses, it)
+    below = T
+    for j, M in enumerate(levels):
+        open_columns[j] = _refresh_columns(be, A, below, M, open_columns[j], statuses, it > 0 or masked)
+        below = M
+    return _decide(be, A, T, below, wl1, statuses)
+
+
+def _frontier_round(be, A, T, levels, decided, statuses):
+    """l.17-31 for what the rows ``decided`` last round reach; returns the rows decided now.
+
+    With fixed statuses a row changes only when it is decided, and a level's minimum only
+    when a value below it in its closed neighbourhood changes: so level j is recomputed at
+    the columns next to a change of level j - 1, and only the undecided rows next to a
+    change of the top level are decided again; every other value is still exact. Kokkos
+    Kernels' ``D2_MIS_FixedPriority`` refreshes its columns this way (``colUpdateBitset``);
+    gbgraph narrows the rows too. A round then costs the neighbourhoods of the last
+    decisions instead of the worklists, which matters when the priorities form long chains
+    (``MIS2_QUALITY`` on a grid: hundreds of rounds, each deciding a fraction of a percent
+    of the vertices).
+    """
+    changed, below = decided, T
+    for M in levels:
+        changed = _update_level(be, A, below, M, changed)
+        below = M
+    return _decide_near(be, A, T, below, changed, statuses)
 
 
 def _refresh_rows(be, T, wl1, status, it):
-    """l.11-15: ``T<wl1> = (h(it, i) << nv) | (i + 1)``."""
+    """l.11-15: ``T<wl1> = (h(it, i) << nv) | (i + 1)`` (fixed statuses ignore ``it``)."""
     ids = be.indices(wl1)
     P = be.vector(ids, status(ids, it), status.n, copy=False)
-    be.assign(T, P, mask=P)
+    be.assign(T, P, mask=P)  # l.14: T<P> = P
 
 
 def _refresh_columns(be, A, T, M, wl2, status, shrink):
@@ -380,15 +426,15 @@ def _refresh_columns(be, A, T, M, wl2, status, shrink):
     keeps the columns with IN < M < OUT: no IN vertex within reach and not all of it OUT.
     ``shrink`` is False when no column can leave (round 0 without candidates).
     """
-    Mw = be.mxv("min_second", A, T, mask=wl2)  # l.18
-    be.assign(M, Mw, mask=wl2)
+    Mw = be.mxv("min_second", A, T, mask=wl2)  # l.18: M<wl2> = A ⊕min.second T
+    be.assign(M, Mw, mask=wl2)  # M<wl2> = Mw
     if not shrink:
         return wl2
-    return be.select("valuelt", be.select("valuegt", Mw, status.IN), status.OUT)
+    return be.select("valuelt", be.select("valuegt", Mw, status.IN), status.OUT)  # l.34: select(IN < Mw < OUT)
 
 
 def _decide(be, A, T, M, wl1, status):
-    """l.24-31 and l.33: mark rows IN or OUT; returns the next wl1 (the undecided rows).
+    """l.24-31: mark the rows of ``wl1`` IN or OUT; returns ``min(D, T)``, IN where decided.
 
     ``M`` is the top level (T itself for distance 1). ``D<wl1> = A ⊕min.second M`` is the
     minimum of T over the ball of radius k: IN if an IN vertex lies within it (l.25-27),
@@ -398,8 +444,31 @@ def _decide(be, A, T, M, wl1, status):
     D = be.mxv("min_second", A, M, mask=wl1)  # l.25, l.28: D<wl1> = A ⊕min.second M
     be.assign(T, status.IN, mask=be.ewise_mult("eq", D, T), structure=False)  # l.29: T<D == T> = IN
     be.assign(T, status.OUT, mask=be.select("valueeq", D, status.IN))  # l.26: T<D == IN> = OUT
-    # undecided: min(D, T) > IN, now that T is IN or OUT wherever D decided
-    return be.select("valuegt", be.ewise_mult("min", D, T), status.IN)
+    # min(D, T) is IN exactly where D decided, now that T is IN or OUT there
+    return be.ewise_mult("min", D, T)  # x = D .min T
+
+
+def _reach(be, A, changed):
+    """``changed ⊕any.first A``: the vertices whose closed neighbourhood holds an entry of
+    ``changed`` (A is symmetric), by a push over the changed rows. It keeps their values
+    (bool, or statuses), so that reading T at these rows stays in T's type."""
+    return be.vxm("any_first", changed, A)  # reached = changed ⊕any.first A
+
+
+def _update_level(be, A, below, M, changed):
+    """l.17-22 for the columns next to a change of the level below; returns where M moved."""
+    touched = _reach(be, A, changed)
+    Mw = be.mxv("min_second", A, below, mask=touched)  # l.18: M<touched> = A ⊕min.second below
+    moved = be.select("valueeq", be.ewise_mult("ne", Mw, M), True)  # moved = select(Mw .ne M)
+    be.assign(M, Mw, mask=Mw)  # M<touched> = Mw
+    return moved
+
+
+def _decide_near(be, A, T, M, changed, status):
+    """l.24-31 for the undecided rows next to a change of the top level; returns the rows decided."""
+    near = be.ewise_mult("second", _reach(be, A, changed), T)  # near = reached .second T
+    rows = be.select("valuelt", be.select("valuegt", near, status.IN), status.OUT)  # select(IN < near < OUT)
+    return be.select("valueeq", _decide(be, A, T, M, rows, status), status.IN)  # select(x == IN)
 
 
 def _max_iter(graph, max_iter):
