@@ -20,7 +20,8 @@ def test_mis2_table(capsys):
 @pytest.mark.parametrize(("command", "priority", "run"), [
     ("mis1", None, lambda A: gg.mis1(A)), ("mis1", "random", lambda A: gg.mis1(A, "random")),
     ("mis1", "permutation", lambda A: gg.mis1(A, "permutation")),
-    ("mis2", "fixed", lambda A: gg.mis2(A, priority="fixed")), ("mis2", "quality", lambda A: gg.mis2(A, priority="quality")),
+    ("mis2", "fixed", lambda A: gg.mis2(A, priority="fixed")),
+    ("mis2", "quality", lambda A: gg.mis2(A, priority="quality")),
 ])
 def test_priorities(command, priority, run, capsys):
     argv = [command, "laplace3d:12,10,8"] + ([] if priority is None else ["--priority", priority])
