@@ -49,6 +49,16 @@ def median_ms(*fns, repeat):
     return [1e3 * statistics.median(t) for t in times]
 
 
+def describe_machine(**extra):
+    """Versions and the machine a benchmark ran on, for its JSON file."""
+    import graphblas
+
+    return {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
+            "graphblas_threads": graphblas.ss.config["nthreads"], "python_graphblas": graphblas.__version__,
+            "numpy": np.__version__, "scipy": __import__("scipy").__version__,
+            "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}
+
+
 def matrix(spec):
     """The scipy CSR matrix a user would hand to gbgraph, for a CLI-style GRAPH spec."""
     if spec.endswith((".mtx", ".mtx.gz")):
@@ -128,11 +138,7 @@ def main(argv=None):
         if not data:
             print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
         specs = ["laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60"] + [str(p) for p in data]
-    import graphblas
-    machine = {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
-               "graphblas_threads": graphblas.ss.config["nthreads"], "python_graphblas": graphblas.__version__,
-               "numpy": np.__version__, "scipy": __import__("scipy").__version__,
-               "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, "repeat": args.repeat}
+    machine = describe_machine(repeat=args.repeat)
     print("MIS-2, CPU; times in ms (median of {repeat}); SpMV-eq = gbgraph / SpMV; peak = one cold "
           "gg.mis2(A) beyond A".format(**machine))
     print(" ".join(f"{h:<22}" if h == "graph" else f"{h:>{len(fmt.format(0))}}"
