@@ -29,7 +29,7 @@ import pyamg.graph
 import scipy.sparse as sp
 
 import gbgraph as gg
-from bench_mis2 import DEFAULT_DATA, describe_machine, matrix, median_ms
+from bench_mis2 import common_arguments, describe_machine, graph_specs, matrix, median_ms
 
 #: The skewed-degree graphs of ../shared/data/README.md.
 SKEWED = ("coAuthorsDBLP", "pgp-strong-2009", "cond-mat-2005", "astro-ph", "wiki-Vote", "PGPgiantcompo",
@@ -120,16 +120,11 @@ def print_targets(t):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
-    parser.add_argument("--repeat", type=int, default=11, help="timed runs per measurement (median), default 11")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows, targets and the machine's description")
+    common_arguments(parser, (), repeat=11)
     args = parser.parse_args(argv)
-    specs = args.graphs
-    if specs is None:
-        specs = [str(p) for p in sorted(pathlib.Path(args.data).glob("*.mtx.gz"))]
-        if not specs:
-            sys.exit(f"no graphs in {args.data}; pass --graphs")
+    specs = graph_specs(args, ())
+    if not specs:
+        sys.exit("no graphs to measure; pass --graphs or --data")
     machine = describe_machine(repeat=args.repeat, networkx=nx.__version__)
     print(f"MIS-1 sizes (it = rounds) and times in ms (median of {args.repeat}, networkx once); "
           f"* = skewed degree; perm = random permutation; pyamg-s/-p = serial/parallel")

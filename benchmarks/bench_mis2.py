@@ -30,6 +30,9 @@ import gbgraph as gg
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 
+#: The generated graphs measured by default, before those of --data.
+GENERATED = ("laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60")
+
 # (|MIS-2|, rounds) from Kokkos Kernels' graph_d2_mis, MIS2_FAST, 32-bit ordinals.
 KOKKOS_TABLE_III = {
     "laplace3d:50": (11469, 9), "laplace3d:100,50,50": (22909, 9), "laplace3d:100,100,50": (45333, 9),
@@ -47,6 +50,33 @@ def median_ms(*fns, repeat):
             fn()
             record.append(time.perf_counter() - t)
     return [1e3 * statistics.median(t) for t in times]
+
+
+def common_arguments(parser, generated, repeat):
+    """Add the options every benchmark takes: --graphs, --data, --repeat, --threads, --json."""
+    default = " ".join(generated) + " and every graph in --data" if generated else "every graph in --data"
+    parser.add_argument("--graphs", nargs="*", help=f"GRAPH specs as in the CLI (default: {default})")
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
+    parser.add_argument("--repeat", type=int, default=repeat, help=f"timed runs per measurement (median), default {repeat}")
+    parser.add_argument("--threads", type=int, help="GraphBLAS threads (default: the library's, all cores)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results and the machine's description here")
+
+
+def graph_specs(args, generated):
+    """The GRAPH specs to measure: --graphs, else ``generated`` and every graph in --data.
+
+    Also applies --threads, before anything is measured.
+    """
+    if args.threads is not None:
+        import graphblas
+
+        graphblas.ss.config["nthreads"] = args.threads
+    if args.graphs is not None:
+        return args.graphs
+    data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
+    if not data:
+        print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
+    return list(generated) + [str(p) for p in data]
 
 
 def describe_machine(**extra):
@@ -126,18 +156,9 @@ def print_row(row):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 50³, 100³, "
-                                                    "Elasticity3D 30³ and every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
-    parser.add_argument("--repeat", type=int, default=11, help="timed runs per measurement (median), default 11")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
+    common_arguments(parser, GENERATED, repeat=11)
     args = parser.parse_args(argv)
-    specs = args.graphs
-    if specs is None:
-        data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
-        if not data:
-            print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
-        specs = ["laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60"] + [str(p) for p in data]
+    specs = graph_specs(args, GENERATED)
     machine = describe_machine(repeat=args.repeat)
     print("MIS-2, CPU; times in ms (median of {repeat}); SpMV-eq = gbgraph / SpMV; peak = one cold "
           "gg.mis2(A) beyond A".format(**machine))

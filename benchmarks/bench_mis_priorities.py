@@ -22,15 +22,16 @@ import argparse
 import json
 import math
 import pathlib
-import sys
 import time
 
 import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from bench_mis2 import DEFAULT_DATA, describe_machine, matrix, median_ms
+from bench_mis2 import common_arguments, describe_machine, graph_specs, matrix, median_ms
 
+#: The paper's two generated matrices, measured by default before those of --data.
+GENERATED = ("laplace3d:100", "elasticity3d:60")
 #: Kelley & Rajamanickam, Table I: MIS-2 rounds with Fixed, Xor and Xor* priorities.
 PAPER_TABLE_I = {"laplace3d:100": (14, 20, 10), "elasticity3d:60": (13, 23, 10)}
 #: (label, mis2 keyword arguments), Table I's columns then MIS2_QUALITY.
@@ -123,20 +124,11 @@ def print_lemma(rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 100³, "
-                                                    "Elasticity3D 60³ and every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per measurement (median), default 5")
+    common_arguments(parser, GENERATED, repeat=5)
     parser.add_argument("--max-square", type=int, default=60_000_000,
                         help="skip the Lemma IV.2 check where sum((d + 1)²) exceeds this (default 6e7)")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
     args = parser.parse_args(argv)
-    specs = args.graphs
-    if specs is None:
-        data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
-        if not data:
-            print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
-        specs = ["laplace3d:100", "elasticity3d:60"] + [str(p) for p in data]
+    specs = graph_specs(args, GENERATED)
     t0 = time.perf_counter()
     graphs = [(spec, gg.as_graph(matrix(spec), weights=False)) for spec in specs]
     table = [table_i_row(spec, G) for spec, G in graphs]

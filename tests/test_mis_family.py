@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given
-from hypothesis import strategies as st
 
 import gbgraph as gg
 from gbgraph.algorithms import mis
