@@ -57,7 +57,8 @@ def common_arguments(parser, generated, repeat):
     default = " ".join(generated) + " and every graph in --data" if generated else "every graph in --data"
     parser.add_argument("--graphs", nargs="*", help=f"GRAPH specs as in the CLI (default: {default})")
     parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
-    parser.add_argument("--repeat", type=int, default=repeat, help=f"timed runs per measurement (median), default {repeat}")
+    parser.add_argument("--repeat", type=int, default=repeat,
+                        help=f"timed runs per measurement (median), default {repeat}")
     parser.add_argument("--threads", type=int, help="GraphBLAS threads (default: the library's, all cores)")
     parser.add_argument("--json", metavar="FILE", help="also write the results and the machine's description here")
 

@@ -14,6 +14,11 @@ neighbourhoods) is MIS-2 of G. gbgraph's ``mis1(G², "random")`` uses the hashed
 MIS-2 on G with the SpGEMM route (form G², then MIS-1; Tuminaro and Tong's MIS-2 in ML).
 Graphs whose G² could exceed --max-square entries (sum of (d + 1)²) are skipped.
 
+Frontier ablation (fixed priorities, the generated graphs): the time of each fixed-priority
+variant as gbgraph runs it (worklist rounds, then frontier rounds once two rounds decide
+under 1/8 of the undecided rows), with worklist rounds only, and with frontier rounds from
+round 1 on (the private switch ``gbgraph.algorithms.mis._NARROW`` set to inf and 0).
+
     python benchmarks/bench_mis_priorities.py      # Laplace3D 100³, Elasticity3D 60³ + ../shared/data
     python benchmarks/bench_mis_priorities.py --graphs laplace3d:50 --json out.json
 """
@@ -28,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
+from gbgraph.algorithms import mis
 from bench_mis2 import common_arguments, describe_machine, graph_specs, matrix, median_ms
 
 #: The paper's two generated matrices, measured by default before those of --data.
@@ -83,6 +89,39 @@ def lemma_row(spec, G, repeat, limit):
     t_mis2, t_route = median_ms(lambda: gg.mis2(G), lambda: gg.mis1(square(G), "random"), repeat=repeat)
     row.update({"mis2_ms": t_mis2, "square_then_mis1_ms": t_route})
     return row
+
+
+#: (label, call) of the fixed-priority variants in the frontier ablation.
+FIXED = (("mis2 quality", lambda G: gg.mis2(G, priority="quality")),
+         ("mis2 fixed", lambda G: gg.mis2(G, priority="fixed")),
+         ("mis1 degree", lambda G: gg.mis1(G, "degree")),
+         ("mis1 permutation", lambda G: gg.mis1(G, "permutation")))
+#: _NARROW of each column of the ablation: gbgraph's, worklists only, frontier from round 1.
+SWITCHES = (("switch", mis._NARROW), ("worklists", math.inf), ("frontier", 0))
+
+
+def ablation_rows(spec, G, repeat):
+    """Milliseconds of each fixed-priority variant under each round strategy."""
+    rows = []
+    for label, call in FIXED:
+        def run(narrow, call=call):
+            mis._NARROW = narrow
+            try:
+                return call(G)
+            finally:
+                mis._NARROW = SWITCHES[0][1]
+        times = median_ms(*[lambda v=v: run(v) for _, v in SWITCHES], repeat=repeat)
+        rows.append({"graph": name_of(spec), "variant": label, "iterations": call(G).iterations,
+                     **{name: ms for (name, _), ms in zip(SWITCHES, times)}})
+    return rows
+
+
+def print_ablation(rows):
+    print("\nFrontier ablation, ms (median): gbgraph's switch, worklist rounds only, frontier rounds from round 1")
+    print(f"{'graph':<22} {'variant':<17} {'iters':>5} {'switch':>9} {'worklists':>10} {'frontier':>9}")
+    for r in rows:
+        print(f"{r['graph']:<22} {r['variant']:<17} {r['iterations']:>5} {r['switch']:>9.1f} {r['worklists']:>10.1f} "
+              f"{r['frontier']:>9.1f}", flush=True)
 
 
 def geometric_mean(values):
@@ -143,11 +182,15 @@ def main(argv=None):
     checked = [r for r in lemma if "skipped" not in r]
     holds = all(r["random_equal"] and r["permutation_equal"] for r in checked)
     print(f"Lemma IV.2 {'holds' if holds else 'FAILS'} on all {len(checked)} graphs checked "
-          f"({len(lemma) - len(checked)} skipped); {time.perf_counter() - t0:.0f} s in all")
+          f"({len(lemma) - len(checked)} skipped)")
+    ablation = [row for spec, G in graphs if spec in GENERATED for row in ablation_rows(spec, G, args.repeat)]
+    if ablation:
+        print_ablation(ablation)
+    print(f"{time.perf_counter() - t0:.0f} s in all")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
             {"machine": describe_machine(repeat=args.repeat), "table_i": table, "table_i_summary": summary,
-             "lemma_iv2": lemma, "lemma_iv2_holds": holds}, indent=1))
+             "lemma_iv2": lemma, "lemma_iv2_holds": holds, "frontier_ablation": ablation}, indent=1))
 
 
 if __name__ == "__main__":
