@@ -52,6 +52,8 @@ MIS2_PRIORITIES = ("refresh", "fixed", "quality")
 #: Fixed statuses: the rounds narrow to the frontier once two rounds in a row (a vertex
 #: joins, its neighbours leave in the next) decide under 1/_NARROW of the undecided rows.
 _NARROW = 8
+
+
 @dataclass(frozen=True)
 class MISResult:
     """An independent set and the number of rounds that found it.
@@ -85,7 +87,8 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
     priority : {"degree", "random", "permutation"}
         ``"degree"`` (default): ECL-MIS's priority [2]_, lower degree first, randomised
         within a degree by the hash (:func:`~gbgraph.algorithms.priorities.ecl_degree`);
-        the largest sets. ``"random"``: Luby's Monte Carlo Algorithm A [1]_, new hashed
+        the largest sets of the three on every graph measured (docs/mis_family.md).
+        ``"random"``: Luby's Monte Carlo Algorithm A [1]_, new hashed
         priorities every round (MIS-1 of G² with them is MIS-2 of G, Lemma IV.2 of [3]_).
         ``"permutation"``: the hashed priorities of round 0, kept (the random-permutation
         MIS of CUSP, PBBS and Pannotia; the greedy set in that order; ``misk(A, 1)``).
@@ -115,8 +118,10 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
     Notes
     -----
     Each round is one masked ``min_second`` product over the closed neighbourhoods of the
-    undecided vertices. Refreshed priorities take O(log n) rounds [1]_; fixed ones as many
-    as the longest chain of decreasing priorities, O(log² n) for a random order [4]_.
+    undecided vertices; with fixed priorities, once rounds decide few vertices, only over
+    the undecided vertices next to the last decisions (found by a push from them).
+    Refreshed priorities take O(log n) rounds [1]_; fixed ones as many as the longest chain
+    of decreasing priorities, O(log² n) for a random order [4]_.
 
     References
     ----------
@@ -200,7 +205,8 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
     Each round costs two masked ``min_second`` products over the closed neighbourhoods
     (pattern of A + I): about two SpMVs while the worklists are dense, less as they shrink.
     Expect O(log n) rounds with refreshed priorities (Luby's bound, [1]_ section IV), more
-    with fixed ones (Table I of [1]_).
+    with fixed ones (Table I of [1]_; ``"quality"`` takes hundreds on a grid, where ids
+    break most ties, and then recomputes only what each round's decisions reach).
 
     References
     ----------
@@ -275,8 +281,9 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
     -----
     Each round is k masked ``min_second`` products: k - 1 levels of column minima, each
     over its own worklist (the columns not yet next to a set vertex at that distance), and
-    the decision over the undecided rows. pyamg's C++ implementation of [1]_ instead does 2k
-    products over all vertices per round.
+    the decision over the undecided rows; once rounds decide few vertices, only over what
+    the last decisions reach. pyamg's C++ implementation of [1]_ instead does 2k products
+    over all vertices per round.
 
     References
     ----------
