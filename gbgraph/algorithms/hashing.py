@@ -24,11 +24,12 @@ ordinals, ``f`` keeps all 64 bits, ``f(x) = xorshift(x) * 2685821657736338717 - 
 on any graph (then results equal Kokkos Kernels built with 64-bit ordinals).
 
 The "Xor hash" of Table I
-------------------------
+-------------------------
 Kelley & Rajamanickam compare ``f`` = xorshift* with plain xorshift (their Table I, "Xor
 Hash"): the same formulas without the multiplication, ``f(x) = uint32(xorshift(x) >> 16)``
-(32 bits) or ``xorshift(x)`` (64 bits). It needs about twice the rounds; ``Packing`` takes
-``priority_hash="xorshift"`` for that experiment only.
+(32 bits) or ``xorshift(x)`` (64 bits). MIS-2 then needs two to three times the rounds
+(../../docs/mis_family.md); ``Packing`` takes ``priority_hash="xorshift"`` for that
+experiment only.
 
 Containers
 ----------
@@ -140,6 +141,15 @@ def xorshift(x, bits, xp=np):
     return _finish(_xorshift(xp.array(x, dtype=xp.uint64)), bits, star=False)
 
 
+def _stored(tuples, bits, xp):
+    """Container statuses from uint64 tuples (consumed): int32 with the top bit flipped, or
+    the uint64 values themselves."""
+    if bits == 32:
+        tuples ^= _TOP32
+        return tuples.astype(xp.int32)
+    return tuples
+
+
 class _Statuses:
     """What every kind of packed status shares: the id field, IN, OUT and the container."""
 
@@ -150,13 +160,6 @@ class _Statuses:
             self.dtype, self.IN, self.OUT = "int32", np.int32(-2**31), np.int32(2**31 - 1)
         else:
             self.dtype, self.IN, self.OUT = "uint64", np.uint64(0), np.uint64(2**64 - 1)
-
-    def _stored(self, tuples):
-        """Container statuses from uint64 tuples (consumed)."""
-        if self.bits == 32:
-            tuples ^= _TOP32
-            return tuples.astype(self.xp.int32)
-        return tuples
 
     def tuples(self, statuses):
         """The packed tuples as Kokkos Kernels writes them (uint64 values), from statuses."""
@@ -241,7 +244,7 @@ class Packing(_Statuses):
         id1 += _ONE
         x |= id1
         del id1
-        return self._stored(x)
+        return _stored(x, self.bits, xp)
 
 
 class FixedPacking(_Statuses):
@@ -286,7 +289,7 @@ class FixedPacking(_Statuses):
                              f"statuses, got {int(priorities.max())}")
         x = priorities.astype(xp.uint64) << np.uint64(nv)
         x |= xp.arange(1, n + 1, dtype=xp.uint64)
-        return cls(_Statuses(n, bits, xp)._stored(x), bits, xp)
+        return cls(_stored(x, bits, xp), bits, xp)
 
     def __call__(self, ids, r):
         """Statuses of the vertices ``ids``; the same in every round ``r``."""
