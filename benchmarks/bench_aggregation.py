@@ -22,7 +22,7 @@ import pyamg.aggregation
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, graph_name, machine_description, matrix, median_ms, specs_or_default
+from common import DEFAULT_DATA, graph_name, describe_machine, matrix, median_ms, specs_or_default
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
 # Kokkos Kernels' own aggregate counts: graph_mis2_aggregate, graph_mis2_coarsen
@@ -100,7 +100,7 @@ def main(argv=None):
         rows.append(bench(spec, args.repeat))
         print_row(rows[-1])
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": machine_description(args.repeat), "rows": rows},
+        pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
                                                       indent=1))
 
 

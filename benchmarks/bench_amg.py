@@ -20,7 +20,7 @@ import numpy as np
 import pyamg
 
 import gbgraph as gg
-from common import machine_description, median_ms
+from common import describe_machine, median_ms
 
 JACOBI = ("jacobi", {"omega": 2.0 / 3.0, "iterations": 2})
 SOLVERS = {
@@ -66,7 +66,7 @@ def main(argv=None):
         met = it["gbgraph mis2"] <= min(it["pyamg standard"], it["gbgraph mis2_basic"])
         print(f"  target (mis2 <= pyamg standard and <= mis2_basic): {'met' if met else 'NOT met'}")
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": machine_description(args.repeat), "rows": rows},
+        pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
                                                       indent=1))
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, graph_name, machine_description, matrix, specs_or_default
+from common import DEFAULT_DATA, graph_name, describe_machine, matrix, specs_or_default
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
 #: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate (the issue's anchors)
@@ -116,7 +116,7 @@ def main(argv=None):
         rows.append(bench(spec, args.repeat, args.warmup))
         print_row(rows[-1])
     if args.json:
-        description = machine_description(args.repeat) | {"device": device, "warmup": args.warmup}
+        description = describe_machine(repeat=args.repeat) | {"device": device, "warmup": args.warmup}
         pathlib.Path(args.json).write_text(json.dumps({"machine": description, "rows": rows}, indent=1))
 
 

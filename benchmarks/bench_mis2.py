@@ -21,13 +21,27 @@ import numpy as np
 import pyamg.graph
 
 import gbgraph as gg
-from common import DEFAULT_DATA, graph_name, machine_description, matrix, median_ms, specs_or_default
+from common import common_arguments, describe_machine, graph_specs, matrix, median_ms
+
+
+#: The generated graphs measured by default, before those of --data.
+GENERATED = ("laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60")
 
 # (|MIS-2|, rounds) from Kokkos Kernels' graph_d2_mis, MIS2_FAST, 32-bit ordinals.
 KOKKOS_TABLE_III = {
     "laplace3d:50": (11469, 9), "laplace3d:100,50,50": (22909, 9), "laplace3d:100,100,50": (45333, 9),
     "laplace3d:100": (90041, 10), "elasticity3d:30": (634, 8), "elasticity3d:60": (4833, 10),
 }
+
+
+
+
+
+
+
+
+
+
 
 
 def peak_memory(A):
@@ -57,7 +71,7 @@ def bench(spec, repeat):
     t_gbgraph, t_spmv, t_pyamg = median_ms(lambda: gg.mis2(G), lambda: A @ x, run_pyamg, repeat=repeat)
     expected = KOKKOS_TABLE_III.get(spec)
     row = {
-        "graph": graph_name(spec),
+        "graph": pathlib.Path(spec).name.removesuffix(".mtx.gz") if spec.endswith(".gz") else spec,
         "n": G.n, "nnz": G.nnz, "mis2_size": len(r.vertices), "iterations": r.iterations,
         "gbgraph_ms": t_gbgraph, "spmv_ms": t_spmv, "spmv_equivalents": t_gbgraph / t_spmv,
         "pyamg_ms": t_pyamg, "pyamg_size": pyamg_size,
@@ -87,15 +101,10 @@ def print_row(row):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 50³, 100³, "
-                                                    "Elasticity3D 30³ and every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
-    parser.add_argument("--repeat", type=int, default=11, help="timed runs per measurement (median), default 11")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
+    common_arguments(parser, GENERATED, repeat=11)
     args = parser.parse_args(argv)
-    specs = specs_or_default(args.graphs, args.data,
-                             ["laplace3d:50", "laplace3d:100", "elasticity3d:30", "elasticity3d:60"])
-    machine = machine_description(args.repeat)
+    specs = graph_specs(args, GENERATED)
+    machine = describe_machine(repeat=args.repeat)
     print("MIS-2, CPU; times in ms (median of {repeat}); SpMV-eq = gbgraph / SpMV; peak = one cold "
           "gg.mis2(A) beyond A".format(**machine))
     print(" ".join(f"{h:<22}" if h == "graph" else f"{h:>{len(fmt.format(0))}}"

@@ -1,6 +1,7 @@
 """Pieces the benchmark scripts share: graph specs, interleaved timing, machine description."""
 
 import os
+import sys
 import pathlib
 import platform
 import statistics
@@ -47,12 +48,39 @@ def specs_or_default(specs, data, generated):
     return list(generated) + [str(p) for p in sorted(pathlib.Path(data).glob("*.mtx.gz"))]
 
 
-def machine_description(repeat):
+def common_arguments(parser, generated, repeat):
+    """Add the options every benchmark takes: --graphs, --data, --repeat, --threads, --json."""
+    default = " ".join(generated) + " and every graph in --data" if generated else "every graph in --data"
+    parser.add_argument("--graphs", nargs="*", help=f"GRAPH specs as in the CLI (default: {default})")
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
+    parser.add_argument("--repeat", type=int, default=repeat,
+                        help=f"timed runs per measurement (median), default {repeat}")
+    parser.add_argument("--threads", type=int, help="GraphBLAS threads (default: the library's, all cores)")
+    parser.add_argument("--json", metavar="FILE", help="also write the results and the machine's description here")
+
+
+def graph_specs(args, generated):
+    """The GRAPH specs to measure: --graphs, else ``generated`` and every graph in --data.
+
+    Also applies --threads, before anything is measured.
+    """
+    if args.threads is not None:
+        import graphblas
+
+        graphblas.ss.config["nthreads"] = args.threads
+    if args.graphs is not None:
+        return args.graphs
+    data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
+    if not data:
+        print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
+    return list(generated) + [str(p) for p in data]
+
+
+def describe_machine(**extra):
+    """Versions and the machine a benchmark ran on, for its JSON file."""
     import graphblas
-    import pyamg
-    import scipy
 
     return {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
             "graphblas_threads": graphblas.ss.config["nthreads"], "python_graphblas": graphblas.__version__,
-            "numpy": np.__version__, "scipy": scipy.__version__, "pyamg": pyamg.__version__,
-            "gbgraph": gg.__version__, "repeat": repeat}
+            "numpy": np.__version__, "scipy": __import__("scipy").__version__,
+            "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}

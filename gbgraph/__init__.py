@@ -9,7 +9,7 @@
 from . import amg, datasets, generators, io, validate
 from .algorithms.aggregation import Aggregation, aggregate
 from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, coarsen
-from .algorithms.mis import MISResult, mis2
+from .algorithms.mis import MISResult, mis1, mis2, misk
 from .backends import Backend, backend
 from .errors import GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
 from .graph import Graph, as_graph, symmetrize
@@ -18,6 +18,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Aggregation", "aggregate", "aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Backend", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
-    "UnsupportedGraphTypeError", "amg", "as_graph", "backend", "datasets", "generators", "io", "mis2",
+    "UnsupportedGraphTypeError", "amg", "as_graph", "backend", "datasets", "generators", "io", "mis1", "mis2", "misk",
     "symmetrize", "validate",
 ]

@@ -15,12 +15,26 @@ import time
 import numpy as np
 
 from . import __version__, backends, datasets, generators
-from .algorithms.mis import mis2
+from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
 from .graph import as_graph
 
 __all__ = ["main", "load_graph"]
 
 _GENERATORS = {"laplace3d": generators.laplace3d, "elasticity3d": generators.elasticity3d}
+
+# command: (algorithm, its priorities (default first), the set's name, help, description)
+_COMMANDS = {
+    "mis1": (mis1, MIS1_PRIORITIES, "|MIS-1|",
+             "maximal independent set (ECL-MIS degree priority; Luby; random permutation)",
+             "Compute a maximal independent set and print its size, the number of rounds and the\n"
+             "time taken. --priority: degree (ECL-MIS, lower degree first: the largest sets),\n"
+             "random (Luby's Monte Carlo Algorithm A), permutation (a fixed random order)."),
+    "mis2": (mis2, MIS2_PRIORITIES, "|MIS-2|",
+             "distance-2 maximal independent set (Kokkos Kernels' MIS2_FAST, bit for bit)",
+             "Compute a distance-2 maximal independent set and print its size, the number of\n"
+             "rounds and the time taken. --priority: refresh (Kokkos Kernels' MIS2_FAST), fixed\n"
+             "(Bell et al.), quality (Kokkos Kernels' MIS2_QUALITY, lower degree first)."),
+}
 
 
 def load_graph(spec):
@@ -49,25 +63,27 @@ def load_graph(spec):
     return as_graph(spec)
 
 
-def _mis2(args):
+def _mis(args):
+    algorithm, _, size_name, _, _ = _COMMANDS[args.command]
     t0 = time.perf_counter()
     graph = load_graph(args.graph)
     be = backends.backend(args.backend)
     t1 = time.perf_counter()
     be.adjacency(graph, closed=True)
     t2 = time.perf_counter()
-    result = mis2(graph, backend=be)
+    result = algorithm(graph, backend=be, priority=args.priority)
     t3 = time.perf_counter()
     rows = [
         ("graph", args.graph),
         ("backend", be.name),
+        ("priority", args.priority),
         ("n", f"{graph.n:,}"),
         ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)"),
-        ("|MIS-2|", f"{len(result.vertices):,}"),
+        (size_name, f"{len(result.vertices):,}"),
         ("iterations", f"{result.iterations}"),
         ("load time", f"{(t1 - t0) * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A + I)"),
-        ("mis2 time", f"{(t3 - t2) * 1e3:,.1f} ms"),
+        (f"{args.command} time", f"{(t3 - t2) * 1e3:,.1f} ms"),
     ]
     if args.output:
         _write_ids(args.output, np.asarray(result.vertices))
@@ -91,15 +107,15 @@ def _parser():
         epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"gbgraph {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    p = commands.add_parser(
-        "mis2", help="distance-2 maximal independent set (Kokkos Kernels' MIS2_FAST, bit for bit)",
-        description="Compute a distance-2 maximal independent set and print its size, the number "
-                    "of rounds and the time taken.",
-        epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("graph", metavar="GRAPH", help="Matrix Market file, embedded graph name or generator spec")
-    p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
-    p.add_argument("--output", metavar="FILE", help="write the vertex ids, one per line (.npy: numpy binary)")
-    p.set_defaults(run=_mis2)
+    for command, (_, priorities, _, summary, description) in _COMMANDS.items():
+        p = commands.add_parser(command, help=summary, description=description,
+                                epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.add_argument("graph", metavar="GRAPH", help="Matrix Market file, embedded graph name or generator spec")
+        p.add_argument("--priority", default=priorities[0], choices=priorities,
+                       help=f"vertex priorities (default: {priorities[0]})")
+        p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
+        p.add_argument("--output", metavar="FILE", help="write the vertex ids, one per line (.npy: numpy binary)")
+        p.set_defaults(run=_mis)
     return parser
 
 

@@ -17,6 +17,16 @@ SHARED_DATA = pathlib.Path(os.environ.get(
     "GBGRAPH_DATA", pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 
 
+@pytest.fixture
+def graphblas_threads():
+    """Set the number of GraphBLAS threads for one test; the old value comes back after it."""
+    import graphblas as gb
+
+    before = gb.ss.config["nthreads"]
+    yield lambda k: gb.ss.config.__setitem__("nthreads", k)
+    gb.ss.config["nthreads"] = before
+
+
 def shared_graphs():
     """Paths of the graphs in ../shared/data, or one skipped parameter when it is absent."""
     paths = sorted(SHARED_DATA.glob("*.mtx.gz")) if SHARED_DATA.is_dir() else []

@@ -4,6 +4,14 @@
 (graph/impl/KokkosGraph_Distance2MIS_impl.hpp, Kokkos Kernels 4.x) functor by functor, in
 its own encoding: OUT_SET is the all-ones status, and a column whose minimum is IN_SET
 becomes OUT_SET. The hash is recomputed here from its C++ definition with Python integers.
+``kokkos_d2_mis_fixed`` transcribes ``D2_MIS_FixedPriority`` (``MIS2_QUALITY``) the same
+way, its float32 arithmetic with numpy float32 scalars.
+
+The MIS family's other oracles work on plain Python lists: statuses from the papers'
+formulas (``hashed_status``, ``ecl_statuses``), the greedy set in a fixed order
+(``greedy_mis``, which a fixed-priority parallel MIS must equal), and synchronous rounds
+that take the minimum over each distance-k ball by breadth-first search
+(``synchronous_mis``).
 """
 
 import numpy as np
@@ -12,13 +20,17 @@ import scipy.sparse as sp
 _M64 = 2**64 - 1
 
 
-def xorshift_hash(v, bits):
-    """KokkosKernels::Impl::xorshiftHash<uint32_t or uint64_t>, on a Python int."""
+def xorshift_hash(v, bits, star=True):
+    """KokkosKernels::Impl::xorshiftHash<uint32_t or uint64_t>, on a Python int.
+
+    ``star=False`` leaves out the multiplication: Table I's "Xor hash" of Kelley &
+    Rajamanickam (IPDPS 2022).
+    """
     x = v & _M64
     x ^= x >> 12
     x = (x ^ (x << 25)) & _M64
     x ^= x >> 27
-    y = (x * 2685821657736338717 - 1) & _M64
+    y = (x * 2685821657736338717 - 1) & _M64 if star else x
     return (y >> 16) & 0xFFFFFFFF if bits == 32 else y
 
 
@@ -154,3 +166,138 @@ def kokkos_mis2_aggregate(A, secondary=True):
                 best_root, best_conn, best_size, best_agg = root_adj[k], connect[k], s, a
         labels[i] = best_agg
     return np.array(labels, np.int64), n_aggs
+
+
+def _neighbours(A):
+    A = sp.csr_array(A)
+    return [[int(j) for j in A.indices[A.indptr[i]:A.indptr[i + 1]] if j != i] for i in range(A.shape[0])]
+
+
+def _ball(adj, v, k):
+    """Vertices within k edges of v, v included (breadth-first search)."""
+    seen, frontier = {v}, [v]
+    for _ in range(k):
+        frontier = [w for u in frontier for w in adj[u] if w not in seen]
+        seen.update(frontier)
+    return seen
+
+
+def hashed_status(i, r, n, bits, star=True):
+    """Status of undecided vertex i in round r: Kokkos Kernels' RefreshRowStatus."""
+    nv = (n + 1).bit_length()
+    priority = xorshift_hash(xorshift_hash(i, bits, star) ^ xorshift_hash(r, bits, star), bits, star)
+    status = ((i + 1) | (priority << nv)) & (2**bits - 1)
+    return status - 1 if status == 2**bits - 1 else status
+
+
+def ecl_statuses(A):
+    """ECL-MIS's priorities (Burtscher et al. 2018, section 3) as (p << nv) | (i + 1), lower
+    first: p = 126 - round(126 * d_avg / (d_avg + d - rand)), rand = f32(i) / 2**32."""
+    adj = _neighbours(A)
+    n = len(adj)
+    nv = (n + 1).bit_length()
+    average = sum(map(len, adj)) / n if n else 0.0
+    statuses = []
+    for i, nbrs in enumerate(adj):
+        p = 0
+        if nbrs:
+            x = len(nbrs) - xorshift_hash(i, 32) / 2**32
+            p = 126 - round(126 * average / (average + x))
+        statuses.append((p << nv) | (i + 1))
+    return statuses
+
+
+def kokkos_quality_statuses(A, bits, clamp):
+    """D2_MIS_FixedPriority::InitRowStatus; float32 as in C++.
+
+    ``clamp=False`` is Kokkos Kernels literally, including the unsigned wrap-around of the
+    shifted score. All-equal degrees (Kokkos Kernels: 0 * inf) give score 0 here.
+    """
+    adj = _neighbours(A)
+    n = len(adj)
+    nv = (n + 1).bit_length()
+    deg_bits = bits - nv
+    degrees = [len(a) for a in adj]
+    if deg_bits == 0:
+        return [i + 1 for i in range(n)]
+    max_deg_range = ((1 << deg_bits) - 2) % 2**bits
+    low, high = min(degrees), max(degrees)
+    statuses = []
+    for i in range(n):
+        score = 0
+        if high > low:
+            inv = np.float32(1) / np.float32(high - low)
+            deg_score = np.float32(degrees[i] - low) * inv
+            score = int(deg_score * np.array(max_deg_range, np.uint64).astype(np.float32))
+            if clamp:
+                score = min(score, max_deg_range)
+        statuses.append(((i + 1) + (score << nv)) % 2**bits)
+    return statuses
+
+
+def kokkos_d2_mis_fixed(A, statuses, bits=32):
+    """(sorted ids, iterations) of D2_MIS_FixedPriority::compute with the given row statuses."""
+    A = sp.csr_array(A)
+    n = A.shape[0]
+    adj = _neighbours(A)
+    IN_SET, OUT_SET = 0, 2**bits - 1
+    row = list(statuses)
+    col = [min([row[i]] + [row[j] for j in adj[i]]) for i in range(n)]  # InitColStatus
+    worklist, iterations = list(range(n)), 0
+    while worklist:
+        update = set()
+        for i in worklist:  # IterateStatusFunctor
+            s = row[i]
+            out = any(col[j] == OUT_SET for j in adj[i] + [i])
+            mismatch = any(col[j] != s for j in adj[i] + [i])
+            if out:
+                row[i] = OUT_SET
+            elif not mismatch:
+                row[i] = IN_SET
+            if out or not mismatch:
+                update.update(j for j in adj[i] + [i] if col[j] == s)
+        for c in sorted(update):  # RefreshColStatus
+            m = min([row[c]] + [row[j] for j in adj[c]])
+            col[c] = OUT_SET if m == IN_SET else m
+        worklist = [i for i in worklist if row[i] not in (IN_SET, OUT_SET)]
+        iterations += 1
+    return np.array([i for i in range(n) if row[i] == IN_SET], np.int64), iterations
+
+
+def greedy_mis(A, order, k=1):
+    """The distance-k MIS that visits vertices in ``order`` and keeps each one still free."""
+    adj = _neighbours(A)
+    blocked, chosen = set(), []
+    for v in order:
+        if v not in blocked:
+            chosen.append(v)
+            blocked |= _ball(adj, v, k)
+    return np.array(sorted(chosen), np.int64)
+
+
+def synchronous_mis(A, k, status):
+    """(sorted ids, rounds) of synchronous rounds with ball minima found by search.
+
+    Round r gives each undecided vertex i the status ``status(i, r)``; IN is below and OUT
+    above every status. A vertex whose status is the least in its distance-k ball joins,
+    and one with an IN vertex in that ball leaves. Each decision is seen by the others in
+    the next round.
+    """
+    adj = _neighbours(A)
+    n = len(adj)
+    IN, OUT = -1, float("inf")
+    T = [OUT] * n
+    balls = [_ball(adj, v, k) for v in range(n)]
+    undecided, rounds = list(range(n)), 0
+    while undecided:
+        for v in undecided:
+            T[v] = status(v, rounds)
+        least = {v: min(T[w] for w in balls[v]) for v in undecided}
+        for v in undecided:
+            if least[v] == IN:
+                T[v] = OUT
+            elif least[v] == T[v]:
+                T[v] = IN
+        undecided = [v for v in undecided if T[v] not in (IN, OUT)]
+        rounds += 1
+    return np.array([v for v in range(n) if T[v] == IN], np.int64), rounds

@@ -15,8 +15,8 @@ def _symmetric(n, rows, cols):
 
 
 @st.composite
-def random_graphs(draw, max_n=40):
-    n = draw(st.integers(1, max_n))
+def random_graphs(draw, max_n=40, min_n=1):
+    n = draw(st.integers(min_n, max_n))
     edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
     return _symmetric(n, [e[0] for e in edges], [e[1] for e in edges])
 

@@ -62,6 +62,22 @@ def test_mxv_with_and_without_mask(be, semiring, reduce):
     assert _entries(be, out) == want  # unmasked empty rows lose their entry, masked rows keep 42
 
 
+@pytest.mark.parametrize("semiring", ["any_pair", "min_first", "max_first", "plus_pair"])
+def test_vxm_pushes_rows(be, semiring):
+    values = np.array([5, 3, 8, 1, 9, 2, 7, 4], dtype=np.int64)
+    A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES))
+    u = _sparse(be, [0, 3, 4], values[[0, 3, 4]])
+    rows = np.split(A_INDICES, A_INDPTR[1:-1])
+    reached = {}
+    for i in (0, 3, 4):
+        for j in rows[i].tolist():
+            reached.setdefault(j, []).append(int(values[i]))
+    reduce = {"any_pair": lambda v: 1, "min_first": min, "max_first": max, "plus_pair": len}[semiring]
+    assert _entries(be, be.vxm(semiring, u, A)) == {j: reduce(v) for j, v in reached.items()}
+    mask = _sparse(be, [1, 7], True)
+    assert _entries(be, be.vxm(semiring, u, A, mask=mask)) == {j: reduce(reached[j]) for j in (1, 7) if j in reached}
+
+
 def test_ewise_mult_select_assign(be):
     u = _sparse(be, [0, 2, 5, 7], np.array([4, 0, 6, 1], np.uint64))
     v = _sparse(be, [2, 5, 6], np.array([0, 9, 3], np.uint64))

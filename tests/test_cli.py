@@ -17,6 +17,36 @@ def test_mis2_table(capsys):
     assert "ms" in rows["mis2"]
 
 
+@pytest.mark.parametrize(("command", "priority", "run"), [
+    ("mis1", None, lambda A: gg.mis1(A)), ("mis1", "random", lambda A: gg.mis1(A, "random")),
+    ("mis1", "permutation", lambda A: gg.mis1(A, "permutation")),
+    ("mis2", "fixed", lambda A: gg.mis2(A, priority="fixed")),
+    ("mis2", "quality", lambda A: gg.mis2(A, priority="quality")),
+])
+def test_priorities(command, priority, run, capsys):
+    argv = [command, "laplace3d:12,10,8"] + ([] if priority is None else ["--priority", priority])
+    assert main(argv) == 0
+    rows = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines() if line.strip())
+    expected = run(gg.generators.laplace3d(12, 10, 8))
+    assert rows["priority"] == (priority or "degree")
+    assert rows[f"|MIS-{command[-1]}|"] == f"{len(expected.vertices):,}"
+    assert rows["iterations"] == str(expected.iterations)
+    assert "ms" in rows[command]
+
+
+def test_mis1_output_file(tmp_path, capsys):
+    out = tmp_path / "ids.npy"
+    assert main(["mis1", "fe_4elt2", "--priority", "random", "--output", str(out)]) == 0
+    np.testing.assert_array_equal(np.load(out), gg.mis1(gg.datasets.load("fe_4elt2"), "random").vertices)
+
+
+def test_unknown_priority(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["mis1", "fe_4elt2", "--priority", "refresh"])
+    assert e.value.code == 2
+    assert "invalid choice: 'refresh'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("suffix", [".txt", ".npy"])
 def test_mis2_output_file(tmp_path, suffix, capsys):
     out = tmp_path / f"ids{suffix}"
@@ -44,7 +74,9 @@ def test_help_documents_every_command(capsys):
         main(["--help"])
     assert e.value.code == 0
     out = capsys.readouterr().out
-    assert "mis2" in out and "laplace3d:50" in out
-    with pytest.raises(SystemExit):
-        main(["mis2", "--help"])
-    assert "--output" in capsys.readouterr().out
+    assert "mis1" in out and "mis2" in out and "laplace3d:50" in out
+    for command in ("mis1", "mis2"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert "--output" in out and "--priority" in out

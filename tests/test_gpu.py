@@ -39,6 +39,19 @@ def assert_same_mis(A):
     assert gpu_result.iterations == cpu.iterations
 
 
+MIS_VARIANTS = [pytest.param(gg.mis1, {"priority": p}, id=f"mis1-{p}") for p in ("degree", "random", "permutation")] \
+    + [pytest.param(gg.mis2, {"priority": p}, id=f"mis2-{p}") for p in ("fixed", "quality")] \
+    + [pytest.param(gg.mis2, {"priority_hash": "xorshift"}, id="mis2-xorshift"),
+       pytest.param(gg.misk, {"k": 3}, id="misk-3")]
+
+
+def assert_same_mis_variant(A, algorithm, options):
+    cpu = algorithm(A, backend="suitesparse", **options)
+    gpu_result = algorithm(_cupyx(A), **options)
+    np.testing.assert_array_equal(_host(gpu_result.vertices), cpu.vertices)
+    assert gpu_result.iterations == cpu.iterations
+
+
 def assert_same_aggregation(A):
     for method in ("mis2", "mis2_basic"):
         cpu, gpu_result = gg.aggregate(A, method), gg.aggregate(_cupyx(A), method)
@@ -81,6 +94,19 @@ def test_mis2_on_random_graphs(A):
     assert_same_mis(A)
 
 
+@pytest.mark.parametrize(("algorithm", "options"), MIS_VARIANTS)
+@pytest.mark.parametrize("matrix", GRIDS)
+def test_mis_family(matrix, algorithm, options):
+    assert_same_mis_variant(matrix(), algorithm, options)
+
+
+@pytest.mark.parametrize(("algorithm", "options"), MIS_VARIANTS)
+@settings(max_examples=10, deadline=None)
+@given(graphs())
+def test_mis_family_on_random_graphs(A, algorithm, options):
+    assert_same_mis_variant(A, algorithm, options)
+
+
 def test_packed_statuses_kernel_equals_the_formula():
     import cupy
 
@@ -88,8 +114,9 @@ def test_packed_statuses_kernel_equals_the_formula():
 
     for n, bits in [(1000, 32), (70_000, 32), (1000, 64)]:
         ids = np.sort(np.random.default_rng(n).choice(n, n // 3, replace=False)).astype(np.int64)
-        for r in (0, 1, 7):
-            np.testing.assert_array_equal(Packing(n, bits, cupy)(cupy.asarray(ids), r).get(), Packing(n, bits)(ids, r))
+        for r, hash_ in [(0, "xorshift*"), (1, "xorshift*"), (7, "xorshift*"), (3, "xorshift")]:
+            on_gpu = Packing(n, bits, cupy, priority_hash=hash_)(cupy.asarray(ids), r).get()
+            np.testing.assert_array_equal(on_gpu, Packing(n, bits, priority_hash=hash_)(ids, r))
 
 
 def _round_of_verbs(name, A, x, picked, values):
@@ -189,6 +216,7 @@ def test_coarsen():
 def test_shared_graphs(path):
     A = gg.io.read_matrix_market(path)[0]
     assert_same_mis(A)
+    assert_same_mis_variant(A, gg.mis1, {})
     assert_same_aggregation(A)
 
 

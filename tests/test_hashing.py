@@ -3,9 +3,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gbgraph.algorithms.hashing import Packing, packing_bits, xorshift_star
+from gbgraph.algorithms.hashing import HASHES, FixedPacking, Packing, packing_bits, xorshift, xorshift_star
 
-from reference import xorshift_hash
+from reference import hashed_status, xorshift_hash
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=50), st.sampled_from([32, 64]))
@@ -50,3 +50,46 @@ def test_packing_bits():
         packing_bits(2**32 - 1, packing=32)
     with pytest.raises(ValueError, match="packing must be None, 32 or 64"):
         packing_bits(5, packing=8)
+
+
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=50), st.sampled_from([32, 64]))
+def test_xorshift_is_table_i_xor_hash(values, bits):
+    assert xorshift(values, bits).tolist() == [xorshift_hash(v, bits, star=False) for v in values]
+
+
+@pytest.mark.parametrize("bits", [32, 64])
+@pytest.mark.parametrize("priority_hash", HASHES)
+@pytest.mark.parametrize("n", [1, 7, 1000])
+def test_statuses_of_either_hash_match_the_reference(n, bits, priority_hash):
+    pk = Packing(n, bits, priority_hash=priority_hash)
+    ids = np.arange(n)
+    for r in (0, 4):
+        want = [hashed_status(i, r, n, bits, star=priority_hash == "xorshift*") for i in ids.tolist()]
+        assert pk.tuples(pk(ids, r)).tolist() == want
+
+
+def test_unknown_hash():
+    with pytest.raises(ValueError, match="priority_hash must be 'xorshift\\*' or 'xorshift', got 'md5'"):
+        Packing(5, 32, priority_hash="md5")
+
+
+@pytest.mark.parametrize("bits", [32, 64])
+def test_fixed_statuses_pack_priorities_and_ignore_the_round(bits):
+    priorities = np.array([5, 0, 5, 2], np.uint64)
+    fp = FixedPacking.from_priorities(priorities, bits)
+    ids = np.array([3, 0, 2])
+    assert fp.tuples(fp(ids, 0)).tolist() == [(2 << 3) | 4, (5 << 3) | 1, (5 << 3) | 3]
+    np.testing.assert_array_equal(fp(ids, 0), fp(ids, 9))
+    assert fp.dtype == Packing(4, bits).dtype and not fp.refresh and Packing(4, bits).refresh
+
+
+def test_fixed_priorities_must_fit_beside_the_id():
+    FixedPacking.from_priorities(np.array([2**29 - 1, 0, 0, 0], np.uint64), 32)  # nv = 3
+    with pytest.raises(ValueError, match="priorities must be below 2\\*\\*29 for n = 4 and 32-bit statuses"):
+        FixedPacking.from_priorities(np.array([2**29, 0, 0, 0], np.uint64), 32)
+
+
+def test_packing_bits_reserves_priority_bits():
+    assert packing_bits(2**25 - 2, priority_bits=7) == 32 and packing_bits(2**25 - 1, priority_bits=7) == 64
+    with pytest.raises(ValueError, match="packing=32 holds at most 2\\*\\*25 - 2 vertices here"):
+        packing_bits(2**25 - 1, packing=32, priority_bits=7)

@@ -73,15 +73,6 @@ def test_deterministic_across_runs(A):
         assert again.iterations == first.iterations
 
 
-@pytest.fixture
-def graphblas_threads():
-    import graphblas as gb
-
-    before = gb.ss.config["nthreads"]
-    yield lambda k: gb.ss.config.__setitem__("nthreads", k)
-    gb.ss.config["nthreads"] = before
-
-
 def test_identical_with_one_and_two_threads(graphblas_threads):
     A = laplace3d(40, 30, 20)
     results = []

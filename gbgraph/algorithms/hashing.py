@@ -23,6 +23,14 @@ ordinals, ``f`` keeps all 64 bits, ``f(x) = xorshift(x) * 2685821657736338717 - 
 2**64, and ``T_i(r) = (i + 1) | (f(f(i) ^ f(r)) << nv)`` mod 2**64. ``packing=64`` forces it
 on any graph (then results equal Kokkos Kernels built with 64-bit ordinals).
 
+The "Xor hash" of Table I
+-------------------------
+Kelley & Rajamanickam compare ``f`` = xorshift* with plain xorshift (their Table I, "Xor
+Hash"): the same formulas without the multiplication, ``f(x) = uint32(xorshift(x) >> 16)``
+(32 bits) or ``xorshift(x)`` (64 bits). MIS-2 then needs two to three times the rounds
+(../../docs/mis_family.md); ``Packing`` takes ``priority_hash="xorshift"`` for that
+experiment only.
+
 Containers
 ----------
 SuiteSparse's wheel precompiles semiring kernels for INT32 and UINT64 but not UINT32 (its
@@ -33,40 +41,50 @@ stored as the int32 ``x - 2**31`` (its top bit flipped), which keeps the order: 
 
 import numpy as np
 
-__all__ = ["MULTIPLIER", "packing_bits", "xorshift_star", "Packing"]
+__all__ = ["MULTIPLIER", "HASHES", "packing_bits", "xorshift_star", "xorshift", "Packing", "FixedPacking"]
 
 MULTIPLIER = np.uint64(2685821657736338717)
+#: Names of the priority hashes: Kokkos Kernels' xorshift* and Table I's plain xorshift.
+HASHES = ("xorshift*", "xorshift")
 
 _ONE = np.uint64(1)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _TOP32 = np.uint64(0x80000000)
 
 
-def packing_bits(n, packing=None):
+def packing_bits(n, packing=None, priority_bits=0):
     """Width of the packed status tuples for a graph of ``n`` vertices.
 
     Parameters
     ----------
     n : int
     packing : {None, 32, 64}
-        None picks 32 when ``n + 2 <= 2**32`` (Kokkos Kernels with 32-bit ordinals), else 64.
+        None picks 32 when the id ``i + 1`` and ``priority_bits`` bits fit in 32 bits, that is
+        ``n + 2 <= 2**(32 - priority_bits)`` (Kokkos Kernels with 32-bit ordinals), else 64.
+    priority_bits : int
+        Bits the priorities need beside the id: 0 for hashed priorities (they take what is
+        left), 7 for ECL-MIS's 127 degree levels.
 
     Raises
     ------
     ValueError
-        for another ``packing``, or ``packing=32`` with ``n + 2 > 2**32``.
+        for another ``packing``, or ``packing=32`` on a graph too large for it.
 
     Examples
     --------
     >>> packing_bits(10), packing_bits(2**32 - 1), packing_bits(10, packing=64)
     (32, 64, 64)
+    >>> packing_bits(2**25 - 2, priority_bits=7), packing_bits(2**25 - 1, priority_bits=7)
+    (32, 64)
     """
+    fits_32 = (n + 1).bit_length() + priority_bits <= 32
     if packing is None:
-        return 32 if n + 2 <= 2**32 else 64
+        return 32 if fits_32 else 64
     if packing not in (32, 64):
         raise ValueError(f"packing must be None, 32 or 64, got {packing!r}")
-    if packing == 32 and n + 2 > 2**32:
-        raise ValueError(f"packing=32 holds at most 2**32 - 2 vertices, the graph has n = {n:,}")
+    if packing == 32 and not fits_32:
+        raise ValueError(f"packing=32 holds at most 2**{32 - priority_bits} - 2 vertices here, "
+                         f"the graph has n = {n:,}")
     return packing
 
 
@@ -78,10 +96,12 @@ def _xorshift(x):
     return x
 
 
-def _finish(x, bits):
-    """xorshift* output from an already xorshifted word, in place: ``x * M - 1`` (>> 16)."""
-    x *= MULTIPLIER
-    x -= _ONE
+def _finish(x, bits, star=True):
+    """Hash output from an already xorshifted word, in place: xorshift* multiplies by M and
+    subtracts 1 (plain xorshift does not); the 32-bit hashes keep bits 16..47."""
+    if star:
+        x *= MULTIPLIER
+        x -= _ONE
     if bits == 32:
         x >>= np.uint64(16)
         x &= _LOW32
@@ -108,12 +128,53 @@ def xorshift_star(x, bits, xp=np):
     return _finish(_xorshift(xp.array(x, dtype=xp.uint64)), bits)
 
 
-class Packing:
+def xorshift(x, bits, xp=np):
+    """Table I's "Xor hash": :func:`xorshift_star` without the multiplication, as uint64.
+
+    Parameters are those of :func:`xorshift_star`.
+
+    Examples
+    --------
+    >>> xorshift([0, 1], 32).tolist()   # 1 -> 1 ^ 1 << 25 = 0x2000001, then bits 16..47
+    [0, 512]
+    """
+    return _finish(_xorshift(xp.array(x, dtype=xp.uint64)), bits, star=False)
+
+
+def _stored(tuples, bits, xp):
+    """Container statuses from uint64 tuples (consumed): int32 with the top bit flipped, or
+    the uint64 values themselves."""
+    if bits == 32:
+        tuples ^= _TOP32
+        return tuples.astype(xp.int32)
+    return tuples
+
+
+class _Statuses:
+    """What every kind of packed status shares: the id field, IN, OUT and the container."""
+
+    def __init__(self, n, bits, xp):
+        self.n, self.bits, self.xp = n, bits, xp
+        self.nv = (n + 1).bit_length()
+        if bits == 32:
+            self.dtype, self.IN, self.OUT = "int32", np.int32(-2**31), np.int32(2**31 - 1)
+        else:
+            self.dtype, self.IN, self.OUT = "uint64", np.uint64(0), np.uint64(2**64 - 1)
+
+    def tuples(self, statuses):
+        """The packed tuples as Kokkos Kernels writes them (uint64 values), from statuses."""
+        if self.bits == 32:
+            return self.xp.asarray(statuses).view(self.xp.uint32).astype(self.xp.uint64) ^ _TOP32
+        return self.xp.asarray(statuses, dtype=self.xp.uint64)
+
+
+class Packing(_Statuses):
     """Packed statuses ``T_i(r)`` of Kokkos Kernels' ``graph_d2_mis`` for one graph.
 
-    ``xorshift`` is linear over GF(2), so ``xorshift(f(i) ^ f(r))`` equals
-    ``xorshift(f(i)) ^ xorshift(f(r))``: the per-vertex half is computed once here and each
-    round costs a gather and six element-wise operations per vertex.
+    They change every round (``refresh`` is True). ``xorshift`` is linear over GF(2), so
+    ``xorshift(f(i) ^ f(r))`` equals ``xorshift(f(i)) ^ xorshift(f(r))``: the per-vertex half
+    is computed once here and each round costs a gather and six element-wise operations per
+    vertex.
 
     Parameters
     ----------
@@ -123,6 +184,9 @@ class Packing:
         Tuple width, see :func:`packing_bits`.
     xp : module
         numpy or cupy.
+    priority_hash : {"xorshift*", "xorshift"}
+        ``f`` of the module docstring: Kokkos Kernels' xorshift* (default), or Table I's
+        plain xorshift.
 
     Attributes
     ----------
@@ -130,6 +194,11 @@ class Packing:
         Container type of the statuses (see the module docstring).
     IN, OUT : numpy scalar
         The statuses of decided vertices, least and greatest of the container order.
+
+    Raises
+    ------
+    ValueError
+        for an unknown ``priority_hash``.
 
     Examples
     --------
@@ -142,26 +211,28 @@ class Packing:
     True
     """
 
-    def __init__(self, n, bits, xp=np):
-        self.n, self.bits, self.xp = n, bits, xp
-        self.nv = (n + 1).bit_length()
+    refresh = True
+
+    def __init__(self, n, bits, xp=np, priority_hash="xorshift*"):
+        if priority_hash not in HASHES:
+            raise ValueError(f"priority_hash must be 'xorshift*' or 'xorshift', got {priority_hash!r}")
+        super().__init__(n, bits, xp)
+        self._star = priority_hash == "xorshift*"
+        self._f = xorshift_star if self._star else xorshift
         on_gpu = xp.__name__ == "cupy"  # the device version computes both halves in its kernel
-        self._vertex_part = None if on_gpu else _xorshift(xorshift_star(xp.arange(n, dtype=xp.uint64), bits, xp))
+        self._vertex_part = None if on_gpu else _xorshift(self._f(xp.arange(n, dtype=xp.uint64), bits, xp))
         if bits == 32:
-            self.dtype, self.IN, self.OUT = "int32", np.int32(-2**31), np.int32(2**31 - 1)
             self._high_bits = (_LOW32 >> np.uint64(self.nv)) << np.uint64(self.nv)
-        else:
-            self.dtype, self.IN, self.OUT = "uint64", np.uint64(0), np.uint64(2**64 - 1)
 
     def __call__(self, ids, r):
         """Statuses of the vertices ``ids`` (int64 array, each < n) in round ``r``."""
         xp = self.xp
         if self._vertex_part is None:
             return self.cuda(ids, None, ids.size, ids.size, r)
-        round_part = _xorshift(xorshift_star([r], self.bits, xp))
+        round_part = _xorshift(self._f([r], self.bits, xp))
         x = self._vertex_part[ids]
         x ^= round_part
-        x = _finish(x, 64)
+        x = _finish(x, 64, self._star)
         if self.bits == 32:
             # ((x >> 16) << nv) mod 2**32, in one shift: bits 16.. of x move to nv..31
             shift = self.nv - 16
@@ -176,22 +247,68 @@ class Packing:
         id1 += _ONE
         x |= id1
         del id1
-        if self.bits == 32:
-            x ^= _TOP32
-            return x.astype(xp.uint32).view(xp.int32)  # below 2**32: an exact reinterpretation
-        return x
+        return _stored(x, self.bits, xp)
 
     def cuda(self, indices, count_ptr, count, capacity, r):
         """:meth:`__call__` as one CUDA kernel (``kernels/hashing.cu``), for the cupy backend's
         ``apply_index``: the vertices are ``indices[:count]`` (positions 0.. when None), the
-        count may be on the device (``count_ptr``), and so may ``r`` (a captured round)."""
+        count may be on the device (``count_ptr``), and so may ``r`` (a recorded round)."""
         from ..backends.cupy.kernels import packed_statuses
 
-        return packed_statuses(self, indices, count_ptr, count, capacity, r)
+        return packed_statuses(self, indices, count_ptr, count, capacity, r, star=self._star)
 
-    def tuples(self, statuses):
-        """The packed tuples as Kokkos Kernels writes them (uint64 values), from statuses."""
-        if self.bits == 32:
-            return self.xp.asarray(statuses).view(self.xp.uint32).astype(self.xp.uint64) ^ _TOP32
-        return self.xp.asarray(statuses, dtype=self.xp.uint64)
 
+class FixedPacking(_Statuses):
+    """Statuses fixed for the whole run (``refresh`` is False): Bell et al.'s MIS-k, the
+    random-permutation MIS, ECL-MIS and Kokkos Kernels' ``MIS2_QUALITY``.
+
+    Parameters
+    ----------
+    statuses : array
+        Container statuses of every vertex (dtype of :class:`Packing` for ``bits``).
+    bits : {32, 64}
+    xp : module
+        numpy or cupy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fp = FixedPacking.from_priorities(np.array([3, 0, 3], np.uint64), 32)
+    >>> fp.tuples(fp(np.arange(3), 5)).tolist()   # (p << nv) | (i + 1), nv = 3; any round
+    [25, 2, 27]
+    """
+
+    refresh = False
+
+    def __init__(self, statuses, bits, xp=np):
+        super().__init__(statuses.size, bits, xp)
+        self._statuses = statuses
+
+    @classmethod
+    def from_priorities(cls, priorities, bits, xp=np):
+        """Statuses ``(p_i << nv) | (i + 1)`` from uint64 priorities (lower wins, ids break ties).
+
+        Raises
+        ------
+        ValueError
+            if a priority does not fit in the ``bits - nv`` bits beside the id.
+        """
+        n = priorities.size
+        nv = (n + 1).bit_length()
+        if n and int(priorities.max()) >> (bits - nv):
+            raise ValueError(f"priorities must be below 2**{bits - nv} for n = {n:,} and {bits}-bit "
+                             f"statuses, got {int(priorities.max())}")
+        x = priorities.astype(xp.uint64) << np.uint64(nv)
+        x |= xp.arange(1, n + 1, dtype=xp.uint64)
+        return cls(_stored(x, bits, xp), bits, xp)
+
+    def __call__(self, ids, r):
+        """Statuses of the vertices ``ids``; the same in every round ``r``."""
+        return self._statuses[ids]
+
+    def cuda(self, indices, count_ptr, count, capacity, r):
+        """:meth:`__call__` for the cupy backend's ``apply_index``, with the count of
+        ``indices`` possibly on the device (see :meth:`Packing.cuda`)."""
+        from ..backends.cupy.kernels import gather
+
+        return gather(self._statuses, indices, count_ptr, count, capacity)

@@ -1,7 +1,38 @@
-"""Maximal independent sets as semiring rounds.
+"""Maximal independent sets as semiring rounds: MIS-1, MIS-2 and Bell's MIS-k.
 
-``mis2`` is Algorithm 1 of Kelley & Rajamanickam [1]_ (Kokkos Kernels ``graph_d2_mis`` with
-``MIS2_FAST``), bit for bit: read it beside the paper, the comments give its line numbers.
+One round structure serves the whole family (:func:`_rounds`): Algorithm 1 of Kelley &
+Rajamanickam [1]_ (Kokkos Kernels ``graph_d2_mis`` with ``MIS2_FAST``, bit for bit), with one
+column level per hop, so that distance k takes k masked products per round, and with
+statuses that are either refreshed every round (Luby's Monte Carlo Algorithm A [2]_,
+Algorithm 1) or fixed once (Bell, Dalton and Olson's MIS-k [3]_, the random-permutation MIS,
+ECL-MIS [4]_, Kokkos Kernels' ``MIS2_QUALITY``). Read it beside Algorithm 1: the comments
+give its line numbers.
+
+==================================  ========  ========================================  ===========
+call                                distance  statuses                                  refreshed
+==================================  ========  ========================================  ===========
+``mis1(A, "random")``               1         Kokkos Kernels' hash of (round, vertex)   every round
+``mis1(A, "permutation")``          1         the same hash, round 0                    never
+``mis1(A, "degree")``               1         ECL-MIS's degree priority                 never
+``mis2(A)``                         2         Kokkos Kernels' hash of (round, vertex)   every round
+``mis2(A, priority="fixed")``       2         the same hash, round 0                    never
+``mis2(A, priority="quality")``     2         Kokkos Kernels' normalised degree         never
+``misk(A, k)``                      k         the same hash, round 0                    never
+==================================  ========  ========================================  ===========
+
+References
+----------
+.. [1] B. Kelley and S. Rajamanickam, "Parallel, portable algorithms for distance-2
+   maximal independent set and graph coarsening," IPDPS 2022, pp. 280-290.
+   https://doi.org/10.1109/IPDPS53621.2022.00035
+.. [2] M. Luby, "A simple parallel algorithm for the maximal independent set problem,"
+   SIAM J. Comput. 15(4), 1036-1053, 1986. https://doi.org/10.1137/0215074
+.. [3] N. Bell, S. Dalton and L. N. Olson, "Exposing fine-grained parallelism in
+   algebraic multigrid methods," SIAM J. Sci. Comput. 34(4), C123-C152, 2012.
+   https://doi.org/10.1137/110838844
+.. [4] M. Burtscher, S. Devale, S. Azimi, J. Jaiganesh and E. Powers, "A high-quality
+   and fast maximal independent set implementation for GPUs," ACM Trans. Parallel
+   Comput. 5(2), 8:1-8:27, 2018. https://doi.org/10.1145/3291525
 """
 
 from dataclasses import dataclass
@@ -9,9 +40,18 @@ from dataclasses import dataclass
 from .. import backends
 from ..errors import StallError
 from ..graph import as_graph
-from .hashing import Packing, packing_bits
+from .hashing import HASHES, Packing, packing_bits
+from .priorities import ECL_PRIORITY_BITS, ecl_degree, fixed_random, kokkos_quality
 
-__all__ = ["MISResult", "mis2"]
+__all__ = ["MISResult", "MIS1_PRIORITIES", "MIS2_PRIORITIES", "mis1", "mis2", "misk"]
+
+#: ``priority`` values of :func:`mis1`, the default first.
+MIS1_PRIORITIES = ("degree", "random", "permutation")
+#: ``priority`` values of :func:`mis2`, the default first.
+MIS2_PRIORITIES = ("refresh", "fixed", "quality")
+#: Fixed statuses: the rounds narrow to the frontier once two rounds in a row (a vertex
+#: joins, its neighbours leave in the next) decide under 1/_NARROW of the undecided rows.
+_NARROW = 8
 
 
 @dataclass(frozen=True)
@@ -33,21 +73,110 @@ class MISResult:
         return f"MISResult(|vertices|={len(self.vertices):,}, iterations={self.iterations})"
 
 
-def mis2(A, backend=None, *, packing=None, max_iter=None):
-    """Distance-2 maximal independent set, deterministic, equal to Kokkos Kernels'.
+def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
+    """Maximal independent set (distance 1), deterministic, in one of three priority orders.
+
+    No two chosen vertices are adjacent, and every other vertex has a chosen neighbour.
+    Each round, an undecided vertex whose status is the least in its closed neighbourhood
+    joins the set, and a vertex next to a set vertex leaves.
+
+    Parameters
+    ----------
+    A : graph
+        Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
+    priority : {"degree", "random", "permutation"}
+        ``"degree"`` (default): ECL-MIS's priority [2]_, lower degree first, randomised
+        within a degree by the hash (:func:`~gbgraph.algorithms.priorities.ecl_degree`);
+        the largest sets of the three on every graph measured (docs/mis_family.md).
+        ``"random"``: Luby's Monte Carlo Algorithm A [1]_, new hashed
+        priorities every round (MIS-1 of G² with them is MIS-2 of G, Lemma IV.2 of [3]_).
+        ``"permutation"``: the hashed priorities of round 0, kept (the random-permutation
+        MIS of CUSP, PBBS and Pannotia; the greedy set in that order; ``misk(A, 1)``).
+    backend : str or Backend, optional
+        ``"suitesparse"`` (default).
+    packing : {None, 32, 64}, optional
+        Status width, see :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits
+        when they hold the id and the priority (``n + 2 <= 2**32``; for ``"degree"``,
+        ``n + 2 <= 2**25``), else 64.
+    max_iter : int, optional
+        Most rounds to run; the default, ``n + 1``, is never reached.
+
+    Returns
+    -------
+    MISResult
+        ``vertices`` (sorted int64) and ``iterations``.
+
+    Raises
+    ------
+    InvalidGraphError, UnsupportedGraphTypeError
+        for inputs :func:`gbgraph.as_graph` rejects.
+    ValueError
+        for a bad ``priority``, ``packing`` or ``max_iter``.
+    StallError
+        if ``max_iter`` rounds leave vertices undecided (the message says how many).
+
+    Notes
+    -----
+    Each round is one masked ``min_second`` product over the closed neighbourhoods of the
+    undecided vertices; with fixed priorities, once rounds decide few vertices, only over
+    the undecided vertices next to the last decisions (found by a push from them).
+    Refreshed priorities take O(log n) rounds [1]_; fixed ones as many as the longest chain
+    of decreasing priorities, O(log² n) for a random order [4]_.
+
+    References
+    ----------
+    .. [1] M. Luby, "A simple parallel algorithm for the maximal independent set problem,"
+       SIAM J. Comput. 15(4), 1036-1053, 1986. https://doi.org/10.1137/0215074
+    .. [2] M. Burtscher, S. Devale, S. Azimi, J. Jaiganesh and E. Powers, "A high-quality
+       and fast maximal independent set implementation for GPUs," ACM Trans. Parallel
+       Comput. 5(2), 8:1-8:27, 2018. https://doi.org/10.1145/3291525
+    .. [3] B. Kelley and S. Rajamanickam, "Parallel, portable algorithms for distance-2
+       maximal independent set and graph coarsening," IPDPS 2022, pp. 280-290.
+       https://doi.org/10.1109/IPDPS53621.2022.00035
+    .. [4] G. E. Blelloch, J. T. Fineman and J. Shun, "Greedy sequential maximal independent
+       set and matching are parallel on average," SPAA 2012, pp. 308-317.
+       https://doi.org/10.1145/2312005.2312058
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> A = gg.generators.laplace3d(5)
+    >>> sizes = {p: len(gg.mis1(A, p).vertices) for p in ("degree", "random", "permutation")}
+    >>> all(gg.validate.is_mis(A, gg.mis1(A, p).vertices) for p in sizes)
+    True
+    >>> sizes["degree"] >= max(sizes["random"], sizes["permutation"])
+    True
+    """
+    _check_choice("priority", priority, MIS1_PRIORITIES)
+    graph = as_graph(A, weights=False)
+    be = backends.backend(backend)
+    return _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
+
+
+def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", packing=None, max_iter=None):
+    """Distance-2 maximal independent set, deterministic; by default equal to Kokkos Kernels'.
 
     No two chosen vertices are joined by a path of one or two edges, and every other vertex
-    has a chosen vertex within two edges. The set is the one Kokkos Kernels'
-    ``graph_d2_mis(..., MIS2_FAST)`` returns on the same graph (Kokkos Kernels >= 3.6 with
-    32-bit ordinals), on every backend and thread count.
+    has a chosen vertex within two edges. With the default priorities the set is the one
+    Kokkos Kernels' ``graph_d2_mis(..., MIS2_FAST)`` returns on the same graph (Kokkos
+    Kernels >= 3.6 with 32-bit ordinals), on every backend and thread count.
 
     Parameters
     ----------
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
     backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
-        CuPy arrays), else ``"suitesparse"``.
+        ``"suitesparse"`` (default).
+    priority : {"refresh", "fixed", "quality"}
+        ``"refresh"`` (default): Algorithm 1 of [1]_, new hashed priorities every round.
+        ``"fixed"``: the hashed priorities of round 0, kept: Bell et al.'s MIS-2 [2]_, the
+        "Fixed" column of [1]_'s Table I (``misk(A, 2)``). ``"quality"``: Kokkos Kernels'
+        ``MIS2_QUALITY``, fixed priorities from the normalised degree, lower degree first,
+        ties to the lower id (:func:`~gbgraph.algorithms.priorities.kokkos_quality`).
+    priority_hash : {"xorshift*", "xorshift"}
+        The hash of the ``"refresh"`` and ``"fixed"`` priorities: Kokkos Kernels'
+        xorshift* (default), or the plain xorshift of Table I's "Xor Hash" column, which
+        needs about twice the rounds (for that experiment).
     packing : {None, 32, 64}, optional
         Width of the packed (priority, id) statuses, see
         :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits when
@@ -59,30 +188,34 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
+        ``vertices`` (sorted int64) and ``iterations``.
 
     Raises
     ------
     InvalidGraphError, UnsupportedGraphTypeError
         for inputs :func:`gbgraph.as_graph` rejects.
     ValueError
-        for a bad ``packing`` or ``max_iter``.
+        for a bad ``priority``, ``priority_hash`` (or one given with ``"quality"``),
+        ``packing`` or ``max_iter``.
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
-    MemoryError
-        if the GPU runs out of memory (the message gives the graph's size).
 
     Notes
     -----
     Each round costs two masked ``min_second`` products over the closed neighbourhoods
     (pattern of A + I): about two SpMVs while the worklists are dense, less as they shrink.
-    Expect O(log n) rounds (Luby's bound, [1]_ section IV).
+    Expect O(log n) rounds with refreshed priorities (Luby's bound, [1]_ section IV), more
+    with fixed ones (Table I of [1]_; ``"quality"`` takes hundreds on a grid, where ids
+    break most ties, and then recomputes only what each round's decisions reach).
 
     References
     ----------
     .. [1] B. Kelley and S. Rajamanickam, "Parallel, portable algorithms for distance-2
        maximal independent set and graph coarsening," IPDPS 2022, pp. 280-290.
        https://doi.org/10.1109/IPDPS53621.2022.00035
+    .. [2] N. Bell, S. Dalton and L. N. Olson, "Exposing fine-grained parallelism in
+       algebraic multigrid methods," SIAM J. Sci. Comput. 34(4), C123-C152, 2012.
+       https://doi.org/10.1137/110838844
 
     Examples
     --------
@@ -92,88 +225,297 @@ def mis2(A, backend=None, *, packing=None, max_iter=None):
     ([4, 5, 12, 23, 26, 33], 16, 6)
     >>> gg.validate.is_mis(gg.generators.laplace3d(5), r.vertices, distance=2)
     True
+    >>> q = gg.mis2(gg.generators.laplace3d(5), priority="quality")
+    >>> gg.validate.is_mis(gg.generators.laplace3d(5), q.vertices, distance=2)
+    True
     """
+    _check_choice("priority", priority, MIS2_PRIORITIES)
+    _check_choice("priority_hash", priority_hash, HASHES)
+    if priority == "quality" and priority_hash != "xorshift*":
+        raise ValueError(f"priority_hash applies to priority='refresh' or 'fixed', got priority='quality' "
+                         f"with priority_hash={priority_hash!r}")
     graph = as_graph(A, weights=False)
-    be = backends.for_graph(backend, graph)
+    be = backends.backend(backend)
+    statuses = _statuses(graph, priority, packing, be.xp, priority_hash)
+    return _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
+
+
+def misk(A, k, backend=None, *, packing=None, max_iter=None):
+    """Distance-k maximal independent set with fixed random priorities (Bell et al. [1]_).
+
+    No two chosen vertices are joined by a path of k or fewer edges, and every other vertex
+    has a chosen vertex within k edges. Priorities are the hashed ones of round 0, kept for
+    the whole run, as in Bell, Dalton and Olson's algorithm (CUSP, pyamg's
+    ``maximal_independent_set(A, k=k)``); the set is the greedy one in that order.
+    ``misk(A, 1)`` is ``mis1(A, "permutation")`` and ``misk(A, 2)`` is
+    ``mis2(A, priority="fixed")``.
+
+    Parameters
+    ----------
+    A : graph
+        Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
+    k : int
+        The distance, at least 1.
+    backend : str or Backend, optional
+        ``"suitesparse"`` (default).
+    packing : {None, 32, 64}, optional
+        Status width, as in :func:`mis2`.
+    max_iter : int, optional
+        Most rounds to run; the default, ``n + 1``, is never reached.
+
+    Returns
+    -------
+    MISResult
+        ``vertices`` (sorted int64) and ``iterations``.
+
+    Raises
+    ------
+    InvalidGraphError, UnsupportedGraphTypeError
+        for inputs :func:`gbgraph.as_graph` rejects.
+    ValueError
+        for a bad ``k``, ``packing`` or ``max_iter``.
+    StallError
+        if ``max_iter`` rounds leave vertices undecided (the message says how many).
+
+    Notes
+    -----
+    Each round is k masked ``min_second`` products: k - 1 levels of column minima, each
+    over its own worklist (the columns not yet next to a set vertex at that distance), and
+    the decision over the undecided rows; once rounds decide few vertices, only over what
+    the last decisions reach. pyamg's C++ implementation of [1]_ instead does 2k products
+    over all vertices per round.
+
+    References
+    ----------
+    .. [1] N. Bell, S. Dalton and L. N. Olson, "Exposing fine-grained parallelism in
+       algebraic multigrid methods," SIAM J. Sci. Comput. 34(4), C123-C152, 2012.
+       https://doi.org/10.1137/110838844
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> A = gg.generators.laplace3d(6)
+    >>> r = gg.misk(A, 3)
+    >>> gg.validate.is_mis(A, r.vertices, distance=3)
+    True
+    >>> bool((gg.misk(A, 2).vertices == gg.mis2(A, priority="fixed").vertices).all())
+    True
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}")
+    graph = as_graph(A, weights=False)
+    be = backends.backend(backend)
+    statuses = fixed_random(graph.n, packing_bits(graph.n, packing), be.xp)
+    return _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))
+
+
+def _statuses(graph, priority, packing, xp, priority_hash="xorshift*"):
+    """The packed statuses a priority name stands for, in the width :func:`packing_bits` picks."""
+    if priority == "degree":
+        return ecl_degree(_degrees(graph, xp), packing_bits(graph.n, packing, ECL_PRIORITY_BITS), xp)
     bits = packing_bits(graph.n, packing)
-    max_iter = graph.n + 1 if max_iter is None else _positive(max_iter)
-    with be.guard(graph):
-        return _mis2(be, graph, bits, max_iter)
+    if priority == "quality":
+        return kokkos_quality(_degrees(graph, xp), bits, xp)
+    if priority in ("random", "refresh"):
+        return Packing(graph.n, bits, xp, priority_hash)
+    return fixed_random(graph.n, bits, xp, priority_hash)
+
+
+def _degrees(graph, xp):
+    """Neighbours of each vertex (the diagonal is not stored), as an ``xp`` array."""
+    return xp.diff(xp.asarray(graph.indptr))
 
 
 def _mis2(be, graph, bits, max_iter, candidates=None):
-    """[1] Algorithm 1 with the two worklists as masks.
+    """[1] Algorithm 1 (Kokkos Kernels' ``MIS2_FAST``): :func:`_rounds` with k = 2.
 
     ``candidates`` (a boolean vector, structure used) restricts the set to those vertices,
     as Kokkos Kernels' ``D2_MIS_RandomPriority::compute(mask)`` does: the others start OUT,
     distances still run through the whole graph.
+    """
+    return _rounds(be, graph, Packing(graph.n, bits, be.xp), 2, max_iter, candidates)
 
-    ``T`` holds row statuses: IN (least), OUT (greatest), else the packed priority of the
-    round. ``M`` holds column statuses as the plain minimum of T over the closed
-    neighbourhood, so IN in M means "an IN vertex is adjacent", which Kokkos Kernels writes
-    as OUT_SET (l.19-20): then one ``min_second`` product decides both tests of l.25-30.
-    Each step is a function, so that its temporaries are freed when it returns.
+
+def _rounds(be, graph, statuses, k, max_iter, candidates=None):
+    """Distance-k MIS: [1] Algorithm 1 with k - 1 column levels, worklist rounds then frontier ones.
+
+    ``T`` holds row statuses: IN (least), OUT (greatest), else the packed priority, set in
+    round 0 and, if ``statuses.refresh``, again every round (l.11-15). Level j of
+    ``levels`` (j = 1..k-1) holds the minimum of T over the ball of radius j around each
+    vertex, level j - 1 being T for j = 1. Once an IN vertex lies within distance j that
+    minimum stays IN, and once the whole ball is OUT it stays OUT, so each level is
+    recomputed only over its worklist, the columns with IN < minimum < OUT (l.17-22, l.34).
+    IN in level j means "an IN vertex lies within distance j", which Kokkos Kernels writes
+    as OUT_SET (l.19-20), and one ``min_second`` product over the undecided rows decides
+    both tests of l.25-30 (:func:`_decide`). k = 2 is Algorithm 1.
+
+    With fixed statuses, once two rounds in a row decide under ``1 / _NARROW`` of the
+    undecided rows (priorities that form chains: ``MIS2_QUALITY`` or ECL-MIS's degree
+    order on a mesh; random priorities decide more than the remaining rows every two
+    rounds) the rounds hand over to frontier rounds (:func:`_frontier_round`), which
+    recompute only what the last decisions reach. Each step is a function, so that its
+    temporaries are freed when it returns.
     """
     n = graph.n
     if n == 0:
         return MISResult(be.xp.empty(0, be.xp.int64), 0)
     A = be.adjacency(graph, closed=True)
-    status = Packing(n, bits, be.xp)
-    T = be.full(n, status.OUT, status.dtype)
-    M = be.full(n, status.IN, status.dtype)
-    wl2 = be.full(n, True, "bool")  # l.6-7
-    wl1 = wl2 if candidates is None else candidates
+    T = be.full(n, statuses.OUT, statuses.dtype)
+    levels = [be.full(n, statuses.IN, statuses.dtype) for _ in range(k - 1)]
+    every = be.full(n, True, "bool")  # l.6-7
+    wl1 = every if candidates is None else candidates
+    rounds = _refreshed_rounds if statuses.refresh else _fixed_rounds
+    return rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, max_iter, masked=candidates is not None)
 
-    def round_(wl1, wl2, it, shrink=True):  # l.10-34
-        _refresh_rows(be, T, wl1, status, it)
-        wl2 = _refresh_columns(be, A, T, M, wl2, status, shrink)
-        return _decide(be, A, T, M, wl1, status), wl2
+
+def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, masked):
+    """Rounds with statuses refreshed every round: the same verbs on the worklists each
+    time, which :meth:`~gbgraph.backends.base.Backend.iterate` runs (and the cupy backend
+    records once and replays)."""
+    k = len(levels) + 1
+
+    def round_(wl1, *columns_and_round, shrink=True):  # state (wl1, column worklists...), round
+        *columns, it = columns_and_round
+        x = _worklist_round(be, A, T, levels, wl1, columns, statuses, it, shrink)
+        return (be.select("valuegt", x, statuses.IN), *columns)  # l.33: wl1 = select(x > IN)
 
     rounds = 0
-    if be.nvals(wl1):  # l.9
-        # in round 0 without candidates every T is a priority, so no column can leave
-        wl1, wl2 = round_(wl1, wl2, 0, shrink=candidates is not None)
-        (wl1, wl2), rounds = be.iterate(round_, (wl1, wl2), first=1, stop=max_iter)
+    if be.nvals(wl1):  # l.9; in round 0 without candidates every T is a priority, so no column can leave
+        state = round_(wl1, *open_columns, 0, shrink=masked)
+        (wl1, *_), rounds = be.iterate(round_, state, first=1, stop=max_iter)
     if be.nvals(wl1):
-        raise StallError(f"mis2: {be.nvals(wl1):,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
-    return MISResult(be.indices(be.select("valueeq", T, status.IN)), rounds)
+        raise StallError(f"MIS-{k}: {be.nvals(wl1):,} of {be.nvals(T):,} vertices undecided after "
+                         f"max_iter={max_iter} rounds")
+    return MISResult(be.indices(be.select("valueeq", T, statuses.IN)), rounds)  # l.37: select(T == IN)
+
+
+def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, masked):
+    """Rounds with fixed statuses: worklist rounds, then frontier rounds once two rounds in
+    a row decide under ``1 / _NARROW`` of the undecided rows (see :func:`_rounds`)."""
+    k = len(levels) + 1
+    remaining = previous = be.nvals(wl1)
+    rounds, frontier = 0, None
+    while remaining:  # l.9
+        if rounds == max_iter:
+            raise StallError(f"MIS-{k}: {remaining:,} of {be.nvals(T):,} vertices undecided after "
+                             f"max_iter={max_iter} rounds")
+        if frontier is None:
+            x = _worklist_round(be, A, T, levels, wl1, open_columns, statuses, rounds, rounds > 0 or masked)
+            wl1 = be.select("valuegt", x, statuses.IN)  # l.33: wl1 = select(x > IN)
+            decided, remaining = remaining - be.nvals(wl1), be.nvals(wl1)
+            if (previous + decided) * _NARROW < remaining:
+                frontier = be.select("valueeq", x, statuses.IN)  # frontier = select(x == IN)
+            previous = decided
+        else:
+            frontier = _frontier_round(be, A, T, levels, frontier, statuses)
+            remaining -= be.nvals(frontier)
+        rounds += 1
+    return MISResult(be.indices(be.select("valueeq", T, statuses.IN)), rounds)  # l.37: select(T == IN)
+
+
+def _worklist_round(be, A, T, levels, wl1, open_columns, statuses, it, shrink):
+    """l.11-31 over the worklists; returns ``min(D, T)`` over wl1, IN where decided.
+
+    Updates ``open_columns`` (the column worklists, one per level) in place. ``shrink`` is
+    False in round 0 without candidates: every T is a priority, so no column can leave.
+    """
+    if statuses.refresh or it == 0:
+        _refresh_rows(be, T, wl1, statuses, it)
+    below = T
+    for j, M in enumerate(levels):
+        open_columns[j] = _refresh_columns(be, A, below, M, open_columns[j], statuses, shrink)
+        below = M
+    return _decide(be, A, T, below, wl1, statuses)
+
+
+def _frontier_round(be, A, T, levels, decided, statuses):
+    """l.17-31 for what the rows ``decided`` last round reach; returns the rows decided now.
+
+    With fixed statuses a row changes only when it is decided, and a level's minimum only
+    when a value below it in its closed neighbourhood changes: so level j is recomputed at
+    the columns next to a change of level j - 1, and only the undecided rows next to a
+    change of the top level are decided again; every other value is still exact. Kokkos
+    Kernels' ``D2_MIS_FixedPriority`` refreshes its columns this way (``colUpdateBitset``);
+    gbgraph narrows the rows too. A round then costs the neighbourhoods of the last
+    decisions instead of the worklists, which matters when the priorities form long chains
+    (``MIS2_QUALITY`` on a grid: hundreds of rounds, each deciding a fraction of a percent
+    of the vertices).
+    """
+    changed, below = decided, T
+    for M in levels:
+        changed = _update_level(be, A, below, M, changed)
+        below = M
+    return _decide_near(be, A, T, below, changed, statuses)
 
 
 def _refresh_rows(be, T, wl1, status, it):
-    """l.11-15: ``T<wl1> = (h(it, i) << nv) | (i + 1)``, an index-unary apply."""
-    P = be.apply_index(status, wl1, it)
-    be.assign(T, P, mask=P)
+    """l.11-15: ``T<wl1> = (h(it, i) << nv) | (i + 1)`` (fixed statuses ignore ``it``)."""
+    P = be.apply_index(status, wl1, it)  # P(i) = status(i, it): an index-unary apply
+    be.assign(T, P, mask=P)  # l.14: T<P> = P
 
 
 def _refresh_columns(be, A, T, M, wl2, status, shrink):
     """l.17-22 and l.34: ``M<wl2> = A ⊕min.second T``; returns the next wl2.
 
-    The next wl2 keeps the columns with IN < M < OUT: no IN vertex adjacent and not all
-    neighbours OUT. In round 0 without candidates every T is a priority, so no column can
-    leave (``shrink`` is False): all of Mw is the next wl2 (a closed neighbourhood is never
-    empty), a mask of the same type as the later ones.
+    ``T`` is the level below ``M`` (the row statuses for the first level). The next wl2
+    keeps the columns with IN < M < OUT: no IN vertex within reach and not all of it OUT.
+    ``shrink`` is False when no column can leave (round 0 without candidates): then it is
+    all of Mw (a closed neighbourhood is never empty), a mask like the later ones.
     """
-    Mw = be.mxv("min_second", A, T, mask=wl2)
-    be.assign(M, Mw, mask=wl2)
+    Mw = be.mxv("min_second", A, T, mask=wl2)  # l.18: M<wl2> = A ⊕min.second T
+    be.assign(M, Mw, mask=wl2)  # M<wl2> = Mw
     if not shrink:
         return Mw
-    return be.select("valuelt", be.select("valuegt", Mw, status.IN), status.OUT)
+    return be.select("valuelt", be.select("valuegt", Mw, status.IN), status.OUT)  # l.34: select(IN < Mw < OUT)
 
 
 def _decide(be, A, T, M, wl1, status):
-    """l.24-31 and l.33: mark rows IN or OUT; returns the next wl1 (the undecided rows).
+    """l.24-31: mark the rows of ``wl1`` IN or OUT; returns ``min(D, T)``, IN where decided.
 
-    ``D<wl1> = A ⊕min.second M`` is IN if an IN vertex is within distance 2 (l.25-27), and
-    equals T_v if every M_w in N[v] does, since M_w <= T_v always (l.28-30).
+    ``M`` is the top level (T itself for distance 1). ``D<wl1> = A ⊕min.second M`` is the
+    minimum of T over the ball of radius k: IN if an IN vertex lies within it (l.25-27),
+    and T_v if v has the least status in it, since M_w <= T_v for every w in N[v]
+    (l.28-30).
     """
-    D = be.mxv("min_second", A, M, mask=wl1)
-    be.assign(T, status.IN, mask=be.ewise_mult("eq", D, T), structure=False)
-    be.assign(T, status.OUT, mask=be.select("valueeq", D, status.IN))
-    # undecided: min(D, T) > IN, now that T is IN or OUT wherever D decided
-    return be.select("valuegt", be.ewise_mult("min", D, T), status.IN)
+    D = be.mxv("min_second", A, M, mask=wl1)  # l.25, l.28: D<wl1> = A ⊕min.second M
+    be.assign(T, status.IN, mask=be.ewise_mult("eq", D, T), structure=False)  # l.29: T<D == T> = IN
+    be.assign(T, status.OUT, mask=be.select("valueeq", D, status.IN))  # l.26: T<D == IN> = OUT
+    # min(D, T) is IN exactly where D decided, now that T is IN or OUT there
+    return be.ewise_mult("min", D, T)  # x = D .min T
 
 
-def _positive(max_iter):
+def _reach(be, A, changed):
+    """``changed ⊕any.first A``: the vertices whose closed neighbourhood holds an entry of
+    ``changed`` (A is symmetric), by a push over the changed rows. It keeps their values
+    (bool, or statuses), so that reading T at these rows stays in T's type."""
+    return be.vxm("any_first", changed, A)  # reached = changed ⊕any.first A
+
+
+def _update_level(be, A, below, M, changed):
+    """l.17-22 for the columns next to a change of the level below; returns where M moved."""
+    touched = _reach(be, A, changed)
+    Mw = be.mxv("min_second", A, below, mask=touched)  # l.18: M<touched> = A ⊕min.second below
+    moved = be.select("valueeq", be.ewise_mult("ne", Mw, M), True)  # moved = select(Mw .ne M)
+    be.assign(M, Mw, mask=Mw)  # M<touched> = Mw
+    return moved
+
+
+def _decide_near(be, A, T, M, changed, status):
+    """l.24-31 for the undecided rows next to a change of the top level; returns the rows decided."""
+    near = be.ewise_mult("second", _reach(be, A, changed), T)  # near = reached .second T
+    rows = be.select("valuelt", be.select("valuegt", near, status.IN), status.OUT)  # select(IN < near < OUT)
+    return be.select("valueeq", _decide(be, A, T, M, rows, status), status.IN)  # select(x == IN)
+
+
+def _max_iter(graph, max_iter):
+    """``max_iter``, checked; None gives n + 1."""
+    if max_iter is None:
+        return graph.n + 1
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     return max_iter
+
+
+def _check_choice(name, value, choices):
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")

@@ -101,6 +101,15 @@ class Backend(abc.ABC):
         """``w<mask> = A ⊕.⊗ u``; writes into ``out`` when given, else returns a new vector."""
 
     @abc.abstractmethod
+    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+        """``w<mask> = u ⊕.⊗ A``, a new vector: row i of A scattered for each entry u(i).
+
+        For a symmetric pattern this equals ``mxv`` with the multiply's operands swapped, but
+        it costs the entries of A in ``u``'s rows (a push), not a pass over ``mask``'s or
+        all rows: the product to take from a small set of changed vertices.
+        """
+
+    @abc.abstractmethod
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
         """``C<mask> = A ⊕.⊗ B``, a new matrix."""
 

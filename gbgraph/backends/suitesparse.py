@@ -81,6 +81,10 @@ class SuiteSparseBackend(Backend):
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
+    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+        expr = u.vxm(A, _op(gb.semiring, semiring, SEMIRINGS))  # saxpy over u's rows of A
+        return _new(expr, _mask(mask, structure, complement))
+
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
         expr = A.mxm(B, _op(gb.semiring, semiring, SEMIRINGS))
         return _acyclic(expr.new(mask=_mask(mask, structure, complement)))

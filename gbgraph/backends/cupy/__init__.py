@@ -112,6 +112,15 @@ class CupyBackend(Backend):
             w = Vector(A.nrows, *kernels.compact("ne", w, 0, keys=found))
         return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
+    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+        # u ⊕.⊗ A = Aᵀ ⊕.⊗' u with the multiply's operands swapped; Aᵀ is cached on A
+        monoid, multiply = _split(semiring)
+        if multiply == "secondi":
+            raise NotImplementedError("the cupy backend has no vxm with a positional multiply")
+        swapped = {"first": "second", "second": "first"}.get(multiply, multiply)
+        return self.mxv(f"{monoid}_{swapped}", A.transposed(), u, mask=mask, structure=structure,
+                        complement=complement)
+
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
         from .spgemm import mxm
 

@@ -136,12 +136,12 @@ class Matrix:
     """A CSR matrix on the GPU: int64 row pointers, int32 (or int64) column indices sorted
     within rows, and ``values`` (None for an iso boolean pattern)."""
 
-    __slots__ = ("nrows", "ncols", "indptr", "indices", "values", "_degrees")
+    __slots__ = ("nrows", "ncols", "indptr", "indices", "values", "_degrees", "_transposed")
 
     def __init__(self, nrows, ncols, indptr, indices, values):
         self.nrows, self.ncols = int(nrows), int(ncols)
         self.indptr, self.indices, self.values = indptr, indices, values
-        self._degrees = None
+        self._degrees = self._transposed = None
 
     @property
     def dtype(self):
@@ -190,6 +190,12 @@ class Matrix:
         index_type = cupy.int32 if self.nrows < 2**31 else cupy.int64
         return Matrix(self.ncols, self.nrows, indptr, self.rows()[order].astype(index_type),
                       None if self.values is None else self.values[order])
+
+    def transposed(self):
+        """Aᵀ, computed once (matrices are not changed in place)."""
+        if self._transposed is None:
+            self._transposed = self.transpose()
+        return self._transposed
 
     def select_position(self, op, k):
         """Entries (i, j) where ``offdiag``: j - i != k, ``diag``: j - i == k,

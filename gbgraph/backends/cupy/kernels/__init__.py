@@ -16,7 +16,7 @@ import cupy
 import numpy as np
 
 __all__ = ["mxv_kernel", "segment_reduce", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
+           "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -129,6 +129,14 @@ def scatter_scalar(w_values, v, value, condition=None):
            (_ptr(v.indices), _ptr(condition), *count_args(v), np.asarray(value, w_values.dtype)[()], w_values))
 
 
+def gather(full_values, indices, count_ptr, count, capacity):
+    """``out[k] = full_values[indices[k]]`` for the first ``count`` (or ``*count_ptr``) k."""
+    out = cupy.empty(capacity, full_values.dtype)
+    _get("vector.cu", f"gbgraph::gather<{c_type(full_values.dtype)}>")(
+        (_blocks(capacity),), (_THREADS,), (_ptr(indices), _ptr(count_ptr), np.int64(count), full_values, out))
+    return out
+
+
 def gather_op(op, v, full_values, out_dtype):
     """``out[k] = op(v.values[k], full_values[v.indices[k]])``, aligned with v's entries."""
     out = cupy.empty(v.capacity, out_dtype)
@@ -230,13 +238,13 @@ def advance():
     return lambda r: kernel((1,), (1,), (r,))
 
 
-def packed_statuses(packing, indices, count_ptr, count, capacity, r):
+def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
     """``Packing.__call__`` in one kernel: statuses of the listed vertices in round ``r`` (an
     int, or a device scalar that a captured round reads when it runs)."""
     out = cupy.empty(capacity, cupy.int32 if packing.bits == 32 else cupy.uint64)
     on_device = isinstance(r, cupy.ndarray)
     high = np.uint64(0xFFFFFFFF >> packing.nv << packing.nv)
-    _get("hashing.cu", f"gbgraph::packed_statuses<{packing.bits}>")(
+    _get("hashing.cu", f"gbgraph::packed_statuses<{packing.bits}, {str(star).lower()}>")(
         (_blocks(capacity),), (_THREADS,),
         (_ptr(indices), _ptr(count_ptr), np.int64(count), r if on_device else _NULL, np.int64(0 if on_device else r),
          np.int32(packing.nv), high, out))

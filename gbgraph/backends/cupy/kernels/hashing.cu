@@ -16,24 +16,25 @@ __device__ __forceinline__ unsigned long long xorshift(unsigned long long x)
     return x;
 }
 
-// Kokkos Kernels' xorshiftHash<uint32_t or uint64_t>
-template <int BITS>
-__device__ __forceinline__ unsigned long long xorshift_star(unsigned long long x)
+// Kokkos Kernels' xorshiftHash<uint32_t or uint64_t> (STAR), or Table I's plain xorshift
+template <int BITS, bool STAR>
+__device__ __forceinline__ unsigned long long hash(unsigned long long x)
 {
-    x = xorshift(x) * MULTIPLIER - 1ULL;
+    x = STAR ? xorshift(x) * MULTIPLIER - 1ULL : xorshift(x);
     return BITS == 32 ? (x >> 16) & 0xFFFFFFFFULL : x;
 }
 
-template <int BITS>
+template <int BITS, bool STAR>
 __global__ void packed_statuses(const long long* ids, const long long* count_ptr, long long count,
                                 const long long* round_ptr, long long round, int nv, unsigned long long high_bits,
                                 void* out)
 {
     const long long n = entries(count_ptr, count);
-    const unsigned long long round_part = xorshift(xorshift_star<BITS>(round_ptr != nullptr ? *round_ptr : round));
+    const unsigned long long round_part = xorshift(hash<BITS, STAR>(round_ptr != nullptr ? *round_ptr : round));
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
         const long long i = position(ids, k);
-        unsigned long long x = (xorshift(xorshift_star<BITS>(i)) ^ round_part) * MULTIPLIER - 1ULL;
+        unsigned long long x = xorshift(hash<BITS, STAR>(i)) ^ round_part;
+        if (STAR) x = x * MULTIPLIER - 1ULL;
         if (BITS == 32) {
             const int shift = nv - 16;
             x = shift >= 0 ? x << shift : x >> -shift;

@@ -46,6 +46,15 @@ __global__ void scatter_scalar(const long long* indices, const bool* condition, 
         if (condition == nullptr || condition[k]) w[position(indices, k)] = value;
 }
 
+// out[k] = full[indices[k]]
+template <typename T>
+__global__ void gather(const long long* indices, const long long* count_ptr, long long count, const T* full, T* out)
+{
+    const long long n = entries(count_ptr, count);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x)
+        out[k] = full[position(indices, k)];
+}
+
 // out[k] = Op(a[k], full[indices[k]]): the intersection of a sparse vector with a full one
 template <typename Op, typename TA, typename TB, typename TO>
 __global__ void gather_op(const long long* indices, const TA* a, const long long* count_ptr, long long count,
