@@ -208,7 +208,12 @@ def _by_spgemm(be, graph, labels, k):
 
 
 def _one_sided(graph):
-    """Store each coarse edge once when the graph is skewed and its weights symmetric."""
+    """Store each coarse edge once when the graph is skewed and its weights symmetric
+    (decided once per graph)."""
+    return graph.cached(("coarsen", "one_sided"), lambda: _skewed_and_symmetric(graph))
+
+
+def _skewed_and_symmetric(graph):
     if graph.n == 0 or graph.nnz == 0:
         return False
     degree = np.diff(graph.indptr)
@@ -249,8 +254,18 @@ def _dedup_by_sort(cu, cv, w, k, xp):
     order = xp.argsort(key, kind="stable")
     key, w = key[order], w[order]
     start = xp.flatnonzero(xp.concatenate((xp.ones(min(key.size, 1), bool), key[1:] != key[:-1])))
-    total = xp.add.reduceat(w, start) if start.size else w[:0]
+    total = _reduceat_sum(w, start, xp) if start.size else w[:0]
     return key[start] // k, key[start] % k, total
+
+
+def _reduceat_sum(w, start, xp):
+    """``add.reduceat`` with numpy's order of additions on either device (CuPy's own
+    reduceat adds in another order, so float sums would differ in the last bits)."""
+    if xp is np:
+        return np.add.reduceat(w, start)
+    from ..backends.cupy.kernels import reduceat_sum
+
+    return reduceat_sum(w, start)
 
 
 def _dedup_by_hash(cu, cv, w, k, xp):

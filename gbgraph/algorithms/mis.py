@@ -93,7 +93,8 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
         ``"permutation"``: the hashed priorities of round 0, kept (the random-permutation
         MIS of CUSP, PBBS and Pannotia; the greedy set in that order; ``misk(A, 1)``).
     backend : str or Backend, optional
-        ``"suitesparse"`` (default).
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
+        CuPy arrays), else ``"suitesparse"``.
     packing : {None, 32, 64}, optional
         Status width, see :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits
         when they hold the id and the priority (``n + 2 <= 2**32``; for ``"degree"``,
@@ -104,7 +105,7 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
 
     Raises
     ------
@@ -114,6 +115,8 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
         for a bad ``priority``, ``packing`` or ``max_iter``.
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
+    MemoryError
+        if the GPU runs out of memory (the message gives the graph's size).
 
     Notes
     -----
@@ -149,8 +152,9 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
     """
     _check_choice("priority", priority, MIS1_PRIORITIES)
     graph = as_graph(A, weights=False)
-    be = backends.backend(backend)
-    return _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
+    be = backends.for_graph(backend, graph)
+    with be.guard(graph):
+        return _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
 
 
 def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", packing=None, max_iter=None):
@@ -166,7 +170,8 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
     backend : str or Backend, optional
-        ``"suitesparse"`` (default).
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
+        CuPy arrays), else ``"suitesparse"``.
     priority : {"refresh", "fixed", "quality"}
         ``"refresh"`` (default): Algorithm 1 of [1]_, new hashed priorities every round.
         ``"fixed"``: the hashed priorities of round 0, kept: Bell et al.'s MIS-2 [2]_, the
@@ -188,7 +193,7 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
 
     Raises
     ------
@@ -199,6 +204,8 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
         ``packing`` or ``max_iter``.
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
+    MemoryError
+        if the GPU runs out of memory (the message gives the graph's size).
 
     Notes
     -----
@@ -235,9 +242,10 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
         raise ValueError(f"priority_hash applies to priority='refresh' or 'fixed', got priority='quality' "
                          f"with priority_hash={priority_hash!r}")
     graph = as_graph(A, weights=False)
-    be = backends.backend(backend)
-    statuses = _statuses(graph, priority, packing, be.xp, priority_hash)
-    return _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
+    be = backends.for_graph(backend, graph)
+    with be.guard(graph):
+        statuses = _statuses(graph, priority, packing, be.xp, priority_hash)
+        return _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
 
 
 def misk(A, k, backend=None, *, packing=None, max_iter=None):
@@ -257,7 +265,8 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
     k : int
         The distance, at least 1.
     backend : str or Backend, optional
-        ``"suitesparse"`` (default).
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
+        CuPy arrays), else ``"suitesparse"``.
     packing : {None, 32, 64}, optional
         Status width, as in :func:`mis2`.
     max_iter : int, optional
@@ -266,7 +275,7 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
 
     Raises
     ------
@@ -276,6 +285,8 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
         for a bad ``k``, ``packing`` or ``max_iter``.
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
+    MemoryError
+        if the GPU runs out of memory (the message gives the graph's size).
 
     Notes
     -----
@@ -304,9 +315,10 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"k must be a positive integer, got {k!r}")
     graph = as_graph(A, weights=False)
-    be = backends.backend(backend)
-    statuses = fixed_random(graph.n, packing_bits(graph.n, packing), be.xp)
-    return _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))
+    be = backends.for_graph(backend, graph)
+    with be.guard(graph):
+        statuses = fixed_random(graph.n, packing_bits(graph.n, packing), be.xp)
+        return _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))
 
 
 def _statuses(graph, priority, packing, xp, priority_hash="xorshift*"):

@@ -197,8 +197,11 @@ class CupyBackend(Backend):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
         method, or None when an aggregate is too large for it."""
-        A = self.adjacency(graph, weighted=True)  # cached on the device; int64 ones for a pattern
-        return kernels.coarse_by_sort(A.indptr, A.indices, A.values, labels, k)
+        A = self.adjacency(graph)  # cached on the device
+        if graph.weights is None:  # edge counts, as float64: cupyx matrices hold floating-point values
+            return kernels.coarse_by_sort(A.indptr, A.indices, None, labels, k, np.dtype(np.float64))
+        weights = self.adjacency(graph, weighted=True).values
+        return kernels.coarse_by_sort(A.indptr, A.indices, weights, labels, k, weights.dtype)
 
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)

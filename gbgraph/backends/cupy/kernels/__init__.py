@@ -15,7 +15,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["mxv_kernel", "segment_reduce", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -113,6 +113,17 @@ def segment_reduce(monoid, values, starts):
     return out
 
 
+def reduceat_sum(values, starts):
+    """``numpy.add.reduceat(values, starts)`` for non-empty segments, with numpy's order of
+    additions (its pairwise summation), so floating-point sums equal numpy's bit for bit."""
+    out = cupy.empty(starts.size, values.dtype)
+    if starts.size:
+        _get("segments.cu", f"gbgraph::reduceat_sum<{c_type(values.dtype)}>")(
+            (_blocks(starts.size),), (_THREADS,), (cupy.ascontiguousarray(values), starts.astype(cupy.int64),
+                                                   np.int64(starts.size), np.int64(values.size), out))
+    return out
+
+
 def scatter(w_values, v):
     """``w_values[v.indices[k]] = v.values[k]`` over v's entries."""
     t = c_type(w_values.dtype)
@@ -176,47 +187,49 @@ def _compaction(op, key_dtype, value_dtype):
     return tuple(_get("vector.cu", name) for name in _compaction_names(op, key_dtype, value_dtype))
 
 
-#: (threads, capacity) of the two instances of coarse.cu: a warp for aggregates of up to 512
-#: entries and members, a block of 256 threads for up to 2048
-_COARSE_SHAPES = ((32, 512), (256, 2048))
+#: entries and members an aggregate may have for coarse.cu's warp kernel and block kernel
+_WARP_AGGREGATE, _BLOCK_AGGREGATE = 512, 2048
 
 
-def coarse_by_sort(indptr, indices, weights, labels, k):
+def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     """The coarse graph of ``labels`` (``k`` aggregates) by coarse.cu: CSR arrays (int64
-    row pointers, columns of the fine indices' type, weights as given or int64 counts), or
-    None when an aggregate has more than 2048 entries or members."""
+    row pointers, columns of the fine indices' type, weights summed in ``value_type``, edge
+    counts without ``weights``), or None when an aggregate has more than 2048 entries or
+    members."""
     labels32 = labels.astype(cupy.int32)
-    members = cupy.argsort(labels32).astype(cupy.int32)  # stable: ascending ids within an aggregate
+    n = labels32.size
+    sizes, entries = cupy.zeros(k, cupy.int64), cupy.zeros(k, cupy.int64)
+    _get("coarse.cu", "gbgraph::group_sizes")((_blocks(n),), (_THREADS,), (labels32, np.int64(n), indptr, sizes, entries))
     starts = cupy.zeros(k + 1, cupy.int64)
-    starts[1:] = cupy.cumsum(cupy.bincount(labels32, minlength=k))
-    degree = cupy.diff(indptr)
-    entries = cupy.zeros(k, cupy.int64)
-    cupy.add.at(entries, labels32, degree)
-    load = cupy.maximum(entries, cupy.diff(starts))
-    groups = [cupy.flatnonzero((load > low) & (load <= high)).astype(cupy.int32)
-              for low, high in ((-1, _COARSE_SHAPES[0][1]), (_COARSE_SHAPES[0][1], _COARSE_SHAPES[1][1]))]
-    if sum(int(g.size) for g in groups) < k:
+    cupy.cumsum(sizes, out=starts[1:])
+    members = cupy.empty(n, cupy.int32)
+    _get("coarse.cu", "gbgraph::place_members")((_blocks(n),), (_THREADS,), (labels32, np.int64(n), starts[:-1].copy(),
+                                                                          members))
+    load = cupy.maximum(entries, sizes)
+    small = cupy.flatnonzero(load <= _WARP_AGGREGATE).astype(cupy.int32)
+    large = cupy.flatnonzero((load > _WARP_AGGREGATE) & (load <= _BLOCK_AGGREGATE)).astype(cupy.int32)
+    if small.size + large.size < k:
         return None
-    value_type = np.dtype(np.int64) if weights is None else weights.dtype
     ti, tv = c_type(indices.dtype), c_type(value_type)
-    counts = cupy.zeros(k, cupy.int64)
+    slot = cupy.zeros(k + 1, cupy.int64)  # each aggregate's edges first go where its fine entries start
+    cupy.cumsum(entries, out=slot[1:])
+    counts = cupy.empty(k, cupy.int64)
+    columns, values = cupy.empty(int(indices.size), indices.dtype), cupy.empty(int(indices.size), value_type)
+    for group, name, threads, per_block in (
+            (small, f"gbgraph::coarse_by_sort_warp<{ti}, {tv}>", 128, 4),
+            (large, f"gbgraph::coarse_by_sort<256, {_BLOCK_AGGREGATE}, {ti}, {tv}>", 256, 1)):
+        if group.size:
+            grid = min(-(-int(group.size) // per_block), 8 * _max_blocks())
+            _get("coarse.cu", name)((grid,), (threads,), (group, np.int64(group.size), starts, members, indptr, indices,
+                                                          labels32, _ptr(weights), counts, slot, columns, values))
     row_ptr = cupy.zeros(k + 1, cupy.int64)
-    out = [None, None]
-
-    def run(write):
-        for (threads, capacity), group in zip(_COARSE_SHAPES, groups):
-            if group.size:
-                name = f"gbgraph::coarse_by_sort<{threads}, {capacity}, {str(write).lower()}, {ti}, {tv}>"
-                _get("coarse.cu", name)((min(int(group.size), 8 * _max_blocks()),), (threads,),
-                                        (group, np.int64(group.size), starts, members, indptr, indices, labels32,
-                                         _ptr(weights), counts, row_ptr, _ptr(out[0]), _ptr(out[1])))
-
-    run(False)
-    row_ptr[1:] = cupy.cumsum(counts)
+    cupy.cumsum(counts, out=row_ptr[1:])
     nnz = int(row_ptr[-1])
-    out[:] = cupy.empty(nnz, indices.dtype), cupy.empty(nnz, value_type)
-    run(True)
-    return row_ptr, out[0], out[1]
+    out_columns, out_values = cupy.empty(nnz, indices.dtype), cupy.empty(nnz, value_type)
+    _get("coarse.cu", f"gbgraph::pack_rows<{ti}, {tv}>")((_blocks(32 * k),), (_THREADS,),
+                                                         (np.int64(k), slot, row_ptr, columns, values, out_columns,
+                                                          out_values))
+    return row_ptr, out_columns, out_values
 
 
 def copy_entries(dtype):

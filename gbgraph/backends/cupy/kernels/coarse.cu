@@ -5,51 +5,23 @@
 // aggregate a, the fine edges (u, v) with u in a and label(v) != a, taken in row-major order
 // (members ascending, columns in order), are sorted stably by label(v); each run of equal
 // labels becomes one coarse edge whose weight sums the run in that order, the way numpy's
-// add.reduceat does (pairwise_sum below), so float weights match the CPU bit for bit.
+// add.reduceat does (numpy_sum.cuh), so float weights match the CPU bit for bit.
 //
-// The block gathers its entries into shared memory as keys (label(v) << POS_BITS | position
-// in row-major order), so that one bitonic sort orders them by label and, within a label,
-// stably. A block holds at most CAPACITY entries and CAPACITY members; the launcher sends
-// larger aggregates elsewhere. Pass COUNT writes each aggregate's number of coarse edges,
-// pass WRITE its sorted columns and weights at row_ptr[a].
+// The members of each aggregate come from a counting sort by label (group_sizes,
+// place_members) in any order; each aggregate sorts them, then gathers its entries as keys
+// (label(v) << POS_BITS | position in row-major order), so that one bitonic sort orders them
+// by label and, within a label, stably. Aggregates of up to 512 entries and members take a
+// warp and sort in registers (coarse_by_sort_warp); up to 2048, a block sorting in shared
+// memory (coarse_by_sort); the launcher sends larger ones elsewhere. Each aggregate writes
+// its number of coarse edges to edge_counts[a], and the edges, sorted by column, at slot[a]
+// (the start of its fine entries, room enough); pack_rows then moves the rows together.
 #pragma once
+#include "numpy_sum.cuh"
 
 namespace gbgraph {
 
 constexpr int POS_BITS = 11;  // positions below 2048, the largest CAPACITY
 constexpr unsigned long long NO_ENTRY = ~0ULL;
-
-// numpy's summation of a segment x[0..n) in ufunc.reduceat: x[0] + pairwise_sum(x[1..n)),
-// where pairwise_sum adds fewer than 8 values in order, up to 128 with 8 interleaved partial
-// sums, and splits longer runs in two (numpy/_core/src/umath/loops_utils.h.src).
-template <typename V, typename At>
-__device__ V pairwise_sum(const At& x, long long start, long long n)
-{
-    if (n < 8) {
-        V res = V(-0.0);
-        for (long long i = 0; i < n; ++i) res += x(start + i);
-        return res;
-    }
-    if (n <= 128) {
-        V r[8];
-        for (int j = 0; j < 8; ++j) r[j] = x(start + j);
-        long long i = 8;
-        for (; i < n - (n % 8); i += 8)
-            for (int j = 0; j < 8; ++j) r[j] += x(start + i + j);
-        V res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; ++i) res += x(start + i);
-        return res;
-    }
-    long long n2 = n / 2;
-    n2 -= n2 % 8;
-    return pairwise_sum<V>(x, start, n2) + pairwise_sum<V>(x, start + n2, n - n2);
-}
-
-template <typename V, typename At>
-__device__ V reduceat_sum(const At& x, long long n)
-{
-    return x(0) + pairwise_sum<V>(x, 1, n - 1);
-}
 
 // Exclusive prefix sum over the block (THREADS <= 1024) through shared scratch; returns the
 // thread's offset and leaves the total in *total.
@@ -70,14 +42,244 @@ __device__ int block_scan(int x, int* scratch, int* total)
     return inclusive - x;
 }
 
-template <int THREADS, int CAPACITY, bool WRITE, typename I, typename V>
+// Ascending bitonic sort of keys[0..p) in shared memory, p a power of two, by the block.
+template <int THREADS, typename K>
+__device__ void block_sort(K* keys, int p)
+{
+    for (int size = 2; size <= p; size <<= 1) {
+        for (int stride = size >> 1; stride > 0; stride >>= 1) {
+            for (int i = threadIdx.x; i < p; i += THREADS) {
+                const int j = i ^ stride;
+                if (j > i) {
+                    const K x = keys[i], y = keys[j];
+                    if ((x > y) == ((i & size) == 0)) {
+                        keys[i] = y;
+                        keys[j] = x;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+__device__ __forceinline__ int pow2_at_least(int x)
+{
+    int p = 1;
+    while (p < x) p <<= 1;
+    return p;
+}
+
+// The member whose entries hold entry k: the last with offsets[member] <= k.
+__device__ __forceinline__ int owner(const int* offsets, int m, int k)
+{
+    int lo = 0, hi = m;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (offsets[mid] <= k) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+// sizes[a] = members of aggregate a, entries[a] = their fine entries
+__global__ void group_sizes(const int* labels, long long n, const long long* indptr, long long* sizes,
+                            long long* entries)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        atomicAdd((unsigned long long*)&sizes[labels[i]], 1ULL);
+        atomicAdd((unsigned long long*)&entries[labels[i]], (unsigned long long)(indptr[i + 1] - indptr[i]));
+    }
+}
+
+// members[cursor[a]++] = i: each aggregate's members in some order (the kernels sort them)
+__global__ void place_members(const int* labels, long long n, long long* cursor, int* members)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        members[atomicAdd((unsigned long long*)&cursor[labels[i]], 1ULL)] = (int)i;
+}
+
+// Ascending bitonic sort of a warp's 32 * R keys held in registers, element r * 32 + lane
+// in key[r]: partners within a register row swap through shuffles, rows within a lane
+// directly. Every loop unrolls, so the registers stay registers.
+template <int R>
+__device__ __forceinline__ void warp_sort(unsigned long long (&key)[16])
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int size = 2; size <= 32 * R; size <<= 1) {
+#pragma unroll
+        for (int stride = size >> 1; stride > 0; stride >>= 1) {
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                const bool up = ((r * 32 + lane) & size) == 0;
+                if (stride >= 32) {
+                    const int partner = r ^ (stride >> 5);
+                    if (partner > r) {
+                        const unsigned long long x = key[r], y = key[partner];
+                        if ((x > y) == up) {
+                            key[r] = y;
+                            key[partner] = x;
+                        }
+                    }
+                } else {
+                    const unsigned long long other = __shfl_xor_sync(0xffffffffu, key[r], stride);
+                    const bool lower = (lane & stride) == 0;
+                    key[r] = (lower == up) ? (other < key[r] ? other : key[r]) : (other > key[r] ? other : key[r]);
+                }
+            }
+        }
+    }
+}
+
+// keys[0..32 * rows) of shared memory sorted by the warp in registers (rows <= 16)
+__device__ __forceinline__ void warp_sort_shared(unsigned long long* keys, int rows)
+{
+    const int lane = threadIdx.x & 31;
+    unsigned long long key[16];
+#pragma unroll
+    for (int r = 0; r < 16; ++r) key[r] = r < rows ? keys[r * 32 + lane] : NO_ENTRY;
+    switch (rows) {
+        case 1: warp_sort<1>(key); break;
+        case 2: warp_sort<2>(key); break;
+        case 4: warp_sort<4>(key); break;
+        case 8: warp_sort<8>(key); break;
+        default: warp_sort<16>(key); break;
+    }
+#pragma unroll
+    for (int r = 0; r < 16; ++r)
+        if (r < rows) keys[r * 32 + lane] = key[r];
+    __syncwarp();
+}
+
+// coarse_by_sort for aggregates of at most 512 entries and 512 members, one warp each, in
+// one pass: the members and the crossing entries (compacted with ballots) are sorted in
+// registers, and the loads of all entries are issued together (a warp waits for memory
+// about four times per aggregate, not per 32 entries). Aggregate a writes its edges at
+// slot[a], the start of its fine entries, and their number to edge_counts[a];
+// pack_rows moves them together.
+template <typename I, typename V>
+__global__ void coarse_by_sort_warp(const int* aggregates, long long count, const long long* starts,
+                                    const int* members, const long long* indptr, const I* indices, const int* labels,
+                                    const V* weights, long long* edge_counts, const long long* slot,
+                                    I* out_columns, V* out_weights)
+{
+    constexpr int WARPS_PER_BLOCK = 4, CAPACITY = 512, CHUNKS = CAPACITY / 32;
+    __shared__ unsigned long long shared_keys[WARPS_PER_BLOCK][CAPACITY];
+    __shared__ long long shared_rows[WARPS_PER_BLOCK][CAPACITY];  // fine row start of each member
+    __shared__ int shared_offsets[WARPS_PER_BLOCK][CAPACITY];     // entries before each member
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    unsigned long long* keys = shared_keys[w];
+    long long* rows = shared_rows[w];
+    int* offsets = shared_offsets[w];
+    const unsigned below = (1u << lane) - 1u;
+    const long long warps = (long long)gridDim.x * WARPS_PER_BLOCK;
+    for (long long g = blockIdx.x * (long long)WARPS_PER_BLOCK + w; g < count; g += warps) {
+        const int a = aggregates[g];
+        const long long first = starts[a];
+        const int m = (int)(starts[a + 1] - first);
+        const int member_rows = pow2_at_least((m + 31) / 32);  // members ascending, sorted as keys
+        for (int i = lane; i < 32 * member_rows; i += 32) keys[i] = i < m ? (unsigned long long)members[first + i] : NO_ENTRY;
+        __syncwarp();
+        warp_sort_shared(keys, member_rows);
+        int carry = 0;  // offsets[i] = entries before member i, by a warp scan per 32 members
+        for (int base = 0; base < m; base += 32) {
+            const int i = base + lane;
+            const long long row = i < m ? indptr[keys[i]] : 0;
+            const int degree = i < m ? (int)(indptr[keys[i] + 1] - row) : 0;
+            int inclusive = degree;
+            for (int d = 1; d < 32; d <<= 1) {
+                const int y = __shfl_up_sync(0xffffffffu, inclusive, d);
+                if (lane >= d) inclusive += y;
+            }
+            if (i < m) {
+                offsets[i] = carry + inclusive - degree;
+                rows[i] = row;
+            }
+            carry += __shfl_sync(0xffffffffu, inclusive, 31);
+        }
+        const int e = carry;
+        __syncwarp();
+        long long position[CHUNKS];  // entry c * 32 + lane, in row-major order of the members
+        int label[CHUNKS];
+#pragma unroll
+        for (int c = 0; c < CHUNKS; ++c) {
+            const int k = c * 32 + lane;
+            int u = 0;
+            if (k < e) u = owner(offsets, m, k);
+            position[c] = k < e ? rows[u] + (k - offsets[u]) : -1;
+        }
+#pragma unroll
+        for (int c = 0; c < CHUNKS; ++c) label[c] = position[c] >= 0 ? (int)indices[position[c]] : -1;
+#pragma unroll
+        for (int c = 0; c < CHUNKS; ++c) label[c] = label[c] >= 0 ? labels[label[c]] : a;
+        int kept = 0;
+#pragma unroll
+        for (int c = 0; c < CHUNKS; ++c) {  // the crossing entries, compacted in order
+            const bool crossing = label[c] != a;
+            const unsigned ballot = __ballot_sync(0xffffffffu, crossing);
+            if (crossing) keys[kept + __popc(ballot & below)] = (unsigned long long)label[c] << POS_BITS | (c * 32 + lane);
+            kept += __popc(ballot);
+        }
+        __syncwarp();
+        const int sort_rows = pow2_at_least((kept + 31) / 32);
+        for (int i = kept + lane; i < 32 * sort_rows; i += 32) keys[i] = NO_ENTRY;
+        __syncwarp();
+        warp_sort_shared(keys, sort_rows);
+        int rank = 0;  // coarse edges before this lane's entries
+        for (int r = 0; r < sort_rows; ++r) {
+            const int i = r * 32 + lane;
+            const bool head = i < kept && (i == 0 || keys[i] >> POS_BITS != keys[i - 1] >> POS_BITS);
+            const unsigned heads = __ballot_sync(0xffffffffu, head);
+            if (head) {
+                const unsigned long long column = keys[i] >> POS_BITS;
+                int end = i + 1;
+                while (end < kept && keys[end] >> POS_BITS == column) ++end;
+                V weight;
+                if (weights == nullptr) {
+                    weight = V(end - i);
+                } else {
+                    const auto value = [&](long long q) {
+                        const int k = (int)(keys[i + q] & ((1ULL << POS_BITS) - 1));
+                        const int u = owner(offsets, m, k);
+                        return weights[rows[u] + (k - offsets[u])];
+                    };
+                    weight = reduceat_sum<V>(value, end - i);
+                }
+                const long long at = slot[a] + rank + __popc(heads & below);
+                out_columns[at] = (I)column;
+                out_weights[at] = weight;
+            }
+            rank += __popc(heads);
+        }
+        if (lane == 0) edge_counts[a] = rank;
+        __syncwarp();
+    }
+}
+
+// Rows written at slot[a] moved to row_ptr[a] (a warp per aggregate)
+template <typename I, typename V>
+__global__ void pack_rows(long long k, const long long* slot, const long long* row_ptr, const I* columns,
+                          const V* weights, I* out_columns, V* out_weights)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+    for (long long a = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; a < k; a += warps) {
+        const long long from = slot[a], to = row_ptr[a], n = row_ptr[a + 1] - to;
+        for (long long q = lane; q < n; q += 32) {
+            out_columns[to + q] = columns[from + q];
+            out_weights[to + q] = weights[from + q];
+        }
+    }
+}
+
+template <int THREADS, int CAPACITY, typename I, typename V>
 __global__ void coarse_by_sort(const int* aggregates, long long count, const long long* starts, const int* members,
                                const long long* indptr, const I* indices, const int* labels, const V* weights,
-                               long long* edge_counts, const long long* row_ptr, I* out_columns, V* out_weights)
+                               long long* edge_counts, const long long* slot, I* out_columns, V* out_weights)
 {
     static_assert(CAPACITY <= (1 << POS_BITS), "positions must fit in POS_BITS");
     __shared__ unsigned long long keys[CAPACITY];
-    __shared__ long long fine[CAPACITY];   // position of each entry in the fine CSR
+    __shared__ int mine[CAPACITY];         // the members, ascending
     __shared__ int offsets[CAPACITY + 1];  // entries before each member
     __shared__ int scratch[THREADS];
     const int t = threadIdx.x;
@@ -85,10 +287,14 @@ __global__ void coarse_by_sort(const int* aggregates, long long count, const lon
         const int a = aggregates[g];
         const long long first = starts[a];
         const int m = (int)(starts[a + 1] - first);
+        const int pm = pow2_at_least(m);
+        for (int i = t; i < pm; i += THREADS) mine[i] = i < m ? members[first + i] : 0x7fffffff;
+        __syncthreads();
+        block_sort<THREADS>(mine, pm);
         int carry = 0, total;
         for (int base = 0; base < m; base += THREADS) {  // offsets of the members' rows
             const int i = base + t;
-            const int degree = i < m ? (int)(indptr[members[first + i] + 1] - indptr[members[first + i]]) : 0;
+            const int degree = i < m ? (int)(indptr[mine[i] + 1] - indptr[mine[i]]) : 0;
             const int before = block_scan<THREADS>(degree, scratch, &total);
             if (i < m) offsets[i] = carry + before;
             carry += total;
@@ -96,39 +302,18 @@ __global__ void coarse_by_sort(const int* aggregates, long long count, const lon
         if (t == 0) offsets[m] = carry;
         __syncthreads();
         const int e = carry;
-        int p = 1;
-        while (p < e) p <<= 1;
-        for (int k = t; k < p; k += THREADS) {  // gather: member by binary search in offsets
+        const int p = pow2_at_least(e);
+        for (int k = t; k < p; k += THREADS) {  // gather, in row-major order of the members
             unsigned long long key = NO_ENTRY;
             if (k < e) {
-                int lo = 0, hi = m;  // the last member whose offset is <= k
-                while (hi - lo > 1) {
-                    const int mid = (lo + hi) >> 1;
-                    if (offsets[mid] <= k) lo = mid; else hi = mid;
-                }
-                const long long position = indptr[members[first + lo]] + (k - offsets[lo]);
-                const int b = labels[indices[position]];
-                fine[k] = position;
+                const int u = owner(offsets, m, k);
+                const int b = labels[indices[indptr[mine[u]] + (k - offsets[u])]];
                 if (b != a) key = (unsigned long long)b << POS_BITS | (unsigned long long)k;
             }
             keys[k] = key;
         }
         __syncthreads();
-        for (int size = 2; size <= p; size <<= 1) {  // bitonic sort of keys[0..p)
-            for (int stride = size >> 1; stride > 0; stride >>= 1) {
-                for (int i = t; i < p; i += THREADS) {
-                    const int j = i ^ stride;
-                    if (j > i) {
-                        const unsigned long long x = keys[i], y = keys[j];
-                        if ((x > y) == ((i & size) == 0)) {
-                            keys[i] = y;
-                            keys[j] = x;
-                        }
-                    }
-                }
-                __syncthreads();
-            }
-        }
+        block_sort<THREADS>(keys, p);
         // a run starts where the label changes; each thread takes a contiguous chunk
         const int chunk = (p + THREADS - 1) / THREADS;
         const int lo = min(t * chunk, p), hi = min(lo + chunk, p);
@@ -136,8 +321,8 @@ __global__ void coarse_by_sort(const int* aggregates, long long count, const lon
         for (int i = lo; i < hi; ++i)
             heads += keys[i] != NO_ENTRY && (i == 0 || keys[i] >> POS_BITS != keys[i - 1] >> POS_BITS);
         int rank = block_scan<THREADS>(heads, scratch, &total);
-        if (!WRITE && t == 0) edge_counts[a] = total;
-        for (int i = lo; WRITE && i < hi; ++i) {
+        if (t == 0) edge_counts[a] = total;
+        for (int i = lo; i < hi; ++i) {
             if (keys[i] == NO_ENTRY || (i > 0 && keys[i] >> POS_BITS == keys[i - 1] >> POS_BITS)) continue;
             const unsigned long long label = keys[i] >> POS_BITS;
             int end = i + 1;
@@ -146,11 +331,15 @@ __global__ void coarse_by_sort(const int* aggregates, long long count, const lon
             if (weights == nullptr) {
                 w = V(end - i);
             } else {
-                const auto at = [&](long long r) { return weights[fine[keys[i + r] & ((1ULL << POS_BITS) - 1)]]; };
+                const auto at = [&](long long r) {
+                    const int k = (int)(keys[i + r] & ((1ULL << POS_BITS) - 1));
+                    const int u = owner(offsets, m, k);
+                    return weights[indptr[mine[u]] + (k - offsets[u])];
+                };
                 w = reduceat_sum<V>(at, end - i);
             }
-            out_columns[row_ptr[a] + rank] = (I)label;
-            out_weights[row_ptr[a] + rank] = w;
+            out_columns[slot[a] + rank] = (I)label;
+            out_weights[slot[a] + rank] = w;
             ++rank;
         }
         __syncthreads();  // shared arrays are reused by the next aggregate
