@@ -219,6 +219,8 @@ class CupyBackend(Backend):
 
     def extract(self, u, indices):
         indices = cupy.asarray(indices, dtype=cupy.int64)
+        if isinstance(u, Matrix):
+            return u.rows_at(indices)
         dense, present = u.dense()
         keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
         positions = cupy.flatnonzero(keep)

@@ -191,6 +191,17 @@ class Matrix:
         return Matrix(self.ncols, self.nrows, indptr, self.rows()[order].astype(index_type),
                       None if self.values is None else self.values[order])
 
+    def rows_at(self, rows):
+        """``A(rows, :)``: the listed rows, in that order (repeats allowed)."""
+        starts = self.indptr[rows]
+        lengths = self.indptr[rows + 1] - starts
+        indptr = cupy.zeros(rows.size + 1, cupy.int64)
+        cupy.cumsum(lengths, out=indptr[1:])
+        nnz = int(indptr[-1])
+        position = cupy.repeat(starts - indptr[:-1], lengths.astype(cupy.int64)) + cupy.arange(nnz)
+        return Matrix(rows.size, self.ncols, indptr, self.indices[position],
+                      None if self.values is None else self.values[position])
+
     def transposed(self):
         """Aᵀ, computed once (matrices are not changed in place)."""
         if self._transposed is None:

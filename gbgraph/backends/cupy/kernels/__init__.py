@@ -27,7 +27,7 @@ _C_TYPES = {np.dtype(bool): "bool", np.dtype(np.uint8): "unsigned char", np.dtyp
             np.dtype(np.int64): "long long", np.dtype(np.uint64): "unsigned long long",
             np.dtype(np.float64): "double"}
 _MONOIDS = {"min": "Min", "max": "Max", "plus": "Plus", "times": "Times", "any": "Any", "lor": "Lor",
-            "land": "Land"}
+            "land": "Land", "bor": "Bor", "band": "Band"}
 _MULTIPLIES = {"first": "First", "second": "Second", "pair": "Pair", "times": "TimesOp", "secondi": "SecondI",
                "land": "LandOp"}
 _COMPARE = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge"}
@@ -188,7 +188,7 @@ def _compaction(op, key_dtype, value_dtype):
 
 
 #: entries and members an aggregate may have for coarse.cu's warp kernel and block kernel
-_WARP_AGGREGATE, _BLOCK_AGGREGATE = 512, 2048
+_WARP_AGGREGATE, _BLOCK_AGGREGATE = 256, 2048
 
 
 def coarse_by_sort(indptr, indices, weights, labels, k, value_type):

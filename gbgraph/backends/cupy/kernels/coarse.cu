@@ -10,7 +10,7 @@
 // The members of each aggregate come from a counting sort by label (group_sizes,
 // place_members) in any order; each aggregate sorts them, then gathers its entries as keys
 // (label(v) << POS_BITS | position in row-major order), so that one bitonic sort orders them
-// by label and, within a label, stably. Aggregates of up to 512 entries and members take a
+// by label and, within a label, stably. Aggregates of up to 256 entries and members take a
 // warp and sort in registers (coarse_by_sort_warp); up to 2048, a block sorting in shared
 // memory (coarse_by_sort); the launcher sends larger ones elsewhere. Each aggregate writes
 // its number of coarse edges to edge_counts[a], and the edges, sorted by column, at slot[a]
@@ -102,7 +102,7 @@ __global__ void place_members(const int* labels, long long n, long long* cursor,
 // in key[r]: partners within a register row swap through shuffles, rows within a lane
 // directly. Every loop unrolls, so the registers stay registers.
 template <int R>
-__device__ __forceinline__ void warp_sort(unsigned long long (&key)[16])
+__device__ __forceinline__ void warp_sort(unsigned long long (&key)[8])
 {
     const int lane = threadIdx.x & 31;
 #pragma unroll
@@ -131,27 +131,28 @@ __device__ __forceinline__ void warp_sort(unsigned long long (&key)[16])
     }
 }
 
-// keys[0..32 * rows) of shared memory sorted by the warp in registers (rows <= 16)
-__device__ __forceinline__ void warp_sort_shared(unsigned long long* keys, int rows)
+// keys[0..32 * rows) of shared memory sorted by the warp in registers (rows 1, 2, 4 or 8).
+// Not inlined: one copy of the unrolled sorts serves every call, which keeps the kernel
+// small enough for the instruction cache.
+__device__ __noinline__ void warp_sort_shared(unsigned long long* keys, int rows)
 {
     const int lane = threadIdx.x & 31;
-    unsigned long long key[16];
+    unsigned long long key[8];
 #pragma unroll
-    for (int r = 0; r < 16; ++r) key[r] = r < rows ? keys[r * 32 + lane] : NO_ENTRY;
+    for (int r = 0; r < 8; ++r) key[r] = r < rows ? keys[r * 32 + lane] : NO_ENTRY;
     switch (rows) {
         case 1: warp_sort<1>(key); break;
         case 2: warp_sort<2>(key); break;
         case 4: warp_sort<4>(key); break;
-        case 8: warp_sort<8>(key); break;
-        default: warp_sort<16>(key); break;
+        default: warp_sort<8>(key); break;
     }
 #pragma unroll
-    for (int r = 0; r < 16; ++r)
+    for (int r = 0; r < 8; ++r)
         if (r < rows) keys[r * 32 + lane] = key[r];
     __syncwarp();
 }
 
-// coarse_by_sort for aggregates of at most 512 entries and 512 members, one warp each, in
+// coarse_by_sort for aggregates of at most 256 entries and 256 members, one warp each, in
 // one pass: the members and the crossing entries (compacted with ballots) are sorted in
 // registers, and the loads of all entries are issued together (a warp waits for memory
 // about four times per aggregate, not per 32 entries). Aggregate a writes its edges at
@@ -163,7 +164,7 @@ __global__ void coarse_by_sort_warp(const int* aggregates, long long count, cons
                                     const V* weights, long long* edge_counts, const long long* slot,
                                     I* out_columns, V* out_weights)
 {
-    constexpr int WARPS_PER_BLOCK = 4, CAPACITY = 512, CHUNKS = CAPACITY / 32;
+    constexpr int WARPS_PER_BLOCK = 4, CAPACITY = 256, CHUNKS = CAPACITY / 32;
     __shared__ unsigned long long shared_keys[WARPS_PER_BLOCK][CAPACITY];
     __shared__ long long shared_rows[WARPS_PER_BLOCK][CAPACITY];  // fine row start of each member
     __shared__ int shared_offsets[WARPS_PER_BLOCK][CAPACITY];     // entries before each member

@@ -61,6 +61,15 @@ template <typename T> struct Land {
     static __device__ __forceinline__ T op(T a, T b) { return T(a && b); }
 };
 
+template <typename T> struct Bor {
+    static __device__ __forceinline__ T identity() { return T(0); }
+    static __device__ __forceinline__ T op(T a, T b) { return a | b; }
+};
+template <typename T> struct Band {
+    static __device__ __forceinline__ T identity() { return T(~T(0)); }
+    static __device__ __forceinline__ T op(T a, T b) { return a & b; }
+};
+
 // Multiplicative operators: z = f(a, u, j) with a the matrix entry, u the vector entry and
 // j the column (the index shared by the matrix entry and the vector entry).
 template <typename T> struct First {
