@@ -111,6 +111,14 @@ def test_matrix_verbs(be):
     assert _entries(be, rows) == {i: dense[i].sum() for i in range(N) if A_INDPTR[i + 1] > A_INDPTR[i]}
 
 
+def test_extract_matrix_rows(be):
+    A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES))
+    rows = [3, 0, 2, 3]  # an empty row, and a repeat
+    indptr, indices, _ = be.to_csr(be.extract(A, be.xp.asarray(rows)))
+    lists = np.split(np.asarray(indices), np.asarray(indptr)[1:-1])
+    assert [r.tolist() for r in lists] == [A_INDICES[A_INDPTR[i]:A_INDPTR[i + 1]].tolist() for i in rows]
+
+
 def test_unknown_operator_names(be):
     u = _sparse(be, [0], np.array([1], np.int64))
     with pytest.raises(ValueError, match="unknown operator 'nope'"):

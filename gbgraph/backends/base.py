@@ -136,7 +136,8 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def extract(self, u, indices):
-        """``w = u(indices)``: a vector of ``len(indices)`` gathering ``u``'s entries."""
+        """``w = u(indices)``: a vector of ``len(indices)`` gathering ``u``'s entries; for a
+        matrix, ``C = A(indices, :)``: the rows listed, in that order (repeats allowed)."""
 
     @abc.abstractmethod
     def assign(self, w, value, *, mask, structure=True, complement=False):

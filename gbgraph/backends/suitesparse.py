@@ -119,7 +119,8 @@ class SuiteSparseBackend(Backend):
         return _new(A.reduce_rowwise(_op(gb.monoid, monoid, MONOIDS)), None)
 
     def extract(self, u, indices):
-        return _new(u[np.asarray(indices, np.int64)], None)
+        indices = np.asarray(indices, np.int64)
+        return _new(u[indices, :] if isinstance(u, gb.Matrix) else u[indices], None)
 
     def assign(self, w, value, *, mask, structure=True, complement=False):
         if not isinstance(value, gb.Vector):
