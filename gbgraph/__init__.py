@@ -7,6 +7,7 @@
 """
 
 from . import datasets, generators, io, validate
+from .algorithms.coloring import ColoringResult, color
 from .algorithms.mis import MISResult, mis2
 from .backends import Backend, backend
 from .errors import GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
@@ -15,7 +16,7 @@ from .graph import Graph, as_graph, symmetrize
 __version__ = "0.1.0"
 
 __all__ = [
-    "Backend", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
-    "UnsupportedGraphTypeError", "as_graph", "backend", "datasets", "generators", "io", "mis2",
+    "Backend", "ColoringResult", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
+    "UnsupportedGraphTypeError", "as_graph", "backend", "color", "datasets", "generators", "io", "mis2",
     "symmetrize", "validate",
 ]
