@@ -175,7 +175,7 @@ class _Keys:
     """
 
     def __init__(self, be, graph, seed):
-        self.be, self.xp, self.n, self.seed = be, be.xp, graph.n, seed
+        self.xp, self.n, self.seed = be.xp, graph.n, seed
         self.nv = (graph.n + 1).bit_length()
         self._packing = Packing(graph.n, 64, be.xp)
         degrees = self.xp.diff(self.xp.asarray(graph.indptr))
@@ -203,33 +203,28 @@ class _Keys:
         """The bits below a ``bits``-wide field: ``key > (m | mask)`` compares fields only."""
         return (1 << (64 - bits)) - 1
 
-    def vector(self, ids, values):
-        """The vertices ``ids`` holding their keys; the vector takes both arrays over."""
-        return self.be.vector(ids, values, self.n, copy=False)
-
 
 def _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter):
-    """[1] Algorithm 1 rounds; first-fit (``greedy``) or one new color per round.
-
-    ``U`` holds the keys of the uncolored vertices and ``key`` every vertex's key, 0 once
-    colored (below every key), so one product over ``key`` sees the uncolored only.
-    """
+    """[1] Algorithm 1 rounds; first-fit (``greedy``) or one new color per round."""
     A = be.adjacency(graph, closed=distance == 2)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
     if priority == "largest_degree":
         values = keys.led(ids, keys.degrees, keys.degree_bits)
     else:
         values = keys.random(ids)
-    U, key = keys.vector(ids.copy(), values.copy()), keys.vector(ids, values)
+    rounds = _Rounds(be, A, keys, distance)
+    won = rounds.start(ids, values)
     colors = be.xp.full(graph.n, -1, be.xp.int64)
-    rounds = 0
-    while be.nvals(U):
-        _check_progress(rounds, max_iter, be.nvals(U), graph.n)
-        F, U = _round(be, A, U, key, distance)
-        won = be.indices(F)
-        colors[won] = _first_fit(be, A, won, colors, distance) if first_fit else rounds
-        rounds += 1
-    return _result(be, colors, rounds)
+    bits = be.xp.zeros(graph.n, be.xp.uint64)
+    while rounds.remaining.size:
+        _check_progress(rounds, max_iter, rounds.remaining.size)
+        if first_fit:
+            colors[won] = chosen = _first_fit(be, A, won, colors, bits, distance)
+            bits[won] = _bits(be.xp, chosen)
+        else:
+            colors[won] = rounds.count
+        won = rounds.advance(won)
+    return _result(colors, rounds.count)
 
 
 def _hybrid(be, graph, keys, degree_rounds, max_iter):
@@ -238,101 +233,156 @@ def _hybrid(be, graph, keys, degree_rounds, max_iter):
     In the degree phase the keys lead with the vertex degree (PRECOMPUTE, l.29) and a
     vertex wins only if its degree is larger than every uncolored neighbour's (l.8-9,
     l.20-24: equal degrees block each other); the hash below the degree only identifies
-    keys. An empty round, or ``degree_rounds`` rounds, switch every uncolored vertex to its
-    random key for good.
+    keys. After an empty round, or ``degree_rounds`` rounds, every uncolored vertex takes
+    its random key for good.
     """
     A = be.adjacency(graph)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-    values = keys.led(ids, keys.degrees, keys.degree_bits)
-    U, key = keys.vector(ids.copy(), values.copy()), keys.vector(ids, values)
-    field = keys.field_mask(keys.degree_bits)
+    rounds = _Rounds(be, A, keys, 1)
+    by_degree = degree_rounds != 0
+    if by_degree:
+        won = rounds.start(ids, keys.led(ids, keys.degrees, keys.degree_bits), keys.field_mask(keys.degree_bits))
+    else:
+        won = rounds.start(ids, keys.random(ids))
     colors = be.xp.full(graph.n, -1, be.xp.int64)
-    rounds = n_colors = 0
-    while be.nvals(U):
-        _check_progress(rounds, max_iter, be.nvals(U), graph.n)
-        if field and degree_rounds == rounds:
-            U, field = _switch_to_random(be, keys, U, key), 0
-        F, U = _round(be, A, U, key, 1, field)
-        won = be.indices(F)
-        rounds += 1
-        if won.size:
-            colors[won] = n_colors
-            n_colors += 1
-        elif field:
-            U, field = _switch_to_random(be, keys, U, key), 0
-    return _result(be, colors, rounds)
+    n_colors = 0
+    while rounds.remaining.size:
+        _check_progress(rounds, max_iter, rounds.remaining.size)
+        colors[won] = n_colors
+        n_colors += bool(won.size)
+        empty = not won.size
+        won = rounds.advance(won)
+        if by_degree and (empty or rounds.count == degree_rounds):
+            by_degree = False
+            left = rounds.remaining
+            won = rounds.start(left, keys.random(left))
+    return _result(colors, rounds.count)
 
 
-def _switch_to_random(be, keys, U, key):
-    """``U = key<U> = random keys``: the uncolored vertices leave the degree order (l.30-34)."""
-    ids = be.indices(U)
-    R = keys.vector(ids, keys.random(ids))
-    be.assign(key, R, mask=R)
-    return R
+class _Rounds:
+    """Che et al.'s rounds with worklists: a maximum is recomputed only when its holder leaves.
 
+    ``remaining`` lists the vertices still in play (ascending; ``in_play`` flags them). ``key`` (a full backend
+    vector, so that masked products index it directly) holds every vertex's key, 0 once it
+    has left, so products see the remaining vertices only. ``m[0]`` (array) holds, for
+    each remaining vertex, the largest key of another remaining vertex within reach, 0 if
+    none ([1] Alg. 1 l.2-15); its low ``nv`` bits read ``j + 1`` for the vertex j holding
+    it, since keys are unique. When vertices leave, only the maxima they held change: those
+    vertices form the worklist ``K``, and ``m<K> = A ⊕max.second key`` recomputes them, as
+    Kokkos Kernels recomputes its worklists. A vertex wins when its key beats its maximum
+    (l.16-19), so each round's winners are exactly those of Algorithm 1.
 
-def _round(be, A, U, key, distance, field=0):
-    """One round: ``F`` (winners, a boolean vector) and the next ``U``; colors nothing.
-
-    ``m<U> = A ⊕max.second key`` is the largest key of an uncolored neighbour ([1] Alg. 1
-    l.2-15; distance 2: ``m<U> = A ⊕max.second (A ⊕max.second key)`` over closed
-    neighbourhoods, which include v itself). A vertex wins if its key is larger (l.16-19;
-    for distance 2: equal), comparing only the leading field when ``field`` masks the bits
-    below it. Winners leave: ``key<F> = 0``.
+    Distance 2 keeps two levels over closed neighbourhoods: ``m1 = A ⊕max.second key``
+    (``m[0]``, for every vertex, also a full backend vector) and ``m2 = A ⊕max.second m1``
+    (``m[1]``), each recomputed where its holder left; a vertex wins when its key equals
+    ``m2``.
     """
-    m = _reach_max(be, A, key, U, distance)
-    if field:
-        m = be.apply("bor", m, right=field)  # m = m | field: ignore the bits below the field
-    # wins<U> = U > m (U ≥ m for distance 2); rows with no neighbour have no m: they win
-    wins = be.ewise_add("gt" if distance == 1 else "ge", U, m)
-    F = be.select("valueeq", wins, True)
-    be.assign(key, 0, mask=F)  # key<F> = 0: colored vertices never win or block again
-    # U<¬wins> = U: the losers stay uncolored
-    return F, be.apply("identity", U, mask=wins, structure=False, complement=True)
+
+    def __init__(self, be, A, keys, distance):
+        xp, n = be.xp, keys.n
+        self.be, self.xp, self.A, self.n, self.distance = be, xp, A, n, distance
+        self.holder = xp.uint64((1 << keys.nv) - 1)
+        self.values = xp.zeros(n, xp.uint64)
+        self.sources = [be.full(n, 0, "uint64") for _ in range(distance)]  # key, then m1
+        self.m = [xp.zeros(n, xp.uint64) for _ in range(distance)]
+        self.gone = xp.zeros(n + 1, bool)  # gone[j + 1]: j left in this round
+        self.in_play = xp.zeros(n, bool)
+        self.remaining = xp.empty(0, xp.int64)
+        self.field = 0
+        self.count = 0
+
+    def start(self, ids, values, field=0):
+        """The vertices ``ids`` (ascending) take part with their keys; returns the winners.
+
+        ``field`` masks the bits below a leading field, so that ``key > (m | field)``
+        compares fields only. With distance 2, ``ids`` must be every vertex.
+        """
+        self.values[ids] = values
+        self.field = field
+        K = self.be.vector(ids, values, self.n)
+        self.be.assign(self.sources[0], K, mask=K)  # key<ids> = values
+        self.remaining = ids.copy()
+        self.in_play[ids] = True
+        for m in self.m:
+            m[ids] = 0  # rows with no neighbour get no entry: nothing in reach
+        return self._recompute([ids] * self.distance, everyone=ids.size == self.n)
+
+    def advance(self, leaving):
+        """``leaving`` (ascending ids) leaves; returns the next round's winners."""
+        xp, gone = self.xp, self.gone
+        self.count += 1
+        if not leaving.size:
+            return leaving
+        self.be.assign(self.sources[0], 0, mask=self.be.vector(leaving, True, self.n))  # key<leaving> = 0
+        gone[leaving + 1] = True
+        self.in_play[leaving] = False
+        self.remaining = self.remaining[self.in_play[self.remaining]]
+        worklists = []
+        if self.distance == 2:  # m1 of every vertex, remaining or not, feeds m2
+            worklists.append(xp.flatnonzero(gone[self.m[0] & self.holder]))
+        U = self.remaining
+        worklists.append(U[gone[self.m[-1][U] & self.holder]])
+        gone[leaving + 1] = False
+        return self._recompute(worklists)
+
+    def _recompute(self, worklists, everyone=False):
+        """Recompute ``m<K>`` level by level; return the winners of the last worklist.
+
+        ``everyone``: the worklists hold every vertex, and the products need no mask.
+        """
+        be = self.be
+        for level, K in enumerate(worklists):
+            if K.size:
+                mask = None if everyone else be.vector(K, True, self.n)
+                # m<K> = A ⊕max.second key (level 2: A ⊕max.second m1)
+                mK = be.mxv("max_second", self.A, self.sources[level], mask=mask)
+                self.m[level][be.indices(mK)] = be.values(mK)
+                if level + 1 < self.distance:
+                    be.assign(self.sources[level + 1], mK, mask=mK)  # m1<K> = mK
+        K = worklists[-1]
+        m = self.m[-1][K]
+        if self.distance == 1:  # m = 0: nothing in reach, which every key beats
+            return K[(m == 0) | (self.values[K] > (m | self.xp.uint64(self.field)))]
+        return K[self.values[K] >= m]  # closed: m2 >= key, equal when the vertex holds it
 
 
-def _reach_max(be, A, key, U, distance):
-    """``m<U>``: the largest key within ``distance`` (open for 1, closed for 2)."""
-    if distance == 2:
-        key = be.mxv("max_second", A, key)  # w = A ⊕max.second key over N[w]
-    return be.mxv("max_second", A, key, mask=U)  # m<U> = A ⊕max.second key
-
-
-def _first_fit(be, A, won, colors, distance):
+def _first_fit(be, A, won, colors, bits, distance):
     """Smallest color absent within ``distance`` of each winner: Jones-Plassmann's rule.
 
     ``R = A(won, :)`` (distance 2: ``R = A(won, :) ⊕any.pair A``, closed) lists the
-    vertices in reach; the colors they hold become bits, 64 per word, and a bitwise-or
-    reduction of each row (``⊕bor``) gives the forbidden set. Vertices whose 64 colors of
-    a word are all forbidden move on to the next word.
+    vertices in reach. Colors are bits, 64 per word: ``bits`` holds each vertex's bit of
+    the first word, and a bitwise-or reduction of each row (``⊕bor``) gives the forbidden
+    set. Rows whose first 64 colors are all forbidden move on to the next words.
     """
     xp = be.xp
     R = be.extract(A, won)  # R = A(won, :)
     if distance == 2:
-        R = be.mxm("any_pair", R, A)  # R = A(won, :) ⊕any.pair A: the closed 2-hop reach
-    indptr, indices, _ = be.to_csr(R)
-    seen = colors[indices]
-    del R, indices
-    chosen = xp.full(won.size, -1, xp.int64)
-    top = int(seen.max()) + 1 if seen.size else 0  # no row can forbid a color above top
-    for base in range(0, top + 1, _WORD):
-        free = ~_forbidden_bits(xp, seen - base, indptr)
-        found = (chosen < 0) & (free != 0)
-        chosen[found] = base + _lowest_bit(xp, free[found])
-        if bool((chosen >= 0).all()):
-            break
+        R = be.mxm("any_pair", R, A)  # R = A(won, :) ⊕any.pair A: the closed 2-step reach
+    indptr, reached, _ = be.to_csr(R)
+    del R
+    free = ~_row_or(xp, bits[reached], indptr)
+    chosen = xp.where(free != 0, _lowest_bit(xp, free), -1)
+    if bool((chosen < 0).any()):
+        seen = colors[reached]
+        for base in range(_WORD, int(seen.max()) + 2, _WORD):  # no row forbids more than max + 1
+            free = ~_row_or(xp, _bits(xp, seen - base), indptr)
+            found = (chosen < 0) & (free != 0)
+            chosen[found] = base + _lowest_bit(xp, free[found])
     return chosen
 
 
-def _forbidden_bits(xp, seen, indptr):
-    """Row-wise bitwise or of ``1 << seen`` over the entries with ``0 <= seen < 64``."""
-    inside = (seen >= 0) & (seen < _WORD)
-    bits = xp.where(inside, xp.left_shift(xp.uint64(1), xp.where(inside, seen, 0).astype(xp.uint64)),
-                    xp.uint64(0))
-    bits = xp.concatenate((bits, xp.zeros(1, xp.uint64)))  # a sentinel keeps every start in range
+def _bits(xp, colors):
+    """``1 << colors`` where ``0 <= colors < 64``, else 0 (uint64)."""
+    inside = (colors >= 0) & (colors < _WORD)
+    shifted = xp.left_shift(xp.uint64(1), xp.where(inside, colors, 0).astype(xp.uint64))
+    return xp.where(inside, shifted, xp.uint64(0))
+
+
+def _row_or(xp, words, indptr):
+    """Bitwise or of each CSR row of ``words``; 0 for an empty row."""
+    words = xp.concatenate((words, xp.zeros(1, xp.uint64)))  # a sentinel keeps every start in range
     starts = indptr[:-1]
-    forbidden = xp.bitwise_or.reduceat(bits, starts)
-    return xp.where(indptr[1:] > starts, forbidden, xp.uint64(0))  # reduceat reads empty rows
+    return xp.where(indptr[1:] > starts, xp.bitwise_or.reduceat(words, starts), xp.uint64(0))
 
 
 def _lowest_bit(xp, words):
@@ -345,56 +395,50 @@ def _mis_peeling(be, graph, keys, max_iter):
     """Color k is a maximal independent set of the still uncolored vertices.
 
     Each set is found by rounds of the random-permutation MIS ([3] section 2): an
-    undecided vertex whose key beats every undecided neighbour joins, its neighbours leave.
-    Keys follow ECL-MIS's order (section 3): smaller degree in the uncolored subgraph first,
-    the hash among equal degrees, without ECL-MIS's 8-bit rounding of the priority.
+    undecided vertex whose key beats every undecided neighbour joins, its undecided
+    neighbours leave with it. Keys follow ECL-MIS's order (section 3): smaller degree in the
+    uncolored subgraph first, the hash among equal degrees, without ECL-MIS's 8-bit
+    rounding of the priority.
     """
     A = be.adjacency(graph)
-    W = be.vector(be.xp.arange(graph.n, dtype=be.xp.int64), be.xp.uint64(1), graph.n)
+    rounds = _Rounds(be, A, keys, 1)
     colors = be.xp.full(graph.n, -1, be.xp.int64)
-    rounds = n_colors = 0
-    while be.nvals(W):
-        D = _ecl_keys(be, A, W, keys)
-        members, rounds = _mis1(be, A, D, rounds, max_iter, graph.n)
-        colors[be.indices(members)] = n_colors
+    left = be.xp.arange(graph.n, dtype=be.xp.int64)
+    n_colors = 0
+    while left.size:
+        joined = rounds.start(left, keys.led(left, _ecl_field(be, A, left, keys), keys.degree_bits))
+        while rounds.remaining.size:
+            _check_progress(rounds, max_iter, int((colors < 0).sum()))
+            colors[joined] = n_colors
+            joined = rounds.advance(_with_neighbours(be, A, joined, rounds.in_play))
         n_colors += 1
-        W = be.apply("identity", W, mask=members, complement=True)  # W<¬members> = W
-    return _result(be, colors, rounds)
+        left = left[colors[left] < 0]
+    return _result(colors, rounds.count)
 
 
-def _ecl_keys(be, A, W, keys):
-    """``D``: the vertices of ``W`` keyed by (max degree - degree in W, hash, id)."""
-    degree = be.mxv("plus_pair", A, W, mask=W)  # d<W> = A ⊕plus.pair W
-    degree = be.ewise_add("plus", degree, be.apply("times", W, right=0))  # d<W> += 0: isolated in W
-    ids = be.indices(degree)
-    field = keys.degrees.max() - be.values(degree).astype(be.xp.uint64)
-    return keys.vector(ids, keys.led(ids, field, keys.degree_bits))
+def _ecl_field(be, A, left, keys):
+    """(max degree - degree among ``left``) of each vertex of ``left``."""
+    xp = be.xp
+    degree = be.mxv("plus_pair", A, be.vector(left, xp.uint64(1), keys.n),
+                    mask=be.vector(left, True, keys.n))  # d<left> = A ⊕plus.pair left
+    counts = xp.zeros(keys.n, xp.uint64)
+    counts[be.indices(degree)] = be.values(degree)
+    return keys.degrees.max() - counts[left]
 
 
-def _mis1(be, A, D, rounds, max_iter, n):
-    """Random-permutation MIS of the vertices of ``D`` (their keys), in rounds."""
-    key = be.apply("identity", D)
-    members = None
-    while be.nvals(D):
-        _check_progress(rounds, max_iter, be.nvals(D), n)
-        joined, D = _round(be, A, D, key, 1)
-        members = joined if members is None else be.ewise_add("lor", members, joined)
-        D = _leave(be, A, D, key, joined)
-        rounds += 1
-    return members, rounds
+def _with_neighbours(be, A, joined, undecided):
+    """``joined`` and its neighbours flagged ``undecided``, ascending: they all leave."""
+    _, neighbours, _ = be.to_csr(be.extract(A, joined))  # A(joined, :)
+    leaving = be.xp.zeros(undecided.size, bool)
+    leaving[joined] = True
+    leaving[neighbours[undecided[neighbours]]] = True
+    return be.xp.flatnonzero(leaving)
 
 
-def _leave(be, A, D, key, joined):
-    """Neighbours of the new members leave the undecided set ``D``."""
-    out = be.mxv("any_pair", A, joined, mask=D)  # out<D> = A ⊕any.pair joined
-    be.assign(key, 0, mask=out)  # key<out> = 0
-    return be.apply("identity", D, mask=out, complement=True)  # D<¬out> = D
+def _check_progress(rounds, max_iter, uncolored):
+    if rounds.count == max_iter:
+        raise StallError(f"color: {uncolored:,} of {rounds.n:,} vertices uncolored after max_iter={max_iter} rounds")
 
 
-def _check_progress(rounds, max_iter, left, n):
-    if rounds == max_iter:
-        raise StallError(f"color: {left:,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-
-
-def _result(be, colors, rounds):
+def _result(colors, rounds):
     return ColoringResult(colors, int(colors.max()) + 1, rounds)
