@@ -6,7 +6,7 @@
 (11469, 9)
 """
 
-from . import datasets, generators, io, validate
+from . import datasets, generators, io, solvers, validate
 from .algorithms.coloring import ColoringResult, color
 from .algorithms.mis import MISResult, mis2
 from .backends import Backend, backend
@@ -18,5 +18,5 @@ __version__ = "0.1.0"
 __all__ = [
     "Backend", "ColoringResult", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
     "UnsupportedGraphTypeError", "as_graph", "backend", "color", "datasets", "generators", "io", "mis2",
-    "symmetrize", "validate",
+    "solvers", "symmetrize", "validate",
 ]

@@ -199,3 +199,42 @@ def mis_peeling_coloring(A, seed=0):
             rounds += 1
         k += 1
     return np.array(color, np.int64), rounds
+
+
+# ---- Gauss-Seidel -----------------------------------------------------------------------
+
+
+def cluster_gauss_seidel_reference(A, b, labels, cluster_colors, symmetric, sweeps):
+    """Kelley and Rajamanickam's Algorithm 4 as written: for each color, for each cluster of
+    that color, for each row of the cluster (ascending; descending in the backward sweep of
+    the symmetric variant), ``x_i = (b_i - sum_{j != i} A_ij x_j) / A_ii``; from x = 0.
+
+    Point multicolor Gauss-Seidel is the case of one row per cluster."""
+    A = sp.csr_array(A)
+    n = A.shape[0]
+    clusters = {}
+    for i in range(n):
+        clusters.setdefault(int(labels[i]), []).append(i)
+    by_color = {}
+    for c in sorted(clusters):
+        by_color.setdefault(int(cluster_colors[c]), []).append(c)
+    x = [0.0] * n
+
+    def update(i):
+        s = b[i]
+        for k in range(A.indptr[i], A.indptr[i + 1]):
+            if A.indices[k] != i:
+                s -= A.data[k] * x[A.indices[k]]
+        x[i] = s / A[i, i]
+
+    for _ in range(sweeps):
+        for colour in sorted(by_color):
+            for c in by_color[colour]:
+                for i in clusters[c]:
+                    update(i)
+        if symmetric:
+            for colour in sorted(by_color, reverse=True):
+                for c in by_color[colour]:
+                    for i in reversed(clusters[c]):
+                        update(i)
+    return np.array(x)
