@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from . import __version__, backends, datasets, generators
+from .algorithms.coloring import METHODS, PRIORITIES, color
 from .algorithms.mis import mis2
 from .graph import as_graph
 
@@ -50,27 +51,57 @@ def load_graph(spec):
 
 
 def _mis2(args):
-    t0 = time.perf_counter()
-    graph = load_graph(args.graph)
-    be = backends.backend(args.backend)
+    graph, be, load = _load(args)
     t1 = time.perf_counter()
     be.adjacency(graph, closed=True)
     t2 = time.perf_counter()
     result = mis2(graph, backend=be)
     t3 = time.perf_counter()
-    rows = [
-        ("graph", args.graph),
-        ("backend", be.name),
-        ("n", f"{graph.n:,}"),
-        ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)"),
+    rows = _graph_rows(args, graph, be) + [
         ("|MIS-2|", f"{len(result.vertices):,}"),
         ("iterations", f"{result.iterations}"),
-        ("load time", f"{(t1 - t0) * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A + I)"),
         ("mis2 time", f"{(t3 - t2) * 1e3:,.1f} ms"),
     ]
+    _finish(args, rows, result.vertices)
+
+
+def _color(args):
+    graph, be, load = _load(args)
+    t1 = time.perf_counter()
+    be.adjacency(graph, closed=args.distance == 2)
+    t2 = time.perf_counter()
+    result = color(graph, args.method, args.distance, be, priority=args.priority)
+    t3 = time.perf_counter()
+    rows = _graph_rows(args, graph, be) + [
+        ("method", f"{args.method}, distance {args.distance}"
+                   + (f", priority {args.priority}" if args.method in ("greedy", "jones_plassmann") else "")),
+        ("colors", f"{result.n_colors:,}"),
+        ("iterations", f"{result.iterations}"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A{' + I' * (args.distance == 2)})"),
+        ("color time", f"{(t3 - t2) * 1e3:,.1f} ms"),
+    ]
+    _finish(args, rows, result.colors)
+
+
+def _load(args):
+    """(graph, backend, seconds taken) for the GRAPH and --backend arguments."""
+    t0 = time.perf_counter()
+    graph = load_graph(args.graph)
+    return graph, backends.backend(args.backend), time.perf_counter() - t0
+
+
+def _graph_rows(args, graph, be):
+    return [("graph", args.graph), ("backend", be.name), ("n", f"{graph.n:,}"),
+            ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)")]
+
+
+def _finish(args, rows, values):
+    """Write ``values`` to --output if given, then print the rows as a two-column table."""
     if args.output:
-        _write_ids(args.output, np.asarray(result.vertices))
+        _write_ids(args.output, np.asarray(values))
         rows.append(("written to", args.output))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -96,11 +127,26 @@ def _parser():
         description="Compute a distance-2 maximal independent set and print its size, the number "
                     "of rounds and the time taken.",
         epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common_arguments(p, "write the vertex ids, one per line (.npy: numpy binary)")
+    p.set_defaults(run=_mis2)
+    p = commands.add_parser(
+        "color", help="deterministic vertex coloring (Jones-Plassmann rounds, first-fit greedy, ...)",
+        description="Color the vertices so that vertices within --distance edges differ, and print "
+                    "the number of colors, of rounds and the time taken.",
+        epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--method", default="greedy", choices=METHODS, help="coloring method (default: greedy)")
+    p.add_argument("--distance", default=1, type=int, choices=(1, 2), help="1 or 2 (greedy, jones_plassmann)")
+    p.add_argument("--priority", default="random", choices=PRIORITIES,
+                   help="vertex order of greedy and jones_plassmann (default: random)")
+    _common_arguments(p, "write the colors, one per line in vertex order (.npy: numpy binary)")
+    p.set_defaults(run=_color)
+    return parser
+
+
+def _common_arguments(p, output_help):
     p.add_argument("graph", metavar="GRAPH", help="Matrix Market file, embedded graph name or generator spec")
     p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
-    p.add_argument("--output", metavar="FILE", help="write the vertex ids, one per line (.npy: numpy binary)")
-    p.set_defaults(run=_mis2)
-    return parser
+    p.add_argument("--output", metavar="FILE", help=output_help)
 
 
 def main(argv=None):
