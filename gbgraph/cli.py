@@ -75,8 +75,7 @@ def _color(args):
     result = color(graph, args.method, args.distance, be, priority=args.priority)
     t3 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
-        ("method", f"{args.method}, distance {args.distance}"
-                   + (f", priority {args.priority}" if args.method in ("greedy", "jones_plassmann") else "")),
+        ("method", f"{args.method}, distance {args.distance}" + (f", priority {args.priority}" if args.priority else "")),
         ("colors", f"{result.n_colors:,}"),
         ("iterations", f"{result.iterations}"),
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
@@ -136,8 +135,8 @@ def _parser():
         epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--method", default="greedy", choices=METHODS, help="coloring method (default: greedy)")
     p.add_argument("--distance", default=1, type=int, choices=(1, 2), help="1 or 2 (greedy, jones_plassmann)")
-    p.add_argument("--priority", default="random", choices=PRIORITIES,
-                   help="vertex order of greedy and jones_plassmann (default: random)")
+    p.add_argument("--priority", default=None, choices=PRIORITIES,
+                   help="vertex order of greedy (default: largest_degree) and jones_plassmann (default: random)")
     _common_arguments(p, "write the colors, one per line in vertex order (.npy: numpy binary)")
     p.set_defaults(run=_color)
     return parser

@@ -48,7 +48,7 @@ class ColoringResult:
         return f"ColoringResult(n={len(self.colors):,}, n_colors={self.n_colors}, iterations={self.iterations})"
 
 
-def color(A, method="greedy", distance=1, backend=None, *, priority="random", seed=0,
+def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0,
           degree_rounds=None, max_iter=None):
     """Deterministic vertex coloring by rounds of masked semiring products.
 
@@ -72,9 +72,11 @@ def color(A, method="greedy", distance=1, backend=None, *, priority="random", se
         ``"jones_plassmann"``), over closed neighbourhoods.
     backend : str or Backend, optional
         ``"suitesparse"`` (default).
-    priority : {"random", "largest_degree"}
+    priority : {None, "random", "largest_degree"}
         Vertex order of ``"greedy"`` and ``"jones_plassmann"``: the hash alone, or larger
-        degree first with the hash breaking ties (Welsh and Powell's order).
+        degree first with the hash breaking ties (Welsh and Powell's order, the parallel
+        form of networkx's ``largest_first``). None: ``"largest_degree"`` for ``"greedy"``
+        (fewer colors), ``"random"`` for ``"jones_plassmann"`` (as [1]_).
     seed : int
         Shifts the hash: another seed gives another, equally deterministic, order.
     degree_rounds : int, optional
@@ -126,7 +128,7 @@ def color(A, method="greedy", distance=1, backend=None, *, priority="random", se
     >>> import gbgraph as gg
     >>> A = gg.generators.laplace3d(10)
     >>> c = gg.color(A)
-    >>> c.n_colors <= 7, gg.validate.is_coloring(A, c.colors)
+    >>> c.n_colors <= 7, gg.validate.is_coloring(A, c.colors)   # first fit: at most max degree + 1
     (True, True)
     >>> gg.validate.is_coloring(A, gg.color(A, distance=2).colors, distance=2)
     True
@@ -143,6 +145,8 @@ def color(A, method="greedy", distance=1, backend=None, *, priority="random", se
     if method == "hybrid":
         return _hybrid(be, graph, keys, degree_rounds, max_iter)
     first_fit = method == "greedy"
+    if priority is None:
+        priority = "largest_degree" if first_fit else "random"
     return _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter)
 
 
@@ -153,9 +157,9 @@ def _check_options(method, distance, priority, seed, degree_rounds):
         raise ValueError(f"distance must be 1 or 2, got {distance!r}")
     if distance == 2 and method not in ("greedy", "jones_plassmann"):
         raise ValueError(f"distance=2 is available for 'greedy' and 'jones_plassmann', not {method!r}")
-    if priority not in PRIORITIES:
-        raise ValueError(f"unknown priority {priority!r}; expected one of {', '.join(PRIORITIES)}")
-    if priority != "random" and method not in ("greedy", "jones_plassmann"):
+    if priority is not None and priority not in PRIORITIES:
+        raise ValueError(f"unknown priority {priority!r}; expected one of None, {', '.join(PRIORITIES)}")
+    if priority is not None and method not in ("greedy", "jones_plassmann"):
         raise ValueError(f"priority={priority!r} is for 'greedy' and 'jones_plassmann'; {method!r} "
                          "fixes its own order")
     if degree_rounds is not None and method != "hybrid":
