@@ -220,8 +220,8 @@ def _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter):
     won = rounds.start(ids, values)
     colors = be.xp.full(graph.n, -1, be.xp.int64)
     bits = be.xp.zeros(graph.n, be.xp.uint64)
-    while rounds.remaining.size:
-        _check_progress(rounds, max_iter, rounds.remaining.size)
+    while rounds.left:
+        _check_progress(rounds, max_iter, rounds.left)
         if first_fit:
             colors[won] = chosen = _first_fit(be, A, won, colors, bits, distance)
             bits[won] = _bits(be.xp, chosen)
@@ -250,15 +250,15 @@ def _hybrid(be, graph, keys, degree_rounds, max_iter):
         won = rounds.start(ids, keys.random(ids))
     colors = be.xp.full(graph.n, -1, be.xp.int64)
     n_colors = 0
-    while rounds.remaining.size:
-        _check_progress(rounds, max_iter, rounds.remaining.size)
+    while rounds.left:
+        _check_progress(rounds, max_iter, rounds.left)
         colors[won] = n_colors
         n_colors += bool(won.size)
         empty = not won.size
         won = rounds.advance(won)
         if by_degree and (empty or rounds.count == degree_rounds):
             by_degree = False
-            left = rounds.remaining
+            left = rounds.uncolored()
             won = rounds.start(left, keys.random(left))
     return _result(colors, rounds.count)
 
@@ -266,12 +266,15 @@ def _hybrid(be, graph, keys, degree_rounds, max_iter):
 class _Rounds:
     """Che et al.'s rounds with worklists: a maximum is recomputed only when its holder leaves.
 
-    ``remaining`` lists the vertices still in play (ascending; ``in_play`` flags them). ``key`` (a full backend
-    vector, so that masked products index it directly) holds every vertex's key, 0 once it
-    has left, so products see the remaining vertices only. ``m[0]`` (array) holds, for
+    ``in_play`` flags the vertices still in play, ``left`` counts them, and ``remaining``
+    lists them in ascending order, with vertices that have left among them until the list
+    is compacted (when half of it has left). ``key`` (a full backend vector, so that masked
+    products index it directly) holds every vertex's key, 0 once it has left, so products
+    see the remaining vertices only. ``m[0]`` (array) holds, for
     each remaining vertex, the largest key of another remaining vertex within reach, 0 if
     none ([1] Alg. 1 l.2-15); its low ``nv`` bits read ``j + 1`` for the vertex j holding
-    it, since keys are unique. When vertices leave, only the maxima they held change: those
+    it, since keys are unique (0 once the vertex has left: it holds nothing). When vertices
+    leave, only the maxima they held change: those
     vertices form the worklist ``K``, and ``m<K> = A ⊕max.second key`` recomputes them, as
     Kokkos Kernels recomputes its worklists. A vertex wins when its key beats its maximum
     (l.16-19), so each round's winners are exactly those of Algorithm 1.
@@ -292,6 +295,7 @@ class _Rounds:
         self.gone = xp.zeros(n + 1, bool)  # gone[j + 1]: j left in this round
         self.in_play = xp.zeros(n, bool)
         self.remaining = xp.empty(0, xp.int64)
+        self.left = 0
         self.field = 0
         self.count = 0
 
@@ -306,6 +310,7 @@ class _Rounds:
         K = self.be.vector(ids, values, self.n)
         self.be.assign(self.sources[0], K, mask=K)  # key<ids> = values
         self.remaining = ids.copy()
+        self.left = ids.size
         self.in_play[ids] = True
         for m in self.m:
             m[ids] = 0  # rows with no neighbour get no entry: nothing in reach
@@ -320,7 +325,10 @@ class _Rounds:
         self.be.assign(self.sources[0], 0, mask=self.be.vector(leaving, True, self.n))  # key<leaving> = 0
         gone[leaving + 1] = True
         self.in_play[leaving] = False
-        self.remaining = self.remaining[self.in_play[self.remaining]]
+        self.m[-1][leaving] = 0
+        self.left -= leaving.size
+        if self.remaining.size > 2 * self.left:
+            self.remaining = self.uncolored()
         worklists = []
         if self.distance == 2:  # m1 of every vertex, remaining or not, feeds m2
             worklists.append(xp.flatnonzero(gone[self.m[0] & self.holder]))
@@ -329,25 +337,35 @@ class _Rounds:
         gone[leaving + 1] = False
         return self._recompute(worklists)
 
+    def uncolored(self):
+        """The vertices still in play, ascending."""
+        return self.remaining[self.in_play[self.remaining]]
+
     def _recompute(self, worklists, everyone=False):
         """Recompute ``m<K>`` level by level; return the winners of the last worklist.
 
         ``everyone``: the worklists hold every vertex, and the products need no mask.
         """
-        be = self.be
         for level, K in enumerate(worklists):
-            if K.size:
-                mask = None if everyone else be.vector(K, True, self.n)
-                # m<K> = A ⊕max.second key (level 2: A ⊕max.second m1)
-                mK = be.mxv("max_second", self.A, self.sources[level], mask=mask)
-                self.m[level][be.indices(mK)] = be.values(mK)
-                if level + 1 < self.distance:
-                    be.assign(self.sources[level + 1], mK, mask=mK)  # m1<K> = mK
+            m = self._maxima(level, K, everyone)
         K = worklists[-1]
-        m = self.m[-1][K]
         if self.distance == 1:  # m = 0: nothing in reach, which every key beats
             return K[(m == 0) | (self.values[K] > (m | self.xp.uint64(self.field)))]
         return K[self.values[K] >= m]  # closed: m2 >= key, equal when the vertex holds it
+
+    def _maxima(self, level, K, everyone):
+        """``m<K> = A ⊕max.second key`` (level 2: ``A ⊕max.second m1``), stored; its values on K."""
+        be, m = self.be, self.m[level]
+        if not K.size:
+            return m[K]
+        mK = be.mxv("max_second", self.A, self.sources[level], mask=None if everyone else be.vector(K, True, self.n))
+        if level + 1 < self.distance:
+            be.assign(self.sources[level + 1], mK, mask=mK)  # m1<K> = mK
+        if be.nvals(mK) < K.size:  # rows with no neighbour have no entry: m stays 0
+            m[be.indices(mK)] = be.values(mK)
+            return m[K]
+        m[K] = values = be.values(mK)
+        return values
 
 
 def _first_fit(be, A, won, colors, bits, distance):
@@ -411,7 +429,7 @@ def _mis_peeling(be, graph, keys, max_iter):
     n_colors = 0
     while left.size:
         joined = rounds.start(left, keys.led(left, _ecl_field(be, A, left, keys), keys.degree_bits))
-        while rounds.remaining.size:
+        while rounds.left:
             _check_progress(rounds, max_iter, int((colors < 0).sum()))
             colors[joined] = n_colors
             joined = rounds.advance(_with_neighbours(be, A, joined, rounds.in_play))
