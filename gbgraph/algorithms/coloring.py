@@ -218,13 +218,12 @@ def _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter):
         values = keys.random(ids)
     rounds = _Rounds(be, A, keys, distance)
     won = rounds.start(ids, values)
-    colors = be.xp.full(graph.n, -1, be.xp.int64)
-    bits = be.xp.zeros(graph.n, be.xp.uint64)
+    paint = _FirstFit(be, A, graph.n, distance) if first_fit else None
+    colors = paint.colors if first_fit else be.xp.full(graph.n, -1, be.xp.int64)
     while rounds.left:
         _check_progress(rounds, max_iter, rounds.left)
         if first_fit:
-            colors[won] = chosen = _first_fit(be, A, won, colors, bits, distance)
-            bits[won] = _bits(be.xp, chosen)
+            paint(won)
         else:
             colors[won] = rounds.count
         won = rounds.advance(won)
@@ -368,43 +367,68 @@ class _Rounds:
         return values
 
 
-def _first_fit(be, A, won, colors, bits, distance):
-    """Smallest color absent within ``distance`` of each winner: Jones-Plassmann's rule.
+class _FirstFit:
+    """Jones-Plassmann's rule: each winner takes the smallest color absent within reach.
 
-    ``R = A(won, :)`` (distance 2: ``R = A(won, :) ⊕any.pair A``, closed) lists the
-    vertices in reach. Colors are bits, 64 per word: ``bits`` holds each vertex's bit of
-    the first word, and a bitwise-or reduction of each row (``⊕bor``) gives the forbidden
-    set. Rows whose first 64 colors are all forbidden move on to the next words.
+    When a vertex wins, its colored neighbours are exactly its higher-key neighbours, so the
+    colors are those of sequential greedy visiting vertices by decreasing key. Forbidden
+    colors are bit words, 64 colors each: ``words`` holds each vertex's bit of the first
+    word (0 if uncolored or colored 64 or more), and ``f<F> = A ⊕bor.second words`` is each
+    winner's forbidden word (distance 2: ``f = R ⊕bor.second words`` with ``R = A(F, :)
+    ⊕any.pair A``, the closed 2-step reach of each winner). Rows whose 64 colors of a word
+    are all forbidden move on to the next word.
     """
-    xp = be.xp
-    R = be.extract(A, won)  # R = A(won, :)
-    if distance == 2:
-        R = be.mxm("any_pair", R, A)  # R = A(won, :) ⊕any.pair A: the closed 2-step reach
-    indptr, reached, _ = be.to_csr(R)
-    del R
-    free = ~_row_or(xp, bits[reached], indptr)
-    chosen = xp.where(free != 0, _lowest_bit(xp, free), -1)
-    if bool((chosen < 0).any()):
-        seen = colors[reached]
-        for base in range(_WORD, int(seen.max()) + 2, _WORD):  # no row forbids more than max + 1
-            free = ~_row_or(xp, _bits(xp, seen - base), indptr)
-            found = (chosen < 0) & (free != 0)
-            chosen[found] = base + _lowest_bit(xp, free[found])
-    return chosen
+
+    def __init__(self, be, A, n, distance):
+        self.be, self.xp, self.A, self.n, self.distance = be, be.xp, A, n, distance
+        self.colors = be.xp.full(n, -1, be.xp.int64)
+        self.words = be.full(n, 0, "uint64")
+
+    def __call__(self, won):
+        """Color the winners ``won`` (ascending ids, pairwise out of reach)."""
+        xp, be = self.xp, self.be
+        if self.distance == 2:
+            R = be.mxm("any_pair", be.extract(self.A, won), self.A)  # R = A(won, :) ⊕any.pair A
+            rows, size = xp.arange(won.size, dtype=xp.int64), won.size
+        else:
+            R, rows, size = self.A, won, self.n
+        chosen = xp.full(won.size, -1, xp.int64)
+        for base in range(0, int(self.colors.max()) + 2, _WORD):  # a row forbids at most max + 1 colors
+            pending = xp.flatnonzero(chosen < 0)
+            free = ~self._forbidden(R, rows[pending], size, base)
+            found = free != 0
+            chosen[pending[found]] = base + _lowest_bit(xp, free[found])
+            if bool(found.all()):
+                break
+        self.colors[won] = chosen
+        first = chosen < _WORD
+        if bool(first.any()):
+            W = be.vector(won[first], _bits(xp, chosen[first]), self.n)
+            be.assign(self.words, W, mask=W)  # words<won> = 1 << color
+        return chosen
+
+    def _forbidden(self, R, rows, size, base):
+        """``f<rows> = R ⊕bor.second words``: forbidden colors base..base+63 of each row."""
+        be = self.be
+        words = self.words if base == 0 else self._word(base)
+        f = be.mxv("bor_second", R, words, mask=be.vector(rows, True, size))
+        forbidden = self.xp.zeros(rows.size, self.xp.uint64)  # a row with no neighbour has no entry
+        forbidden[self.xp.searchsorted(rows, be.indices(f))] = be.values(f)
+        return forbidden
+
+    def _word(self, base):
+        """A full vector of each vertex's bit among colors base..base+63."""
+        xp = self.xp
+        inside = xp.flatnonzero((self.colors >= base) & (self.colors < base + _WORD))
+        W = self.be.vector(inside, _bits(xp, self.colors[inside] - base), self.n)
+        words = self.be.full(self.n, 0, "uint64")
+        self.be.assign(words, W, mask=W)
+        return words
 
 
 def _bits(xp, colors):
-    """``1 << colors`` where ``0 <= colors < 64``, else 0 (uint64)."""
-    inside = (colors >= 0) & (colors < _WORD)
-    shifted = xp.left_shift(xp.uint64(1), xp.where(inside, colors, 0).astype(xp.uint64))
-    return xp.where(inside, shifted, xp.uint64(0))
-
-
-def _row_or(xp, words, indptr):
-    """Bitwise or of each CSR row of ``words``; 0 for an empty row."""
-    words = xp.concatenate((words, xp.zeros(1, xp.uint64)))  # a sentinel keeps every start in range
-    starts = indptr[:-1]
-    return xp.where(indptr[1:] > starts, xp.bitwise_or.reduceat(words, starts), xp.uint64(0))
+    """``1 << colors`` (uint64) for colors in 0..63."""
+    return xp.left_shift(xp.uint64(1), colors.astype(xp.uint64))
 
 
 def _lowest_bit(xp, words):
