@@ -6,9 +6,10 @@
 (11469, 9)
 """
 
-from . import amg, datasets, generators, io, validate
+from . import amg, datasets, generators, io, solvers, validate
 from .algorithms.aggregation import Aggregation, aggregate
 from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, coarsen
+from .algorithms.coloring import ColoringResult, color
 from .algorithms.mis import MISResult, mis1, mis2, misk
 from .backends import Backend, backend
 from .errors import GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
@@ -17,7 +18,8 @@ from .graph import Graph, as_graph, symmetrize
 __version__ = "0.1.0"
 
 __all__ = [
-    "Aggregation", "aggregate", "aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Backend", "GBGraphError", "Graph", "InvalidGraphError", "MISResult", "StallError",
-    "UnsupportedGraphTypeError", "amg", "as_graph", "backend", "datasets", "generators", "io", "mis1", "mis2", "misk",
-    "symmetrize", "validate",
+    "Aggregation", "Backend", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
+    "MISResult", "StallError", "UnsupportedGraphTypeError", "aggregate", "aggregation_operator", "amg", "as_graph",
+    "backend", "coarse_graph", "coarsen", "color", "datasets", "generators", "io", "mis1", "mis2", "misk",
+    "solvers", "symmetrize", "validate",
 ]

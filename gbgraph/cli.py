@@ -15,6 +15,12 @@ import time
 import numpy as np
 
 from . import __version__, backends, datasets, generators
+from .algorithms.aggregation import METHODS as AGGREGATION_METHODS
+from .algorithms.aggregation import aggregate
+from .algorithms.coarsen import COARSE_METHODS, coarsen
+from .algorithms.coloring import METHODS as COLOR_METHODS
+from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
+from .algorithms.coloring import color
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
 from .graph import as_graph
 
@@ -65,32 +71,98 @@ def load_graph(spec):
 
 def _mis(args):
     algorithm, _, size_name, _, _ = _COMMANDS[args.command]
-    t0 = time.perf_counter()
-    graph = load_graph(args.graph)
-    be = backends.backend(args.backend)
+    graph, be, load = _load(args)
     t1 = time.perf_counter()
     be.adjacency(graph, closed=True)
     t2 = time.perf_counter()
     result = algorithm(graph, backend=be, priority=args.priority)
     t3 = time.perf_counter()
-    rows = [
-        ("graph", args.graph),
-        ("backend", be.name),
+    rows = _graph_rows(args, graph, be) + [
         ("priority", args.priority),
-        ("n", f"{graph.n:,}"),
-        ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)"),
         (size_name, f"{len(result.vertices):,}"),
         ("iterations", f"{result.iterations}"),
-        ("load time", f"{(t1 - t0) * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A + I)"),
         (f"{args.command} time", f"{(t3 - t2) * 1e3:,.1f} ms"),
     ]
+    _finish(args, rows, result.vertices)
+
+
+def _color(args):
+    graph, be, load = _load(args)
+    t1 = time.perf_counter()
+    be.adjacency(graph, closed=args.distance == 2)
+    t2 = time.perf_counter()
+    result = color(graph, args.method, args.distance, be, priority=args.priority)
+    t3 = time.perf_counter()
+    rows = _graph_rows(args, graph, be) + [
+        ("method", f"{args.method}, distance {args.distance}" + (f", priority {args.priority}" if args.priority else "")),
+        ("colors", f"{result.n_colors:,}"),
+        ("iterations", f"{result.iterations}"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A{' + I' * (args.distance == 2)})"),
+        ("color time", f"{(t3 - t2) * 1e3:,.1f} ms"),
+    ]
+    _finish(args, rows, result.colors)
+
+
+def _aggregate(args):
+    graph, be, load = _load(args)
+    t1 = time.perf_counter()
+    be.adjacency(graph, closed=True)
+    t2 = time.perf_counter()
+    result = aggregate(graph, args.method, be)
+    t3 = time.perf_counter()
+    rows = _graph_rows(args, graph, be) + [
+        ("method", args.method),
+        ("aggregates", f"{result.n_aggregates:,}  (coarsening ratio {graph.n / max(result.n_aggregates, 1):.2f})"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A + I)"),
+        ("aggregate time", f"{(t3 - t2) * 1e3:,.1f} ms"),
+    ]
+    _finish(args, rows, result.labels)
+
+
+def _coarsen(args):
+    graph, be, load = _load(args)
+    t1 = time.perf_counter()
+    hierarchy = coarsen(graph, args.method, args.cutoff, construction=args.construction, backend=be)
+    t2 = time.perf_counter()
+    rows = _graph_rows(args, graph, be) + [
+        ("method", f"{args.method} aggregates, {args.construction} coarse graphs, cutoff {args.cutoff}"),
+        ("levels", f"{len(hierarchy)}"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("coarsen time", f"{(t2 - t1) * 1e3:,.1f} ms"),
+    ]
+    labels = hierarchy[0].labels if len(hierarchy) > 1 else np.zeros(0, np.int64)
+    _finish(args, rows, labels)
+    print(hierarchy)
+
+
+def _load(args):
+    """(graph, backend, seconds taken) for the GRAPH and --backend arguments."""
+    t0 = time.perf_counter()
+    graph = load_graph(args.graph)
+    return graph, backends.backend(args.backend), time.perf_counter() - t0
+
+
+def _graph_rows(args, graph, be):
+    return [("graph", args.graph), ("backend", be.name), ("n", f"{graph.n:,}"),
+            ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)")]
+
+
+def _finish(args, rows, values):
+    """Write ``values`` to --output if given, then print the rows as a two-column table."""
     if args.output:
-        _write_ids(args.output, np.asarray(result.vertices))
+        _write_ids(args.output, _host(values))
         rows.append(("written to", args.output))
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
+
+
+def _host(values):
+    return values.get() if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
 
 
 def _write_ids(path, ids):
@@ -107,15 +179,42 @@ def _parser():
         epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"gbgraph {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command, (_, priorities, _, summary, description) in _COMMANDS.items():
-        p = commands.add_parser(command, help=summary, description=description,
-                                epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    def command(name, summary, description, output_help, run):
+        p = commands.add_parser(name, help=summary, description=description, epilog=__doc__.split("\n", 2)[2],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument("graph", metavar="GRAPH", help="Matrix Market file, embedded graph name or generator spec")
+        p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
+        p.add_argument("--output", metavar="FILE", help=output_help + " (.npy: numpy binary)")
+        p.set_defaults(run=run)
+        return p
+
+    for name, (_, priorities, _, summary, description) in _COMMANDS.items():
+        p = command(name, summary, description, "write the vertex ids, one per line", _mis)
         p.add_argument("--priority", default=priorities[0], choices=priorities,
                        help=f"vertex priorities (default: {priorities[0]})")
-        p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
-        p.add_argument("--output", metavar="FILE", help="write the vertex ids, one per line (.npy: numpy binary)")
-        p.set_defaults(run=_mis)
+    p = command("color", "deterministic vertex coloring (Jones-Plassmann rounds, first-fit greedy, ...)",
+                "Color the vertices so that vertices within --distance edges differ, and print the\n"
+                "number of colors, of rounds and the time taken.",
+                "write the colors, one per line in vertex order", _color)
+    p.add_argument("--method", default="greedy", choices=COLOR_METHODS, help="coloring method (default: greedy)")
+    p.add_argument("--distance", default=1, type=int, choices=(1, 2), help="1 or 2 (greedy, jones_plassmann)")
+    p.add_argument("--priority", default=None, choices=COLOR_PRIORITIES,
+                   help="vertex order of greedy (default: largest_degree) and jones_plassmann (default: random)")
+    p = command("aggregate", "MIS-2 aggregation for algebraic multigrid (Kokkos Kernels' labels, bit for bit)",
+                "Aggregate the vertices around a distance-2 maximal independent set and print the\n"
+                "number of aggregates and the time taken.",
+                "write each vertex's aggregate, one per line", _aggregate)
+    p.add_argument("--method", default="mis2", choices=AGGREGATION_METHODS,
+                   help="mis2: graph_mis2_aggregate (default); mis2_basic: graph_mis2_coarsen")
+    p = command("coarsen", "multilevel coarsening: aggregates and coarse graphs, level by level",
+                "Coarsen the graph until a level has at most --cutoff vertices and print the\n"
+                "hierarchy: vertices, edges and coarsening ratio of each level.",
+                "write the first level's aggregate of each vertex, one per line", _coarsen)
+    p.add_argument("--method", default="mis2", choices=AGGREGATION_METHODS, help="aggregation (default: mis2)")
+    p.add_argument("--construction", default="spgemm", choices=COARSE_METHODS,
+                   help="coarse graph construction (default: spgemm)")
+    p.add_argument("--cutoff", default=50, type=int, help="stop at this many vertices (default: 50)")
     return parser
 
 

@@ -190,6 +190,24 @@ def test_iterate_runs_rounds_while_the_worklist_has_entries(be):
     assert rounds == sweeps
 
 
+def test_bor_second(be):
+    A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES))
+    x = np.array([1, 2, 4, 8, 16, 3, 64, 6], dtype=np.uint64)
+    rows = np.split(A_INDICES, A_INDPTR[1:-1])
+    expected = {i: int(np.bitwise_or.reduce(x[r])) for i, r in enumerate(rows) if len(r)}
+    assert _entries(be, be.mxv("bor_second", A, _sparse(be, np.arange(N), x))) == expected
+    mask = _sparse(be, [0, 5], True)
+    assert _entries(be, be.mxv("bor_second", A, _sparse(be, np.arange(N), x), mask=mask)) == {0: expected[0], 5: expected[5]}
+
+
+def test_extract_matrix_rows(be):
+    A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES))
+    rows = [3, 0, 2, 3]  # an empty row, and a repeat
+    indptr, indices, _ = be.to_csr(be.extract(A, be.xp.asarray(rows)))
+    lists = np.split(_host(indices), _host(indptr)[1:-1])
+    assert [r.tolist() for r in lists] == [A_INDICES[A_INDPTR[i]:A_INDPTR[i + 1]].tolist() for i in rows]
+
+
 def test_unknown_operator_names(be):
     u = _sparse(be, [0], np.array([1], np.int64))
     with pytest.raises(ValueError, match="unknown operator 'nope'"):

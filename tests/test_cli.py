@@ -74,9 +74,64 @@ def test_help_documents_every_command(capsys):
         main(["--help"])
     assert e.value.code == 0
     out = capsys.readouterr().out
-    assert "mis1" in out and "mis2" in out and "laplace3d:50" in out
-    for command in ("mis1", "mis2"):
+    for command in ("mis1", "mis2", "color", "aggregate", "coarsen"):
+        assert command in out
+    assert "laplace3d:50" in out
+    for command in ("mis1", "mis2", "color", "aggregate", "coarsen"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         out = capsys.readouterr().out
-        assert "--output" in out and "--priority" in out
+        assert "--output" in out and "--backend" in out
+
+
+@pytest.mark.parametrize(("options", "kwargs"), [
+    ([], {}),
+    (["--method", "hybrid"], {"method": "hybrid"}),
+    (["--method", "jones_plassmann", "--distance", "2", "--priority", "largest_degree"],
+     {"method": "jones_plassmann", "distance": 2, "priority": "largest_degree"}),
+])
+def test_color_table(capsys, options, kwargs):
+    assert main(["color", "laplace3d:10,8,6"] + options) == 0
+    rows = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines() if line.strip())
+    expected = gg.color(gg.generators.laplace3d(10, 8, 6), **kwargs)
+    assert rows["n"] == "480"
+    assert rows["colors"] == f"{expected.n_colors:,}"
+    assert rows["iterations"] == str(expected.iterations)
+    assert rows["method"].startswith(kwargs.get("method", "greedy"))
+    assert "ms" in rows["color"]
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".npy"])
+def test_color_output_file(tmp_path, suffix, capsys):
+    out = tmp_path / f"colors{suffix}"
+    assert main(["color", "fe_4elt2", "--distance", "2", "--output", str(out)]) == 0
+    colors = np.load(out) if suffix == ".npy" else np.loadtxt(out, dtype=np.int64)
+    np.testing.assert_array_equal(colors, gg.color(gg.datasets.load("fe_4elt2"), distance=2).colors)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--method", "hybrid", "--distance", "2"], "distance=2 is available for 'greedy' and 'jones_plassmann'"),
+    (["--method", "mis", "--priority", "largest_degree"], "'mis' fixes its own order"),
+    (["nope.mtx"], "does not exist"),
+])
+def test_color_errors(options, message, capsys):
+    graph = [] if options[0].endswith(".mtx") else ["laplace3d:4"]
+    assert main(["color"] + graph + options) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_aggregate_table_and_labels(tmp_path, capsys):
+    out = tmp_path / "labels.npy"
+    assert main(["aggregate", "laplace3d:12", "--output", str(out)]) == 0
+    rows = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines() if line.strip())
+    expected = gg.aggregate(gg.generators.laplace3d(12))
+    assert rows["aggregates"].startswith(f"{expected.n_aggregates:,} ")
+    np.testing.assert_array_equal(np.load(out), expected.labels)
+
+
+def test_coarsen_prints_the_hierarchy(capsys):
+    assert main(["coarsen", "laplace3d:12", "--construction", "sort", "--cutoff", "20"]) == 0
+    out = capsys.readouterr().out
+    expected = gg.coarsen(gg.generators.laplace3d(12), cutoff=20, construction="sort")
+    assert str(expected) in out
+    assert "levels" in out and str(len(expected)) in out

@@ -52,6 +52,17 @@ def assert_same_mis_variant(A, algorithm, options):
     assert gpu_result.iterations == cpu.iterations
 
 
+COLORINGS = [pytest.param(m, d, id=f"{m}-d{d}") for m, d in
+             [("greedy", 1), ("greedy", 2), ("jones_plassmann", 1), ("jones_plassmann", 2), ("hybrid", 1), ("mis", 1)]]
+
+
+def assert_same_coloring(A, method, distance):
+    cpu = gg.color(A, method, distance, backend="suitesparse")
+    gpu_result = gg.color(_cupyx(A), method, distance)
+    np.testing.assert_array_equal(_host(gpu_result.colors), cpu.colors)
+    assert (gpu_result.n_colors, gpu_result.iterations) == (cpu.n_colors, cpu.iterations)
+
+
 def assert_same_aggregation(A):
     for method in ("mis2", "mis2_basic"):
         cpu, gpu_result = gg.aggregate(A, method), gg.aggregate(_cupyx(A), method)
@@ -153,6 +164,19 @@ def test_verbs_on_device_counted_vectors(A, seed):
         np.testing.assert_array_equal(_host(gv), v)
 
 
+@pytest.mark.parametrize(("method", "distance"), COLORINGS)
+@pytest.mark.parametrize("matrix", GRIDS)
+def test_coloring(matrix, method, distance):
+    assert_same_coloring(matrix(), method, distance)
+
+
+@pytest.mark.parametrize(("method", "distance"), COLORINGS)
+@settings(max_examples=10, deadline=None)
+@given(graphs())
+def test_coloring_on_random_graphs(method, distance, A):  # hypothesis fills the last argument
+    assert_same_coloring(A, method, distance)
+
+
 @pytest.mark.parametrize("matrix", GRIDS)
 def test_aggregation(matrix):
     assert_same_aggregation(matrix())
@@ -216,6 +240,7 @@ def test_shared_graphs(path):
     A = gg.io.read_matrix_market(path)[0]
     assert_same_mis(A)
     assert_same_mis_variant(A, gg.mis1, {})
+    assert_same_coloring(A, "greedy", 1)
     assert_same_aggregation(A)
 
 

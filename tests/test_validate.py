@@ -40,3 +40,24 @@ def test_bad_mask_and_distance():
         gg.validate.is_maximal(np.zeros((4, 4)), np.zeros(3, bool))
     with pytest.raises(ValueError, match="distance must be a positive integer"):
         gg.validate.is_mis(np.zeros((4, 4)), [0], distance=0)
+
+
+@given(graphs(), st.data(), st.integers(1, 3))
+def test_is_coloring_agrees_with_shortest_paths(A, data, k):
+    n = A.shape[0]
+    colors = np.asarray(data.draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)), np.int64)
+    near = within_distance(A, k)
+    assert gg.validate.is_coloring(A, colors, distance=k) == (not np.any(near & (colors[:, None] == colors)))
+
+
+@pytest.mark.parametrize(("colors", "message"), [
+    ([0, 1], r"shape \(3,\)"), ([0.0, 1.0, 0.0], "integer"), ([0, -1, 2], "vertex 1 has color -1"),
+])
+def test_is_coloring_rejects_malformed_colors(colors, message):
+    with pytest.raises(ValueError, match=message):
+        gg.validate.is_coloring(np.ones((3, 3)), colors)
+
+
+def test_is_coloring_rejects_bad_distance():
+    with pytest.raises(ValueError, match="distance must be a positive integer, got 0"):
+        gg.validate.is_coloring(np.ones((3, 3)), [0, 1, 2], distance=0)

@@ -24,7 +24,8 @@ Types and operators
 -------------------
 dtypes are numpy names: ``"bool"``, ``"int32"``, ``"int64"``, ``"uint64"``, ``"float64"``. Operators are
 GraphBLAS names in lower case: semirings ``<monoid>_<multiply>`` (:data:`SEMIRINGS`; the
-``secondi`` multiply yields the column index of the matrix entry), binary operators
+``secondi`` multiply yields the column index of the matrix entry; ``bor_second`` ors the
+unsigned words of ``u`` over a row), binary operators
 (:data:`BINARY_OPS`), unary operators (:data:`UNARY_OPS`), select operators
 (:data:`SELECT_OPS`; ``offdiag``, ``diag``, ``tril`` and ``triu`` apply to matrices) and
 monoids (:data:`MONOIDS`). Scalars are converted to the dtype of the object they meet. A name
@@ -40,7 +41,7 @@ __all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "UNARY_OPS", "SELECT_OPS", "MON
 DTYPES = ("bool", "int32", "int64", "uint64", "float64")
 SEMIRINGS = ("min_second", "max_second", "any_second", "min_first", "max_first", "any_first",
              "plus_first", "plus_second", "plus_times", "plus_pair", "any_pair", "lor_land",
-             "min_secondi", "max_secondi", "any_secondi")
+             "min_secondi", "max_secondi", "any_secondi", "bor_second")
 BINARY_OPS = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "rminus", "times",
               "div", "first", "second", "pair", "land", "lor", "band", "bor", "bxor")
 UNARY_OPS = ("identity", "ainv", "abs", "one", "lnot")
@@ -146,7 +147,8 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def extract(self, u, indices):
-        """``w = u(indices)``: a vector of ``len(indices)`` gathering ``u``'s entries."""
+        """``w = u(indices)``: a vector of ``len(indices)`` gathering ``u``'s entries; for a
+        matrix, ``C = A(indices, :)``: the rows listed, in that order (repeats allowed)."""
 
     @abc.abstractmethod
     def assign(self, w, value, *, mask, structure=True, complement=False):

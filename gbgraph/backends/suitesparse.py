@@ -6,7 +6,9 @@ shape the choices here (see docs/backends.md):
 * only some type/semiring pairs are precompiled; the rest run a generic kernel several times
   slower (UINT32 ``min_second`` takes ~30 ms on Laplace3D 100³, INT32 and UINT64 ~5 ms), so
   algorithms keep to INT32, INT64, UINT64, FP64 and BOOL;
-* a masked accumulate into a sparse vector crashes the process, so no verb accumulates.
+* a masked accumulate into a sparse vector crashes the process, so no verb accumulates;
+* python-graphblas has no name for the ``bor_second`` semiring: it is built from its monoid
+  and multiply op, and SuiteSparse runs it with its generic kernel.
 
 python-graphblas links every Vector and Matrix to its ``ss`` accessor and back, a reference
 cycle, so a dropped vector waits for Python's cyclic garbage collector: an algorithm that
@@ -15,6 +17,7 @@ makes a few vectors per round then holds hundreds of megabytes it no longer uses
 weak ones, so vectors are freed as soon as the algorithm drops them.
 """
 
+import functools
 import weakref
 
 import numpy as np
@@ -72,7 +75,7 @@ class SuiteSparseBackend(Backend):
         return v.to_coo(indices=False)[1]
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
-        expr = A.mxv(u, _op(gb.semiring, semiring, SEMIRINGS))
+        expr = A.mxv(u, _semiring(semiring))
         if mask is not None and structure and not complement and 2 * mask.nvals >= A.nrows:
             # A mask covering most rows scatters dot3's row accesses; one streaming product
             # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
@@ -86,7 +89,7 @@ class SuiteSparseBackend(Backend):
         return _new(expr, _mask(mask, structure, complement))
 
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
-        expr = A.mxm(B, _op(gb.semiring, semiring, SEMIRINGS))
+        expr = A.mxm(B, _semiring(semiring))
         return _acyclic(expr.new(mask=_mask(mask, structure, complement)))
 
     def transpose(self, A):
@@ -123,7 +126,8 @@ class SuiteSparseBackend(Backend):
         return _new(A.reduce_rowwise(_op(gb.monoid, monoid, MONOIDS)), None)
 
     def extract(self, u, indices):
-        return _new(u[np.asarray(indices, np.int64)], None)
+        indices = np.asarray(indices, np.int64)
+        return _new(u[indices, :] if isinstance(u, gb.Matrix) else u[indices], None)
 
     def assign(self, w, value, *, mask, structure=True, complement=False):
         if not isinstance(value, gb.Vector):
@@ -148,6 +152,19 @@ def _new(expr, mask):
     w = _sparse(expr.dtype, expr.size)
     w(mask=mask) << expr
     return w
+
+
+# Protocol semirings python-graphblas has no name for: (monoid, multiply op, type).
+_BUILT_SEMIRINGS = {"bor_second": (gb.monoid.bor, gb.binary.second, gb.dtypes.UINT64)}
+
+
+@functools.cache
+def _semiring(name):
+    """The python-graphblas semiring of a protocol name, built once when it has no name there."""
+    if name in _BUILT_SEMIRINGS:
+        monoid, multiply, dtype = _BUILT_SEMIRINGS[name]
+        return gb.core.operator.Semiring.register_anonymous(monoid, multiply, name=name)[dtype]
+    return _op(gb.semiring, name, SEMIRINGS)
 
 
 def _op(namespace, name, known):

@@ -1,0 +1,494 @@
+"""Vertex colorings as semiring rounds: Jones-Plassmann, Che et al.'s hybrid, first-fit, MIS.
+
+Every method repeats one round: the uncolored vertices whose priority beats every uncolored
+vertex within reach (``m<U> = A ⊕max.second key``; win where ``key > m``) are colored
+together, then leave. Che et al.'s Algorithm 1 [1]_ gives each round's winners one new
+color; the first-fit method gives each winner the smallest color absent from its
+neighbourhood (Jones and Plassmann's rule [2]_). Priorities are the project's hash (see
+``docs/coloring.md``), so every result is the same on every run, thread count and backend.
+Line numbers ``l.N`` count the lines of the paper's listing from its ``procedure`` line.
+"""
+
+from dataclasses import dataclass
+
+from .. import backends
+from ..errors import StallError
+from ..graph import as_graph
+from .hashing import Packing
+from .mis import _max_iter
+
+__all__ = ["ColoringResult", "color", "METHODS", "PRIORITIES"]
+
+#: The coloring methods of :func:`color`.
+METHODS = ("greedy", "jones_plassmann", "hybrid", "mis")
+#: The vertex orders of the Jones-Plassmann methods (``priority=``).
+PRIORITIES = ("random", "largest_degree")
+_WORD = 64  # colors per bitset word of the first-fit rule
+
+
+@dataclass(frozen=True)
+class ColoringResult:
+    """A vertex coloring and the number of rounds that found it.
+
+    Attributes
+    ----------
+    colors : array
+        int64 color of each vertex, ``0 .. n_colors - 1`` (numpy on CPU backends).
+    n_colors : int
+        Number of colors used; every value below it occurs.
+    iterations : int
+        Semiring rounds: one per Jones-Plassmann round, or per MIS round for ``"mis"``.
+    """
+
+    colors: object
+    n_colors: int
+    iterations: int
+
+    def __repr__(self):
+        return f"ColoringResult(n={len(self.colors):,}, n_colors={self.n_colors}, iterations={self.iterations})"
+
+
+def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0,
+          degree_rounds=None, max_iter=None):
+    """Deterministic vertex coloring by rounds of masked semiring products.
+
+    Parameters
+    ----------
+    A : graph
+        Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
+    method : {"greedy", "jones_plassmann", "hybrid", "mis"}
+        ``"greedy"``: Jones-Plassmann order with first-fit colors: each round's winners take
+        the smallest color that no colored vertex within ``distance`` has, which is the
+        coloring sequential greedy gives when it visits vertices by decreasing priority.
+        ``"jones_plassmann"``: [1]_ Algorithm 1, the winners of round r take color r.
+        ``"hybrid"``: [1]_ Algorithm 3, degree-based rounds (a vertex wins if its degree is
+        larger than every uncolored neighbour's) until one colors nothing or
+        ``degree_rounds`` have run, then random rounds; each non-empty round adds a color.
+        ``"mis"``: each color is a maximal independent set of the uncolored vertices,
+        found by random-permutation MIS rounds with ECL-MIS priorities [3]_ (lower degree
+        in the uncolored subgraph first).
+    distance : {1, 2}
+        2 colors vertices within two edges differently (``"greedy"`` and
+        ``"jones_plassmann"``), over closed neighbourhoods.
+    backend : str or Backend, optional
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
+        CuPy arrays), else ``"suitesparse"``.
+    priority : {None, "random", "largest_degree"}
+        Vertex order of ``"greedy"`` and ``"jones_plassmann"``: the hash alone, or larger
+        degree first with the hash breaking ties (Welsh and Powell's order, the parallel
+        form of networkx's ``largest_first``). None: ``"largest_degree"`` for ``"greedy"``
+        (fewer colors), ``"random"`` for ``"jones_plassmann"`` (as [1]_).
+    seed : int
+        Shifts the hash: another seed gives another, equally deterministic, order.
+    degree_rounds : int, optional
+        ``"hybrid"`` only: most degree-based rounds before the switch to random ones (Che
+        et al.'s threshold ``thr``). None: switch only after a round that colors nothing.
+    max_iter : int, optional
+        Most rounds. The default, ``n + 1``, is never reached: each round colors at least
+        the uncolored vertex of highest priority, and the hybrid wastes at most one round.
+
+    Returns
+    -------
+    ColoringResult
+        ``colors`` (int64, length n), ``n_colors`` and ``iterations``.
+
+    Raises
+    ------
+    InvalidGraphError, UnsupportedGraphTypeError
+        for inputs :func:`gbgraph.as_graph` rejects.
+    ValueError
+        for an unknown ``method`` or ``priority``, a ``distance`` other than 1 or 2 (or 2
+        with ``"hybrid"`` or ``"mis"``), an option the method does not take, a negative
+        ``seed`` or ``degree_rounds``, a bad ``max_iter``, or a graph too large for the
+        degree-led 64-bit priorities.
+    StallError
+        if ``max_iter`` rounds leave vertices uncolored (the message says how many).
+    MemoryError
+        if the GPU runs out of memory (the message gives the graph's size).
+
+    Notes
+    -----
+    A round is one masked ``max_second`` product over the uncolored rows (two products over
+    closed neighbourhoods for distance 2) and a few passes over the uncolored vertices;
+    first-fit adds a row gather of the winners and a bitwise-or reduction of their
+    neighbours' color bits, 64 colors per word (``docs/coloring.md`` explains why the
+    reduction is array code and not a ``bor`` semiring). Rounds: the depth of the
+    priority order, O(log n / log log n) for bounded degree and random priorities [2]_.
+
+    References
+    ----------
+    .. [1] S. Che, G. Rodgers, B. Beckmann and S. Reinhardt, "Graph coloring on the GPU
+       and some techniques to improve load imbalance," IPDPSW 2015, pp. 610-617.
+       https://doi.org/10.1109/IPDPSW.2015.74
+    .. [2] M. T. Jones and P. E. Plassmann, "A parallel graph coloring heuristic," SIAM J.
+       Sci. Comput. 14(3), 1993, pp. 654-669. https://doi.org/10.1137/0914041
+    .. [3] M. Burtscher, S. Devale, S. Azimi, J. Jaiganesh and E. Powers, "A high-quality
+       and fast maximal independent set implementation for GPUs," ACM Trans. Parallel
+       Comput. 5(2), 2018. https://doi.org/10.1145/3291525
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> A = gg.generators.laplace3d(10)
+    >>> c = gg.color(A)
+    >>> c.n_colors <= 7, gg.validate.is_coloring(A, c.colors)   # first fit: at most max degree + 1
+    (True, True)
+    >>> gg.validate.is_coloring(A, gg.color(A, distance=2).colors, distance=2)
+    True
+    """
+    graph = as_graph(A, weights=False)
+    be = backends.for_graph(backend, graph)
+    _check_options(method, distance, priority, seed, degree_rounds)
+    max_iter = _max_iter(graph, max_iter)
+    if graph.n == 0:
+        return ColoringResult(be.xp.empty(0, be.xp.int64), 0, 0)
+    with be.guard(graph):
+        keys = _Keys(be, graph, seed)
+        if method == "mis":
+            return _mis_peeling(be, graph, keys, max_iter)
+        if method == "hybrid":
+            return _hybrid(be, graph, keys, degree_rounds, max_iter)
+        first_fit = method == "greedy"
+        if priority is None:
+            priority = "largest_degree" if first_fit else "random"
+        return _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter)
+
+
+def _check_options(method, distance, priority, seed, degree_rounds):
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    if distance not in (1, 2) or isinstance(distance, bool):
+        raise ValueError(f"distance must be 1 or 2, got {distance!r}")
+    if distance == 2 and method not in ("greedy", "jones_plassmann"):
+        raise ValueError(f"distance=2 is available for 'greedy' and 'jones_plassmann', not {method!r}")
+    if priority is not None and priority not in PRIORITIES:
+        raise ValueError(f"unknown priority {priority!r}; expected one of None, {', '.join(PRIORITIES)}")
+    if priority is not None and method not in ("greedy", "jones_plassmann"):
+        raise ValueError(f"priority={priority!r} is for 'greedy' and 'jones_plassmann'; {method!r} "
+                         "fixes its own order")
+    if degree_rounds is not None and method != "hybrid":
+        raise ValueError(f"degree_rounds is a 'hybrid' option, got it with method {method!r}")
+    for name, value in (("seed", seed), ("degree_rounds", degree_rounds)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+
+
+class _Keys:
+    """Packed 64-bit priorities: unique, at least 1, larger wins (docs/coloring.md).
+
+    ``random(ids)`` is ``h_i << nv | (i + 1)``, with ``h_i`` the hash of (i, seed) that
+    :class:`~gbgraph.algorithms.hashing.Packing` computes. ``led(ids, field, bits)`` puts a
+    ``bits``-wide field above it, keeping the hash's top bits: ``field << (64 - bits) |
+    (h_i >> bits) << nv | (i + 1)``; comparing keys then compares fields first.
+    """
+
+    def __init__(self, be, graph, seed):
+        self.xp, self.n, self.seed = be.xp, graph.n, seed
+        self.nv = (graph.n + 1).bit_length()
+        self._packing = Packing(graph.n, 64, be.xp)
+        degrees = self.xp.diff(self.xp.asarray(graph.indptr))
+        self.degrees = degrees.astype(self.xp.uint64)
+        self.degree_bits = max(1, int(degrees.max()).bit_length())
+
+    def random(self, ids):
+        return self._packing(ids, self.seed)
+
+    def led(self, ids, field, bits):
+        """Keys ordered by ``field`` (uint64 values below ``2**bits``), then by the hash."""
+        if bits + self.nv > 64:
+            raise ValueError(f"degree-led priorities need bit_length(max degree) + bit_length(n + 1) "
+                             f"<= 64; the graph has {bits} + {self.nv}")
+        u = self.xp.uint64
+        key = self._packing(ids, self.seed)
+        low = key & u((1 << self.nv) - 1)
+        key >>= u(self.nv + bits)
+        key <<= u(self.nv)
+        key |= low
+        key |= field.astype(u) << u(64 - bits)
+        return key
+
+    def field_mask(self, bits):
+        """The bits below a ``bits``-wide field: ``key > (m | mask)`` compares fields only."""
+        return (1 << (64 - bits)) - 1
+
+
+def _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter):
+    """[1] Algorithm 1 rounds; first-fit (``greedy``) or one new color per round."""
+    A = be.adjacency(graph, closed=distance == 2)
+    ids = be.xp.arange(graph.n, dtype=be.xp.int64)
+    if priority == "largest_degree":
+        values = keys.led(ids, keys.degrees, keys.degree_bits)
+    else:
+        values = keys.random(ids)
+    rounds = _Rounds(be, A, keys, distance)
+    won = rounds.start(ids, values)
+    paint = _FirstFit(be, A, graph.n, distance) if first_fit else None
+    colors = paint.colors if first_fit else be.xp.full(graph.n, -1, be.xp.int64)
+    while rounds.left:
+        _check_progress(rounds, max_iter, rounds.left)
+        if first_fit:
+            paint(won)
+        else:
+            colors[won] = rounds.count
+        won = rounds.advance(won)
+    return _result(colors, rounds.count)
+
+
+def _hybrid(be, graph, keys, degree_rounds, max_iter):
+    """[1] Algorithm 3: DEGREECOLORING rounds, then BASECOLORING rounds (HYBRID, l.28-37).
+
+    In the degree phase the keys lead with the vertex degree (PRECOMPUTE, l.29) and a
+    vertex wins only if its degree is larger than every uncolored neighbour's (l.8-9,
+    l.20-24: equal degrees block each other); the hash below the degree only identifies
+    keys. After an empty round, or ``degree_rounds`` rounds, every uncolored vertex takes
+    its random key for good.
+    """
+    A = be.adjacency(graph)
+    ids = be.xp.arange(graph.n, dtype=be.xp.int64)
+    rounds = _Rounds(be, A, keys, 1)
+    by_degree = degree_rounds != 0
+    if by_degree:
+        won = rounds.start(ids, keys.led(ids, keys.degrees, keys.degree_bits), keys.field_mask(keys.degree_bits))
+    else:
+        won = rounds.start(ids, keys.random(ids))
+    colors = be.xp.full(graph.n, -1, be.xp.int64)
+    n_colors = 0
+    while rounds.left:
+        _check_progress(rounds, max_iter, rounds.left)
+        colors[won] = n_colors
+        n_colors += bool(won.size)
+        empty = not won.size
+        won = rounds.advance(won)
+        if by_degree and (empty or rounds.count == degree_rounds):
+            by_degree = False
+            left = rounds.uncolored()
+            won = rounds.start(left, keys.random(left))
+    return _result(colors, rounds.count)
+
+
+class _Rounds:
+    """Che et al.'s rounds with worklists: a maximum is recomputed only when its holder leaves.
+
+    ``in_play`` flags the vertices still in play, ``left`` counts them, and ``remaining``
+    lists them in ascending order, with vertices that have left among them until the list
+    is compacted (when half of it has left). ``key`` (a full backend vector, so that masked
+    products index it directly) holds every vertex's key, 0 once it has left, so products
+    see the remaining vertices only. ``m[0]`` (array) holds, for
+    each remaining vertex, the largest key of another remaining vertex within reach, 0 if
+    none ([1] Alg. 1 l.2-15); its low ``nv`` bits read ``j + 1`` for the vertex j holding
+    it, since keys are unique (0 once the vertex has left: it holds nothing). When vertices
+    leave, only the maxima they held change: those
+    vertices form the worklist ``K``, and ``m<K> = A ⊕max.second key`` recomputes them, as
+    Kokkos Kernels recomputes its worklists. A vertex wins when its key beats its maximum
+    (l.16-19), so each round's winners are exactly those of Algorithm 1.
+
+    Distance 2 keeps two levels over closed neighbourhoods: ``m1 = A ⊕max.second key``
+    (``m[0]``, for every vertex, also a full backend vector) and ``m2 = A ⊕max.second m1``
+    (``m[1]``), each recomputed where its holder left; a vertex wins when its key equals
+    ``m2``.
+    """
+
+    def __init__(self, be, A, keys, distance):
+        xp, n = be.xp, keys.n
+        self.be, self.xp, self.A, self.n, self.distance = be, xp, A, n, distance
+        self.holder = xp.uint64((1 << keys.nv) - 1)
+        self.values = xp.zeros(n, xp.uint64)
+        self.sources = [be.full(n, 0, "uint64") for _ in range(distance)]  # key, then m1
+        self.m = [xp.zeros(n, xp.uint64) for _ in range(distance)]
+        self.gone = xp.zeros(n + 1, bool)  # gone[j + 1]: j left in this round
+        self.in_play = xp.zeros(n, bool)
+        self.remaining = xp.empty(0, xp.int64)
+        self.left = 0
+        self.field = 0
+        self.count = 0
+
+    def start(self, ids, values, field=0):
+        """The vertices ``ids`` (ascending) take part with their keys; returns the winners.
+
+        ``field`` masks the bits below a leading field, so that ``key > (m | field)``
+        compares fields only. With distance 2, ``ids`` must be every vertex.
+        """
+        self.values[ids] = values
+        self.field = field
+        K = self.be.vector(ids, values, self.n)
+        self.be.assign(self.sources[0], K, mask=K)  # key<ids> = values
+        self.remaining = ids.copy()
+        self.left = ids.size
+        self.in_play[ids] = True
+        for m in self.m:
+            m[ids] = 0  # rows with no neighbour get no entry: nothing in reach
+        return self._recompute([ids] * self.distance, everyone=ids.size == self.n)
+
+    def advance(self, leaving):
+        """``leaving`` (ascending ids) leaves; returns the next round's winners."""
+        xp, gone = self.xp, self.gone
+        self.count += 1
+        if not leaving.size:
+            return leaving
+        self.be.assign(self.sources[0], 0, mask=self.be.vector(leaving, True, self.n))  # key<leaving> = 0
+        gone[leaving + 1] = True
+        self.in_play[leaving] = False
+        self.m[-1][leaving] = 0
+        self.left -= leaving.size
+        if self.remaining.size > 2 * self.left:
+            self.remaining = self.uncolored()
+        worklists = []
+        if self.distance == 2:  # m1 of every vertex, remaining or not, feeds m2
+            worklists.append(xp.flatnonzero(gone[self.m[0] & self.holder]))
+        U = self.remaining
+        worklists.append(U[gone[self.m[-1][U] & self.holder]])
+        gone[leaving + 1] = False
+        return self._recompute(worklists)
+
+    def uncolored(self):
+        """The vertices still in play, ascending."""
+        return self.remaining[self.in_play[self.remaining]]
+
+    def _recompute(self, worklists, everyone=False):
+        """Recompute ``m<K>`` level by level; return the winners of the last worklist.
+
+        ``everyone``: the worklists hold every vertex, and the products need no mask.
+        """
+        for level, K in enumerate(worklists):
+            m = self._maxima(level, K, everyone)
+        K = worklists[-1]
+        if self.distance == 1:  # m = 0: nothing in reach, which every key beats
+            return K[(m == 0) | (self.values[K] > (m | self.xp.uint64(self.field)))]
+        return K[self.values[K] >= m]  # closed: m2 >= key, equal when the vertex holds it
+
+    def _maxima(self, level, K, everyone):
+        """``m<K> = A ⊕max.second key`` (level 2: ``A ⊕max.second m1``), stored; its values on K."""
+        be, m = self.be, self.m[level]
+        if not K.size:
+            return m[K]
+        mK = be.mxv("max_second", self.A, self.sources[level], mask=None if everyone else be.vector(K, True, self.n))
+        if level + 1 < self.distance:
+            be.assign(self.sources[level + 1], mK, mask=mK)  # m1<K> = mK
+        if be.nvals(mK) < K.size:  # rows with no neighbour have no entry: m stays 0
+            m[be.indices(mK)] = be.values(mK)
+            return m[K]
+        m[K] = values = be.values(mK)
+        return values
+
+
+class _FirstFit:
+    """Jones-Plassmann's rule: each winner takes the smallest color absent within reach.
+
+    When a vertex wins, its colored neighbours are exactly its higher-key neighbours, so the
+    colors are those of sequential greedy visiting vertices by decreasing key. Forbidden
+    colors are bit words, 64 colors each: ``words`` holds each vertex's bit of the first
+    word (0 if uncolored or colored 64 or more), and ``f<F> = A ⊕bor.second words`` is each
+    winner's forbidden word (distance 2: ``f = R ⊕bor.second words`` with ``R = A(F, :)
+    ⊕any.pair A``, the closed 2-step reach of each winner). Rows whose 64 colors of a word
+    are all forbidden move on to the next word.
+    """
+
+    def __init__(self, be, A, n, distance):
+        self.be, self.xp, self.A, self.n, self.distance = be, be.xp, A, n, distance
+        self.colors = be.xp.full(n, -1, be.xp.int64)
+        self.words = be.full(n, 0, "uint64")
+
+    def __call__(self, won):
+        """Color the winners ``won`` (ascending ids, pairwise out of reach)."""
+        xp, be = self.xp, self.be
+        if self.distance == 2:
+            R = be.mxm("any_pair", be.extract(self.A, won), self.A)  # R = A(won, :) ⊕any.pair A
+            rows, size = xp.arange(won.size, dtype=xp.int64), won.size
+        else:
+            R, rows, size = self.A, won, self.n
+        chosen = xp.full(won.size, -1, xp.int64)
+        for base in range(0, int(self.colors.max()) + 2, _WORD):  # a row forbids at most max + 1 colors
+            pending = xp.flatnonzero(chosen < 0)
+            free = ~self._forbidden(R, rows[pending], size, base)
+            found = free != 0
+            chosen[pending[found]] = base + _lowest_bit(xp, free[found])
+            if bool(found.all()):
+                break
+        self.colors[won] = chosen
+        first = chosen < _WORD
+        if bool(first.any()):
+            W = be.vector(won[first], _bits(xp, chosen[first]), self.n)
+            be.assign(self.words, W, mask=W)  # words<won> = 1 << color
+        return chosen
+
+    def _forbidden(self, R, rows, size, base):
+        """``f<rows> = R ⊕bor.second words``: forbidden colors base..base+63 of each row."""
+        be = self.be
+        words = self.words if base == 0 else self._word(base)
+        f = be.mxv("bor_second", R, words, mask=be.vector(rows, True, size))
+        forbidden = self.xp.zeros(rows.size, self.xp.uint64)  # a row with no neighbour has no entry
+        forbidden[self.xp.searchsorted(rows, be.indices(f))] = be.values(f)
+        return forbidden
+
+    def _word(self, base):
+        """A full vector of each vertex's bit among colors base..base+63."""
+        xp = self.xp
+        inside = xp.flatnonzero((self.colors >= base) & (self.colors < base + _WORD))
+        W = self.be.vector(inside, _bits(xp, self.colors[inside] - base), self.n)
+        words = self.be.full(self.n, 0, "uint64")
+        self.be.assign(words, W, mask=W)
+        return words
+
+
+def _bits(xp, colors):
+    """``1 << colors`` (uint64) for colors in 0..63."""
+    return xp.left_shift(xp.uint64(1), colors.astype(xp.uint64))
+
+
+def _lowest_bit(xp, words):
+    """Index of the lowest set bit of each nonzero uint64 word."""
+    lowest = words & (~words + xp.uint64(1))  # w & -w: a power of two, exact in float64
+    return xp.frexp(lowest.astype(xp.float64))[1].astype(xp.int64) - 1
+
+
+def _mis_peeling(be, graph, keys, max_iter):
+    """Color k is a maximal independent set of the still uncolored vertices.
+
+    Each set is found by rounds of the random-permutation MIS ([3] section 2): an
+    undecided vertex whose key beats every undecided neighbour joins, its undecided
+    neighbours leave with it. Keys follow ECL-MIS's order (section 3): smaller degree in the
+    uncolored subgraph first, the hash among equal degrees, without ECL-MIS's 8-bit
+    rounding of the priority.
+    """
+    A = be.adjacency(graph)
+    rounds = _Rounds(be, A, keys, 1)
+    colors = be.xp.full(graph.n, -1, be.xp.int64)
+    left = be.xp.arange(graph.n, dtype=be.xp.int64)
+    n_colors = 0
+    while left.size:
+        joined = rounds.start(left, keys.led(left, _ecl_field(be, A, left, keys), keys.degree_bits))
+        while rounds.left:
+            _check_progress(rounds, max_iter, int((colors < 0).sum()))
+            colors[joined] = n_colors
+            joined = rounds.advance(_with_neighbours(be, A, joined, rounds.in_play))
+        n_colors += 1
+        left = left[colors[left] < 0]
+    return _result(colors, rounds.count)
+
+
+def _ecl_field(be, A, left, keys):
+    """(max degree - degree among ``left``) of each vertex of ``left``."""
+    xp = be.xp
+    degree = be.mxv("plus_pair", A, be.vector(left, xp.uint64(1), keys.n),
+                    mask=be.vector(left, True, keys.n))  # d<left> = A ⊕plus.pair left
+    counts = xp.zeros(keys.n, xp.uint64)
+    counts[be.indices(degree)] = be.values(degree)
+    return keys.degrees.max() - counts[left]
+
+
+def _with_neighbours(be, A, joined, undecided):
+    """``joined`` and its neighbours flagged ``undecided``, ascending: they all leave."""
+    _, neighbours, _ = be.to_csr(be.extract(A, joined))  # A(joined, :)
+    leaving = be.xp.zeros(undecided.size, bool)
+    leaving[joined] = True
+    leaving[neighbours[undecided[neighbours]]] = True
+    return be.xp.flatnonzero(leaving)
+
+
+def _check_progress(rounds, max_iter, uncolored):
+    if rounds.count == max_iter:
+        raise StallError(f"color: {uncolored:,} of {rounds.n:,} vertices uncolored after max_iter={max_iter} rounds")
+
+
+def _result(colors, rounds):
+    return ColoringResult(colors, int(colors.max()) + 1, rounds)

@@ -1,0 +1,183 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+import gbgraph as gg
+from gbgraph.algorithms.coloring import METHODS
+from gbgraph.generators import laplace3d
+
+from conftest import shared_graphs
+from properties import assert_is_coloring
+from reference import (che_base_coloring, che_hybrid_coloring, coloring_keys, mis_peeling_coloring,
+                       neighbour_lists, sequential_greedy_coloring)
+from strategies import graphs
+
+VARIANTS = [("greedy", 1), ("greedy", 2), ("jones_plassmann", 1), ("jones_plassmann", 2),
+            ("hybrid", 1), ("mis", 1)]
+
+
+def _degree_keys(A, seed=0):
+    degrees = [len(s) for s in neighbour_lists(A)]
+    bits = max(1, max(degrees, default=0).bit_length())
+    return coloring_keys(A, seed, degrees, bits), bits
+
+
+@given(graphs(), st.sampled_from(VARIANTS))
+def test_valid_colorings(A, variant):
+    method, distance = variant
+    r = gg.color(A, method, distance=distance)
+    assert_is_coloring(A, r, distance)
+
+
+@given(graphs(), st.sampled_from([1, 2]), st.integers(0, 3))
+def test_greedy_is_sequential_greedy_by_decreasing_key(A, distance, seed):
+    r = gg.color(A, distance=distance, seed=seed, priority="random")
+    keys = coloring_keys(A, seed)
+    np.testing.assert_array_equal(r.colors, sequential_greedy_coloring(A, keys, distance))
+    assert r.iterations == che_base_coloring(A, keys, distance)[1]
+
+
+@given(graphs(), st.sampled_from([1, 2]))
+def test_largest_degree_first_greedy_is_the_default(A, distance):
+    r = gg.color(A, distance=distance)
+    np.testing.assert_array_equal(r.colors, gg.color(A, distance=distance, priority="largest_degree").colors)
+    keys, _ = _degree_keys(A)
+    np.testing.assert_array_equal(r.colors, sequential_greedy_coloring(A, keys, distance))
+
+
+@given(graphs(), st.sampled_from([1, 2]), st.sampled_from([None, "random", "largest_degree"]))
+def test_jones_plassmann_is_che_algorithm_1(A, distance, priority):
+    r = gg.color(A, "jones_plassmann", distance=distance, priority=priority)
+    keys = _degree_keys(A)[0] if priority == "largest_degree" else coloring_keys(A)
+    colors, rounds = che_base_coloring(A, keys, distance)
+    np.testing.assert_array_equal(r.colors, colors)
+    assert r.iterations == rounds == r.n_colors
+
+
+@given(graphs(), st.sampled_from([None, 0, 1, 3]))
+def test_hybrid_is_che_algorithm_3(A, degree_rounds):
+    r = gg.color(A, "hybrid", degree_rounds=degree_rounds)
+    degree_keys, bits = _degree_keys(A)
+    colors, rounds = che_hybrid_coloring(A, degree_keys, coloring_keys(A), bits, degree_rounds)
+    np.testing.assert_array_equal(r.colors, colors)
+    assert r.iterations == rounds
+
+
+@given(graphs())
+def test_mis_peeling(A):
+    r = gg.color(A, "mis")
+    colors, rounds = mis_peeling_coloring(A)
+    np.testing.assert_array_equal(r.colors, colors)
+    assert r.iterations == rounds
+
+
+def test_more_than_64_colors():
+    clique = np.ones((150, 150)) - np.eye(150)
+    for method in METHODS:
+        r = gg.color(clique, method)
+        assert r.n_colors == 150
+        assert_is_coloring(clique, r, 1)
+    star = sp.csr_array(np.eye(1, 100, 1) + np.eye(100, 1, -1))  # vertex 0 joined to 1..99
+    r = gg.color(star, distance=2)
+    assert r.n_colors == 100
+    assert_is_coloring(star, r, 2)
+
+
+@given(graphs())
+def test_deterministic_across_runs(A):
+    for method, distance in VARIANTS:
+        first = gg.color(A, method, distance=distance)
+        again = gg.color(A, method, distance=distance)
+        np.testing.assert_array_equal(again.colors, first.colors)
+        assert (again.n_colors, again.iterations) == (first.n_colors, first.iterations)
+
+
+@pytest.fixture
+def graphblas_threads():
+    import graphblas as gb
+
+    before = gb.ss.config["nthreads"]
+    yield lambda k: gb.ss.config.__setitem__("nthreads", k)
+    gb.ss.config["nthreads"] = before
+
+
+@pytest.mark.parametrize(("method", "distance"), VARIANTS)
+def test_identical_with_one_and_two_threads(graphblas_threads, method, distance):
+    G = gg.as_graph(laplace3d(40, 30, 20))
+    results = []
+    for threads in (1, 2):
+        graphblas_threads(threads)
+        results.append(gg.color(G, method, distance=distance))
+    np.testing.assert_array_equal(results[0].colors, results[1].colors)
+    assert results[0].iterations == results[1].iterations
+
+
+def test_seed_shifts_the_order():
+    A = gg.datasets.load("fe_4elt2")
+    first, other = gg.color(A, seed=0), gg.color(A, seed=1)
+    assert not np.array_equal(first.colors, other.colors)
+    np.testing.assert_array_equal(gg.color(A, seed=1).colors, other.colors)
+    assert_is_coloring(A, other, 1)
+
+
+def test_ignores_diagonal_and_values():
+    A = laplace3d(6)
+    pattern = (A != 0).astype(bool)
+    pattern.setdiag(False)
+    for method, distance in VARIANTS:
+        expected = gg.color(A, method, distance=distance).colors
+        for variant in (pattern, sp.csc_array(A), A.toarray()):
+            np.testing.assert_array_equal(gg.color(variant, method, distance=distance).colors, expected)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_empty_single_and_isolated(method):
+    r = gg.color(sp.csr_array((0, 0)), method)
+    assert r.colors.shape == (0,) and r.colors.dtype == np.int64 and (r.n_colors, r.iterations) == (0, 0)
+    assert gg.color(np.zeros((1, 1)), method).colors.tolist() == [0]
+    r = gg.color(np.zeros((5, 5)), method)
+    assert r.colors.tolist() == [0] * 5 and r.n_colors == 1 and r.iterations == 1
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"method": "dsatur"}, "unknown method 'dsatur'"),
+    ({"distance": 3}, "distance must be 1 or 2, got 3"),
+    ({"distance": True}, "distance must be 1 or 2, got True"),
+    ({"method": "hybrid", "distance": 2}, "distance=2 is available for 'greedy' and 'jones_plassmann', not 'hybrid'"),
+    ({"method": "mis", "distance": 2}, "not 'mis'"),
+    ({"priority": "smallest_last"}, "unknown priority 'smallest_last'"),
+    ({"method": "hybrid", "priority": "largest_degree"}, "'hybrid' fixes its own order"),
+    ({"method": "mis", "priority": "random"}, "'mis' fixes its own order"),
+    ({"degree_rounds": 2}, "degree_rounds is a 'hybrid' option"),
+    ({"method": "hybrid", "degree_rounds": -1}, "degree_rounds must be a non-negative integer, got -1"),
+    ({"seed": -3}, "seed must be a non-negative integer, got -3"),
+    ({"max_iter": 0}, "max_iter must be a positive integer, got 0"),
+])
+def test_bad_options(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        gg.color(laplace3d(3), **kwargs)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_stall_error_reports_uncolored_vertices(method):
+    with pytest.raises(gg.StallError, match=r"vertices uncolored after max_iter=2 rounds"):
+        gg.color(laplace3d(10), method, max_iter=2)
+
+
+def test_rejects_asymmetric_input():
+    with pytest.raises(gg.InvalidGraphError, match="symmetric"):
+        gg.color(np.array([[0, 1], [0, 0]]))
+
+
+@pytest.mark.parametrize("path", shared_graphs())
+def test_shared_graphs(path):
+    G = gg.as_graph(path, weights=False)
+    for method, distance in [("greedy", 1), ("jones_plassmann", 1), ("hybrid", 1), ("mis", 1)]:
+        assert_is_coloring(G, gg.color(G, method, distance=distance), distance)
+
+
+def test_embedded_graph_distance_2():
+    A = gg.datasets.load("fe_4elt2")
+    assert_is_coloring(A, gg.color(A, distance=2), 2)
