@@ -197,9 +197,9 @@ class Backend(abc.ABC):
             return graph.cached((self.name, "closed"), lambda: self.matrix(
                 *graph.closed_csr(xp, self.index_dtype), copy=False))
         if weighted:
-            values = xp.ones(graph.nnz, xp.int64) if graph.weights is None else xp.asarray(graph.weights)
             return graph.cached((self.name, "weighted"), lambda: self.matrix(
-                xp.asarray(graph.indptr), xp.asarray(graph.indices), values=values))
+                xp.asarray(graph.indptr), xp.asarray(graph.indices),
+                values=xp.ones(graph.nnz, xp.int64) if graph.weights is None else xp.asarray(graph.weights)))
         return graph.cached((self.name, "pattern"), lambda: self.matrix(
             xp.asarray(graph.indptr), xp.asarray(graph.indices)))
 
