@@ -1,5 +1,5 @@
-"""gbgraph's GPU backend on the device: MIS-2, aggregation and coarse graphs, with the GPU
-yardsticks measured in the same run.
+"""gbgraph's GPU backend on the device: MIS-2, aggregation, coloring and coarse graphs, with
+the GPU yardsticks measured in the same run.
 
 Each time is the median of --repeat runs after --warmup, between CUDA events. Beside
 gbgraph: cuSPARSE's SpMV on the same matrix (``cupyx.scipy.sparse``, the GPU yardstick) and
@@ -25,8 +25,10 @@ import gbgraph as gg
 from common import DEFAULT_DATA, graph_name, describe_machine, matrix, specs_or_default
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
-#: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate (the issue's anchors)
-KOKKOS_H100 = {"laplace3d:50": (0.73, 1.72), "laplace3d:100": (1.63, 3.38), "laplace3d:200": (4.63, 10.45)}
+#: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate, vertex-based
+#: coloring (the issue's anchors)
+KOKKOS_H100 = {"laplace3d:50": (0.73, 1.72, 0.31), "laplace3d:100": (1.63, 3.38, 0.57),
+               "laplace3d:200": (4.63, 10.45, 3.6)}
 
 
 def gpu_ms(fn, repeat, warmup):
@@ -71,6 +73,9 @@ def bench(spec, repeat, warmup):
         row[f"aggregate_{method}"] = {"count": agg.n_aggregates,
                                       "ms": gpu_ms(lambda: gg.aggregate(G, method), repeat, warmup),
                                       "extra_bytes_per_vertex": high_water(lambda: gg.aggregate(G, method)) / n}
+    colors = gg.color(G)
+    row["color"] = {"colors": colors.n_colors, "iterations": colors.iterations,
+                    "ms": gpu_ms(lambda: gg.color(G), repeat, warmup)}
     labels = gg.aggregate(G).labels
     P = csp.csr_matrix((cupy.ones(n), labels, cupy.arange(n + 1)), shape=(n, int(labels.max()) + 1))
     Pt = P.T.tocsr()
@@ -85,13 +90,14 @@ def print_row(r):
     kk = KOKKOS_H100.get(r["graph"])
     c = r["coarse_graph_ms"]
     fastest = min(c[m] for m in COARSE_METHODS)
-    print(f"{r['graph']:<22}{r['n']:>10,}{r['spmv_ms']:>8.3f}"
-          f"{r['mis2']['ms']:>9.2f}{r['mis2']['ms'] / r['spmv_ms']:>7.1f}{r['mis2']['size']:>9,}{r['mis2']['iterations']:>4}"
-          f"{r['mis2']['extra_bytes_per_vertex']:>7.1f}"
-          f"{r['aggregate_mis2']['ms']:>9.2f}{r['aggregate_mis2']['count']:>9,}{r['aggregate_mis2_basic']['ms']:>9.2f}"
-          f"  {c['spgemm']:>7.2f}{c['sort']:>7.2f}{c['hash']:>7.2f}{c['cupyx_spgemm']:>8.2f}"
-          f"{c['cupyx_spgemm'] / fastest:>6.1f}x"
-          + ("" if kk is None else f"   KK: MIS-2 {kk[0]} ms, aggregate {kk[1]} ms"), flush=True)
+    print(f"{r['graph']:<22}{r['n']:>10,}{r['spmv_ms']:>7.3f}"
+          f"{r['mis2']['ms']:>8.2f}{r['mis2']['ms'] / r['spmv_ms']:>6.1f}{r['mis2']['size']:>9,}{r['mis2']['iterations']:>3}"
+          f"{r['mis2']['extra_bytes_per_vertex']:>6.0f}"
+          f"{r['aggregate_mis2']['ms']:>8.2f}{r['aggregate_mis2']['count']:>9,}{r['aggregate_mis2_basic']['ms']:>8.2f}"
+          f"{r['color']['ms']:>8.2f}{r['color']['colors']:>4}"
+          f"  {c['spgemm']:>7.2f}{c['sort']:>7.2f}{c['hash']:>7.2f}{c['cupyx_spgemm']:>7.2f}"
+          f"{c['cupyx_spgemm'] / fastest:>6.2f}x"
+          + ("" if kk is None else f"   KK: MIS-2 {kk[0]}, aggregate {kk[1]}, coloring {kk[2]} ms"), flush=True)
 
 
 def main(argv=None):
@@ -108,9 +114,11 @@ def main(argv=None):
     device = {"name": props["name"].decode(), "cupy": cupy.__version__,
               "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion()}
     print(f"GPU: {device['name']}; ms, median of {args.repeat} after {args.warmup} warm-up runs (CUDA events); "
-          "x = cupyx SpGEMM / fastest gbgraph coarse graph; B/v = pool high-water bytes per vertex")
-    print(f"{'graph':<22}{'n':>10}{'SpMV':>8}{'MIS-2':>9}{'SpMV-eq':>7}{'|MIS-2|':>9}{'it':>4}{'B/v':>7}"
-          f"{'agg':>9}{'count':>9}{'basic':>9}  {'spgemm':>7}{'sort':>7}{'hash':>7}{'cupyx':>8}{'x':>7}")
+          "eq = MIS-2 / SpMV; B/v = pool high-water bytes per vertex beyond the CSR during MIS-2; agg, basic = "
+          "aggregate(mis2, mis2_basic); color = first-fit greedy, distance 1; spgemm/sort/hash = coarse_graph "
+          "methods, cupyx = P.T @ A @ P, x = cupyx / fastest gbgraph")
+    print(f"{'graph':<22}{'n':>10}{'SpMV':>7}{'MIS-2':>8}{'eq':>6}{'|MIS-2|':>9}{'it':>3}{'B/v':>6}"
+          f"{'agg':>8}{'count':>9}{'basic':>8}{'color':>8}{'#c':>4}  {'spgemm':>7}{'sort':>7}{'hash':>7}{'cupyx':>7}{'x':>7}")
     rows = []
     for spec in specs:
         rows.append(bench(spec, args.repeat, args.warmup))
