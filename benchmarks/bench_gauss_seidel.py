@@ -2,8 +2,9 @@
 
 GMRES from scipy (restart 50, relative tolerance 1e-8, at most 800 iterations: 16 restart
 cycles; scipy preconditions from the left and stops on ||b - A x|| <= 1e-8 ||b||) solves
-A x = b, b standard normal (seed 0), on Laplace3D 100³ and on L + I (graph Laplacian plus
-identity) of the mesh-like graphs of ../shared/data. For each preconditioner it prints the
+A x = b from x = 0 on Laplace3D 100³ and on L + I (graph Laplacian plus identity) of the
+mesh-like graphs of ../shared/data; b = A x* with x* standard normal (seed 0), as MueLu's
+drivers make it (--rhs random: b itself standard normal). For each preconditioner it prints the
 GMRES iterations, the setup time (median of --repeat; cluster: the aggregation, then the
 coarse graph, its coloring and the row order) and the time spent applying it during the
 solve, beside the size of the graph each setup colors. Sequential SGS in natural order
@@ -93,9 +94,11 @@ def sequential_sgs(A):
     return sla.LinearOperator(A.shape, matvec=apply, dtype=np.float64)
 
 
-def bench(name, A, how, repeat):
+def bench(name, A, how, repeat, rhs):
     A = sp.csr_array(A, dtype=np.float64)
     b = np.random.default_rng(0).standard_normal(A.shape[0])
+    if rhs == "Ax":
+        b = A @ b
     row = {"matrix": name, "n": A.shape[0], "nnz": A.nnz}
     setup, M = median_seconds(lambda: gg.solvers.multicolor_gauss_seidel(A), repeat)
     iterations, apply_s, converged = solve(A, b, M)
@@ -131,6 +134,8 @@ def main(argv=None):
                         help="clusters: gg.aggregate(A, 'mis2') (default) or pyamg's standard_aggregation")
     parser.add_argument("--laplace", default="laplace3d:100", help="generated matrix to start with")
     parser.add_argument("--repeat", type=int, default=3, help="setups timed per measurement (median), default 3")
+    parser.add_argument("--rhs", default="Ax", choices=("Ax", "random"),
+                        help="b = A x* with x* standard normal (default), or b standard normal")
     parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
     args = parser.parse_args(argv)
     import graphblas
@@ -138,7 +143,7 @@ def main(argv=None):
     machine = {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
                "graphblas_threads": graphblas.ss.config["nthreads"], "numpy": np.__version__,
                "scipy": scipy.__version__, "pyamg": pyamg.__version__, "gbgraph": gg.__version__,
-               "repeat": args.repeat, "aggregation": args.aggregation}
+               "repeat": args.repeat, "aggregation": args.aggregation, "rhs": args.rhs}
     matrices = [(args.laplace, lambda: matrix(args.laplace))]
     for name in MESHES:
         path = pathlib.Path(args.data) / f"{name}.mtx.gz"
@@ -146,13 +151,13 @@ def main(argv=None):
             matrices.append((f"{name} L+I", lambda p=path: laplacian_plus_identity(p)))
     print(f"GMRES(50), rtol 1e-8, <= 800 iterations; setup ms median of {args.repeat}; apply ms = time in M during "
           f"the solve; colored n = size of the graph the setup colors; '*' = not converged; clusters: "
-          f"{args.aggregation}")
+          f"{args.aggregation}; b: {'A x*' if args.rhs == 'Ax' else 'random'}")
     print(f"{'matrix':<16} {'n':>9} {'nnz':>10} | {'point SGS: iters':>16} {'setup':>7} {'apply':>9} {'colored n':>9} "
           f"{'cols':>4} {'steps':>5} | {'cluster SGS: iters':>18} {'aggregate':>8} {'setup':>8} {'apply':>9} "
           f"{'colored n':>8} {'cols':>4} {'steps':>5} | {'sequential':>6}")
     rows = []
     for name, make in matrices:
-        rows.append(bench(name, make(), args.aggregation, args.repeat))
+        rows.append(bench(name, make(), args.aggregation, args.repeat, args.rhs))
         print_row(rows[-1])
     laplace = rows[0]
     fewer = laplace["cluster"]["iterations"] < laplace["point"]["iterations"]

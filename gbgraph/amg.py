@@ -81,9 +81,12 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
     >>> bool(np.linalg.norm(b - A @ x) <= 1e-10 * np.linalg.norm(b))
     True
     """
-    from pyamg.multilevel import MultilevelSolver
-    from pyamg.relaxation.smoothing import change_smoothers
-    from pyamg.util.utils import levelize_smooth_or_improve_candidates as levelize
+    try:
+        from pyamg.multilevel import MultilevelSolver
+        from pyamg.relaxation.smoothing import change_smoothers
+        from pyamg.util.utils import levelize_smooth_or_improve_candidates as levelize
+    except ImportError as e:
+        raise ImportError(f"gbgraph.amg builds pyamg solvers and needs pyamg: pip install 'gbgraph[amg]' ({e})") from e
 
     A = _checked_matrix(A, symmetry)
     if aggregation not in METHODS:

@@ -235,13 +235,13 @@ def _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter):
 
 
 def _hybrid(be, graph, keys, degree_rounds, max_iter):
-    """[1] Algorithm 3: DEGREECOLORING rounds, then BASECOLORING rounds (HYBRID, l.28-37).
+    """[1] Algorithm 3: DEGREECOLORING rounds, then BASECOLORING rounds (HYBRID, l.29-40).
 
-    In the degree phase the keys lead with the vertex degree (PRECOMPUTE, l.29) and a
-    vertex wins only if its degree is larger than every uncolored neighbour's (l.8-9,
-    l.20-24: equal degrees block each other); the hash below the degree only identifies
-    keys. After an empty round, or ``degree_rounds`` rounds, every uncolored vertex takes
-    its random key for good.
+    In the degree phase the keys lead with the vertex degree (PRECOMPUTE, l.30) and a
+    vertex wins only if its degree is larger than every uncolored neighbour's (l.8-13,
+    l.21-23: equal degrees block each other); the hash below the degree only identifies
+    keys. After an empty round, or ``degree_rounds`` rounds (l.33), every uncolored vertex
+    takes its random key for good.
     """
     A = be.adjacency(graph)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
@@ -271,21 +271,21 @@ class _Rounds:
 
     ``in_play`` flags the vertices still in play, ``left`` counts them, and ``remaining``
     lists them in ascending order, with vertices that have left among them until the list
-    is compacted (when half of it has left). ``key`` (a full backend vector, so that masked
-    products index it directly) holds every vertex's key, 0 once it has left, so products
-    see the remaining vertices only. ``m[0]`` (array) holds, for
-    each remaining vertex, the largest key of another remaining vertex within reach, 0 if
-    none ([1] Alg. 1 l.2-15); its low ``nv`` bits read ``j + 1`` for the vertex j holding
-    it, since keys are unique (0 once the vertex has left: it holds nothing). When vertices
-    leave, only the maxima they held change: those
-    vertices form the worklist ``K``, and ``m<K> = A ⊕max.second key`` recomputes them, as
-    Kokkos Kernels recomputes its worklists. A vertex wins when its key beats its maximum
-    (l.16-19), so each round's winners are exactly those of Algorithm 1.
+    is compacted (when half of it has left). ``key = sources[0]`` (a full backend vector,
+    so that masked products index it directly) holds every vertex's key, 0 once it has
+    left, so products see the remaining vertices only. ``m[0]`` (array) holds, for each
+    remaining vertex, the largest key of another remaining vertex within reach, 0 if none
+    ([1] Alg. 1 l.2-15); its low ``nv`` bits read ``j + 1`` for the vertex j holding it,
+    since keys are unique (and 0 once the vertex has left: it holds nothing). When
+    vertices leave, only the maxima they held change: those vertices form the worklist
+    ``K``, and ``m<K> = A ⊕max.second key`` recomputes them, as Kokkos Kernels recomputes
+    its worklists. A vertex wins when its key beats its maximum (l.16-19), so each round's
+    winners are exactly those of Algorithm 1.
 
     Distance 2 keeps two levels over closed neighbourhoods: ``m1 = A ⊕max.second key``
-    (``m[0]``, for every vertex, also a full backend vector) and ``m2 = A ⊕max.second m1``
-    (``m[1]``), each recomputed where its holder left; a vertex wins when its key equals
-    ``m2``.
+    (``m[0]`` for every vertex, and ``sources[1]``, a full backend vector) and
+    ``m2 = A ⊕max.second m1`` (``m[1]``), each recomputed where its holder left; a vertex
+    wins when its key equals ``m2``.
     """
 
     def __init__(self, be, A, keys, distance):
