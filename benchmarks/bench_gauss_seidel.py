@@ -16,21 +16,18 @@ solve, beside the size of the graph each setup colors. Sequential SGS in natural
 
 import argparse
 import json
-import os
 import pathlib
-import platform
 import statistics
 import time
 
 import numpy as np
 import pyamg
-import scipy
 import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 from pyamg.relaxation.relaxation import gauss_seidel
 
 import gbgraph as gg
-from bench_mis2 import DEFAULT_DATA, matrix
+from common import DEFAULT_DATA, describe_machine, matrix
 
 # Regular/mesh-like graphs of ../shared/data/README.md.
 MESHES = ("delaunay_n14", "delaunay_n15", "delaunay_n17", "fe_4elt2", "4elt", "commanche_dual", "rgg_n_2_15_s0",
@@ -138,12 +135,7 @@ def main(argv=None):
                         help="b = A x* with x* standard normal (default), or b standard normal")
     parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
     args = parser.parse_args(argv)
-    import graphblas
-
-    machine = {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
-               "graphblas_threads": graphblas.ss.config["nthreads"], "numpy": np.__version__,
-               "scipy": scipy.__version__, "pyamg": pyamg.__version__, "gbgraph": gg.__version__,
-               "repeat": args.repeat, "aggregation": args.aggregation, "rhs": args.rhs}
+    machine = describe_machine(repeat=args.repeat, aggregation=args.aggregation, rhs=args.rhs)
     matrices = [(args.laplace, lambda: matrix(args.laplace))]
     for name in MESHES:
         path = pathlib.Path(args.data) / f"{name}.mtx.gz"
