@@ -1,5 +1,6 @@
 """Reading graphs from Matrix Market files (``.mtx`` and gzip-compressed ``.mtx.gz``)."""
 
+import inspect
 import os
 
 import scipy.io
@@ -10,6 +11,9 @@ from .errors import InvalidGraphError, UnsupportedGraphTypeError
 __all__ = ["read_matrix_market"]
 
 _SUFFIXES = (".mtx", ".mtx.gz")
+# scipy >= 1.15 returns a sparse array when asked (its default moves there in 1.20, with a
+# DeprecationWarning meanwhile); older versions have no such keyword
+_AS_ARRAY = {"spmatrix": False} if "spmatrix" in inspect.signature(scipy.io.mmread).parameters else {}
 
 
 def read_matrix_market(path):
@@ -51,7 +55,7 @@ def read_matrix_market(path):
         field = scipy.io.mminfo(path)[4]
         if field == "complex":
             raise UnsupportedGraphTypeError(f"graph file {path!r} has complex values")
-        matrix = scipy.io.mmread(path)
+        matrix = scipy.io.mmread(path, **_AS_ARRAY)
     except (ValueError, OSError, EOFError, IndexError) as e:
         raise InvalidGraphError(f"cannot read Matrix Market file {path!r}: {e}") from e
     return sp.csr_array(matrix), field != "pattern"
