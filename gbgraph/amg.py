@@ -206,7 +206,8 @@ def _galerkin(be, R, A, P):
         return be.matrix(xp.asarray(M.indptr.astype(np.int64)), xp.asarray(M.indices.astype(np.int64)),
                          ncols=M.shape[1], values=xp.asarray(M.data))
 
-    RAP = be.mxm("plus_times", be.mxm("plus_times", matrix(R), matrix(A)), matrix(P))
+    RA = be.mxm("plus_times", matrix(R), matrix(A))  # RA = R ⊕plus.times A
+    RAP = be.mxm("plus_times", RA, matrix(P))  # RAP = RA ⊕plus.times P
     indptr, indices, values = be.to_csr(RAP)
     k = P.shape[1]
     return sp.csr_array((np.asarray(values), np.asarray(indices), np.asarray(indptr)), shape=(k, k))

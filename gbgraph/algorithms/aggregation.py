@@ -147,9 +147,9 @@ def _grow(be, A, roots, first_id, n, outside=None):
     xp = be.xp
     ids = be.full(n, -1, "int64")
     root_ids = be.vector(roots, xp.arange(first_id, first_id + roots.size, dtype=xp.int64), n)
-    be.assign(ids, root_ids, mask=root_ids)
-    label = be.mxv("max_second", A, ids, mask=outside, complement=True)
-    return be.select("valuege", label, 0)
+    be.assign(ids, root_ids, mask=root_ids)  # id<roots> = root ids
+    label = be.mxv("max_second", A, ids, mask=outside, complement=True)  # label<¬outside> = A ⊕max.second id
+    return be.select("valuege", label, 0)  # select(label >= 0): drop "no root adjacent"
 
 
 def _secondary_roots(be, graph, A, labels, bits):
@@ -161,7 +161,7 @@ def _secondary_roots(be, graph, A, labels, bits):
     candidates = _mis2(be, graph, bits, n + 1, candidates=free).vertices
     # size<candidates> = A ⊕plus.pair free: the candidate and its unaggregated neighbours
     size = be.mxv("plus_pair", A, free, mask=be.vector(candidates, True, n))
-    return be.indices(be.select("valuege", size, 3))
+    return be.indices(be.select("valuege", size, 3))  # select(size >= 3)
 
 
 def _join_leftovers(be, graph, labels, roots):
@@ -183,10 +183,10 @@ def _join_leftovers(be, graph, labels, roots):
     size = xp.bincount(old[old >= 0], minlength=int(roots.size))  # l.18
     # touching = A ⊕plus.second root: the roots adjacent to each vertex (root: 1 at roots)
     root = be.full(n, 0, "int64")
-    be.assign(root, 1, mask=be.vector(xp.sort(roots), True, n))
+    be.assign(root, 1, mask=be.vector(xp.sort(roots), True, n))  # root<roots> = 1
     touching = be.mxv("plus_second", be.adjacency(graph), root)
     movable = old < 0
-    movable[be.indices(be.select("valuege", touching, 2))] = True
+    movable[be.indices(be.select("valuege", touching, 2))] = True  # select(touching >= 2)
     movable &= ~is_root
     rows, cols, coupling, first = _couplings(be, graph, old, is_root, xp.flatnonzero(movable), int(roots.size))
     own = cols == old[rows]
@@ -299,7 +299,7 @@ def _best_neighbouring(be, graph, rows, cols, coupling, first, candidate, size, 
 def _row_max(be, indptr, cols, values, n, ncols):
     """``m(i) = max_j K(i, j)`` for the matrix K with the given CSR (0 for empty rows)."""
     xp = be.xp
-    m = be.reduce_rows(be.matrix(indptr, cols, ncols=ncols, values=values), "max")
+    m = be.reduce_rows(be.matrix(indptr, cols, ncols=ncols, values=values), "max")  # m = K ⊕max.reduce_rows
     out = xp.zeros(n, dtype=values.dtype)
     out[be.indices(m)] = be.values(m)
     return out

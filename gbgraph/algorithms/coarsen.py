@@ -200,7 +200,7 @@ def _by_spgemm(be, graph, labels, k):
     n = graph.n
     A = be.adjacency(graph, weighted=True)
     P = be.matrix(xp.arange(n + 1), labels, ncols=k)
-    Pt = be.transpose(P)
+    Pt = be.transpose(P)  # Pᵀ
     AP = be.mxm("plus_first", A, P)  # AP(i, b) = sum of A(i, j) over j in aggregate b
     Ac = be.select("offdiag", be.mxm("plus_second", Pt, AP))  # Ac(a, b) = sum over i in a
     indptr, indices, values = be.to_csr(Ac)

@@ -361,7 +361,8 @@ class _Rounds:
         be, m = self.be, self.m[level]
         if not K.size:
             return m[K]
-        mK = be.mxv("max_second", self.A, self.sources[level], mask=None if everyone else be.vector(K, True, self.n))
+        K_mask = None if everyone else be.vector(K, True, self.n)
+        mK = be.mxv("max_second", self.A, self.sources[level], mask=K_mask)  # mK<K> = A ⊕max.second key
         if level + 1 < self.distance:
             be.assign(self.sources[level + 1], mK, mask=mK)  # m1<K> = mK
         if be.nvals(mK) < K.size:  # rows with no neighbour have no entry: m stays 0
@@ -415,7 +416,7 @@ class _FirstFit:
         """``f<rows> = R ⊕bor.second words``: forbidden colors base..base+63 of each row."""
         be = self.be
         words = self.words if base == 0 else self._word(base)
-        f = be.mxv("bor_second", R, words, mask=be.vector(rows, True, size))
+        f = be.mxv("bor_second", R, words, mask=be.vector(rows, True, size))  # f<rows> = R ⊕bor.second words
         forbidden = self.xp.zeros(rows.size, self.xp.uint64)  # a row with no neighbour has no entry
         forbidden[self.xp.searchsorted(rows, be.indices(f))] = be.values(f)
         return forbidden
@@ -426,7 +427,7 @@ class _FirstFit:
         inside = xp.flatnonzero((self.colors >= base) & (self.colors < base + _WORD))
         W = self.be.vector(inside, _bits(xp, self.colors[inside] - base), self.n)
         words = self.be.full(self.n, 0, "uint64")
-        self.be.assign(words, W, mask=W)
+        self.be.assign(words, W, mask=W)  # words<W> = W
         return words
 
 
