@@ -18,26 +18,22 @@ targets, and a first one measures the bitset reduction that first-fit needs
 import argparse
 import json
 import math
-import os
 import pathlib
-import platform
-import sys
 import time
 
-import graphblas as gb
 import networkx as nx
 import numpy as np
-import pyamg
 from pyamg.graph import vertex_coloring
 
 import gbgraph as gg
-from bench_mis2 import DEFAULT_DATA, matrix, median_ms
+from common import common_arguments, describe_machine, graph_specs, matrix, median_ms
 
 # (label, method, distance, priority)
 METHODS = [("greedy", "greedy", 1, None), ("greedy-random", "greedy", 1, "random"),
            ("jones_plassmann", "jones_plassmann", 1, None), ("hybrid", "hybrid", 1, None), ("mis", "mis", 1, None),
            ("greedy-d2", "greedy", 2, None), ("jones_plassmann-d2", "jones_plassmann", 2, None)]
 NX_STRATEGIES = ("largest_first", "smallest_last", "DSATUR")
+GENERATED = ("laplace3d:50", "laplace3d:100", "elasticity3d:30")
 PYAMG_METHODS = ("MIS", "JP", "LDF")
 SWITCH_POINTS = (1, 2, 4, 8, 16, None)
 # Skewed-degree graphs of ../shared/data/README.md, where Che et al. expect the hybrid to help.
@@ -240,27 +236,15 @@ def print_targets(t):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 50³, 100³, "
-                                                    "Elasticity3D 30³ and every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per gbgraph method (median), default 5")
+    common_arguments(parser, GENERATED, repeat=5)
     parser.add_argument("--dsatur-max-n", type=int, default=8000,
                         help="largest n given to networkx's DSATUR, which is quadratic (default 8,000)")
     parser.add_argument("--d2-max-degree", type=int, default=100,
                         help="largest maximum degree of a graph given to the distance-2 methods (default 100)")
     parser.add_argument("--bitset-graph", default="laplace3d:100", help="graph of the bitset measurement")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows and the machine's description here")
     args = parser.parse_args(argv)
-    specs = args.graphs
-    if specs is None:
-        data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
-        if not data:
-            print(f"note: no graphs in {args.data}; only generated ones are measured", file=sys.stderr)
-        specs = ["laplace3d:50", "laplace3d:100", "elasticity3d:30"] + [str(p) for p in data]
-    machine = {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
-               "graphblas_threads": gb.ss.config["nthreads"], "python_graphblas": gb.__version__,
-               "numpy": np.__version__, "scipy": __import__("scipy").__version__, "networkx": nx.__version__,
-               "pyamg": pyamg.__version__, "gbgraph": gg.__version__, "repeat": args.repeat}
+    specs = graph_specs(args, GENERATED)
+    machine = describe_machine(networkx=nx.__version__, repeat=args.repeat)
     bitsets = bitset_costs(args.bitset_graph, args.repeat)
     print(f"⊕bor reduction of bit words on {bitsets['graph']} (ms, median of {args.repeat}): every row, and the rows "
           f"of a frontier of {bitsets['frontier']:,} vertices (masked products; array path: extract, gather, "
