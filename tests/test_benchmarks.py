@@ -1,0 +1,23 @@
+"""Every benchmark script starts: its imports resolve and ``--help`` documents its options.
+
+The benchmarks are not run here (they take minutes and measure, not test); this catches a
+script left behind by a refactor of the helpers it imports.
+"""
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+BENCHMARKS = sorted((pathlib.Path(__file__).resolve().parents[1] / "benchmarks").glob("bench_*.py"))
+
+
+@pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)
+def test_benchmark_starts(script):
+    if script.stem == "bench_gpu" and importlib.util.find_spec("cupy") is None:
+        pytest.skip("bench_gpu needs CuPy")
+    done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--json" in done.stdout
