@@ -55,7 +55,8 @@ def common_arguments(parser, generated, repeat):
     parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
     parser.add_argument("--repeat", type=int, default=repeat,
                         help=f"timed runs per measurement (median), default {repeat}")
-    parser.add_argument("--threads", type=int, help="GraphBLAS threads (default: the library's, all cores)")
+    parser.add_argument("--threads", type=int,
+                        help="CPU threads of GraphBLAS and gbgraph's kernels (default: all cores)")
     parser.add_argument("--json", metavar="FILE", help="also write the results and the machine's description here")
 
 
@@ -65,9 +66,7 @@ def graph_specs(args, generated):
     Also applies --threads, before anything is measured.
     """
     if args.threads is not None:
-        import graphblas
-
-        graphblas.ss.config["nthreads"] = args.threads
+        gg.backends.set_threads(args.threads)
     if args.graphs is not None:
         return args.graphs
     data = sorted(pathlib.Path(args.data).glob("*.mtx.gz"))
@@ -81,6 +80,7 @@ def describe_machine(**extra):
     import graphblas
 
     return {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
-            "graphblas_threads": graphblas.ss.config["nthreads"], "python_graphblas": graphblas.__version__,
+            "graphblas_threads": graphblas.ss.config["nthreads"],
+            "numba_threads": __import__("numba").get_num_threads(), "python_graphblas": graphblas.__version__,
             "numpy": np.__version__, "scipy": __import__("scipy").__version__,
             "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}

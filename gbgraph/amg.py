@@ -13,7 +13,7 @@ from . import backends
 from .algorithms.aggregation import METHODS, aggregate
 from .algorithms.coarsen import aggregation_operator
 from .errors import InvalidGraphError
-from .graph import as_graph, symmetrize
+from .graph import as_graph, check_sparse_arrays, symmetrize
 
 __all__ = ["smoothed_aggregation_solver"]
 
@@ -109,6 +109,8 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
 def _checked_matrix(A, symmetry):
     if symmetry not in ("hermitian", "symmetric"):
         raise ValueError(f"symmetry must be 'hermitian' or 'symmetric', got {symmetry!r}")
+    if sp.issparse(A):
+        check_sparse_arrays(A)
     try:
         A = sp.csr_array(A)
     except (TypeError, ValueError) as e:

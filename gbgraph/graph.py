@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from .errors import InvalidGraphError, UnsupportedGraphTypeError
 from .io import read_matrix_market
 
-__all__ = ["Graph", "as_graph", "symmetrize", "to_container"]
+__all__ = ["Graph", "as_graph", "check_sparse_arrays", "symmetrize", "to_container"]
 
 _SUPPORTED = (
     "a scipy or cupyx sparse matrix or array, a graphblas.Matrix, a networkx.Graph, "
@@ -174,6 +174,7 @@ def _to_scipy_csr(A, name):
         csr, weighted = read_matrix_market(A)
         return csr, "path", weighted
     if sp.issparse(A):
+        check_sparse_arrays(A, name, np)
         csr = A.tocsr()
         kind = "scipy.csr_array" if isinstance(A, sp.sparray) else "scipy.csr_matrix"
         return _checked_values(csr, name), kind, csr.dtype != bool
@@ -203,6 +204,9 @@ def _from_gpu(A, name):
     """A cupyx sparse matrix or a 2-D cupy array, brought to the host: gbgraph canonicalises
     on the CPU, and the GPU backend takes the canonical arrays back."""
     if hasattr(A, "tocsr"):
+        import cupy
+
+        check_sparse_arrays(A, name, cupy)
         A = A.tocsr()
         csr = sp.csr_array((A.data.get(), A.indices.get(), A.indptr.get()), shape=A.shape)
     elif getattr(A, "ndim", None) == 2:
@@ -210,6 +214,81 @@ def _from_gpu(A, name):
     else:
         raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
     return _checked_values(csr, name), "cupyx", csr.dtype != bool
+
+
+def check_sparse_arrays(A, name="A", xp=np):
+    """Check the index arrays of a scipy (``xp=numpy``) or cupyx (``xp=cupy``) sparse matrix
+    before any code reads through them.
+
+    scipy and cupyx trust the arrays of a matrix built from them; an index out of range
+    makes their conversions read and write outside their arrays (a crash, or memory
+    corrupted in silence). Compressed (CSR, CSC) and coordinate formats are checked here in
+    a few vectorised passes; BSR by scipy's full check. Other formats build their indices
+    themselves.
+
+    Raises
+    ------
+    InvalidGraphError
+        (a ValueError) naming the first bad index, its row (or column, or entry) and the
+        valid range, or the row where the row pointers go wrong.
+    UnsupportedGraphTypeError
+        for index arrays that are not integers.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> A = sp.csr_array((np.ones(2), np.array([1, 1000]), np.array([0, 1, 2])), shape=(2, 2))
+    >>> check_sparse_arrays(A)
+    Traceback (most recent call last):
+    ...
+    gbgraph.errors.InvalidGraphError: A has column index 1000 in row 1; it must lie in 0..1
+    """
+    if A.format in ("csr", "csc"):
+        major, minor = ("row", "column") if A.format == "csr" else ("column", "row")
+        n_major, n_minor = A.shape if A.format == "csr" else A.shape[::-1]
+        _check_compressed(A.indptr, A.indices, n_major, n_minor, name, xp, major, minor)
+    elif A.format == "coo":
+        for coords, size, what in zip(A.coords, A.shape, ("row", "column")):
+            _check_range(coords, size, name, xp, f"{what} index", lambda p: f"entry {p}")
+    elif A.format == "bsr":
+        try:
+            A.check_format(full_check=True)
+        except ValueError as e:
+            raise InvalidGraphError(f"{name} is not a valid BSR matrix: {e}") from None
+
+
+def _check_compressed(indptr, indices, n_major, n_minor, name, xp, major="row", minor="column"):
+    """Row pointers that start at 0, never decrease and stay within ``indices``; column
+    indices in 0..n_minor-1. Errors name the row and the bad value."""
+    if indptr.ndim != 1 or indptr.size != n_major + 1:
+        raise InvalidGraphError(f"{name}.indptr has {indptr.size:,} entries; {n_major:,} {major}s need "
+                                f"{n_major + 1:,}")
+    if int(indptr[0]) != 0:
+        raise InvalidGraphError(f"{name}.indptr must start at 0, got {int(indptr[0])}")
+    steps = xp.diff(indptr)
+    if steps.size and int(steps.min()) < 0:
+        r = int(xp.argmax(steps < 0))
+        raise InvalidGraphError(f"{name}.indptr decreases at {major} {r}: indptr[{r}] = {int(indptr[r])} > "
+                                f"indptr[{r + 1}] = {int(indptr[r + 1])}")
+    stored = int(indptr[-1])
+    if stored > indices.size:
+        raise InvalidGraphError(f"{name}.indptr ends at {stored:,}, beyond the {indices.size:,} entries of "
+                                f"{name}.indices")
+
+    def where(p):
+        return f"{major} {int(xp.searchsorted(indptr, p, side='right')) - 1}"
+
+    _check_range(indices[:stored], n_minor, name, xp, f"{minor} index", where)
+
+
+def _check_range(values, size, name, xp, what, where):
+    """Every entry of ``values`` in 0..size-1, else an error naming the first one outside."""
+    if values.dtype.kind not in "iu":
+        raise UnsupportedGraphTypeError(f"{name} has {values.dtype} {what}s; expected integers")
+    if values.size == 0 or (int(values.min()) >= 0 and int(values.max()) < size):
+        return
+    p = int(xp.argmax((values < 0) | (values >= size)))
+    raise InvalidGraphError(f"{name} has {what} {int(values[p])} in {where(p)}; it must lie in 0..{size - 1}")
 
 
 def _checked_values(csr, name):

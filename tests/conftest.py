@@ -19,12 +19,13 @@ SHARED_DATA = pathlib.Path(os.environ.get(
 
 @pytest.fixture
 def graphblas_threads():
-    """Set the number of GraphBLAS threads for one test; the old value comes back after it."""
-    import graphblas as gb
+    """Set the number of CPU threads (GraphBLAS' and the compiled kernels') for one test;
+    the old value comes back after it."""
+    import gbgraph as gg
 
-    before = gb.ss.config["nthreads"]
-    yield lambda k: gb.ss.config.__setitem__("nthreads", k)
-    gb.ss.config["nthreads"] = before
+    before = gg.backends.set_threads(1)
+    yield gg.backends.set_threads
+    gg.backends.set_threads(before)
 
 
 def shared_graphs():

@@ -107,18 +107,12 @@ def test_shared_graphs(path):
         assert_is_aggregation(A, gg.aggregate(A, method))
 
 
-def test_deterministic_across_runs_and_threads():
-    import graphblas as gb
-
+def test_deterministic_across_runs_and_threads(graphblas_threads):
     A = elasticity3d(8, 7, 6)
     first = gg.aggregate(A).labels
-    before = gb.ss.config["nthreads"]
-    try:
-        for threads in (1, 2):
-            gb.ss.config["nthreads"] = threads
-            np.testing.assert_array_equal(gg.aggregate(gg.as_graph(A)).labels, first)
-    finally:
-        gb.ss.config["nthreads"] = before
+    for threads in (1, 2):
+        graphblas_threads(threads)
+        np.testing.assert_array_equal(gg.aggregate(gg.as_graph(A)).labels, first)
 
 
 def test_empty_and_trivial_graphs():

@@ -94,15 +94,6 @@ def test_deterministic_across_runs(A):
         assert (again.n_colors, again.iterations) == (first.n_colors, first.iterations)
 
 
-@pytest.fixture
-def graphblas_threads():
-    import graphblas as gb
-
-    before = gb.ss.config["nthreads"]
-    yield lambda k: gb.ss.config.__setitem__("nthreads", k)
-    gb.ss.config["nthreads"] = before
-
-
 @pytest.mark.parametrize(("method", "distance"), VARIANTS)
 def test_identical_with_one_and_two_threads(graphblas_threads, method, distance):
     G = gg.as_graph(laplace3d(40, 30, 20))

@@ -154,3 +154,44 @@ def test_symmetrize_returns_the_input_container(tmp_path):
 def test_symmetrize_non_square():
     with pytest.raises(ValueError, match="must be square"):
         gg.symmetrize(np.zeros((2, 3)))
+
+
+# Arrays scipy trusts: before gbgraph checked them, each of these crashed the process or
+# corrupted its heap. Each runs in its own interpreter, so that a crash fails the test
+# instead of ending the run.
+_BAD_ARRAYS = {
+    "column index >= n": ("sp.csr_array((np.ones(2), np.array([1, 1000]), np.array([0, 1, 2])), shape=(2, 2))",
+                          "column index 1000 in row 1; it must lie in 0..1"),
+    "negative column index": ("sp.csr_array((np.ones(2), np.array([1, -10**8]), np.array([0, 1, 2])), shape=(2, 2))",
+                              "column index -100000000 in row 1"),
+    "one-based CSR": ("sp.csr_array((np.ones(2), np.array([2, 1]), np.array([0, 1, 2])), shape=(2, 2))",
+                      "column index 2 in row 0"),
+    "CSC row index": ("sp.csc_array((np.ones(2), np.array([1, 5]), np.array([0, 1, 2])), shape=(2, 2))",
+                      "row index 5 in column 1"),
+    "decreasing indptr": ("sp.csr_array((np.ones(2), np.array([1, 0]), np.array([0, 2, 1])), shape=(2, 2))",
+                          "indptr decreases at row 1"),
+    "indptr beyond indices": ("(lambda A: (A.indptr.__setitem__(2, 5), A)[1])("
+                              "sp.csr_array((np.ones(2), np.array([1, 0]), np.array([0, 1, 2])), shape=(2, 2)))",
+                              "indptr ends at 5"),
+}
+_CALLS = {
+    "mis2": "gg.mis2(A)", "as_graph": "gg.as_graph(A)", "color": "gg.color(A)",
+    "gauss_seidel": "gg.solvers.multicolor_gauss_seidel(A + 4 * sp.eye_array(2, format='csr'))",
+    "amg": "gg.amg.smoothed_aggregation_solver(A)",
+}
+
+
+@pytest.mark.parametrize("call", _CALLS)
+@pytest.mark.parametrize("case", _BAD_ARRAYS)
+def test_bad_index_arrays_raise_instead_of_crashing(case, call):
+    import subprocess
+    import sys
+
+    build, message = _BAD_ARRAYS[case]
+    if call == "gauss_seidel" and "indptr" in case:
+        pytest.skip("scipy's own sum with the identity validates indptr first")
+    script = (f"import numpy as np, scipy.sparse as sp, gbgraph as gg\nA = {build}\n"
+              f"try:\n    {_CALLS[call]}\nexcept ValueError as e:\n    print(e)\nelse:\n    print('no error')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
+    assert message in done.stdout

@@ -6,9 +6,11 @@
 
 import importlib
 
+import numpy as np
+
 from .base import Backend
 
-__all__ = ["Backend", "backend", "for_graph", "names"]
+__all__ = ["Backend", "backend", "for_graph", "names", "set_threads"]
 
 _IMPLEMENTATIONS = {"suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
                     "cupy": ("gbgraph.backends.cupy", "CupyBackend")}
@@ -58,3 +60,42 @@ def for_graph(name, graph):
     if name is None and graph.container == "cupyx":
         name = "cupy"
     return backend(name)
+
+
+def set_threads(count):
+    """Use ``count`` CPU threads in SuiteSparse:GraphBLAS and in gbgraph's compiled kernels.
+
+    Results do not depend on it (docs/determinism.md); times do.
+
+    Parameters
+    ----------
+    count : int
+        From 1 to the number of cores numba was started with (``numba.config.NUMBA_NUM_THREADS``).
+
+    Returns
+    -------
+    int
+        The previous count (GraphBLAS'), to restore it.
+
+    Raises
+    ------
+    ValueError
+        for a count outside that range.
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> before = gg.backends.set_threads(1)
+    >>> gg.backends.set_threads(before)
+    1
+    """
+    import graphblas
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= limit:
+        raise ValueError(f"count must be an integer from 1 to {limit}, got {count!r}")
+    before = graphblas.ss.config["nthreads"]
+    graphblas.ss.config["nthreads"] = int(count)
+    numba.set_num_threads(int(count))
+    return before

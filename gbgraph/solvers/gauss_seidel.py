@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
 from ..algorithms.coloring import color
+from ..graph import check_sparse_arrays
 
 __all__ = ["GaussSeidel", "multicolor_gauss_seidel", "cluster_gauss_seidel"]
 
@@ -227,6 +228,7 @@ def _checked(A, sweeps):
         A = sp.csr_array(A)
     elif not sp.issparse(A):
         raise TypeError(f"A must be a scipy sparse matrix or a 2-D numpy array, got {type(A).__name__}")
+    check_sparse_arrays(A)
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"A must be square, got shape {A.shape}")
     if A.dtype.kind not in "iuf":

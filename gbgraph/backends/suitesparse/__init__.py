@@ -23,8 +23,8 @@ import weakref
 import numpy as np
 import graphblas as gb
 
-from .._malloc import keep_freed_blocks
-from .base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..._malloc import keep_freed_blocks
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
 
 __all__ = ["SuiteSparseBackend"]
 
