@@ -53,4 +53,5 @@ def gpu_available():
 def backend_params():
     """Every backend, the GPU one marked ``gpu`` and skipped without a GPU."""
     gpu = [pytest.mark.gpu, pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")]
-    return [pytest.param("suitesparse", id="suitesparse"), pytest.param("cupy", id="cupy", marks=gpu)]
+    return [pytest.param("numba", id="numba"), pytest.param("suitesparse", id="suitesparse"),
+            pytest.param("cupy", id="cupy", marks=gpu)]

@@ -13,7 +13,7 @@ def test_mis2_table(capsys):
     assert rows["n"] == "1,000"
     assert rows["|MIS-2|"] == f"{len(expected.vertices):,}"
     assert rows["iterations"] == str(expected.iterations)
-    assert rows["backend"] == "suitesparse"
+    assert rows["backend"] == "numba"
     assert "ms" in rows["mis2"]
 
 

@@ -23,7 +23,8 @@ __all__ = ["ColoringResult", "color", "METHODS", "PRIORITIES"]
 METHODS = ("greedy", "jones_plassmann", "hybrid", "mis")
 #: The vertex orders of the Jones-Plassmann methods (``priority=``).
 PRIORITIES = ("random", "largest_degree")
-_WORD = 64  # colors per bitset word of the first-fit rule
+#: A round that colors under 1/_TAIL of the vertices left hands over to the dense-subgraph finish.
+_TAIL = 32
 
 
 @dataclass(frozen=True)
@@ -148,10 +149,9 @@ def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0
             return _mis_peeling(be, graph, keys, max_iter)
         if method == "hybrid":
             return _hybrid(be, graph, keys, degree_rounds, max_iter)
-        first_fit = method == "greedy"
-        if priority is None:
-            priority = "largest_degree" if first_fit else "random"
-        return _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter)
+        if method == "greedy":
+            return _speculative(be, graph, keys, distance, priority or "largest_degree", max_iter)
+        return _jones_plassmann(be, graph, keys, distance, priority or "random", max_iter)
 
 
 def _check_options(method, distance, priority, seed, degree_rounds):
@@ -212,26 +212,83 @@ class _Keys:
         return (1 << (64 - bits)) - 1
 
 
-def _jones_plassmann(be, graph, keys, distance, priority, first_fit, max_iter):
-    """[1] Algorithm 1 rounds; first-fit (``greedy``) or one new color per round."""
+def _jones_plassmann(be, graph, keys, distance, priority, max_iter):
+    """[1] Algorithm 1: the winners of round r take color r."""
     A = be.adjacency(graph, closed=distance == 2)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-    if priority == "largest_degree":
-        values = keys.led(ids, keys.degrees, keys.degree_bits)
-    else:
-        values = keys.random(ids)
     rounds = _Rounds(be, A, keys, distance)
-    won = rounds.start(ids, values)
-    paint = _FirstFit(be, A, graph.n, distance) if first_fit else None
-    colors = paint.colors if first_fit else be.xp.full(graph.n, -1, be.xp.int64)
+    won = rounds.start(ids, _ordered(keys, ids, priority))
+    colors = be.xp.full(graph.n, -1, be.xp.int64)
     while rounds.left:
         _check_progress(rounds, max_iter, rounds.left)
-        if first_fit:
-            paint(won)
-        else:
-            colors[won] = rounds.count
+        colors[won] = rounds.count
+        if _few(won.size, rounds.left - won.size):
+            return _result(_finish_by_depth(rounds, colors, won, rounds.count + 1), rounds.count + 1)
         won = rounds.advance(won)
     return _result(colors, rounds.count)
+
+
+def _ordered(keys, ids, priority):
+    """The keys of ``ids`` in the vertex order ``priority``."""
+    if priority == "largest_degree":
+        return keys.led(ids, keys.degrees[ids], keys.degree_bits)
+    return keys.random(ids)
+
+
+def _few(won, left):
+    """Whether a round colored so few of the vertices left that they form dense subgraphs,
+    in which rounds would color about one vertex each (a clique of k vertices: k rounds)."""
+    return won * _TAIL < left
+
+
+def _finish_by_depth(rounds, colors, won, first):
+    """Color the vertices left after this round's winners ``won`` as the remaining rounds
+    would, the next one giving color ``first``: each takes ``first`` plus its depth in the
+    order of the keys (:meth:`~gbgraph.backends.base.Backend.chain_depth`)."""
+    be = rounds.be
+    left = rounds.uncolored()
+    left = left[~be.xp.isin(left, won)]
+    keys = be.vector(left, rounds.values[left], rounds.n)
+    depth = be.chain_depth(rounds.A, keys, hops=rounds.distance)  # the round each would win, counted from the next
+    colors[be.indices(depth)] = first + be.values(depth)
+    return colors
+
+
+def _speculative(be, graph, keys, hops, priority, max_iter):
+    """First fit by speculative rounds, resolved by priority; then one recoloring pass.
+
+    Each round, every uncolored vertex tentatively takes its first fit among the colored
+    vertices within reach (``t<U> = first_fit(A, colors)``), and keeps it unless an uncolored
+    vertex of higher key within reach took the same color (``rival<U> = (A ∘ [t_i = t_j])
+    ⊕max.second key``; Kokkos Kernels' vertex-based coloring [4]_, synchronous, so the
+    same on every run). After a round that colors under ``1 / _TAIL`` of the vertices left
+    (dense subgraphs, where a round would color about one vertex of each), the rest take
+    their first fit one after another by decreasing key. Last, Culberson's iterated greedy
+    step [5]_ recolors the color classes one after another, the last class first, each
+    vertex taking its first fit: this never adds a color and often removes one.
+    """
+    A = be.adjacency(graph, closed=hops == 2)
+    n, xp = graph.n, be.xp
+    ids = xp.arange(n, dtype=xp.int64)
+    U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
+    colors = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
+    rounds = 0
+    while be.nvals(U):
+        if rounds == max_iter:
+            raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
+        t = be.first_fit(A, colors, mask=U, hops=hops)  # t<U> = the first fit of each
+        rival = be.mxv_grouped("max_second", A, U, t, mask=U, hops=hops)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
+        won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
+        be.assign(colors, won, mask=won)  # colors<won> = t
+        U = be.apply("identity", U, mask=lost)  # U = U<lost>
+        rounds += 1
+        if be.nvals(U) and _few(be.nvals(won), be.nvals(U)):
+            be.assign(colors, be.first_fit(A, colors, mask=U, hops=hops, priority=U), mask=U)  # colors<U> = in key order
+            break
+    uncolored = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
+    recolored = be.first_fit(A, uncolored, mask=be.full(n, True, "bool"), hops=hops, priority=colors)  # by class, last first
+    return _result(be.values(recolored), rounds)
 
 
 def _hybrid(be, graph, keys, degree_rounds, max_iter):
@@ -258,6 +315,8 @@ def _hybrid(be, graph, keys, degree_rounds, max_iter):
         colors[won] = n_colors
         n_colors += bool(won.size)
         empty = not won.size
+        if not by_degree and won.size and _few(won.size, rounds.left - won.size):
+            return _result(_finish_by_depth(rounds, colors, won, n_colors), rounds.count + 1)
         won = rounds.advance(won)
         if by_degree and (empty or rounds.count == degree_rounds):
             by_degree = False
@@ -370,76 +429,6 @@ class _Rounds:
             return m[K]
         m[K] = values = be.values(mK)
         return values
-
-
-class _FirstFit:
-    """Jones-Plassmann's rule: each winner takes the smallest color absent within reach.
-
-    When a vertex wins, its colored neighbours are exactly its higher-key neighbours, so the
-    colors are those of sequential greedy visiting vertices by decreasing key. Forbidden
-    colors are bit words, 64 colors each: ``words`` holds each vertex's bit of the first
-    word (0 if uncolored or colored 64 or more), and ``f<F> = A ⊕bor.second words`` is each
-    winner's forbidden word (distance 2: ``f = R ⊕bor.second words`` with ``R = A(F, :)
-    ⊕any.pair A``, the closed 2-step reach of each winner). Rows whose 64 colors of a word
-    are all forbidden move on to the next word.
-    """
-
-    def __init__(self, be, A, n, distance):
-        self.be, self.xp, self.A, self.n, self.distance = be, be.xp, A, n, distance
-        self.colors = be.xp.full(n, -1, be.xp.int64)
-        self.words = be.full(n, 0, "uint64")
-
-    def __call__(self, won):
-        """Color the winners ``won`` (ascending ids, pairwise out of reach)."""
-        xp, be = self.xp, self.be
-        if self.distance == 2:
-            R = be.mxm("any_pair", be.extract(self.A, won), self.A)  # R = A(won, :) ⊕any.pair A
-            rows, size = xp.arange(won.size, dtype=xp.int64), won.size
-        else:
-            R, rows, size = self.A, won, self.n
-        chosen = xp.full(won.size, -1, xp.int64)
-        for base in range(0, int(self.colors.max()) + 2, _WORD):  # a row forbids at most max + 1 colors
-            pending = xp.flatnonzero(chosen < 0)
-            free = ~self._forbidden(R, rows[pending], size, base)
-            found = free != 0
-            chosen[pending[found]] = base + _lowest_bit(xp, free[found])
-            if bool(found.all()):
-                break
-        self.colors[won] = chosen
-        first = chosen < _WORD
-        if bool(first.any()):
-            W = be.vector(won[first], _bits(xp, chosen[first]), self.n)
-            be.assign(self.words, W, mask=W)  # words<won> = 1 << color
-        return chosen
-
-    def _forbidden(self, R, rows, size, base):
-        """``f<rows> = R ⊕bor.second words``: forbidden colors base..base+63 of each row."""
-        be = self.be
-        words = self.words if base == 0 else self._word(base)
-        f = be.mxv("bor_second", R, words, mask=be.vector(rows, True, size))  # f<rows> = R ⊕bor.second words
-        forbidden = self.xp.zeros(rows.size, self.xp.uint64)  # a row with no neighbour has no entry
-        forbidden[self.xp.searchsorted(rows, be.indices(f))] = be.values(f)
-        return forbidden
-
-    def _word(self, base):
-        """A full vector of each vertex's bit among colors base..base+63."""
-        xp = self.xp
-        inside = xp.flatnonzero((self.colors >= base) & (self.colors < base + _WORD))
-        W = self.be.vector(inside, _bits(xp, self.colors[inside] - base), self.n)
-        words = self.be.full(self.n, 0, "uint64")
-        self.be.assign(words, W, mask=W)  # words<W> = W
-        return words
-
-
-def _bits(xp, colors):
-    """``1 << colors`` (uint64) for colors in 0..63."""
-    return xp.left_shift(xp.uint64(1), colors.astype(xp.uint64))
-
-
-def _lowest_bit(xp, words):
-    """Index of the lowest set bit of each nonzero uint64 word."""
-    lowest = words & (~words + xp.uint64(1))  # w & -w: a power of two, exact in float64
-    return xp.frexp(lowest.astype(xp.float64))[1].astype(xp.int64) - 1
 
 
 def _mis_peeling(be, graph, keys, max_iter):

@@ -1,7 +1,9 @@
 """Backends: implementations of the GraphBLAS protocol of :mod:`gbgraph.backends.base`.
 
-``suitesparse`` runs on the CPU through python-graphblas, ``cupy`` on an NVIDIA GPU. Use
-:func:`backend` to get one by name; each is created once and shared.
+``numba`` runs on the CPU in numpy arrays and gbgraph's compiled kernels (the default for
+CPU inputs), ``suitesparse`` on the CPU through python-graphblas (the GraphBLAS reference),
+``cupy`` on an NVIDIA GPU. Use :func:`backend` to get one by name; each is created once and
+shared.
 """
 
 import importlib
@@ -12,7 +14,8 @@ from .base import Backend
 
 __all__ = ["Backend", "backend", "for_graph", "names", "set_threads"]
 
-_IMPLEMENTATIONS = {"suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
+_IMPLEMENTATIONS = {"numba": ("gbgraph.backends.numba", "NumbaBackend"),
+                   "suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
                     "cupy": ("gbgraph.backends.cupy", "CupyBackend")}
 _INSTANCES = {}
 
@@ -28,7 +31,7 @@ def backend(name=None):
     Parameters
     ----------
     name : str, Backend or None
-        ``"suitesparse"`` or ``"cupy"``; None gives the default, ``"suitesparse"``.
+        ``"numba"``, ``"suitesparse"`` or ``"cupy"``; None gives the default, ``"numba"``.
 
     Raises
     ------
@@ -45,7 +48,7 @@ def backend(name=None):
     """
     if isinstance(name, Backend):
         return name
-    name = "suitesparse" if name is None else name
+    name = "numba" if name is None else name
     if name not in _IMPLEMENTATIONS:
         raise ValueError(f"unknown backend {name!r}; available: {', '.join(names())}")
     if name not in _INSTANCES:

@@ -183,6 +183,155 @@ class Backend(abc.ABC):
             state, r = tuple(step(*state, r)), r + 1
         return state, r
 
+    # ---- fused verbs -------------------------------------------------------------------
+    # Steps of the algorithms that one pass over the rows computes, but that take several
+    # GraphBLAS calls. Each is defined here by its GraphBLAS form, which every backend
+    # inherits; a backend may run it as one kernel of its own, with the same result.
+
+    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
+        """The smallest free color of each row of ``mask``: first fit.
+
+        ``w(i) = min{c >= 0 : colors(j) != c for every j reached from i}``, where j is reached
+        over the entries of row i of A (``hops=1``) or over the rows of A listed in row i
+        (``hops=2``: with A the pattern of A + I, every vertex within distance 2). In algebra,
+        per window of 64 colors: ``f<mask> = A ⊕bor.second words`` (``hops=2``:
+        ``A ⊕bor.second (A ⊕bor.second words)``), ``words(j) = 1 << (colors(j) - base)``, and
+        the lowest bit not set in ``f``; rows whose window is full go on to the next one.
+
+        Parameters
+        ----------
+        A : matrix
+            Boolean pattern, square.
+        colors : vector
+            int64, an entry at each colored vertex.
+        mask : vector
+            The rows to color (structure).
+        hops : {1, 2}
+        priority : vector, optional
+            None: every row of ``mask`` at once, each seeing ``colors`` only. Otherwise an
+            entry for every position of ``mask``: the rows are colored one after another by
+            decreasing priority (equal priorities: lower index first), each also seeing the
+            colors given before it, which is sequential greedy coloring in that order.
+
+        Returns
+        -------
+        vector
+            int64, an entry at every position of ``mask``.
+        """
+        if priority is not None:
+            return self._first_fit_in_order(A, colors, mask, hops, priority)
+        xp = self.xp
+        n = colors.size
+        rows = self.indices(mask)
+        dense = xp.full(n, -1, xp.int64)
+        dense[self.indices(colors)] = self.values(colors)
+        chosen = xp.full(rows.size, -1, xp.int64)
+        for base in range(0, int(dense.max()) + 2, 64):  # a row forbids at most max + 1 colors
+            pending = xp.flatnonzero(chosen < 0)
+            inside = xp.flatnonzero((dense >= base) & (dense < base + 64))
+            words = self.vector(inside, xp.left_shift(xp.uint64(1), (dense[inside] - base).astype(xp.uint64)), n)
+            if hops == 2:
+                words = self.mxv("bor_second", A, words)  # words = A ⊕bor.second words: each net's colors
+            f = self.mxv("bor_second", A, words, mask=self.vector(rows[pending], True, n))  # f<rows> = A ⊕bor.second words
+            forbidden = xp.zeros(pending.size, xp.uint64)  # a row that reaches no color has no entry
+            forbidden[xp.searchsorted(rows[pending], self.indices(f))] = self.values(f)
+            free = ~forbidden
+            found = free != 0
+            lowest = free[found] & (~free[found] + xp.uint64(1))  # w & -w: a power of two, exact in float64
+            chosen[pending[found]] = base + xp.frexp(lowest.astype(xp.float64))[1].astype(xp.int64) - 1
+            if bool(found.all()):
+                break
+        return self.vector(rows, chosen, n, copy=False)
+
+    def _first_fit_in_order(self, A, colors, mask, hops, priority):
+        """:meth:`first_fit` with a priority: Jones and Plassmann's rounds, in which a row takes
+        its first fit once every row of higher priority within reach has taken its own, give
+        the sequential greedy coloring in that order."""
+        rank = self._rank(mask, priority)
+        colors = self.apply("identity", colors)  # a copy: rounds add to it
+        left = rank
+        while self.nvals(left):
+            won = self._unbeaten(A, left, hops)
+            self.assign(colors, self.first_fit(A, colors, mask=won, hops=hops), mask=won)  # colors<won> = first fit
+            left = self.select("valuege", left, 0, mask=won, complement=True)  # left<¬won> = left
+        return self.apply("identity", colors, mask=mask)
+
+    def chain_depth(self, A, priority, *, hops=1):
+        """Jones and Plassmann's round of every entry of ``priority``.
+
+        ``d(i) = 0`` when no entry within reach (as in :meth:`first_fit`) has a higher
+        priority, else ``1 + max d(j)`` over those entries: the round in which Jones-Plassmann
+        rounds over the entries of ``priority`` would color i (equal priorities: the lower
+        index is higher). In algebra, each round is ``m<left> = A ⊕max.second rank``
+        (``hops=2``: over ``A ⊕max.second rank``) and the rows whose rank is not below m.
+
+        Returns
+        -------
+        vector
+            int64 depths at the positions of ``priority``.
+        """
+        xp = self.xp
+        left = self._rank(priority, priority)
+        depth = self.apply("identity", self.full(priority.size, 0, "int64"), mask=priority)
+        r = 0
+        while self.nvals(left):
+            won = self._unbeaten(A, left, hops)
+            self.assign(depth, xp.int64(r), mask=won)  # depth<won> = r
+            left = self.select("valuege", left, 0, mask=won, complement=True)  # left<¬won> = left
+            r += 1
+        return depth
+
+    def _rank(self, mask, priority):
+        """Unique int64 ranks at the positions of ``mask``: higher priority, higher rank
+        (equal priorities: the lower index ranks higher)."""
+        xp = self.xp
+        ids = self.indices(mask)
+        values = self.values(self.extract(priority, ids))
+        by_index = ids.size - 1 - xp.arange(ids.size)  # descending index, then a stable sort by priority
+        order = by_index[xp.argsort(values[by_index], kind="stable")]
+        rank = xp.empty(ids.size, xp.int64)
+        rank[order] = xp.arange(ids.size, dtype=xp.int64)
+        return self.vector(ids, rank, mask.size, copy=False)
+
+    def _unbeaten(self, A, rank, hops):
+        """The entries of ``rank`` that no other entry within reach outranks."""
+        m = self.mxv("max_second", A, rank) if hops == 2 else rank  # m = A ⊕max.second rank: each net's best
+        m = self.mxv("max_second", A, m, mask=rank)  # m<rank> = A ⊕max.second m
+        beaten = self.select("valueeq", self.ewise_mult("gt", m, rank), True)  # select(m > rank)
+        return self.select("valuege", rank, 0, mask=beaten, complement=True)  # rank<¬beaten>
+
+    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
+        """``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u``: the product over the entries that
+        stay inside a group.
+
+        ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j with ``groups(j) = groups(i)``; with
+        ``hops=2``, over the paths i → k → j of two entries of A, ``⊕_k ⊕_j`` (for an
+        idempotent monoid on the pattern of A + I: the j within distance 2). In algebra,
+        with ``K`` the n × g matrix holding ``u(j)`` at ``(j, groups(j))`` and ``G`` the
+        pattern of ``groups`` at the rows of ``mask``: ``C<G> = A ⊕.⊗ K`` (``hops=2``:
+        ``C<G> = A ⊕.⊗ (A ⊕.⊗ K)``), and ``w`` its one entry per row. A row has no entry
+        when nothing of its group is within reach.
+
+        ``groups`` is an int64 vector with an entry at every position of ``u`` and of
+        ``mask`` (every position when ``mask`` is None).
+        """
+        mask = groups if mask is None else mask
+        ncols = int(self.reduce(groups, "max")) + 1 if self.nvals(groups) else 1
+        K = self._onehot(groups, u, ncols)
+        M = self.mxm(semiring, A, K) if hops == 2 else K  # M = A ⊕.⊗ K: each net's sums per group
+        G = self._onehot(groups, self.apply("one", mask), ncols)
+        C = self.mxm(semiring, A, M, mask=G)  # C<G> = A ⊕.⊗ M
+        return self.reduce_rows(C, "any")  # one entry per row: w(i) = C(i, groups(i))
+
+    def _onehot(self, groups, u, ncols):
+        """The n × ncols matrix with ``u(j)`` at ``(j, groups(j))`` for every entry of ``u``."""
+        xp = self.xp
+        ids = self.indices(u)
+        cols = self.values(self.extract(groups, ids))
+        indptr = xp.zeros(u.size + 1, xp.int64)
+        indptr[1:] = xp.cumsum(xp.bincount(ids, minlength=u.size))
+        return self.matrix(indptr, cols.astype(xp.int64), ncols=ncols, values=self.values(u))
+
     # ---- derived -----------------------------------------------------------------------
 
     def adjacency(self, graph, *, closed=False, weighted=False):

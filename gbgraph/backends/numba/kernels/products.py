@@ -1,0 +1,127 @@
+"""Masked matrix-vector products and row reductions over any protocol semiring.
+
+The semiring is passed as two small integer codes (:data:`MONOIDS`, :data:`MULTIPLIES`);
+the branch on them inside the loops is the same for every entry, so the processor predicts
+it and one compiled kernel per type signature serves every semiring. A row is reduced in
+column order, as the suitesparse and cupy backends reduce it, so every backend performs the
+same operations in the same order.
+"""
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.extending import overload
+
+__all__ = ["MONOIDS", "MULTIPLIES", "pull", "push", "segment_reduce"]
+
+#: Monoid codes.
+MONOIDS = {"min": 0, "max": 1, "plus": 2, "times": 3, "any": 4, "lor": 5, "land": 6, "bor": 7, "band": 8}
+#: Multiply codes: A's value, u's value, 1, their product, the column index, logical and.
+MULTIPLIES = {"first": 0, "second": 1, "pair": 2, "times": 3, "secondi": 4, "land": 5}
+
+
+def _add(monoid, acc, x):
+    """``acc ⊕ x`` for the monoid of code ``monoid`` (compiled by :func:`_add_typed`)."""
+
+
+@overload(_add, inline="always")
+def _add_typed(monoid, acc, x):
+    """The bitwise monoids exist for integers only: floating-point kernels leave them out."""
+    bitwise = not isinstance(acc, types.Float)
+
+    def add(monoid, acc, x):
+        if monoid == 0:
+            return min(acc, x)
+        if monoid == 1:
+            return max(acc, x)
+        if monoid == 2:
+            return acc + x
+        if monoid == 3:
+            return acc * x
+        if monoid == 4:
+            return acc
+        if monoid == 5:
+            return acc or x
+        if monoid == 6:
+            return acc and x
+        if bitwise and monoid == 7:
+            return acc | x
+        if bitwise and monoid == 8:
+            return acc & x
+        return acc
+
+    return add
+
+
+@numba.njit(cache=True, inline="always")
+def _times(multiply, a, u, j, out):
+    """The product of entry A(i, j) = ``a`` and ``u``, of ``out``'s type."""
+    if multiply == 0:
+        return out.dtype.type(a)
+    if multiply == 1:
+        return out.dtype.type(u)
+    if multiply == 2:
+        return out.dtype.type(1)
+    if multiply == 3:
+        return out.dtype.type(a) * out.dtype.type(u)
+    if multiply == 4:
+        return out.dtype.type(j)
+    return out.dtype.type(bool(a) and bool(u))
+
+
+@numba.njit(cache=True, parallel=True)
+def pull(indptr, indices, a, has_a, u, present, has_present, rows, all_rows, monoid, multiply, out, found):
+    """``out[k] = ⊕_j A(r, j) ⊗ u(j)`` for the k-th row r of ``rows`` (every row when
+    ``all_rows``), over the j where ``present`` holds (every j unless ``has_present``);
+    ``found[k]``: the row met such a j. A pattern (``has_a`` False) has ones for values."""
+    count = indptr.size - 1 if all_rows else rows.size
+    for k in numba.prange(count):
+        r = np.int64(k) if all_rows else np.int64(rows[k])
+        acc = out.dtype.type(0)
+        hit = False
+        for p in range(indptr[r], indptr[r + 1]):
+            j = indices[p]
+            if has_present and not present[j]:
+                continue
+            x = _times(multiply, a[p] if has_a else 1, u[j], j, out)
+            acc = _add(monoid, acc, x) if hit else x
+            hit = True
+        out[k] = acc
+        found[k] = hit
+
+
+@numba.njit(cache=True)
+def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
+    """``w(j) = ⊕_i u_i ⊗ A(i, j)`` over the rows i = ``sources`` (ascending) with values
+    ``u``: each source row scattered in turn, so w(j) combines its terms in the order of i.
+    ``out`` and ``found`` are dense scratch arrays; returns the sorted positions reached."""
+    reached = np.empty(0, np.int64)
+    total = 0
+    for k in range(sources.size):
+        total += indptr[sources[k] + 1] - indptr[sources[k]]
+    touched = np.empty(total, np.int64)
+    t = 0
+    for k in range(sources.size):
+        i = sources[k]
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            x = _times(multiply, u[k], a[p] if has_a else 1, j, out)
+            if found[j]:
+                out[j] = _add(monoid, out[j], x)
+            else:
+                out[j] = x
+                found[j] = True
+                touched[t] = j
+                t += 1
+    reached = np.sort(touched[:t])
+    return reached
+
+
+@numba.njit(cache=True, parallel=True)
+def segment_reduce(values, starts, ends, monoid, out):
+    """``out[k]`` = ``values[starts[k]:ends[k]]`` reduced in order (segments non-empty)."""
+    for k in numba.prange(starts.size):
+        acc = values[starts[k]]
+        for p in range(starts[k] + 1, ends[k]):
+            acc = _add(monoid, acc, values[p])
+        out[k] = acc
