@@ -93,7 +93,7 @@ def _color(args):
     t1 = time.perf_counter()
     be.adjacency(graph, closed=args.distance == 2)
     t2 = time.perf_counter()
-    result = color(graph, args.method, args.distance, be, priority=args.priority)
+    result = color(graph, args.method, distance=args.distance, backend=be, priority=args.priority)
     t3 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
         ("method", f"{args.method}, distance {args.distance}" + (f", priority {args.priority}" if args.priority else "")),
@@ -111,7 +111,7 @@ def _aggregate(args):
     t1 = time.perf_counter()
     be.adjacency(graph, closed=True)
     t2 = time.perf_counter()
-    result = aggregate(graph, args.method, be)
+    result = aggregate(graph, args.method, backend=be)
     t3 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
         ("method", args.method),
@@ -126,7 +126,7 @@ def _aggregate(args):
 def _coarsen(args):
     graph, be, load = _load(args)
     t1 = time.perf_counter()
-    hierarchy = coarsen(graph, args.method, args.cutoff, construction=args.construction, backend=be)
+    hierarchy = coarsen(graph, args.method, cutoff=args.cutoff, construction=args.construction, backend=be)
     t2 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
         ("method", f"{args.method} aggregates, {args.construction} coarse graphs, cutoff {args.cutoff}"),

@@ -62,7 +62,7 @@ def test_mis2_reads_files():
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("nope.mtx", "does not exist"), ("laplace3d:x", "bad grid size"), ("laplace3d:2,3", "one or three"),
-    ("cube:3", "unknown generator"), ("laplace3d:0", "positive integers"),
+    ("cube:3", "unknown generator"), ("laplace3d:0", "nx must be a positive integer, got 0"),
 ])
 def test_mis2_errors(spec, message, capsys):
     assert main(["mis2", spec]) == 2

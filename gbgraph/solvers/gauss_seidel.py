@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
 from ..algorithms.coloring import color
+from .._checks import check_integer
 from ..graph import check_sparse_arrays
 
 __all__ = ["GaussSeidel", "multicolor_gauss_seidel", "cluster_gauss_seidel"]
@@ -86,7 +87,7 @@ class GaussSeidel(LinearOperator):
                 f"{self.n_colors} colors, {self.steps} steps, sweeps={self.sweeps}>")
 
 
-def multicolor_gauss_seidel(A, colors=None, symmetric=True, sweeps=1):
+def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
     """Point multicolor (symmetric) Gauss-Seidel preconditioner.
 
     Parameters
@@ -110,11 +111,12 @@ def multicolor_gauss_seidel(A, colors=None, symmetric=True, sweeps=1):
     Raises
     ------
     TypeError
-        if A is not a scipy sparse matrix or numpy array, or has non-real values.
+        if A is not a scipy sparse matrix or numpy array, or has non-real values, or if
+        ``sweeps`` is not an integer (numpy integers are).
     ValueError
         if A is not square or has a zero diagonal entry (the message names the first such
         row), if ``colors`` is not a coloring of A's graph (the message names two coupled
-        rows with one color), or ``sweeps`` is not a positive integer.
+        rows with one color), or ``sweeps`` is below 1.
 
     Notes
     -----
@@ -151,7 +153,7 @@ def multicolor_gauss_seidel(A, colors=None, symmetric=True, sweeps=1):
     return GaussSeidel(A, order, bounds, colors=colors, labels=None, symmetric=bool(symmetric), sweeps=sweeps)
 
 
-def cluster_gauss_seidel(A, aggregation=None, symmetric=True, sweeps=1):
+def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
     """Cluster multicolor (symmetric) Gauss-Seidel preconditioner, [1]_ Algorithm 4.
 
     Parameters
@@ -222,8 +224,7 @@ def cluster_gauss_seidel(A, aggregation=None, symmetric=True, sweeps=1):
 
 def _checked(A, sweeps):
     """A as a float64 CSR array, and the pattern of A + Aᵀ; checks A and ``sweeps``."""
-    if isinstance(sweeps, bool) or not isinstance(sweeps, (int, np.integer)) or sweeps < 1:
-        raise ValueError(f"sweeps must be a positive integer, got {sweeps!r}")
+    check_integer("sweeps", sweeps, minimum=1)
     if isinstance(A, np.ndarray) and A.ndim == 2:
         A = sp.csr_array(A)
     elif not sp.issparse(A):
