@@ -93,7 +93,7 @@ def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
     Parameters
     ----------
     A : scipy sparse matrix or array, or 2-D numpy array
-        Square, real, with no zero on the diagonal.
+        Square, real and finite, with no zero on the diagonal.
     colors : array_like of int, optional
         A coloring of the graph of A (rows i and j coupled when A_ij or A_ji is stored).
         None: ``gg.color`` of that graph (first-fit greedy).
@@ -114,9 +114,11 @@ def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
         if A is not a scipy sparse matrix or numpy array, or has non-real values, or if
         ``sweeps`` is not an integer (numpy integers are).
     ValueError
-        if A is not square or has a zero diagonal entry (the message names the first such
-        row), if ``colors`` is not a coloring of A's graph (the message names two coupled
-        rows with one color), or ``sweeps`` is below 1.
+        if A is not square, has NaN or infinite entries (the message gives their number
+        and the first one's row and column; the sweeps would spread them to every row they
+        reach) or a zero diagonal entry (the message names the first such row), if
+        ``colors`` is not a coloring of A's graph (the message names two coupled rows with
+        one color), or ``sweeps`` is below 1.
 
     Notes
     -----
@@ -159,7 +161,7 @@ def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
     Parameters
     ----------
     A : scipy sparse matrix or array, or 2-D numpy array
-        Square, real, with no zero on the diagonal.
+        Square, real and finite, with no zero on the diagonal.
     aggregation : array_like of int, or an object with ``.labels``, optional
         The cluster of each row (any non-negative integers; clusters need not be
         connected). None: ``gg.aggregate(A, "mis2")``, the MIS-2 aggregation of [1]_
@@ -236,12 +238,23 @@ def _checked(A, sweeps):
         raise TypeError(f"A must have real values, got {A.dtype}")
     A = sp.csr_array(A, dtype=np.float64)
     A.sum_duplicates()
+    _check_finite(A)
     zero = np.flatnonzero(A.diagonal() == 0)
     if zero.size:
         more = f" ({zero.size:,} such rows)" if zero.size > 1 else ""
         raise ValueError(f"A has a zero diagonal entry in row {zero[0]}{more}; Gauss-Seidel divides by the diagonal")
     pattern = sp.csr_array((np.ones(A.nnz, bool), A.indices, A.indptr), shape=A.shape)
     return A, pattern + pattern.T
+
+
+def _check_finite(A):
+    """NaN or inf in A would turn every row a sweep reaches into NaN, without an error."""
+    bad = ~np.isfinite(A.data)
+    if bad.any():
+        p = int(np.argmax(bad))
+        i, j = int(np.searchsorted(A.indptr, p, side="right")) - 1, int(A.indices[p])
+        raise ValueError(f"A has {int(bad.sum()):,} NaN or infinite entries; the first is A[{i}, {j}] = "
+                         f"{A.data[p]}; Gauss-Seidel needs finite values")
 
 
 def _checked_colors(graph, colors):
