@@ -135,3 +135,15 @@ def test_coarsen_prints_the_hierarchy(capsys):
     expected = gg.coarsen(gg.generators.laplace3d(12), cutoff=20, construction="sort")
     assert str(expected) in out
     assert "levels" in out and str(len(expected)) in out
+
+
+def test_corrupted_gzip_file_is_an_error_naming_it(tmp_path, capsys):
+    import gzip
+
+    data = bytearray(gzip.compress(b"%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n"))
+    data[10] = 0xFF  # the first deflate block gets the reserved type 3: zlib.error
+    path = tmp_path / "broken.mtx.gz"
+    path.write_bytes(bytes(data))
+    assert main(["mis2", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gbgraph mis2: error: cannot read Matrix Market file '{path}'") and "invalid block type" in err

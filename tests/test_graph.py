@@ -132,6 +132,41 @@ def test_unreadable_file_is_named(tmp_path, name, content):
         gg.as_graph(path)
 
 
+def _corrupted_gzip(tmp_path, name):
+    """A gzip file whose deflate stream starts with a block of the reserved type 3: zlib
+    rejects it, whatever the zlib version."""
+    data = bytearray(gzip.compress(b"%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n", mtime=0))
+    data[10] = 0xFF  # the first deflate byte: BFINAL = 1, BTYPE = 11 (reserved)
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("name", ["corrupted.mtx.gz", "corrupted.MTX.GZ"])
+def test_corrupted_gzip_file_is_named(tmp_path, name):
+    path = _corrupted_gzip(tmp_path, name)
+    with pytest.raises(gg.InvalidGraphError, match=f"cannot read Matrix Market file '.*{name}': .*invalid block type"):
+        gg.as_graph(path)
+
+
+def test_truncated_gzip_file_is_named(tmp_path):
+    path = tmp_path / "g.mtx.gz"
+    _inputs(tmp_path)
+    path.write_bytes(path.read_bytes()[:-12])
+    with pytest.raises(gg.InvalidGraphError, match="g.mtx.gz"):
+        gg.as_graph(path)
+
+
+@pytest.mark.parametrize("name", ["G.MTX", "G.Mtx", "G.MTX.GZ", "G.mtx.GZ"])
+def test_suffix_in_any_case(tmp_path, name):
+    inputs = _inputs(tmp_path)
+    source = inputs["mtx.gz"] if name.lower().endswith(".gz") else inputs["mtx"]
+    shutil.copyfile(source, tmp_path / name)
+    G, expected = gg.as_graph(tmp_path / name), gg.as_graph(source)
+    assert (G.n, G.indptr.tolist(), G.indices.tolist(), G.weights.tolist()) == \
+        (expected.n, expected.indptr.tolist(), expected.indices.tolist(), expected.weights.tolist())
+
+
 def test_symmetrize_returns_the_input_container(tmp_path):
     import graphblas as gb
     import networkx as nx
