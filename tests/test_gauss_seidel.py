@@ -164,3 +164,10 @@ def test_duplicates_summing_to_infinity_are_rejected(build):
     A = sp.coo_array((np.array([1e308, 1e308, 2.0, -1.0, -1.0]), (rows, cols)), shape=(2, 2))
     with pytest.raises(ValueError, match=r"A has 1 NaN or infinite entries; the first is A\[0, 0\] = inf"):
         build(A)
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda f: f.__name__)
+def test_empty_matrix(build):
+    M = build(sp.csr_array((0, 0)))
+    assert M.shape == (0, 0) and M.steps == 0 and M.n_colors == 0
+    assert (M @ np.zeros(0)).shape == (0,)

@@ -186,6 +186,34 @@ def test_symmetrize_returns_the_input_container(tmp_path):
     gg.as_graph(gg.symmetrize(A))
 
 
+def test_symmetrize_takes_a_graph():
+    A = sp.csr_array(DENSE)
+    G = gg.as_graph(A)
+    S = gg.symmetrize(G)
+    assert isinstance(S, gg.Graph) and S.weights is None
+    assert (S.n, S.indptr.tolist(), S.indices.tolist()) == (4, INDPTR, INDICES)
+    assert gg.symmetrize(S) is S
+    np.testing.assert_array_equal(gg.mis2(S).vertices, gg.mis2(A).vertices)
+
+
+def test_empty_networkx_graph():
+    import networkx as nx
+
+    G = gg.as_graph(nx.Graph())
+    assert (G.n, G.nnz, G.weights, G.container) == (0, 0, None, "networkx")
+    assert gg.mis2(nx.Graph()).vertices.size == 0 and gg.color(nx.Graph()).n_colors == 0
+    S = gg.symmetrize(nx.Graph())
+    assert isinstance(S, nx.Graph) and S.number_of_nodes() == 0
+
+
+@pytest.mark.parametrize("values", [np.array([[0, 1], [1, 0]], dtype=object), np.array([["", "x"], ["x", ""]])])
+def test_object_and_string_arrays_are_unsupported_types(values):
+    with pytest.raises(gg.UnsupportedGraphTypeError, match=f"A has {values.dtype} values; expected boolean"):
+        gg.as_graph(values)
+    with pytest.raises(gg.UnsupportedGraphTypeError, match=f"{values.dtype} values"):
+        gg.mis2(values)
+
+
 def test_symmetrize_non_square():
     with pytest.raises(ValueError, match="must be square"):
         gg.symmetrize(np.zeros((2, 3)))

@@ -283,7 +283,9 @@ def _labels(aggregation, n):
 
 def _cluster_graph(graph, labels):
     """Pattern of ``P^T G P``: clusters coupled when two of their rows are."""
-    P = sp.csr_array((np.ones(labels.size), (np.arange(labels.size), labels)))
+    # the shape is given: scipy cannot infer it from the empty labels of a 0 × 0 matrix
+    P = sp.csr_array((np.ones(labels.size), (np.arange(labels.size), labels)),
+                     shape=(labels.size, int(labels.max()) + 1 if labels.size else 0))
     return (P.T @ graph.astype(np.float64) @ P).tocsr()
 
 
@@ -297,5 +299,6 @@ def _cluster_steps(labels, cluster_colors):
     row_color = cluster_colors[labels]
     order = np.lexsort((labels, position, row_color))
     new_step = (np.diff(row_color[order]) != 0) | (np.diff(position[order]) != 0)
-    bounds = np.concatenate(([0], np.flatnonzero(new_step) + 1, [labels.size]))
+    ends = [labels.size] if labels.size else []  # no rows, no steps (as point GS)
+    bounds = np.concatenate(([0], np.flatnonzero(new_step) + 1, ends)).astype(np.int64)
     return order, bounds
