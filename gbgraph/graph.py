@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import InvalidGraphError, UnsupportedGraphTypeError
+from .errors import AsymmetricGraphError, InvalidGraphError, UnsupportedGraphTypeError
 from .io import read_matrix_market
 
 __all__ = ["Graph", "as_graph", "check_sparse_arrays", "symmetrize", "to_container"]
@@ -112,8 +112,9 @@ def as_graph(A, *, weights=True, name="A"):
     UnsupportedGraphTypeError
         (a TypeError) for an input of another type, or with complex or object values.
     InvalidGraphError
-        (a ValueError) for a non-square matrix or one whose pattern is not symmetric; the
-        message gives the number of one-way entries and points to :func:`symmetrize`.
+        (a ValueError) for a non-square matrix; :class:`~gbgraph.errors.AsymmetricGraphError`,
+        a subclass, for one whose pattern is not symmetric: the message gives the number of
+        one-way entries and points to :func:`symmetrize`.
     FileNotFoundError, InvalidGraphError
         for a path that does not exist or cannot be read as Matrix Market; the message
         names the file.
@@ -350,10 +351,7 @@ def _check_symmetric(n, indptr, indices, name):
     if np.array_equal(Pt.indptr, ptr) and np.array_equal(Pt.indices, indices):
         return
     one_way = P.nnz - P.multiply(Pt).nnz
-    raise InvalidGraphError(
-        f"{name} does not have a symmetric pattern: {one_way:,} of its {P.nnz:,} off-diagonal "
-        f"entries (i, j) have no (j, i); use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ"
-    )
+    raise AsymmetricGraphError(name, one_way, P.nnz, f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
 
 
 def _insert_diagonal(indptr, indices, xp, dtype):

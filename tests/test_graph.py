@@ -1,4 +1,5 @@
 import gzip
+import pickle
 import shutil
 
 import numpy as np
@@ -94,6 +95,11 @@ def test_asymmetric_pattern_counts_one_way_entries():
     A = np.array([[0, 1, 1], [0, 0, 1], [0, 1, 0]])
     with pytest.raises(gg.InvalidGraphError, match=r"2 of its 4 off-diagonal entries .*gg.symmetrize"):
         gg.as_graph(A)
+    with pytest.raises(gg.AsymmetricGraphError) as e:
+        gg.as_graph(A, name="M")
+    assert (e.value.name, e.value.one_way, e.value.stored) == ("M", 2, 4)
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert type(copy) is gg.AsymmetricGraphError and str(copy) == str(e.value)
 
 
 def test_asymmetric_values_are_fine():
