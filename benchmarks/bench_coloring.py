@@ -55,10 +55,10 @@ def bench(spec, repeat, dsatur_max_n, d2_max_degree):
     methods = [m for m in METHODS if m[2] == 1 or max_degree <= d2_max_degree]
     calls = [lambda: A @ x]
     for label, method, distance, priority in methods:
-        r = gg.color(G, method, distance, priority=priority)  # warm-up: builds the backend matrices
+        r = gg.color(G, method, distance=distance, priority=priority)  # warm-up: builds the backend matrices
         row["gbgraph"][label] = {"colors": r.n_colors, "rounds": r.iterations,
                                  "valid": gg.validate.is_coloring(G, r.colors, distance=distance)}
-        calls.append(lambda m=method, d=distance, p=priority: gg.color(G, m, d, priority=p))
+        calls.append(lambda m=method, d=distance, p=priority: gg.color(G, m, distance=d, priority=p))
     times = median_ms(*calls, repeat=repeat)
     row["spmv_ms"] = times[0]
     for (label, *_), t in zip(methods, times[1:]):

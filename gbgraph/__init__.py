@@ -12,13 +12,13 @@ from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, c
 from .algorithms.coloring import ColoringResult, color
 from .algorithms.mis import MISResult, mis1, mis2, misk
 from .backends import Backend, backend
-from .errors import GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
+from .errors import AsymmetricGraphError, GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
 from .graph import Graph, as_graph, symmetrize
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Aggregation", "Backend", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
+    "Aggregation", "AsymmetricGraphError", "Backend", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
     "MISResult", "StallError", "UnsupportedGraphTypeError", "aggregate", "aggregation_operator", "amg", "as_graph",
     "backend", "coarse_graph", "coarsen", "color", "datasets", "generators", "io", "mis1", "mis2", "misk",
     "solvers", "symmetrize", "validate",

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import backends
+from ._checks import check_integer
 from .algorithms.aggregation import METHODS, aggregate
 from .algorithms.coarsen import aggregation_operator
 from .errors import InvalidGraphError
@@ -18,7 +19,7 @@ from .graph import as_graph, check_sparse_arrays, symmetrize
 __all__ = ["smoothed_aggregation_solver"]
 
 
-def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None, symmetry="hermitian",
+def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None, symmetry="hermitian",
                                 smooth=("jacobi", {"omega": 4.0 / 3.0}),
                                 presmoother=("block_gauss_seidel", {"sweep": "symmetric"}),
                                 postsmoother=("block_gauss_seidel", {"sweep": "symmetric"}),
@@ -60,10 +61,11 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
     Raises
     ------
     ValueError
-        for a non-square A, an unknown aggregation, strength or symmetry, or a B of the wrong
-        shape.
+        for a non-square A, an unknown aggregation, strength or symmetry, a B of the wrong
+        shape, a ``max_levels`` below 1 or a negative ``max_coarse``.
     TypeError
-        for an A that cannot become a real CSR matrix.
+        for an A that cannot become a real CSR matrix, or a ``max_levels`` or
+        ``max_coarse`` that is not an integer (numpy integers are).
 
     References
     ----------
@@ -91,6 +93,8 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
     A = _checked_matrix(A, symmetry)
     if aggregation not in METHODS:
         raise ValueError(f"aggregation must be one of {METHODS}, got {aggregation!r}")
+    max_levels = check_integer("max_levels", max_levels, minimum=1)
+    max_coarse = check_integer("max_coarse", max_coarse, minimum=0)
     B = np.ones((A.shape[0], 1), A.dtype) if B is None else _checked_candidates(B, A)
     be = backends.backend(backend)
     smooth, improve_candidates = levelize(smooth, max_levels), levelize(improve_candidates, max_levels)

@@ -9,8 +9,11 @@ package (``fe_4elt2``), or a generator with its grid size::
 """
 
 import argparse
+import difflib
+import os
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -22,11 +25,13 @@ from .algorithms.coloring import METHODS as COLOR_METHODS
 from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
 from .algorithms.coloring import color
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
-from .graph import as_graph
+from .errors import AsymmetricGraphError, GBGraphError
+from .graph import as_graph, symmetrize
 
 __all__ = ["main", "load_graph"]
 
 _GENERATORS = {"laplace3d": generators.laplace3d, "elasticity3d": generators.elasticity3d}
+_SUFFIXES = (".mtx", ".mtx.gz")
 
 # command: (algorithm, its priorities (default first), the set's name, help, description)
 _COMMANDS = {
@@ -43,30 +48,58 @@ _COMMANDS = {
 }
 
 
-def load_graph(spec):
+def load_graph(spec, symmetrize_input=False):
     """Read a GRAPH argument (file path, embedded name or ``generator:dims``) as a Graph.
+
+    Parameters
+    ----------
+    spec : str
+        The GRAPH argument.
+    symmetrize_input : bool
+        Take the pattern of A ∪ Aᵀ (``--symmetrize``) instead of rejecting an asymmetric A.
 
     Raises
     ------
     ValueError
-        for a generator spec with bad dimensions or an unknown generator.
+        for a generator spec with bad or missing dimensions, an unknown generator, or a
+        spec that is none of the three kinds (the message lists them); for an asymmetric
+        graph without ``symmetrize_input`` (the message names ``--symmetrize``).
     FileNotFoundError
         for a path that does not exist.
     """
+    matrix = _read_spec(spec)
+    if symmetrize_input:
+        return as_graph(symmetrize(matrix), name=spec)
+    try:
+        return as_graph(matrix, name=spec)
+    except AsymmetricGraphError as e:
+        raise AsymmetricGraphError(spec, e.one_way, e.stored, "add --symmetrize for the pattern of A ∪ Aᵀ") from None
+
+
+def _read_spec(spec):
+    """The matrix, or the path, that a GRAPH argument names."""
     if spec in datasets.names():
-        return as_graph(datasets.load(spec))
+        return datasets.load(spec)
     name, sep, dims = spec.partition(":")
-    if sep and name in _GENERATORS:
+    if name in _GENERATORS:
+        if not sep:
+            raise ValueError(f"{spec!r} needs a grid size: {name}:50 or {name}:100,50,50")
         try:
             sizes = [int(d) for d in dims.split(",")]
         except ValueError:
             raise ValueError(f"bad grid size in {spec!r}: expected e.g. {name}:50 or {name}:100,50,50") from None
         if len(sizes) not in (1, 3):
             raise ValueError(f"{spec!r} needs one or three grid sizes, got {len(sizes)}")
-        return as_graph(_GENERATORS[name](*sizes))
-    if sep and not spec.endswith((".mtx", ".mtx.gz")):
+        return _GENERATORS[name](*sizes)
+    if spec.lower().endswith(_SUFFIXES):
+        return spec
+    if sep:
         raise ValueError(f"unknown generator {name!r} in {spec!r}; known: {', '.join(_GENERATORS)}")
-    return as_graph(spec)
+    close = difflib.get_close_matches(spec, datasets.names() + list(_GENERATORS), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise ValueError(f"unknown graph {spec!r}: expected a Matrix Market file (.mtx, .mtx.gz), an embedded graph "
+                     f"({', '.join(datasets.names())}) or a generator with its grid size "
+                     f"({', '.join(f'{g}:50' for g in _GENERATORS)}){hint}")
 
 
 def _mis(args):
@@ -93,7 +126,7 @@ def _color(args):
     t1 = time.perf_counter()
     be.adjacency(graph, closed=args.distance == 2)
     t2 = time.perf_counter()
-    result = color(graph, args.method, args.distance, be, priority=args.priority)
+    result = color(graph, args.method, distance=args.distance, backend=be, priority=args.priority)
     t3 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
         ("method", f"{args.method}, distance {args.distance}" + (f", priority {args.priority}" if args.priority else "")),
@@ -111,7 +144,7 @@ def _aggregate(args):
     t1 = time.perf_counter()
     be.adjacency(graph, closed=True)
     t2 = time.perf_counter()
-    result = aggregate(graph, args.method, be)
+    result = aggregate(graph, args.method, backend=be)
     t3 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
         ("method", args.method),
@@ -126,7 +159,7 @@ def _aggregate(args):
 def _coarsen(args):
     graph, be, load = _load(args)
     t1 = time.perf_counter()
-    hierarchy = coarsen(graph, args.method, args.cutoff, construction=args.construction, backend=be)
+    hierarchy = coarsen(graph, args.method, cutoff=args.cutoff, construction=args.construction, backend=be)
     t2 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
         ("method", f"{args.method} aggregates, {args.construction} coarse graphs, cutoff {args.cutoff}"),
@@ -134,16 +167,23 @@ def _coarsen(args):
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("coarsen time", f"{(t2 - t1) * 1e3:,.1f} ms"),
     ]
-    labels = hierarchy[0].labels if len(hierarchy) > 1 else np.zeros(0, np.int64)
-    _finish(args, rows, labels)
+    one_level = len(hierarchy) == 1
+    _finish(args, rows, None if one_level else hierarchy[0].labels)
     print(hierarchy)
+    if one_level and args.output:
+        reason = (f"{graph.n:,} vertices, at most --cutoff {args.cutoff}" if graph.n <= args.cutoff
+                  else "the first level of aggregates would keep over 95% of the vertices")
+        raise ValueError(f"nothing written to {args.output!r}: the hierarchy has one level ({reason}), so no "
+                         f"vertex has an aggregate")
 
 
 def _load(args):
-    """(graph, backend, seconds taken) for the GRAPH and --backend arguments."""
+    """(graph, backend, seconds taken) for the GRAPH, --symmetrize and --backend arguments;
+    the backend first, so that a missing CuPy stops the command before the graph is read."""
+    be = backends.backend(args.backend)
     t0 = time.perf_counter()
-    graph = load_graph(args.graph)
-    return graph, backends.backend(args.backend), time.perf_counter() - t0
+    graph = load_graph(args.graph, args.symmetrize)
+    return graph, be, time.perf_counter() - t0
 
 
 def _graph_rows(args, graph, be):
@@ -152,8 +192,9 @@ def _graph_rows(args, graph, be):
 
 
 def _finish(args, rows, values):
-    """Write ``values`` to --output if given, then print the rows as a two-column table."""
-    if args.output:
+    """Write ``values`` (None: nothing) to --output if given, then print the rows as a
+    two-column table."""
+    if args.output and values is not None:
         _write_ids(args.output, _host(values))
         rows.append(("written to", args.output))
     width = max(len(k) for k, _ in rows)
@@ -163,6 +204,19 @@ def _finish(args, rows, values):
 
 def _host(values):
     return values.get() if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
+
+
+def _check_output(path):
+    """Open --output for writing before computing, so that a path that cannot be written
+    fails first; a file the check creates is removed again (the command writes it last)."""
+    existed = os.path.exists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise OSError(f"cannot write --output {path!r}: {e.strerror}") from None
+    if not existed:
+        os.remove(path)
 
 
 def _write_ids(path, ids):
@@ -186,6 +240,8 @@ def _parser():
         p.add_argument("graph", metavar="GRAPH", help="Matrix Market file, embedded graph name or generator spec")
         p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
         p.add_argument("--output", metavar="FILE", help=output_help + " (.npy: numpy binary)")
+        p.add_argument("--symmetrize", action="store_true",
+                       help="use the pattern of A ∪ Aᵀ, for a GRAPH whose pattern is not symmetric")
         p.set_defaults(run=run)
         return p
 
@@ -210,7 +266,8 @@ def _parser():
     p = command("coarsen", "multilevel coarsening: aggregates and coarse graphs, level by level",
                 "Coarsen the graph until a level has at most --cutoff vertices and print the\n"
                 "hierarchy: vertices, edges and coarsening ratio of each level.",
-                "write the first level's aggregate of each vertex, one per line", _coarsen)
+                "write the first level's aggregate of each vertex, one per line (a one-level "
+                "hierarchy has none: an error)", _coarsen)
     p.add_argument("--method", default="mis2", choices=AGGREGATION_METHODS, help="aggregation (default: mis2)")
     p.add_argument("--construction", default="spgemm", choices=COARSE_METHODS,
                    help="coarse graph construction (default: spgemm)")
@@ -221,11 +278,21 @@ def _parser():
 def main(argv=None):
     """Entry point of the ``gbgraph`` command; returns the exit status."""
     args = _parser().parse_args(argv)
-    try:
-        args.run(args)
-    except (ValueError, TypeError, OSError) as e:
-        print(f"gbgraph {args.command}: error: {e}", file=sys.stderr)
-        return 2
+
+    def show_warning(message, *_):  # one line, as errors get: no file name, no source line
+        print(f"gbgraph {args.command}: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show_warning
+        try:
+            if args.output:
+                _check_output(args.output)
+            args.run(args)
+        # ImportError: --backend cupy without CuPy (the message names the extras);
+        # GBGraphError: a StallError; MemoryError: the GPU's, with the graph's size
+        except (ValueError, TypeError, OSError, ImportError, MemoryError, GBGraphError) as e:
+            print(f"gbgraph {args.command}: error: {e}", file=sys.stderr)
+            return 2
     return 0
 
 

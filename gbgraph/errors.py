@@ -1,6 +1,6 @@
 """Exceptions raised by gbgraph."""
 
-__all__ = ["GBGraphError", "InvalidGraphError", "UnsupportedGraphTypeError", "StallError"]
+__all__ = ["GBGraphError", "InvalidGraphError", "AsymmetricGraphError", "UnsupportedGraphTypeError", "StallError"]
 
 
 class GBGraphError(Exception):
@@ -9,6 +9,31 @@ class GBGraphError(Exception):
 
 class InvalidGraphError(GBGraphError, ValueError):
     """The input is a matrix gbgraph understands, but not a valid graph (shape, symmetry)."""
+
+
+class AsymmetricGraphError(InvalidGraphError):
+    """A square input whose pattern is not symmetric; the message says what to do about it.
+
+    Attributes
+    ----------
+    name : str
+        How the message refers to the input.
+    one_way : int
+        Off-diagonal entries (i, j) without an entry (j, i).
+    stored : int
+        Off-diagonal entries in all.
+    remedy : str
+        The advice that ends the message (the library's names :func:`gbgraph.symmetrize`,
+        the command line's its ``--symmetrize`` option).
+    """
+
+    def __init__(self, name, one_way, stored, remedy):
+        super().__init__(f"{name} does not have a symmetric pattern: {one_way:,} of its {stored:,} off-diagonal "
+                         f"entries (i, j) have no (j, i); {remedy}")
+        self.name, self.one_way, self.stored, self.remedy = name, one_way, stored, remedy
+
+    def __reduce__(self):  # pickle through the fields, not the message alone
+        return type(self), (self.name, self.one_way, self.stored, self.remedy)
 
 
 class UnsupportedGraphTypeError(GBGraphError, TypeError):

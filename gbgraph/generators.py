@@ -9,6 +9,8 @@ import itertools
 import numpy as np
 import scipy.sparse as sp
 
+from ._checks import check_integer
+
 __all__ = ["laplace3d", "elasticity3d"]
 
 # Couples the three displacement components of a node in elasticity3d: symmetric positive
@@ -36,7 +38,9 @@ def laplace3d(nx, ny=None, nz=None):
     Raises
     ------
     ValueError
-        if a dimension is not a positive integer.
+        if a dimension is below 1.
+    TypeError
+        if a dimension is not an integer (numpy integers are).
 
     Examples
     --------
@@ -78,7 +82,9 @@ def elasticity3d(nx, ny=None, nz=None):
     Raises
     ------
     ValueError
-        if a dimension is not a positive integer.
+        if a dimension is below 1.
+    TypeError
+        if a dimension is not an integer (numpy integers are).
 
     Examples
     --------
@@ -92,11 +98,8 @@ def elasticity3d(nx, ny=None, nz=None):
 
 
 def _dims(nx, ny, nz):
-    dims = tuple(nx if d is None else d for d in (nx, ny, nz))
-    for d in dims:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
-            raise ValueError(f"grid dimensions must be positive integers, got {dims}")
-    return tuple(int(d) for d in dims)
+    return tuple(check_integer(name, nx if d is None else d, minimum=1)
+                 for name, d in (("nx", nx), ("ny", ny), ("nz", nz)))
 
 
 def _unit_cube():

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import InvalidGraphError, UnsupportedGraphTypeError
+from .errors import AsymmetricGraphError, InvalidGraphError, UnsupportedGraphTypeError
 from .io import read_matrix_market
 
 __all__ = ["Graph", "as_graph", "check_sparse_arrays", "symmetrize", "to_container"]
@@ -112,8 +112,9 @@ def as_graph(A, *, weights=True, name="A"):
     UnsupportedGraphTypeError
         (a TypeError) for an input of another type, or with complex or object values.
     InvalidGraphError
-        (a ValueError) for a non-square matrix or one whose pattern is not symmetric; the
-        message gives the number of one-way entries and points to :func:`symmetrize`.
+        (a ValueError) for a non-square matrix; :class:`~gbgraph.errors.AsymmetricGraphError`,
+        a subclass, for one whose pattern is not symmetric: the message gives the number of
+        one-way entries and points to :func:`symmetrize`.
     FileNotFoundError, InvalidGraphError
         for a path that does not exist or cannot be read as Matrix Market; the message
         names the file.
@@ -145,7 +146,8 @@ def symmetrize(A):
     same kind as ``A``
         A boolean pattern: scipy input gives the same scipy class (CSR), numpy gives a bool
         array, graphblas a BOOL Matrix, networkx a ``networkx.Graph`` over the same nodes,
-        and a path gives a ``scipy.sparse.csr_array``. Diagonal entries of A are kept.
+        and a path gives a ``scipy.sparse.csr_array``. Diagonal entries of A are kept. A
+        :class:`Graph`, symmetric by construction, gives a Graph of its pattern.
 
     Raises
     ------
@@ -160,6 +162,8 @@ def symmetrize(A):
     >>> gg.symmetrize(np.array([[0, 1], [0, 0]])).astype(int).tolist()
     [[0, 1], [1, 0]]
     """
+    if isinstance(A, Graph):
+        return A if A.weights is None else Graph(A.n, A.indptr, A.indices, None, A.container)
     csr, container, _ = _to_scipy_csr(A, "A")
     _check_square(csr.shape, "A")
     P = sp.csr_array((np.ones(csr.nnz, bool), csr.indices, csr.indptr), shape=csr.shape)
@@ -181,7 +185,8 @@ def _to_scipy_csr(A, name):
     if isinstance(A, np.ndarray):
         if A.ndim != 2:
             raise InvalidGraphError(f"{name} must be a 2-D array, got {A.ndim} dimensions")
-        return _checked_values(sp.csr_array(A), name), "numpy", A.dtype != bool
+        _check_dtype(A.dtype, name)  # before scipy, which rejects object arrays in its own words
+        return sp.csr_array(A), "numpy", A.dtype != bool
     module = type(A).__module__.split(".")[0]
     if module in ("cupyx", "cupy"):
         return _from_gpu(A, name)
@@ -194,6 +199,8 @@ def _to_scipy_csr(A, name):
 
         if not isinstance(A, nx.Graph):
             raise UnsupportedGraphTypeError(f"{name} is a {type(A).__name__}; expected {_SUPPORTED}")
+        if len(A) == 0:  # networkx builds no matrix of an empty graph
+            return sp.csr_array((0, 0), dtype=bool), "networkx", False
         weighted = nx.is_weighted(A)
         csr = nx.to_scipy_sparse_array(A, weight="weight" if weighted else None, format="csr")
         return _checked_values(csr, name), "networkx", weighted
@@ -292,11 +299,13 @@ def _check_range(values, size, name, xp, what, where):
 
 
 def _checked_values(csr, name):
-    if csr.dtype.kind not in "biuf":
-        raise UnsupportedGraphTypeError(
-            f"{name} has {csr.dtype} values; expected boolean, integer or real values"
-        )
+    _check_dtype(csr.dtype, name)
     return csr
+
+
+def _check_dtype(dtype, name):
+    if dtype.kind not in "biuf":
+        raise UnsupportedGraphTypeError(f"{name} has {dtype} values; expected boolean, integer or real values")
 
 
 def _check_square(shape, name):
@@ -342,10 +351,7 @@ def _check_symmetric(n, indptr, indices, name):
     if np.array_equal(Pt.indptr, ptr) and np.array_equal(Pt.indices, indices):
         return
     one_way = P.nnz - P.multiply(Pt).nnz
-    raise InvalidGraphError(
-        f"{name} does not have a symmetric pattern: {one_way:,} of its {P.nnz:,} off-diagonal "
-        f"entries (i, j) have no (j, i); use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ"
-    )
+    raise AsymmetricGraphError(name, one_way, P.nnz, f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
 
 
 def _insert_diagonal(indptr, indices, xp, dtype):

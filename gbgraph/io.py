@@ -1,7 +1,9 @@
 """Reading graphs from Matrix Market files (``.mtx`` and gzip-compressed ``.mtx.gz``)."""
 
+import gzip
 import inspect
 import os
+import zlib
 
 import scipy.io
 import scipy.sparse as sp
@@ -22,7 +24,8 @@ def read_matrix_market(path):
     Parameters
     ----------
     path : str or os.PathLike
-        A ``.mtx`` or ``.mtx.gz`` file. Symmetric files are expanded to both triangles.
+        A ``.mtx`` or ``.mtx.gz`` file (the suffix in any case: ``.MTX`` too). Symmetric
+        files are expanded to both triangles.
 
     Returns
     -------
@@ -35,7 +38,8 @@ def read_matrix_market(path):
     FileNotFoundError
         if ``path`` does not exist (the message names it).
     InvalidGraphError
-        if the suffix is not ``.mtx``/``.mtx.gz`` or the content is not Matrix Market.
+        if the suffix is not ``.mtx``/``.mtx.gz``, the content is not Matrix Market or a
+        ``.gz`` file is not valid gzip (corrupted or truncated); the message names the file.
     UnsupportedGraphTypeError
         for a ``complex`` field.
 
@@ -47,15 +51,27 @@ def read_matrix_market(path):
     ((11143, 11143), 65636, False)
     """
     path = os.fspath(path)
-    if not str(path).endswith(_SUFFIXES):
+    suffix = str(path).lower()
+    if not suffix.endswith(_SUFFIXES):
         raise InvalidGraphError(f"cannot read graph file {path!r}: expected a {' or '.join(_SUFFIXES)} file")
     if not os.path.exists(path):
         raise FileNotFoundError(f"graph file {path!r} does not exist")
     try:
-        field = scipy.io.mminfo(path)[4]
-        if field == "complex":
-            raise UnsupportedGraphTypeError(f"graph file {path!r} has complex values")
-        matrix = scipy.io.mmread(path, **_AS_ARRAY)
-    except (ValueError, OSError, EOFError, IndexError) as e:
+        if suffix.endswith(".gz"):
+            # scipy decompresses only names ending in lower-case ".gz": open any case here
+            with gzip.open(path) as stream:
+                return _read(stream, path)
+        return _read(path, path)
+    # zlib.error: a corrupted deflate stream; EOFError: a truncated one
+    except (ValueError, OSError, EOFError, IndexError, zlib.error) as e:
         raise InvalidGraphError(f"cannot read Matrix Market file {path!r}: {e}") from e
-    return sp.csr_array(matrix), field != "pattern"
+
+
+def _read(source, path):
+    """(csr, weighted) from a path or a binary stream, which is read twice (header, then all)."""
+    field = scipy.io.mminfo(source)[4]
+    if field == "complex":
+        raise UnsupportedGraphTypeError(f"graph file {path!r} has complex values")
+    if hasattr(source, "seek"):
+        source.seek(0)
+    return sp.csr_array(scipy.io.mmread(source, **_AS_ARRAY)), field != "pattern"

@@ -7,6 +7,7 @@ them.
 
 import numpy as np
 
+from ._checks import check_integer
 from .graph import as_graph
 
 __all__ = ["is_coloring", "is_independent", "is_maximal", "is_mis"]
@@ -27,7 +28,9 @@ def is_independent(A, S, *, distance=1):
     Raises
     ------
     ValueError
-        if ``S`` holds ids outside ``0..n-1`` or ``distance`` is not a positive integer.
+        if ``S`` holds ids outside ``0..n-1`` or ``distance`` is below 1.
+    TypeError
+        if ``distance`` is not an integer (numpy integers are).
 
     Examples
     --------
@@ -36,7 +39,7 @@ def is_independent(A, S, *, distance=1):
     >>> is_independent(path, [0, 2]), is_independent(path, [0, 2], distance=2)
     (True, False)
     """
-    graph, member = _setup(A, S, distance)
+    graph, member, distance = _setup(A, S, distance)
     ids = np.arange(graph.n)
     labels = np.where(member, ids, graph.n)
     lowest = _ball(graph, labels, distance, np.minimum)
@@ -59,7 +62,7 @@ def is_maximal(A, S, *, distance=1):
     >>> is_maximal(path, [0, 2]), is_maximal(path, [0]), is_maximal(path, [0], distance=3)
     (True, False, True)
     """
-    graph, member = _setup(A, S, distance)
+    graph, member, distance = _setup(A, S, distance)
     return bool(np.all(_ball(graph, member, distance, np.logical_or)))
 
 
@@ -92,8 +95,9 @@ def is_coloring(A, colors, *, distance=1):
     Raises
     ------
     ValueError
-        if ``colors`` does not hold n non-negative integers, or ``distance`` is not a
-        positive integer.
+        if ``colors`` does not hold n non-negative integers, or ``distance`` is below 1.
+    TypeError
+        if ``distance`` is not an integer (numpy integers are).
 
     Notes
     -----
@@ -110,7 +114,7 @@ def is_coloring(A, colors, *, distance=1):
     >>> is_coloring(path, [0, 1, 2, 0], distance=2)
     True
     """
-    _check_distance(distance)
+    distance = check_integer("distance", distance, minimum=1)
     graph = as_graph(A, weights=False)
     colors = _colors(colors, graph.n)
     if distance == 1:
@@ -126,9 +130,6 @@ def is_coloring(A, colors, *, distance=1):
     return all(is_independent(graph, colors == c, distance=distance) for c in np.unique(colors))
 
 
-def _check_distance(distance):
-    if isinstance(distance, bool) or not isinstance(distance, (int, np.integer)) or distance < 1:
-        raise ValueError(f"distance must be a positive integer, got {distance!r}")
 
 
 def _colors(colors, n):
@@ -142,9 +143,9 @@ def _colors(colors, n):
 
 
 def _setup(A, S, distance):
-    _check_distance(distance)
+    distance = check_integer("distance", distance, minimum=1)
     graph = as_graph(A)
-    return graph, _membership(S, graph.n)
+    return graph, _membership(S, graph.n), distance
 
 
 def _membership(S, n):
@@ -166,6 +167,7 @@ def _membership(S, n):
 def _ball(graph, x, radius, ufunc):
     """Reduce ``x`` over the ball of ``radius`` around every vertex with ``ufunc``."""
     indptr, indices = graph.closed_csr()
-    for _ in range(radius):
+    # a ball of radius n - 1 holds a vertex's whole component: larger radii change nothing
+    for _ in range(min(radius, max(graph.n - 1, 0))):
         x = ufunc.reduceat(x[indices], indptr[:-1]) if graph.n else x
     return x

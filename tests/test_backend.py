@@ -225,3 +225,18 @@ def test_cupy_missing_names_the_extras():
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
     assert "gbgraph[cuda12]" in out and "gbgraph[cuda13]" in out
+
+
+@pytest.mark.parametrize("extra", ["cuda12", "cuda13"])
+def test_gpu_extras_bring_the_cuda_libraries(extra):
+    """A fresh venv with only a driver needs CuPy's CUDA libraries too (libnvJitLink, ...):
+    CuPy's "ctk" extra installs them, and only CuPy >= 14 has it."""
+    import pathlib
+
+    tomllib = pytest.importorskip("tomllib")
+    from packaging.requirements import Requirement
+
+    pyproject = tomllib.loads((pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    (requirement,) = map(Requirement, pyproject["project"]["optional-dependencies"][extra])
+    assert requirement.name == f"cupy-{extra}x" and "ctk" in requirement.extras
+    assert "13.6.0" not in requirement.specifier and "14.0.0" in requirement.specifier

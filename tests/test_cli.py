@@ -62,7 +62,7 @@ def test_mis2_reads_files():
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("nope.mtx", "does not exist"), ("laplace3d:x", "bad grid size"), ("laplace3d:2,3", "one or three"),
-    ("cube:3", "unknown generator"), ("laplace3d:0", "positive integers"),
+    ("cube:3", "unknown generator"), ("laplace3d:0", "nx must be a positive integer, got 0"),
 ])
 def test_mis2_errors(spec, message, capsys):
     assert main(["mis2", spec]) == 2
@@ -135,3 +135,125 @@ def test_coarsen_prints_the_hierarchy(capsys):
     expected = gg.coarsen(gg.generators.laplace3d(12), cutoff=20, construction="sort")
     assert str(expected) in out
     assert "levels" in out and str(len(expected)) in out
+
+
+def test_corrupted_gzip_file_is_an_error_naming_it(tmp_path, capsys):
+    import gzip
+
+    data = bytearray(gzip.compress(b"%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n"))
+    data[10] = 0xFF  # the first deflate block gets the reserved type 3: zlib.error
+    path = tmp_path / "broken.mtx.gz"
+    path.write_bytes(bytes(data))
+    assert main(["mis2", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gbgraph mis2: error: cannot read Matrix Market file '{path}'") and "invalid block type" in err
+
+
+def _rows(out):
+    return dict(line.split(None, 1) for line in out.splitlines() if line.strip() and not line.startswith(" "))
+
+
+def test_backend_cupy_without_cupy_is_a_one_line_error(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cupy", None)  # "import cupy" raises ImportError, GPU or not
+    monkeypatch.delitem(sys.modules, "gbgraph.backends.cupy", raising=False)
+    monkeypatch.setattr(gg.backends, "_INSTANCES", {})
+    assert main(["mis2", "laplace3d:4", "--backend", "cupy"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gbgraph mis2: error: the 'cupy' backend needs CuPy") and "gbgraph[cuda13]" in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    ("missing/ids.txt", "No such file or directory"), (".", "Is a directory"),
+])
+def test_unwritable_output_is_found_before_computing(tmp_path, monkeypatch, capsys, output, message):
+    def never(*args):
+        raise AssertionError("the graph was loaded before --output was checked")
+
+    monkeypatch.setattr("gbgraph.cli.load_graph", never)
+    path = tmp_path / output
+    assert main(["mis2", "laplace3d:4", "--output", str(path)]) == 2
+    assert capsys.readouterr().err == f"gbgraph mis2: error: cannot write --output {str(path)!r}: {message}\n"
+
+
+def test_output_is_not_created_by_a_failed_command(tmp_path, capsys):
+    out = tmp_path / "ids.txt"
+    assert main(["mis2", str(tmp_path / "nope.mtx"), "--output", str(out)]) == 2
+    assert "does not exist" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize(("graph", "reason"), [
+    ("laplace3d:3", "27 vertices, at most --cutoff 50"),
+    ("laplace3d:3,3,1", "9 vertices, at most --cutoff 50"),
+])
+def test_coarsen_output_of_one_level_writes_nothing(tmp_path, capsys, graph, reason):
+    out = tmp_path / "labels.txt"
+    assert main(["coarsen", graph, "--output", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert not out.exists() and "written to" not in captured.out and _rows(captured.out)["levels"] == "1"
+    assert captured.err == (f"gbgraph coarsen: error: nothing written to {str(out)!r}: the hierarchy has one level "
+                            f"({reason}), so no vertex has an aggregate\n")
+
+
+def test_warnings_are_one_line_without_source(tmp_path):
+    import subprocess
+    import sys
+
+    import scipy.io
+    import scipy.sparse as sp
+
+    path = tmp_path / "isolated.mtx"  # 30 vertices and one edge: the first level keeps 29
+    scipy.io.mmwrite(path, sp.coo_array((np.ones(2), ([0, 1], [1, 0])), shape=(30, 30)))
+    run = subprocess.run([sys.executable, "-m", "gbgraph.cli", "coarsen", str(path), "--cutoff", "5"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0
+    assert run.stderr == ("gbgraph coarsen: warning: level 1 would keep 29 of 30 vertices (less than 5% fewer); "
+                          "coarsening stops at 1 levels\n")
+
+
+def test_asymmetric_graph_points_to_the_symmetrize_option(tmp_path, capsys):
+    import scipy.io
+    import scipy.sparse as sp
+
+    path = tmp_path / "directed.mtx"  # the path 0 -> 1 -> 2 -> 3, one way
+    scipy.io.mmwrite(path, sp.coo_array((np.ones(3), ([0, 1, 2], [1, 2, 3])), shape=(4, 4)))
+    assert main(["mis2", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"gbgraph mis2: error: {path} does not have a symmetric pattern: 3 of its 3 off-diagonal entries "
+                   "(i, j) have no (j, i); add --symmetrize for the pattern of A ∪ Aᵀ\n")
+    assert main(["mis2", str(path), "--symmetrize"]) == 0
+    # the undirected path 0 - 1 - 2 - 3: one vertex of {0, 1, 2} and one of {1, 2, 3} at distance 3
+    expected = gg.mis2(np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1))
+    assert _rows(capsys.readouterr().out)["|MIS-2|"] == f"{len(expected.vertices):,}"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("laplace3d", "'laplace3d' needs a grid size: laplace3d:50 or laplace3d:100,50,50"),
+    ("elasticity3d", "'elasticity3d' needs a grid size: elasticity3d:50 or elasticity3d:100,50,50"),
+    ("fe_4elt", "unknown graph 'fe_4elt': expected a Matrix Market file (.mtx, .mtx.gz), an embedded graph "
+                "(fe_4elt2) or a generator with its grid size (laplace3d:50, elasticity3d:50); did you mean 'fe_4elt2'?"),
+    ("graph.txt", "unknown graph 'graph.txt': expected a Matrix Market file (.mtx, .mtx.gz), an embedded graph "
+                  "(fe_4elt2) or a generator with its grid size (laplace3d:50, elasticity3d:50)"),
+])
+def test_graph_argument_errors_list_what_is_accepted(spec, message, capsys):
+    assert main(["mis2", spec]) == 2
+    assert capsys.readouterr().err == f"gbgraph mis2: error: {message}\n"
+
+
+@pytest.mark.parametrize("name", ["G.MTX", "G.MTX.GZ"])
+def test_upper_case_suffix(tmp_path, name, capsys):
+    import shutil
+
+    source = gg.datasets.path("fe_4elt2")
+    if name.endswith(".GZ"):
+        shutil.copyfile(source, tmp_path / name)
+    else:
+        import gzip
+
+        with gzip.open(source, "rb") as src, open(tmp_path / name, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    assert main(["mis2", str(tmp_path / name)]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert rows["|MIS-2|"] == f"{len(gg.mis2(gg.datasets.load('fe_4elt2')).vertices):,}"

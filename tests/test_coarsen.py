@@ -187,7 +187,11 @@ def test_max_levels_and_stall_warning():
     assert gg.coarsen(star, cutoff=1)[-1].n == 1
 
 
-@pytest.mark.parametrize("bad", [0, -3, 2.5])
-def test_bad_cutoff(bad):
-    with pytest.raises(ValueError, match="cutoff must be a positive integer"):
+@pytest.mark.parametrize(("bad", "error", "message"), [
+    (0, ValueError, "cutoff must be a positive integer, got 0"),
+    (-3, ValueError, "cutoff must be a positive integer, got -3"),
+    (2.5, TypeError, r"cutoff must be an integer, got 2.5 \(float\)"),
+])
+def test_bad_cutoff(bad, error, message):
+    with pytest.raises(error, match=message):
         gg.coarsen(laplace3d(3), cutoff=bad)

@@ -135,7 +135,6 @@ def test_empty_single_and_isolated(method):
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"method": "dsatur"}, "unknown method 'dsatur'"),
     ({"distance": 3}, "distance must be 1 or 2, got 3"),
-    ({"distance": True}, "distance must be 1 or 2, got True"),
     ({"method": "hybrid", "distance": 2}, "distance=2 is available for 'greedy' and 'jones_plassmann', not 'hybrid'"),
     ({"method": "mis", "distance": 2}, "not 'mis'"),
     ({"priority": "smallest_last"}, "unknown priority 'smallest_last'"),
@@ -143,11 +142,20 @@ def test_empty_single_and_isolated(method):
     ({"method": "mis", "priority": "random"}, "'mis' fixes its own order"),
     ({"degree_rounds": 2}, "degree_rounds is a 'hybrid' option"),
     ({"method": "hybrid", "degree_rounds": -1}, "degree_rounds must be a non-negative integer, got -1"),
-    ({"seed": -3}, "seed must be a non-negative integer, got -3"),
+    ({"seed": -3}, r"seed must be an integer from 0 to 2\*\*63 - 1, got -3"),
     ({"max_iter": 0}, "max_iter must be a positive integer, got 0"),
 ])
 def test_bad_options(kwargs, message):
     with pytest.raises(ValueError, match=message):
+        gg.color(laplace3d(3), **kwargs)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"distance": True}, r"distance must be an integer, got True \(bool\)"),
+    ({"seed": 1.0}, r"seed must be an integer, got 1.0 \(float\)"),
+])
+def test_options_of_other_types(kwargs, message):
+    with pytest.raises(TypeError, match=message):
         gg.color(laplace3d(3), **kwargs)
 
 

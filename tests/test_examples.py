@@ -38,3 +38,15 @@ def test_bfs_level(backend):
     ids = np.arange(nx * ny * nz)
     manhattan = ids % nx + (ids // nx) % ny + ids // (nx * ny)  # distance from the corner
     assert levels == manhattan.tolist()
+
+
+def test_readme_bfs_script_runs_as_written():
+    readme = (EXAMPLES.parents[1] / "README.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
+    (script,) = [b for b in blocks if "def bfs_levels" in b]
+    namespace = {}
+    exec(compile(script, "README.md", "exec"), namespace)
+    nx, ny, nz = 12, 10, 8
+    ids = np.arange(nx * ny * nz)
+    manhattan = ids % nx + (ids // nx) % ny + ids // (nx * ny)  # distance from the corner
+    np.testing.assert_array_equal(namespace["levels"], manhattan)

@@ -142,3 +142,32 @@ def test_accepts_dense_and_other_sparse_formats():
 def test_bad_input(make, error, message):
     with pytest.raises(error, match=message):
         make()
+
+
+BUILDERS = [gg.solvers.multicolor_gauss_seidel, gg.solvers.cluster_gauss_seidel]
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("dense", [False, True])
+def test_non_finite_entries_are_rejected(build, bad, dense):
+    A = sp.lil_array(laplace3d(3))
+    A[1, 4] = A[4, 1] = A[20, 20] = bad
+    A = A.toarray() if dense else sp.csr_array(A)
+    with pytest.raises(ValueError, match=rf"A has 3 NaN or infinite entries; the first is A\[1, 4\] = {bad}"):
+        build(A)
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda f: f.__name__)
+def test_duplicates_summing_to_infinity_are_rejected(build):
+    rows, cols = np.array([0, 0, 1, 1, 0]), np.array([0, 0, 1, 0, 1])
+    A = sp.coo_array((np.array([1e308, 1e308, 2.0, -1.0, -1.0]), (rows, cols)), shape=(2, 2))
+    with pytest.raises(ValueError, match=r"A has 1 NaN or infinite entries; the first is A\[0, 0\] = inf"):
+        build(A)
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda f: f.__name__)
+def test_empty_matrix(build):
+    M = build(sp.csr_array((0, 0)))
+    assert M.shape == (0, 0) and M.steps == 0 and M.n_colors == 0
+    assert (M @ np.zeros(0)).shape == (0,)

@@ -47,9 +47,12 @@ def test_elasticity3d_is_positive_definite():
     assert np.linalg.eigvalsh(elasticity3d(3, 2, 2).toarray()).min() > 0
 
 
-@pytest.mark.parametrize("bad", [0, -2, 2.0, True])
-def test_bad_dimensions(bad):
-    with pytest.raises(ValueError, match="positive integers"):
+@pytest.mark.parametrize(("bad", "error", "message"), [
+    (0, ValueError, "must be a positive integer, got 0"), (-2, ValueError, "must be a positive integer, got -2"),
+    (2.0, TypeError, r"must be an integer, got 2.0 \(float\)"), (True, TypeError, r"must be an integer, got True"),
+])
+def test_bad_dimensions(bad, error, message):
+    with pytest.raises(error, match=f"nx {message}"):
         laplace3d(bad)
-    with pytest.raises(ValueError, match="positive integers"):
+    with pytest.raises(error, match=f"ny {message}"):
         elasticity3d(3, bad, 3)

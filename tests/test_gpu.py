@@ -57,8 +57,8 @@ COLORINGS = [pytest.param(m, d, id=f"{m}-d{d}") for m, d in
 
 
 def assert_same_coloring(A, method, distance):
-    cpu = gg.color(A, method, distance, backend="suitesparse")
-    gpu_result = gg.color(_cupyx(A), method, distance)
+    cpu = gg.color(A, method, distance=distance, backend="suitesparse")
+    gpu_result = gg.color(_cupyx(A), method, distance=distance)
     np.testing.assert_array_equal(_host(gpu_result.colors), cpu.colors)
     assert (gpu_result.n_colors, gpu_result.iterations) == (cpu.n_colors, cpu.iterations)
 

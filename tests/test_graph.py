@@ -1,4 +1,5 @@
 import gzip
+import pickle
 import shutil
 
 import numpy as np
@@ -94,6 +95,11 @@ def test_asymmetric_pattern_counts_one_way_entries():
     A = np.array([[0, 1, 1], [0, 0, 1], [0, 1, 0]])
     with pytest.raises(gg.InvalidGraphError, match=r"2 of its 4 off-diagonal entries .*gg.symmetrize"):
         gg.as_graph(A)
+    with pytest.raises(gg.AsymmetricGraphError) as e:
+        gg.as_graph(A, name="M")
+    assert (e.value.name, e.value.one_way, e.value.stored) == ("M", 2, 4)
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert type(copy) is gg.AsymmetricGraphError and str(copy) == str(e.value)
 
 
 def test_asymmetric_values_are_fine():
@@ -132,6 +138,41 @@ def test_unreadable_file_is_named(tmp_path, name, content):
         gg.as_graph(path)
 
 
+def _corrupted_gzip(tmp_path, name):
+    """A gzip file whose deflate stream starts with a block of the reserved type 3: zlib
+    rejects it, whatever the zlib version."""
+    data = bytearray(gzip.compress(b"%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n", mtime=0))
+    data[10] = 0xFF  # the first deflate byte: BFINAL = 1, BTYPE = 11 (reserved)
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("name", ["corrupted.mtx.gz", "corrupted.MTX.GZ"])
+def test_corrupted_gzip_file_is_named(tmp_path, name):
+    path = _corrupted_gzip(tmp_path, name)
+    with pytest.raises(gg.InvalidGraphError, match=f"cannot read Matrix Market file '.*{name}': .*invalid block type"):
+        gg.as_graph(path)
+
+
+def test_truncated_gzip_file_is_named(tmp_path):
+    path = tmp_path / "g.mtx.gz"
+    _inputs(tmp_path)
+    path.write_bytes(path.read_bytes()[:-12])
+    with pytest.raises(gg.InvalidGraphError, match="g.mtx.gz"):
+        gg.as_graph(path)
+
+
+@pytest.mark.parametrize("name", ["G.MTX", "G.Mtx", "G.MTX.GZ", "G.mtx.GZ"])
+def test_suffix_in_any_case(tmp_path, name):
+    inputs = _inputs(tmp_path)
+    source = inputs["mtx.gz"] if name.lower().endswith(".gz") else inputs["mtx"]
+    shutil.copyfile(source, tmp_path / name)
+    G, expected = gg.as_graph(tmp_path / name), gg.as_graph(source)
+    assert (G.n, G.indptr.tolist(), G.indices.tolist(), G.weights.tolist()) == \
+        (expected.n, expected.indptr.tolist(), expected.indices.tolist(), expected.weights.tolist())
+
+
 def test_symmetrize_returns_the_input_container(tmp_path):
     import graphblas as gb
     import networkx as nx
@@ -149,6 +190,34 @@ def test_symmetrize_returns_the_input_container(tmp_path):
     assert isinstance(U, nx.Graph) and not U.is_directed()
     assert sorted(map(sorted, U.edges)) == [["a", "b"], ["b", "c"]]
     gg.as_graph(gg.symmetrize(A))
+
+
+def test_symmetrize_takes_a_graph():
+    A = sp.csr_array(DENSE)
+    G = gg.as_graph(A)
+    S = gg.symmetrize(G)
+    assert isinstance(S, gg.Graph) and S.weights is None
+    assert (S.n, S.indptr.tolist(), S.indices.tolist()) == (4, INDPTR, INDICES)
+    assert gg.symmetrize(S) is S
+    np.testing.assert_array_equal(gg.mis2(S).vertices, gg.mis2(A).vertices)
+
+
+def test_empty_networkx_graph():
+    import networkx as nx
+
+    G = gg.as_graph(nx.Graph())
+    assert (G.n, G.nnz, G.weights, G.container) == (0, 0, None, "networkx")
+    assert gg.mis2(nx.Graph()).vertices.size == 0 and gg.color(nx.Graph()).n_colors == 0
+    S = gg.symmetrize(nx.Graph())
+    assert isinstance(S, nx.Graph) and S.number_of_nodes() == 0
+
+
+@pytest.mark.parametrize("values", [np.array([[0, 1], [1, 0]], dtype=object), np.array([["", "x"], ["x", ""]])])
+def test_object_and_string_arrays_are_unsupported_types(values):
+    with pytest.raises(gg.UnsupportedGraphTypeError, match=f"A has {values.dtype} values; expected boolean"):
+        gg.as_graph(values)
+    with pytest.raises(gg.UnsupportedGraphTypeError, match=f"{values.dtype} values"):
+        gg.mis2(values)
 
 
 def test_symmetrize_non_square():

@@ -38,8 +38,10 @@ def test_bad_ids(S):
 def test_bad_mask_and_distance():
     with pytest.raises(ValueError, match=r"shape \(4,\)"):
         gg.validate.is_maximal(np.zeros((4, 4)), np.zeros(3, bool))
-    with pytest.raises(ValueError, match="distance must be a positive integer"):
+    with pytest.raises(ValueError, match="distance must be a positive integer, got 0"):
         gg.validate.is_mis(np.zeros((4, 4)), [0], distance=0)
+    with pytest.raises(TypeError, match=r"distance must be an integer, got 1.0 \(float\)"):
+        gg.validate.is_coloring(np.zeros((4, 4)), [0] * 4, distance=1.0)
 
 
 @given(graphs(), st.data(), st.integers(1, 3))

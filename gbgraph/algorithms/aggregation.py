@@ -46,7 +46,7 @@ class Aggregation:
         return f"Aggregation(n={len(self.labels):,}, n_aggregates={self.n_aggregates:,})"
 
 
-def aggregate(A, method="mis2", backend=None):
+def aggregate(A, method="mis2", *, backend=None):
     """Aggregates for smoothed-aggregation AMG from distance-2 maximal independent sets.
 
     Phase 1 (both methods): the roots are ``gg.mis2(A)`` in ascending id; aggregate k is

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import backends
+from .._checks import check_integer
 from ..errors import GBGraphError
 from ..graph import Graph, as_graph, to_container
 from .aggregation import aggregate
@@ -50,7 +51,7 @@ def aggregation_operator(labels, n_aggregates=None):
     Raises
     ------
     TypeError
-        for labels that are not integers.
+        for labels that are not integers, or an ``n_aggregates`` that is not an integer.
     ValueError
         for labels that are negative, not one-dimensional, or not below ``n_aggregates``.
 
@@ -183,6 +184,7 @@ def _checked_labels(labels, n, n_aggregates, xp=np):
         raise ValueError(f"labels must be >= 0, got {int(labels.min())} at vertex {int(xp.argmin(labels))}")
     k = int(labels.max()) + 1 if labels.size else 0
     if n_aggregates is not None:
+        n_aggregates = check_integer("n_aggregates", n_aggregates, minimum=0)
         if k > n_aggregates:
             raise ValueError(f"labels reach {k - 1}, beyond n_aggregates = {n_aggregates}")
         k = n_aggregates
@@ -358,7 +360,7 @@ class Hierarchy:
         return "\n".join(lines)
 
 
-def coarsen(A, method="mis2", cutoff=50, max_levels=None, *, construction="spgemm", backend=None):
+def coarsen(A, method="mis2", *, cutoff=50, max_levels=None, construction="spgemm", backend=None):
     """Coarsen a graph level by level until it has at most ``cutoff`` vertices.
 
     Gilbert et al.'s Algorithm 1 [1]_ with MIS-2 aggregation (:func:`gbgraph.aggregate`) as
@@ -391,7 +393,9 @@ def coarsen(A, method="mis2", cutoff=50, max_levels=None, *, construction="spgem
     Raises
     ------
     ValueError
-        for a bad method, cutoff or max_levels.
+        for a bad method or construction, or a ``cutoff`` or ``max_levels`` below 1.
+    TypeError
+        for a ``cutoff`` or ``max_levels`` that is not an integer (numpy integers are).
 
     Examples
     --------
@@ -402,10 +406,9 @@ def coarsen(A, method="mis2", cutoff=50, max_levels=None, *, construction="spgem
     >>> all(level.labels.max() + 1 == coarse.n for level, coarse in zip(h, h[1:]))
     True
     """
-    if not (isinstance(cutoff, (int, np.integer)) and cutoff >= 1):
-        raise ValueError(f"cutoff must be a positive integer, got {cutoff!r}")
-    if max_levels is not None and not (isinstance(max_levels, (int, np.integer)) and max_levels >= 1):
-        raise ValueError(f"max_levels must be a positive integer or None, got {max_levels!r}")
+    cutoff = check_integer("cutoff", cutoff, minimum=1)
+    if max_levels is not None:
+        max_levels = check_integer("max_levels", max_levels, minimum=1)
     if construction not in COARSE_METHODS:
         raise ValueError(f"construction must be one of {COARSE_METHODS}, got {construction!r}")
     graph = as_graph(A)

@@ -12,6 +12,7 @@ Line numbers ``l.N`` count the lines of the paper's listing from its ``procedure
 from dataclasses import dataclass
 
 from .. import backends
+from .._checks import check_integer
 from ..errors import StallError
 from ..graph import as_graph
 from .hashing import Packing
@@ -25,6 +26,7 @@ METHODS = ("greedy", "jones_plassmann", "hybrid", "mis")
 PRIORITIES = ("random", "largest_degree")
 #: A round that colors under 1/_TAIL of the vertices left hands over to the dense-subgraph finish.
 _TAIL = 32
+_SEEDS = 2**63  # seeds reach the cupy hash kernel as a signed 64-bit round number
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class ColoringResult:
         return f"ColoringResult(n={len(self.colors):,}, n_colors={self.n_colors}, iterations={self.iterations})"
 
 
-def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0,
+def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0,
           degree_rounds=None, max_iter=None):
     """Deterministic vertex coloring by rounds of masked semiring products.
 
@@ -80,7 +82,8 @@ def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0
         form of networkx's ``largest_first``). None: ``"largest_degree"`` for ``"greedy"``
         (fewer colors), ``"random"`` for ``"jones_plassmann"`` (as [1]_).
     seed : int
-        Shifts the hash: another seed gives another, equally deterministic, order.
+        Shifts the hash: another seed gives another, equally deterministic, order; from 0
+        to 2**63 - 1 (the GPU kernel takes the round as a signed 64-bit integer).
     degree_rounds : int, optional
         ``"hybrid"`` only: most degree-based rounds before the switch to random ones (Che
         et al.'s threshold ``thr``). None: switch only after a round that colors nothing.
@@ -99,9 +102,12 @@ def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0
         for inputs :func:`gbgraph.as_graph` rejects.
     ValueError
         for an unknown ``method`` or ``priority``, a ``distance`` other than 1 or 2 (or 2
-        with ``"hybrid"`` or ``"mis"``), an option the method does not take, a negative
-        ``seed`` or ``degree_rounds``, a bad ``max_iter``, or a graph too large for the
-        degree-led 64-bit priorities.
+        with ``"hybrid"`` or ``"mis"``), an option the method does not take, a ``seed``
+        outside 0..2**63 - 1, a negative ``degree_rounds``, a ``max_iter`` below 1, or a
+        graph too large for the degree-led 64-bit priorities.
+    TypeError
+        for a ``distance``, ``seed``, ``degree_rounds`` or ``max_iter`` that is not an
+        integer (numpy integers are).
     StallError
         if ``max_iter`` rounds leave vertices uncolored (the message says how many).
     MemoryError
@@ -139,7 +145,7 @@ def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0
     """
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
-    _check_options(method, distance, priority, seed, degree_rounds)
+    distance, seed, degree_rounds = _check_options(method, distance, priority, seed, degree_rounds)
     max_iter = _max_iter(graph, max_iter)
     if graph.n == 0:
         return ColoringResult(be.xp.empty(0, be.xp.int64), 0, 0)
@@ -157,8 +163,7 @@ def color(A, method="greedy", distance=1, backend=None, *, priority=None, seed=0
 def _check_options(method, distance, priority, seed, degree_rounds):
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    if distance not in (1, 2) or isinstance(distance, bool):
-        raise ValueError(f"distance must be 1 or 2, got {distance!r}")
+    distance = check_integer("distance", distance, 1, 2)
     if distance == 2 and method not in ("greedy", "jones_plassmann"):
         raise ValueError(f"distance=2 is available for 'greedy' and 'jones_plassmann', not {method!r}")
     if priority is not None and priority not in PRIORITIES:
@@ -168,9 +173,10 @@ def _check_options(method, distance, priority, seed, degree_rounds):
                          "fixes its own order")
     if degree_rounds is not None and method != "hybrid":
         raise ValueError(f"degree_rounds is a 'hybrid' option, got it with method {method!r}")
-    for name, value in (("seed", seed), ("degree_rounds", degree_rounds)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    seed = check_integer("seed", seed, 0, _SEEDS - 1)
+    if degree_rounds is not None:
+        degree_rounds = check_integer("degree_rounds", degree_rounds, minimum=0)
+    return distance, seed, degree_rounds
 
 
 class _Keys:

@@ -41,6 +41,8 @@ stored as the int32 ``x - 2**31`` (its top bit flipped), which keeps the order: 
 
 import numpy as np
 
+from .._checks import check_integer
+
 __all__ = ["MULTIPLIER", "HASHES", "packing_bits", "xorshift_star", "xorshift", "Packing", "FixedPacking"]
 
 MULTIPLIER = np.uint64(2685821657736338717)
@@ -69,6 +71,8 @@ def packing_bits(n, packing=None, priority_bits=0):
     ------
     ValueError
         for another ``packing``, or ``packing=32`` on a graph too large for it.
+    TypeError
+        for a ``packing`` that is not an integer (numpy integers are).
 
     Examples
     --------
@@ -80,6 +84,7 @@ def packing_bits(n, packing=None, priority_bits=0):
     fits_32 = (n + 1).bit_length() + priority_bits <= 32
     if packing is None:
         return 32 if fits_32 else 64
+    packing = check_integer("packing", packing)
     if packing not in (32, 64):
         raise ValueError(f"packing must be None, 32 or 64, got {packing!r}")
     if packing == 32 and not fits_32:

@@ -38,6 +38,7 @@ References
 from dataclasses import dataclass
 
 from .. import backends
+from .._checks import check_integer
 from ..errors import StallError
 from ..graph import as_graph
 from .hashing import HASHES, Packing, packing_bits
@@ -73,7 +74,7 @@ class MISResult:
         return f"MISResult(|vertices|={len(self.vertices):,}, iterations={self.iterations})"
 
 
-def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
+def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     """Maximal independent set (distance 1), deterministic, in one of three priority orders.
 
     No two chosen vertices are adjacent, and every other vertex has a chosen neighbour.
@@ -112,7 +113,9 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
     InvalidGraphError, UnsupportedGraphTypeError
         for inputs :func:`gbgraph.as_graph` rejects.
     ValueError
-        for a bad ``priority``, ``packing`` or ``max_iter``.
+        for a bad ``priority`` or ``packing``, or a ``max_iter`` below 1.
+    TypeError
+        for a ``max_iter`` or ``packing`` that is not an integer (numpy integers are).
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
     MemoryError
@@ -157,7 +160,7 @@ def mis1(A, priority="degree", backend=None, *, packing=None, max_iter=None):
         return _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
 
 
-def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", packing=None, max_iter=None):
+def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", packing=None, max_iter=None):
     """Distance-2 maximal independent set, deterministic; by default equal to Kokkos Kernels'.
 
     No two chosen vertices are joined by a path of one or two edges, and every other vertex
@@ -169,15 +172,15 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
     ----------
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
-    backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
-        CuPy arrays), else ``"suitesparse"``.
     priority : {"refresh", "fixed", "quality"}
         ``"refresh"`` (default): Algorithm 1 of [1]_, new hashed priorities every round.
         ``"fixed"``: the hashed priorities of round 0, kept: Bell et al.'s MIS-2 [2]_, the
         "Fixed" column of [1]_'s Table I (``misk(A, 2)``). ``"quality"``: Kokkos Kernels'
         ``MIS2_QUALITY``, fixed priorities from the normalised degree, lower degree first,
         ties to the lower id (:func:`~gbgraph.algorithms.priorities.kokkos_quality`).
+    backend : str or Backend, optional
+        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
+        CuPy arrays), else ``"suitesparse"``.
     priority_hash : {"xorshift*", "xorshift"}
         The hash of the ``"refresh"`` and ``"fixed"`` priorities: Kokkos Kernels'
         xorshift* (default), or the plain xorshift of Table I's "Xor Hash" column, which
@@ -200,8 +203,10 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
     InvalidGraphError, UnsupportedGraphTypeError
         for inputs :func:`gbgraph.as_graph` rejects.
     ValueError
-        for a bad ``priority``, ``priority_hash`` (or one given with ``"quality"``),
-        ``packing`` or ``max_iter``.
+        for a bad ``priority``, ``priority_hash`` (or one given with ``"quality"``) or
+        ``packing``, or a ``max_iter`` below 1.
+    TypeError
+        for a ``max_iter`` or ``packing`` that is not an integer (numpy integers are).
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
     MemoryError
@@ -248,7 +253,7 @@ def mis2(A, backend=None, *, priority="refresh", priority_hash="xorshift*", pack
         return _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
 
 
-def misk(A, k, backend=None, *, packing=None, max_iter=None):
+def misk(A, k, *, backend=None, packing=None, max_iter=None):
     """Distance-k maximal independent set with fixed random priorities (Bell et al. [1]_).
 
     No two chosen vertices are joined by a path of k or fewer edges, and every other vertex
@@ -282,7 +287,9 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
     InvalidGraphError, UnsupportedGraphTypeError
         for inputs :func:`gbgraph.as_graph` rejects.
     ValueError
-        for a bad ``k``, ``packing`` or ``max_iter``.
+        for a ``k`` or ``max_iter`` below 1, or a bad ``packing``.
+    TypeError
+        for a ``k``, ``max_iter`` or ``packing`` that is not an integer (numpy integers are).
     StallError
         if ``max_iter`` rounds leave vertices undecided (the message says how many).
     MemoryError
@@ -312,8 +319,7 @@ def misk(A, k, backend=None, *, packing=None, max_iter=None):
     >>> bool((gg.misk(A, 2).vertices == gg.mis2(A, priority="fixed").vertices).all())
     True
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a positive integer, got {k!r}")
+    k = check_integer("k", k, minimum=1)
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
     with be.guard(graph):
@@ -523,9 +529,7 @@ def _max_iter(graph, max_iter):
     """``max_iter``, checked; None gives n + 1."""
     if max_iter is None:
         return graph.n + 1
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
-    return max_iter
+    return check_integer("max_iter", max_iter, minimum=1)
 
 
 def _check_choice(name, value, choices):

@@ -8,8 +8,7 @@ shared.
 
 import importlib
 
-import numpy as np
-
+from .._checks import check_integer
 from .base import Backend
 
 __all__ = ["Backend", "backend", "for_graph", "names", "set_threads"]
@@ -84,6 +83,8 @@ def set_threads(count):
     ------
     ValueError
         for a count outside that range.
+    TypeError
+        for a count that is not an integer (numpy integers are).
 
     Examples
     --------
@@ -96,9 +97,8 @@ def set_threads(count):
     import numba
 
     limit = numba.config.NUMBA_NUM_THREADS
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= limit:
-        raise ValueError(f"count must be an integer from 1 to {limit}, got {count!r}")
+    count = check_integer("count", count, 1, limit)
     before = graphblas.ss.config["nthreads"]
-    graphblas.ss.config["nthreads"] = int(count)
-    numba.set_num_threads(int(count))
+    graphblas.ss.config["nthreads"] = count
+    numba.set_num_threads(count)
     return before

@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator
 
 from ..algorithms.coloring import color
+from .._checks import check_integer
 from ..graph import check_sparse_arrays
 
 __all__ = ["GaussSeidel", "multicolor_gauss_seidel", "cluster_gauss_seidel"]
@@ -86,13 +87,13 @@ class GaussSeidel(LinearOperator):
                 f"{self.n_colors} colors, {self.steps} steps, sweeps={self.sweeps}>")
 
 
-def multicolor_gauss_seidel(A, colors=None, symmetric=True, sweeps=1):
+def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
     """Point multicolor (symmetric) Gauss-Seidel preconditioner.
 
     Parameters
     ----------
     A : scipy sparse matrix or array, or 2-D numpy array
-        Square, real, with no zero on the diagonal.
+        Square, real and finite, with no zero on the diagonal.
     colors : array_like of int, optional
         A coloring of the graph of A (rows i and j coupled when A_ij or A_ji is stored).
         None: ``gg.color`` of that graph (first-fit greedy).
@@ -110,11 +111,14 @@ def multicolor_gauss_seidel(A, colors=None, symmetric=True, sweeps=1):
     Raises
     ------
     TypeError
-        if A is not a scipy sparse matrix or numpy array, or has non-real values.
+        if A is not a scipy sparse matrix or numpy array, or has non-real values, or if
+        ``sweeps`` is not an integer (numpy integers are).
     ValueError
-        if A is not square or has a zero diagonal entry (the message names the first such
-        row), if ``colors`` is not a coloring of A's graph (the message names two coupled
-        rows with one color), or ``sweeps`` is not a positive integer.
+        if A is not square, has NaN or infinite entries (the message gives their number
+        and the first one's row and column; the sweeps would spread them to every row they
+        reach) or a zero diagonal entry (the message names the first such row), if
+        ``colors`` is not a coloring of A's graph (the message names two coupled rows with
+        one color), or ``sweeps`` is below 1.
 
     Notes
     -----
@@ -151,13 +155,13 @@ def multicolor_gauss_seidel(A, colors=None, symmetric=True, sweeps=1):
     return GaussSeidel(A, order, bounds, colors=colors, labels=None, symmetric=bool(symmetric), sweeps=sweeps)
 
 
-def cluster_gauss_seidel(A, aggregation=None, symmetric=True, sweeps=1):
+def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
     """Cluster multicolor (symmetric) Gauss-Seidel preconditioner, [1]_ Algorithm 4.
 
     Parameters
     ----------
     A : scipy sparse matrix or array, or 2-D numpy array
-        Square, real, with no zero on the diagonal.
+        Square, real and finite, with no zero on the diagonal.
     aggregation : array_like of int, or an object with ``.labels``, optional
         The cluster of each row (any non-negative integers; clusters need not be
         connected). None: ``gg.aggregate(A, "mis2")``, the MIS-2 aggregation of [1]_
@@ -222,8 +226,7 @@ def cluster_gauss_seidel(A, aggregation=None, symmetric=True, sweeps=1):
 
 def _checked(A, sweeps):
     """A as a float64 CSR array, and the pattern of A + Aᵀ; checks A and ``sweeps``."""
-    if isinstance(sweeps, bool) or not isinstance(sweeps, (int, np.integer)) or sweeps < 1:
-        raise ValueError(f"sweeps must be a positive integer, got {sweeps!r}")
+    check_integer("sweeps", sweeps, minimum=1)
     if isinstance(A, np.ndarray) and A.ndim == 2:
         A = sp.csr_array(A)
     elif not sp.issparse(A):
@@ -235,12 +238,23 @@ def _checked(A, sweeps):
         raise TypeError(f"A must have real values, got {A.dtype}")
     A = sp.csr_array(A, dtype=np.float64)
     A.sum_duplicates()
+    _check_finite(A)
     zero = np.flatnonzero(A.diagonal() == 0)
     if zero.size:
         more = f" ({zero.size:,} such rows)" if zero.size > 1 else ""
         raise ValueError(f"A has a zero diagonal entry in row {zero[0]}{more}; Gauss-Seidel divides by the diagonal")
     pattern = sp.csr_array((np.ones(A.nnz, bool), A.indices, A.indptr), shape=A.shape)
     return A, pattern + pattern.T
+
+
+def _check_finite(A):
+    """NaN or inf in A would turn every row a sweep reaches into NaN, without an error."""
+    bad = ~np.isfinite(A.data)
+    if bad.any():
+        p = int(np.argmax(bad))
+        i, j = int(np.searchsorted(A.indptr, p, side="right")) - 1, int(A.indices[p])
+        raise ValueError(f"A has {int(bad.sum()):,} NaN or infinite entries; the first is A[{i}, {j}] = "
+                         f"{A.data[p]}; Gauss-Seidel needs finite values")
 
 
 def _checked_colors(graph, colors):
@@ -269,7 +283,9 @@ def _labels(aggregation, n):
 
 def _cluster_graph(graph, labels):
     """Pattern of ``P^T G P``: clusters coupled when two of their rows are."""
-    P = sp.csr_array((np.ones(labels.size), (np.arange(labels.size), labels)))
+    # the shape is given: scipy cannot infer it from the empty labels of a 0 × 0 matrix
+    P = sp.csr_array((np.ones(labels.size), (np.arange(labels.size), labels)),
+                     shape=(labels.size, int(labels.max()) + 1 if labels.size else 0))
     return (P.T @ graph.astype(np.float64) @ P).tocsr()
 
 
@@ -283,5 +299,6 @@ def _cluster_steps(labels, cluster_colors):
     row_color = cluster_colors[labels]
     order = np.lexsort((labels, position, row_color))
     new_step = (np.diff(row_color[order]) != 0) | (np.diff(position[order]) != 0)
-    bounds = np.concatenate(([0], np.flatnonzero(new_step) + 1, [labels.size]))
+    ends = [labels.size] if labels.size else []  # no rows, no steps (as point GS)
+    bounds = np.concatenate(([0], np.flatnonzero(new_step) + 1, ends)).astype(np.int64)
     return order, bounds
