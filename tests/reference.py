@@ -394,6 +394,45 @@ def sequential_greedy_coloring(A, keys, distance=1):
     return np.array(color, np.int64)
 
 
+def speculative_greedy_coloring(A, keys, distance=1, tail=32):
+    """(colors, rounds) of gbgraph's greedy: synchronous speculative first-fit rounds, a
+    sequential finish by decreasing key once a round colors under 1/tail of what is left,
+    then Culberson's recoloring of the classes, the highest color first."""
+    near = neighbour_lists(A, distance)
+    n = len(near)
+    color = [-1] * n
+    left = set(range(n))
+    rounds = 0
+
+    def first_fit(i):
+        used = {color[j] for j in near[i]}
+        c = 0
+        while c in used:
+            c += 1
+        return c
+
+    while left:
+        tentative = {i: first_fit(i) for i in left}
+        won = [i for i in left if not any(j in left and tentative[j] == tentative[i] and keys[j] > keys[i]
+                                          for j in near[i])]
+        for i in won:
+            color[i] = tentative[i]
+        left -= set(won)
+        rounds += 1
+        if left and len(won) * tail < len(left):
+            for i in sorted(left, key=lambda v: -keys[v]):
+                color[i] = first_fit(i)
+            left = set()
+    recolored = [-1] * n
+    for i in sorted(range(n), key=lambda v: (-color[v], v)):
+        used = {recolored[j] for j in near[i]}
+        c = 0
+        while c in used:
+            c += 1
+        recolored[i] = c
+    return np.array(recolored, np.int64), rounds
+
+
 def mis_peeling_coloring(A, seed=0):
     """(colors, rounds): color k is the random-permutation MIS of the uncolored vertices,
     found in rounds, with keys led by (max degree - degree among the uncolored)."""

@@ -11,7 +11,7 @@ from gbgraph.generators import laplace3d
 from conftest import shared_graphs
 from properties import assert_is_coloring
 from reference import (che_base_coloring, che_hybrid_coloring, coloring_keys, mis_peeling_coloring,
-                       neighbour_lists, sequential_greedy_coloring)
+                       neighbour_lists, speculative_greedy_coloring)
 from strategies import graphs
 
 VARIANTS = [("greedy", 1), ("greedy", 2), ("jones_plassmann", 1), ("jones_plassmann", 2),
@@ -32,11 +32,11 @@ def test_valid_colorings(A, variant):
 
 
 @given(graphs(), st.sampled_from([1, 2]), st.integers(0, 3))
-def test_greedy_is_sequential_greedy_by_decreasing_key(A, distance, seed):
+def test_greedy_is_speculative_first_fit(A, distance, seed):
     r = gg.color(A, distance=distance, seed=seed, priority="random")
-    keys = coloring_keys(A, seed)
-    np.testing.assert_array_equal(r.colors, sequential_greedy_coloring(A, keys, distance))
-    assert r.iterations == che_base_coloring(A, keys, distance)[1]
+    colors, rounds = speculative_greedy_coloring(A, coloring_keys(A, seed), distance)
+    np.testing.assert_array_equal(r.colors, colors)
+    assert r.iterations == rounds
 
 
 @given(graphs(), st.sampled_from([1, 2]))
@@ -44,7 +44,7 @@ def test_largest_degree_first_greedy_is_the_default(A, distance):
     r = gg.color(A, distance=distance)
     np.testing.assert_array_equal(r.colors, gg.color(A, distance=distance, priority="largest_degree").colors)
     keys, _ = _degree_keys(A)
-    np.testing.assert_array_equal(r.colors, sequential_greedy_coloring(A, keys, distance))
+    np.testing.assert_array_equal(r.colors, speculative_greedy_coloring(A, keys, distance)[0])
 
 
 @given(graphs(), st.sampled_from([1, 2]), st.sampled_from([None, "random", "largest_degree"]))

@@ -229,7 +229,8 @@ def _jones_plassmann(be, graph, keys, distance, priority, max_iter):
         _check_progress(rounds, max_iter, rounds.left)
         colors[won] = rounds.count
         if _few(won.size, rounds.left - won.size):
-            return _result(_finish_by_depth(rounds, colors, won, rounds.count + 1), rounds.count + 1)
+            later = _finish_by_depth(rounds, colors, won, rounds.count + 1)
+            return _result(colors, rounds.count + 1 + later)
         won = rounds.advance(won)
     return _result(colors, rounds.count)
 
@@ -250,14 +251,16 @@ def _few(won, left):
 def _finish_by_depth(rounds, colors, won, first):
     """Color the vertices left after this round's winners ``won`` as the remaining rounds
     would, the next one giving color ``first``: each takes ``first`` plus its depth in the
-    order of the keys (:meth:`~gbgraph.backends.base.Backend.chain_depth`)."""
+    order of the keys (:meth:`~gbgraph.backends.base.Backend.chain_depth`). Returns the
+    number of those rounds."""
     be = rounds.be
     left = rounds.uncolored()
     left = left[~be.xp.isin(left, won)]
     keys = be.vector(left, rounds.values[left], rounds.n)
     depth = be.chain_depth(rounds.A, keys, hops=rounds.distance)  # the round each would win, counted from the next
-    colors[be.indices(depth)] = first + be.values(depth)
-    return colors
+    depth_values = be.values(depth)
+    colors[be.indices(depth)] = first + depth_values
+    return int(depth_values.max()) + 1 if depth_values.size else 0
 
 
 def _speculative(be, graph, keys, hops, priority, max_iter):
@@ -322,7 +325,8 @@ def _hybrid(be, graph, keys, degree_rounds, max_iter):
         n_colors += bool(won.size)
         empty = not won.size
         if not by_degree and won.size and _few(won.size, rounds.left - won.size):
-            return _result(_finish_by_depth(rounds, colors, won, n_colors), rounds.count + 1)
+            later = _finish_by_depth(rounds, colors, won, n_colors)
+            return _result(colors, rounds.count + 1 + later)
         won = rounds.advance(won)
         if by_degree and (empty or rounds.count == degree_rounds):
             by_degree = False

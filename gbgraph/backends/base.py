@@ -288,7 +288,7 @@ class Backend(abc.ABC):
         ids = self.indices(mask)
         values = self.values(self.extract(priority, ids))
         by_index = ids.size - 1 - xp.arange(ids.size)  # descending index, then a stable sort by priority
-        order = by_index[xp.argsort(values[by_index], kind="stable")]
+        order = by_index[_stable_argsort(xp, values[by_index])]
         rank = xp.empty(ids.size, xp.int64)
         rank[order] = xp.arange(ids.size, dtype=xp.int64)
         return self.vector(ids, rank, mask.size, copy=False)
@@ -307,21 +307,26 @@ class Backend(abc.ABC):
         ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j with ``groups(j) = groups(i)``; with
         ``hops=2``, over the paths i → k → j of two entries of A, ``⊕_k ⊕_j`` (for an
         idempotent monoid on the pattern of A + I: the j within distance 2). In algebra,
-        with ``K`` the n × g matrix holding ``u(j)`` at ``(j, groups(j))`` and ``G`` the
-        pattern of ``groups`` at the rows of ``mask``: ``C<G> = A ⊕.⊗ K`` (``hops=2``:
-        ``C<G> = A ⊕.⊗ (A ⊕.⊗ K)``), and ``w`` its one entry per row. A row has no entry
-        when nothing of its group is within reach.
+        with ``K`` the n × g matrix holding ``u(j)`` at ``(j, groups(j))``: ``C = A ⊕.⊗ K``
+        (``hops=2``: ``C = A ⊕.⊗ (A ⊕.⊗ K)``) and ``w(i) = C(i, groups(i))``. A row has no
+        entry when nothing of its group is within reach.
 
         ``groups`` is an int64 vector with an entry at every position of ``u`` and of
         ``mask`` (every position when ``mask`` is None).
         """
-        mask = groups if mask is None else mask
+        xp = self.xp
         ncols = int(self.reduce(groups, "max")) + 1 if self.nvals(groups) else 1
-        K = self._onehot(groups, u, ncols)
-        M = self.mxm(semiring, A, K) if hops == 2 else K  # M = A ⊕.⊗ K: each net's sums per group
-        G = self._onehot(groups, self.apply("one", mask), ncols)
-        C = self.mxm(semiring, A, M, mask=G)  # C<G> = A ⊕.⊗ M
-        return self.reduce_rows(C, "any")  # one entry per row: w(i) = C(i, groups(i))
+        C = self.mxm(semiring, A, self._onehot(groups, u, ncols))  # C = A ⊕.⊗ K
+        if hops == 2:
+            C = self.mxm(semiring, A, C)  # C = A ⊕.⊗ (A ⊕.⊗ K)
+        indptr, cols, values = self.to_csr(C)
+        rows = self.indices(groups if mask is None else mask)
+        # w(i) = C(i, groups(i)): find each key i * ncols + groups(i) among C's sorted keys
+        keys = xp.repeat(xp.arange(indptr.size - 1, dtype=xp.int64), xp.diff(indptr).astype(xp.int64)) * ncols + cols
+        wanted = rows * ncols + self.values(self.extract(groups, rows))
+        at = xp.minimum(xp.searchsorted(keys, wanted), max(keys.size - 1, 0))
+        hit = (keys[at] == wanted) if keys.size else xp.zeros(rows.size, bool)
+        return self.vector(rows[hit], values[at[hit]], groups.size, copy=False)
 
     def _onehot(self, groups, u, ncols):
         """The n × ncols matrix with ``u(j)`` at ``(j, groups(j))`` for every entry of ``u``."""
@@ -363,3 +368,8 @@ class Backend(abc.ABC):
 
     def __repr__(self):
         return f"<gbgraph backend {self.name!r}>"
+
+
+def _stable_argsort(xp, x):
+    """A stable argsort on numpy or CuPy (whose sorts are all stable and take no ``kind``)."""
+    return xp.argsort(x, kind="stable") if xp.__name__ == "numpy" else xp.argsort(x)
