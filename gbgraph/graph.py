@@ -36,10 +36,12 @@ class Graph:
     ----------
     n : int
         Number of vertices.
-    indptr, indices : numpy.ndarray
-        CSR of the off-diagonal pattern, columns sorted within each row, no duplicates.
+    indptr, indices : numpy.ndarray or cupy.ndarray
+        CSR of the off-diagonal pattern, columns sorted within each row, no duplicates, in
+        the memory the input came from (CuPy arrays for GPU input: see
+        :meth:`on_device_of`).
         ``indices`` is int32 when every index and offset fits, else int64.
-    weights : numpy.ndarray or None
+    weights : numpy.ndarray, cupy.ndarray or None
         Edge values aligned with ``indices`` (duplicates summed), or None for a pattern
         input (boolean matrix, Matrix Market ``pattern`` field, unweighted networkx graph)
         or one built with ``as_graph(A, weights=False)``.
@@ -70,7 +72,7 @@ class Graph:
             self._cache[key] = build()
         return self._cache[key]
 
-    def closed_csr(self, xp=np, dtype=np.int64):
+    def closed_csr(self, xp=np, dtype=np.int64, *, index_dtype=None):
         """Fresh CSR arrays of the closed neighbourhoods: the pattern of A + I, sorted.
 
         Kokkos Kernels' MIS-2 minimises over {v} ∪ N(v); storing the diagonal makes each
@@ -81,9 +83,33 @@ class Graph:
         xp : module
             Array module of the result (numpy or cupy).
         dtype : dtype
-            Integer dtype of both arrays.
+            Integer dtype of the row pointers, and of the column indices when
+            ``index_dtype`` is None.
+        index_dtype : dtype, optional
+            Integer dtype of the column indices.
         """
-        return _insert_diagonal(xp.asarray(self.indptr), xp.asarray(self.indices), xp, dtype)
+        if _INPUT_CLOSED in self._cache:  # the input stored every diagonal entry: it was A + I
+            indptr, indices = self._cache[_INPUT_CLOSED]
+            return xp.asarray(indptr).astype(dtype), xp.asarray(indices).astype(index_dtype or dtype)
+        indptr, indices = _insert_diagonal(xp.asarray(self.indptr), xp.asarray(self.indices), xp, dtype)
+        return indptr, indices if index_dtype is None else indices.astype(index_dtype, copy=False)
+
+    def input_closed_csr(self):
+        """The input's own CSR arrays of A + I when it stored every diagonal entry (int64 row
+        pointers, the graph's index type), else None: shared, for backends that only read."""
+        return self._cache.get(_INPUT_CLOSED)
+
+    def on_device_of(self, xp):
+        """This graph with its arrays in ``xp``'s memory (numpy: the host, cupy: the GPU):
+        itself when they are there already, else a copy made once and kept."""
+        if _array_module(self.indices) is xp:
+            return self
+
+        def move(x):
+            return None if x is None else (xp.asarray(x) if xp.__name__ == "cupy" else x.get())
+
+        return self.cached(("on", xp.__name__), lambda: Graph(
+            self.n, move(self.indptr), move(self.indices), move(self.weights), self.container))
 
     def __repr__(self):
         return f"Graph(n={self.n:,}, nnz={self.nnz:,}, weighted={self.weights is not None})"
@@ -128,6 +154,8 @@ def as_graph(A, *, weights=True, name="A"):
     """
     if isinstance(A, Graph):
         return A
+    if type(A).__module__.split(".")[0] in ("cupyx", "cupy"):
+        return _canonical_on_gpu(A, weights, name)
     csr, container, weighted = _to_scipy_csr(A, name)
     return _canonical(csr, container, weighted and weights, name)
 
@@ -314,44 +342,100 @@ def _check_square(shape, name):
 
 
 def _canonical(csr, container, weighted, name):
+    """The Graph of a scipy CSR: :func:`_canonical_arrays` with the CPU's kernels."""
+    from .backends.numba.kernels import canonical
+
+    _check_square(csr.shape, name)
+    if csr.indices.size != csr.indptr[-1]:
+        csr = csr.copy()  # copy() drops storage beyond indptr[-1]
+
+    def sorted_csr(indptr, indices, data):
+        S = sp.csr_array((data, indices, indptr), shape=csr.shape)
+        S.sum_duplicates()  # sorts the rows too
+        return S.indptr, S.indices, S.data
+
+    return _canonical_arrays(np, canonical, csr.shape[0], csr.indptr, csr.indices, csr.data, weighted, container,
+                             name, sorted_csr)
+
+
+def _canonical_on_gpu(A, weights, name):
+    """The Graph of a cupyx sparse matrix or 2-D CuPy array, canonicalised on the GPU: its
+    arrays stay there (:func:`_canonical_arrays` with the GPU's kernels)."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    from .backends.cupy import kernels
+
+    if hasattr(A, "tocsr"):
+        check_sparse_arrays(A, name, cupy)
+        A = A.tocsr()
+        weighted = A.dtype != bool
+    elif getattr(A, "ndim", None) == 2:
+        _check_dtype(A.dtype, name)
+        weighted = A.dtype != bool
+        A = csp.csr_matrix(A if A.dtype.kind in "fc" else A.astype(np.float64))  # cupyx holds floats only
+    else:
+        raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
+    _check_dtype(A.dtype, name)
+    _check_square(A.shape, name)
+
+    def sorted_csr(indptr, indices, data):
+        S = csp.csr_matrix((data, indices, indptr), shape=A.shape)
+        S.sum_duplicates()  # sorts the rows too
+        return S.indptr, S.indices, S.data
+
+    data = A.data[:int(A.indptr[-1])]
+    return _canonical_arrays(cupy, kernels, A.shape[0], A.indptr, A.indices[:data.size], data,
+                             weights and weighted, "cupyx", name, sorted_csr)
+
+
+def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container, name, sorted_csr):
     """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern.
 
-    Temporaries stay near 8 bytes per stored entry: the row of each entry (int32 where it
-    fits) and the diagonal mask; the new row pointers come from per-row counts.
+    One pass over the rows finds the unsorted ones and the stored diagonal; only an unsorted
+    input is sorted (``sorted_csr``, which also sums duplicates), only a stored diagonal is
+    dropped (a second pass), and the symmetry check looks every entry up in its transposed
+    row, so a canonical input costs two reading passes and is not copied. An input that
+    stores every diagonal entry is A + I already: it is kept as the graph's closed
+    neighbourhoods (:meth:`Graph.closed_csr`).
     """
-    _check_square(csr.shape, name)
-    n = csr.shape[0]
-    if not csr.has_canonical_format or csr.indices.size != csr.nnz:
-        csr = csr.copy()  # copy() also drops storage beyond indptr[-1]
-        csr.sum_duplicates()
-    index_dtype = np.int32 if max(n, csr.nnz) < 2**31 else np.int64
-    rows = np.repeat(np.arange(n, dtype=index_dtype), np.diff(csr.indptr))
-    diagonal = csr.indices == rows
-    diagonal_rows = rows[diagonal]
-    del rows
-    indptr = csr.indptr.astype(np.int64)
-    indptr[1:] -= np.cumsum(np.bincount(diagonal_rows, minlength=n), dtype=np.int64)
-    if diagonal_rows.size:
-        np.logical_not(diagonal, out=diagonal)
-        indices = csr.indices[diagonal].astype(index_dtype, copy=False)
-        values = csr.data[diagonal] if weighted else None
-    else:
-        indices = csr.indices.astype(index_dtype, copy=True)
-        values = csr.data if weighted else None
-    del diagonal
-    weights = None if values is None else values.astype(np.float64, copy=values is csr.data)
-    _check_symmetric(n, indptr, indices, name)
-    return Graph(n, indptr, indices, weights, container)
+    indptr = indptr.astype(np.int64, copy=False)
+    diagonal, unsorted = kernels.inspect_rows(indptr, indices)
+    if int(unsorted):
+        indptr, indices, data = sorted_csr(indptr, indices, data)
+        indptr = indptr.astype(np.int64, copy=False)
+        diagonal, unsorted = kernels.inspect_rows(indptr, indices)
+    index_dtype = np.int32 if max(n, indices.size) < 2**31 else np.int64
+    indices = indices.astype(index_dtype, copy=False)
+    values = data.astype(np.float64, copy=False) if weighted else None
+    closed = None
+    diagonal_count = int(diagonal.sum())
+    if diagonal_count:
+        if diagonal_count == n:
+            closed = (indptr, indices)
+        new_indptr = indptr.copy()
+        new_indptr[1:] -= xp.cumsum(diagonal, dtype=np.int64)
+        indices, values = kernels.drop_diagonal(indptr, indices, values, new_indptr)
+        indptr = new_indptr
+    one_way = int(kernels.count_one_way(indptr, indices))
+    if one_way:
+        raise AsymmetricGraphError(name, one_way, int(indices.size), f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
+    graph = Graph(n, indptr, indices, values, container)
+    if closed is not None:
+        graph._cache[_INPUT_CLOSED] = closed
+    return graph
 
 
-def _check_symmetric(n, indptr, indices, name):
-    ptr = indptr.astype(indices.dtype)
-    P = sp.csr_array((np.ones(indices.size, np.int8), indices, ptr), shape=(n, n))
-    Pt = P.T.tocsr()
-    if np.array_equal(Pt.indptr, ptr) and np.array_equal(Pt.indices, indices):
-        return
-    one_way = P.nnz - P.multiply(Pt).nnz
-    raise AsymmetricGraphError(name, one_way, P.nnz, f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
+#: Graph cache key of the input's own A + I, when it stored every diagonal entry.
+_INPUT_CLOSED = ("input", "closed")
+
+
+def _array_module(x):
+    if hasattr(x, "__cuda_array_interface__"):
+        import cupy
+
+        return cupy
+    return np
 
 
 def _insert_diagonal(indptr, indices, xp, dtype):

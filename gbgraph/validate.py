@@ -115,7 +115,7 @@ def is_coloring(A, colors, *, distance=1):
     True
     """
     distance = check_integer("distance", distance, minimum=1)
-    graph = as_graph(A, weights=False)
+    graph = as_graph(A, weights=False).on_device_of(np)
     colors = _colors(colors, graph.n)
     if distance == 1:
         rows = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
@@ -144,7 +144,7 @@ def _colors(colors, n):
 
 def _setup(A, S, distance):
     distance = check_integer("distance", distance, minimum=1)
-    graph = as_graph(A)
+    graph = as_graph(A, weights=False).on_device_of(np)
     return graph, _membership(S, graph.n), distance
 
 

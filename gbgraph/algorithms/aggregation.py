@@ -115,6 +115,7 @@ def aggregate(A, method="mis2", *, backend=None):
     if graph.n >= 2**32:
         raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         return _aggregate(be, graph, secondary=method == "mis2")
 

@@ -127,6 +127,7 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
         raise ValueError(f"method must be one of {COARSE_METHODS}, got {method!r}")
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     _check_device(labels, graph)
     labels, k = _checked_labels(labels, graph.n, None, be.xp)
     with be.guard(graph):
@@ -218,11 +219,12 @@ def _one_sided(graph):
 def _skewed_and_symmetric(graph):
     if graph.n == 0 or graph.nnz == 0:
         return False
-    degree = np.diff(graph.indptr)
-    if degree.max() <= SKEWED * degree.mean():
+    degree = np.diff(graph.indptr) if isinstance(graph.indptr, np.ndarray) else graph.indptr[1:] - graph.indptr[:-1]
+    if float(degree.max()) <= SKEWED * float(degree.mean()):
         return False
     if graph.weights is None:
         return True
+    graph = graph.on_device_of(np)  # skewed and weighted: compare the weights on the host, once per graph
     W = sp.csr_array((graph.weights, graph.indices, graph.indptr), shape=(graph.n, graph.n))
     return (W != W.T).nnz == 0
 
@@ -413,6 +415,7 @@ def coarsen(A, method="mis2", *, cutoff=50, max_levels=None, construction="spgem
         raise ValueError(f"construction must be one of {COARSE_METHODS}, got {construction!r}")
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     levels = []
     while graph.n > cutoff and (max_levels is None or len(levels) + 1 < max_levels):  # l.2
         agg = aggregate(graph, method, backend=be)  # l.4

@@ -145,6 +145,7 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
     """
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     distance, seed, degree_rounds = _check_options(method, distance, priority, seed, degree_rounds)
     max_iter = _max_iter(graph, max_iter)
     if graph.n == 0:

@@ -156,6 +156,7 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     _check_choice("priority", priority, MIS1_PRIORITIES)
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         return _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
 
@@ -248,6 +249,7 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
                          f"with priority_hash={priority_hash!r}")
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         statuses = _statuses(graph, priority, packing, be.xp, priority_hash)
         return _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
@@ -322,6 +324,7 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     k = check_integer("k", k, minimum=1)
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         statuses = fixed_random(graph.n, packing_bits(graph.n, packing), be.xp)
         return _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))

@@ -344,18 +344,31 @@ class Backend(abc.ABC):
 
         ``closed=True`` gives the pattern of A + I: each row is the closed neighbourhood
         {v} ∪ N(v), which Kokkos Kernels' MIS-2 minimises over. ``weighted=True`` gives the
-        edge values (int64 ones for a pattern graph) instead of a boolean pattern.
+        edge values (int64 ones for a pattern graph) instead of a boolean pattern. A backend
+        that only reads the arrays it is given (:attr:`shares_arrays`) gets the graph's
+        own, and the input's own A + I when it stored one.
         """
-        xp = self.xp
+        xp, share = self.xp, self.shares_arrays
+
+        def closed_matrix():
+            stored = graph.input_closed_csr() if share else None
+            if stored is None:
+                index_dtype = graph.indices.dtype if share else self.index_dtype
+                stored = graph.closed_csr(xp, self.index_dtype, index_dtype=index_dtype)
+            return self.matrix(*stored, copy=False)
+
         if closed:
-            return graph.cached((self.name, "closed"), lambda: self.matrix(
-                *graph.closed_csr(xp, self.index_dtype), copy=False))
+            return graph.cached((self.name, "closed"), closed_matrix)
         if weighted:
             return graph.cached((self.name, "weighted"), lambda: self.matrix(
-                xp.asarray(graph.indptr), xp.asarray(graph.indices),
+                xp.asarray(graph.indptr), xp.asarray(graph.indices), copy=not share,
                 values=xp.ones(graph.nnz, xp.int64) if graph.weights is None else xp.asarray(graph.weights)))
         return graph.cached((self.name, "pattern"), lambda: self.matrix(
-            xp.asarray(graph.indptr), xp.asarray(graph.indices)))
+            xp.asarray(graph.indptr), xp.asarray(graph.indices), copy=not share))
+
+    #: Whether :meth:`matrix` with ``copy=False`` only reads the arrays it is given, so that
+    #: they may stay shared with the graph (the suitesparse backend takes them over).
+    shares_arrays = True
 
     #: dtype of the index arrays :meth:`matrix` adopts without a copy.
     index_dtype = "int64"

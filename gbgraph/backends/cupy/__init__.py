@@ -193,6 +193,33 @@ class CupyBackend(Backend):
     def iterate(self, step, state, *, first=0, stop=None):
         return replay.iterate(step, state, first, stop)
 
+    # ---- fused verbs: kernels of their own (kernels/coloring.cu; GraphBLAS forms in base.py)
+
+    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
+        if priority is not None:
+            return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
+        rows = self.indices(mask)
+        dense, present = colors.dense()
+        if present is not None:
+            dense = cupy.where(present.astype(bool), dense, -1)
+        chosen = kernels.first_fit_rows(A.indptr, A.indices, dense.astype(cupy.int64, copy=False), rows, hops)
+        return Vector(colors.size, rows, chosen)
+
+    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
+        monoid, multiply = _split(semiring)
+        integral = u.dtype.kind in "biu" or multiply == "pair"
+        if hops != 1 or monoid not in ("max", "plus") or multiply not in ("second", "pair") or not integral:
+            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
+        values, present = u.dense()
+        if multiply == "pair":
+            values = cupy.ones(u.size, cupy.int64)
+        present = cupy.ones(u.size, bool) if present is None else present.astype(bool)
+        rows = self.indices(groups if mask is None else mask)
+        out, found = kernels.grouped_reduce(monoid, A.indptr, A.indices, values, present,
+                                            groups.dense()[0].astype(cupy.int64, copy=False), rows)
+        keep = cupy.flatnonzero(found)
+        return Vector(u.size, rows[keep], out[keep])
+
     def coarse_by_sort(self, graph, labels, k):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``

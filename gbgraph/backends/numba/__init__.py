@@ -75,17 +75,6 @@ class NumbaBackend(Backend):
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
         return A.indptr, A.indices.astype(np.int64), values
 
-    def adjacency(self, graph, *, closed=False, weighted=False):
-        # the graph's own arrays, not copies, in its index type (a 32-bit CSR halves what
-        # the products read)
-        if closed:
-            return graph.cached((self.name, "closed"), lambda: self.matrix(*_closed_csr(graph), copy=False))
-        if weighted:
-            return graph.cached((self.name, "weighted"), lambda: self.matrix(
-                graph.indptr, graph.indices, copy=False,
-                values=np.ones(graph.nnz, np.int64) if graph.weights is None else graph.weights))
-        return graph.cached((self.name, "pattern"), lambda: self.matrix(graph.indptr, graph.indices, copy=False))
-
     # ---- operations --------------------------------------------------------------------
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
@@ -255,12 +244,6 @@ def _graphblas(M):
             M.indptr.astype(np.uint64), M.indices.astype(np.uint64), ncols=M.ncols,
             values=M.values)
     return M._graphblas
-
-
-def _closed_csr(graph):
-    """CSR of A + I with int64 row pointers and the graph's own column index type."""
-    indptr, indices = graph.closed_csr(np, np.int64)
-    return indptr, indices.astype(graph.indices.dtype)
 
 
 def _by_priority(rows, priority):

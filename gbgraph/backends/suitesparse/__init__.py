@@ -38,6 +38,7 @@ class SuiteSparseBackend(Backend):
     name = "suitesparse"
     xp = np
     index_dtype = np.uint64  # SuiteSparse 9 stores GrB_Index (uint64) indices
+    shares_arrays = False  # import with take_ownership: SuiteSparse frees the arrays it is given
 
     def __init__(self):
         keep_freed_blocks()

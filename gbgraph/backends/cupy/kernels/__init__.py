@@ -15,7 +15,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["first_fit_rows", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -230,6 +230,75 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
                                                          (np.int64(k), slot, row_ptr, columns, values, out_columns,
                                                           out_values))
     return row_ptr, out_columns, out_values
+
+
+def first_fit_rows(indptr, indices, colors, rows, hops):
+    """``first_fit`` of the rows ``rows`` (coloring.cu): window after window of 64 colors,
+    until every row has found a free one; distance 2 forms each net's word per window."""
+    n = indptr.size - 1
+    chosen = cupy.full(rows.size, -1, cupy.int64)
+    t = c_type(indices.dtype)
+    window = _get("coloring.cu", f"gbgraph::first_fit_window<{t}>")
+    words = cupy.empty(n, cupy.uint64) if hops == 2 else None
+    base = 0
+    while rows.size:
+        if hops == 2:
+            _get("coloring.cu", f"gbgraph::net_words<{t}>")((_blocks(n),), (_THREADS,),
+                                                            (indptr, indices, np.int64(n), colors, np.int64(base), words))
+        window((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, colors, _ptr(words),
+                                                    np.int64(base), chosen))
+        if not bool((chosen < 0).any()):  # the host decides whether another window is needed
+            break
+        base += 64
+    return chosen
+
+
+def grouped_reduce(monoid, indptr, indices, values, present, groups, rows):
+    """(out, found) of the in-group product over the rows ``rows`` (coloring.cu)."""
+    out = cupy.empty(rows.size, values.dtype)
+    found = cupy.empty(rows.size, bool)
+    if rows.size:
+        t = c_type(values.dtype)
+        _get("coloring.cu", f"gbgraph::grouped_reduce<gbgraph::{_MONOIDS[monoid]}<{t}>, {t}, {c_type(indices.dtype)}>")(
+            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, values, present, groups,
+                                                 out, found))
+    return out, found
+
+
+def inspect_rows(indptr, indices):
+    """(has_diagonal per row, count of entries not above their predecessor, on the device)."""
+    n = indptr.size - 1
+    diagonal = cupy.zeros(n, bool)
+    unsorted = cupy.zeros(1, cupy.uint64)
+    if n:
+        _get("canonical.cu", f"gbgraph::inspect_rows<{c_type(indices.dtype)}>")(
+            (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), diagonal, unsorted))
+    return diagonal, unsorted
+
+
+def count_one_way(indptr, indices):
+    """Entries (i, j), i != j, of a row-sorted CSR without (j, i): a device scalar."""
+    n = indptr.size - 1
+    one_way = cupy.zeros(1, cupy.uint64)
+    if n:
+        _get("canonical.cu", f"gbgraph::count_one_way<{c_type(indices.dtype)}>")(
+            (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), one_way))
+    return one_way
+
+
+def drop_diagonal(indptr, indices, values, new_indptr):
+    """(indices, values or None) of every row without its entry (i, i), in the rows of
+    ``new_indptr``."""
+    n = indptr.size - 1
+    nnz = int(new_indptr[-1])
+    new_indices = cupy.empty(nnz, indices.dtype)
+    new_values = None if values is None else cupy.empty(nnz, values.dtype)
+    value_type = "unsigned char" if values is None else c_type(values.dtype)
+    if n:
+        _get("canonical.cu", f"gbgraph::drop_diagonal<{c_type(indices.dtype)}, {value_type}>")(
+            (_blocks(n),), (_THREADS,), (indptr, indices, _ptr(values), np.int64(n), new_indptr, new_indices,
+                                         _ptr(new_values)))
+    return new_indices, new_values
 
 
 def copy_entries(dtype):

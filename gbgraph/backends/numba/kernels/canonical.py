@@ -1,0 +1,78 @@
+"""Canonical CSR on the CPU: which rows are sorted and hold their diagonal, the one-way
+entries of a pattern, and the diagonal dropped, each in one parallel pass (the GPU's are
+``backends/cupy/kernels/canonical.cu``).
+
+The symmetry check looks each entry (i, j) up in row j by binary search instead of
+transposing: a transpose writes every entry once more and scatters them, while the lookups
+only read, and on a sorted CSR each costs a few comparisons.
+"""
+
+import numba
+import numpy as np
+
+__all__ = ["inspect_rows", "count_one_way", "drop_diagonal"]
+
+
+@numba.njit(cache=True, parallel=True)
+def inspect_rows(indptr, indices):
+    """(has_diagonal per row, entries that do not exceed their predecessor in the row)."""
+    n = indptr.size - 1
+    diagonal = np.zeros(n, np.bool_)
+    unsorted = np.zeros(n, np.int64)
+    for i in numba.prange(n):
+        bad = 0
+        for p in range(indptr[i], indptr[i + 1]):
+            if indices[p] == i:
+                diagonal[i] = True
+            if p > indptr[i] and indices[p] <= indices[p - 1]:
+                bad += 1
+        unsorted[i] = bad
+    return diagonal, unsorted.sum()
+
+
+@numba.njit(cache=True, parallel=True)
+def count_one_way(indptr, indices):
+    """Entries (i, j), i != j, of a row-sorted CSR with no entry (j, i)."""
+    n = indptr.size - 1
+    missing = np.zeros(n, np.int64)
+    for i in numba.prange(n):
+        m = 0
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            if j == i:
+                continue
+            lo, hi = indptr[j], indptr[j + 1]
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if indices[mid] < i:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo == indptr[j + 1] or indices[lo] != i:
+                m += 1
+        missing[i] = m
+    return missing.sum()
+
+
+def drop_diagonal(indptr, indices, values, new_indptr):
+    """(indices, values or None) of every row without its entry (i, i), in the rows of
+    ``new_indptr``."""
+    new_indices = np.empty(new_indptr[-1], indices.dtype)
+    new_values = np.empty(new_indptr[-1] if values is not None else 0, np.float64 if values is None else values.dtype)
+    _drop_diagonal(indptr, indices, new_values if values is None else values, values is not None, new_indptr,
+                   new_indices, new_values)
+    return new_indices, None if values is None else new_values
+
+
+@numba.njit(cache=True, parallel=True)
+def _drop_diagonal(indptr, indices, values, has_values, new_indptr, new_indices, new_values):
+    """Copy every row without its entry (i, i) to the rows starting at ``new_indptr``."""
+    n = indptr.size - 1
+    for i in numba.prange(n):
+        q = new_indptr[i]
+        for p in range(indptr[i], indptr[i + 1]):
+            if indices[p] != i:
+                new_indices[q] = indices[p]
+                if has_values:
+                    new_values[q] = values[p]
+                q += 1
