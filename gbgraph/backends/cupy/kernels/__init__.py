@@ -273,7 +273,7 @@ def inspect_rows(indptr, indices):
     if n:
         _get("canonical.cu", f"gbgraph::inspect_rows<{c_type(indices.dtype)}>")(
             (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), diagonal, unsorted))
-    return diagonal, unsorted
+    return diagonal, unsorted[0]
 
 
 def count_one_way(indptr, indices):
@@ -283,7 +283,7 @@ def count_one_way(indptr, indices):
     if n:
         _get("canonical.cu", f"gbgraph::count_one_way<{c_type(indices.dtype)}>")(
             (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), one_way))
-    return one_way
+    return one_way[0]
 
 
 def drop_diagonal(indptr, indices, values, new_indptr):
