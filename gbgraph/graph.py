@@ -8,6 +8,7 @@ Stored entries are edges, whatever their value (an explicitly stored zero is an 
 pyamg and Kokkos Kernels); stored diagonal entries are ignored.
 """
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 
@@ -108,8 +109,9 @@ class Graph:
         def move(x):
             return None if x is None else (xp.asarray(x) if xp.__name__ == "cupy" else x.get())
 
-        return self.cached(("on", xp.__name__), lambda: Graph(
-            self.n, move(self.indptr), move(self.indices), move(self.weights), self.container))
+        with _naming_the_graph(self.n, self.nnz):
+            return self.cached(("on", xp.__name__), lambda: Graph(
+                self.n, move(self.indptr), move(self.indices), move(self.weights), self.container))
 
     def __repr__(self):
         return f"Graph(n={self.n:,}, nnz={self.nnz:,}, weighted={self.weights is not None})"
@@ -385,8 +387,9 @@ def _canonical_on_gpu(A, weights, name):
         return S.indptr, S.indices, S.data
 
     data = A.data[:int(A.indptr[-1])]
-    return _canonical_arrays(cupy, kernels, A.shape[0], A.indptr, A.indices[:data.size], data,
-                             weights and weighted, "cupyx", name, sorted_csr)
+    with _naming_the_graph(A.shape[0], data.size):
+        return _canonical_arrays(cupy, kernels, A.shape[0], A.indptr, A.indices[:data.size], data,
+                                 weights and weighted, "cupyx", name, sorted_csr)
 
 
 def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container, name, sorted_csr):
@@ -424,6 +427,15 @@ def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container
     if closed is not None:
         graph._cache[_INPUT_CLOSED] = closed
     return graph
+
+
+@contextlib.contextmanager
+def _naming_the_graph(n, nnz):
+    """Out of memory (CuPy's error is a MemoryError) becomes a MemoryError giving the size."""
+    try:
+        yield
+    except MemoryError as e:
+        raise MemoryError(f"out of memory on a graph of {n:,} vertices and {nnz:,} stored entries: {e}") from e
 
 
 #: Graph cache key of the input's own A + I, when it stored every diagonal entry.
