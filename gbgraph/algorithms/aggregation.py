@@ -22,8 +22,6 @@ METHODS = ("mis2", "mis2_basic")
 #: Kokkos Kernels keeps at most this many neighbouring aggregates per vertex in phase 3.
 TRACKED = 8
 
-_LOW32 = np.uint64(0xFFFFFFFF)
-
 
 @dataclass(frozen=True)
 class Aggregation:
@@ -170,137 +168,36 @@ def _join_leftovers(be, graph, labels, roots):
 
     Each vertex compares the key (root adjacent, neighbours there, -size) of its own
     aggregate, (1, conn, -size) if it has one and (0, 0, 0) if not, with the best key among
-    its neighbouring aggregates, and moves only if that is strictly better. An aggregated
-    vertex thus moves only toward an aggregate whose root it touches; it always touches its
-    own root, so only the unaggregated vertices and those adjacent to two or more roots are
-    examined: every other vertex keeps its label.
+    its neighbouring aggregates (:meth:`~gbgraph.backends.base.Backend.best_group`, at most
+    ``TRACKED`` of them, as Kokkos Kernels scans), and moves only if that is strictly
+    better. An aggregated vertex thus moves only toward an aggregate whose root it touches;
+    it always touches its own root, so only the unaggregated vertices and those adjacent to
+    two or more roots are examined: every other vertex keeps its label.
     """
     xp = be.xp
     n = graph.n
+    A = be.adjacency(graph)
     old = xp.full(n, -1, dtype=xp.int64)  # l.16: the snapshot; -1 = unaggregated
     old[be.indices(labels)] = be.values(labels)
-    is_root = xp.zeros(n, bool)
-    is_root[roots] = True
-    size = xp.bincount(old[old >= 0], minlength=int(roots.size))  # l.18
-    # touching = A ⊕plus.second root: the roots adjacent to each vertex (root: 1 at roots)
-    root = be.full(n, 0, "int64")
-    be.assign(root, 1, mask=be.vector(xp.sort(roots), True, n))  # root<roots> = 1
-    touching = be.mxv("plus_second", be.adjacency(graph), root)
+    rooted = be.vector(xp.sort(roots), True, n)
+    sizes = be.vector(xp.arange(int(roots.size), dtype=xp.int64),
+                      xp.bincount(old[old >= 0], minlength=int(roots.size)), int(roots.size))  # l.18
+    touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
     movable = old < 0
     movable[be.indices(be.select("valuege", touching, 2))] = True  # select(touching >= 2)
-    movable &= ~is_root
-    rows, cols, coupling, first = _couplings(be, graph, old, is_root, xp.flatnonzero(movable), int(roots.size))
-    own = cols == old[rows]
-    own_key = xp.zeros(n, dtype=xp.uint64)
-    own_key[rows[own]] = coupling[own] & _LOW32  # conn(i): neighbours in its own aggregate
-    own_key |= (old >= 0).astype(xp.uint64) << np.uint64(32)  # root flag 1 when aggregated
-    candidate, coupling = _track_at_most(graph, old, is_root, rows, cols, ~own, coupling, first, xp)
-    best_key, seen_at = _best_neighbouring(be, graph, rows, cols, coupling, first, candidate, size, xp)
-    best = xp.where(best_key > 0, old[seen_at], -1)
+    movable[roots] = False  # roots never move
+    rows = be.vector(xp.flatnonzero(movable), True, n)
+    best, best_key = be.best_group(A, labels, rooted, sizes, mask=rows, limit=TRACKED)  # l.19-20
+    # conn<rows> = (A ∘ [label_i = label_j]) ⊕plus.pair labels: neighbours in its own aggregate
+    conn = be.mxv_grouped("plus_pair", A, labels, labels, mask=be.select("valueeq", rows, True, mask=labels))
+    own_key = xp.where(old >= 0, np.uint64(1) << np.uint64(32), np.uint64(0))  # root flag 1 when aggregated
+    own_key[be.indices(conn)] |= be.values(conn).astype(xp.uint64)
+    size = be.values(sizes)
     own_size = xp.where(old >= 0, size[xp.maximum(old, 0)], 0)
+    target = xp.full(n, -1, xp.int64)
+    target[be.indices(best)] = be.values(best)
+    key = xp.zeros(n, xp.uint64)
+    key[be.indices(best_key)] = be.values(best_key)
     # l.19-21: strictly better key; an equal key with a strictly smaller aggregate
-    better = (best_key > own_key) | ((best_key == own_key) & (best >= 0) & (size[best] < own_size))
-    return xp.where(better & ~is_root, best, old)  # roots never move
-
-
-def _couplings(be, graph, old, is_root, rows, n_agg):
-    """Coupling of each of the vertices ``rows`` to each aggregate holding a neighbour, as
-    CSR arrays over those rows (row ids returned in full numbering).
-
-    ``coupling(i, a) = (root of a adjacent << 32) | (neighbours of i in a)`` and
-    ``first(i, a)`` = the smallest such neighbour: what Kokkos Kernels' scan of row i sees.
-    """
-    xp = be.xp
-    n = graph.n
-    indptr, indices = _rows_of(graph, rows, xp)
-    A = be.matrix(indptr, indices, ncols=n)  # the rows to examine
-    member = xp.flatnonzero(old >= 0)
-    pointer = xp.zeros(n + 1, dtype=xp.int64)
-    pointer[1:] = xp.cumsum(old >= 0)
-    packed = is_root[member].astype(xp.uint64) << np.uint64(32) | np.uint64(1)
-    P = be.matrix(pointer, old[member], ncols=n_agg, values=packed)
-    # C = A ⊕plus.second P: neighbour counts and root flags per neighbouring aggregate
-    c_indptr, cols, coupling = be.to_csr(be.mxm("plus_second", A, P))
-    # F = A ⊕min.secondi P: the first neighbour seen in each aggregate (rows are sorted)
-    first = be.to_csr(be.mxm("min_secondi", A, P))[2]
-    owner = xp.repeat(rows, xp.diff(c_indptr))
-    return owner, cols, coupling.astype(xp.uint64), first.astype(xp.int64)
-
-
-def _rows_of(graph, rows, xp):
-    """CSR arrays (int64) of the graph's rows ``rows``, in that order."""
-    indptr = xp.asarray(graph.indptr)
-    starts = indptr[rows]
-    lengths = indptr[rows + 1] - starts
-    offsets = xp.zeros(rows.size + 1, dtype=xp.int64)
-    offsets[1:] = xp.cumsum(lengths)
-    position = xp.repeat(starts - offsets[:-1], lengths) + xp.arange(int(offsets[-1]))
-    return offsets, xp.asarray(graph.indices)[position].astype(xp.int64)
-
-
-def _track_at_most(graph, old, is_root, rows, cols, candidate, coupling, first, xp):
-    """Kokkos Kernels' 8-aggregate scan, for the rows that meet a 9th aggregate.
-
-    Its scan of row i stops at the first neighbour of the 9th distinct neighbouring
-    aggregate: later neighbours count for nothing, later aggregates are not considered.
-    Returns the candidate mask and couplings with that applied.
-    """
-    seen = xp.bincount(rows[candidate], minlength=graph.n)
-    crowded = xp.flatnonzero(seen > TRACKED)
-    if crowded.size == 0:
-        return candidate, coupling
-    # stop(i) = the first-seen position of i's 9th aggregate
-    local = candidate & (seen[rows] > TRACKED)
-    order = xp.lexsort(xp.stack((first[local], rows[local])))
-    r, f = rows[local][order], first[local][order]
-    ninth = (xp.arange(r.size) - xp.searchsorted(r, r)) == TRACKED
-    stop = xp.full(graph.n, graph.n, dtype=xp.int64)
-    stop[r[ninth]] = f[ninth]
-    kept = local & (first < stop[rows])
-    keys, packed = _count_before(graph, old, is_root, crowded, stop, xp)
-    coupling = coupling.copy()
-    coupling[kept] = packed[xp.searchsorted(keys, rows[kept] * graph.n + cols[kept])]
-    return candidate & ~(local & ~kept), coupling
-
-
-def _count_before(graph, old, is_root, crowded, stop, xp):
-    """Sorted (row * n + aggregate) keys and packed couplings over the neighbours that the
-    crowded rows read before their stop."""
-    offsets, j = _rows_of(graph, crowded, xp)
-    owner = xp.repeat(crowded, xp.diff(offsets))
-    read = (j < stop[owner]) & (old[j] >= 0)
-    owner, j = owner[read], j[read]
-    keys, counts = xp.unique(owner * graph.n + old[j], return_counts=True)
-    packed = counts.astype(xp.uint64)
-    rooted = owner[is_root[j]] * graph.n + old[j[is_root[j]]]
-    packed[xp.searchsorted(keys, rooted)] |= np.uint64(1) << np.uint64(32)
-    return keys, packed
-
-
-def _best_neighbouring(be, graph, rows, cols, coupling, first, candidate, size, xp):
-    """Per row, the best candidate's packed key and its first-seen neighbour.
-
-    Best = largest (root flag, count), then smallest size, then first seen: two
-    max-reductions of packed keys, the second over the entries reaching the first's maximum,
-    with key ``(largest size - size) << 32 | (n - 1 - first)``.
-    """
-    n, n_agg = graph.n, int(size.size)
-    indptr = xp.zeros(n + 1, dtype=xp.int64)
-    indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
-    key = xp.where(candidate, coupling, np.uint64(0))
-    best = _row_max(be, indptr, cols, key, n, n_agg)
-    top = candidate & (key == best[rows])
-    biggest = np.uint64(int(size.max()) if n_agg else 0)
-    tie = xp.where(top, (biggest - size[cols].astype(xp.uint64)) << np.uint64(32)
-                   | (np.uint64(n - 1) - first.astype(xp.uint64)), np.uint64(0))
-    seen_at = (n - 1) - (_row_max(be, indptr, cols, tie, n, n_agg) & _LOW32).astype(xp.int64)
-    return best, xp.where(best > 0, seen_at, 0)
-
-
-def _row_max(be, indptr, cols, values, n, ncols):
-    """``m(i) = max_j K(i, j)`` for the matrix K with the given CSR (0 for empty rows)."""
-    xp = be.xp
-    m = be.reduce_rows(be.matrix(indptr, cols, ncols=ncols, values=values), "max")  # m = K ⊕max.reduce_rows
-    out = xp.zeros(n, dtype=values.dtype)
-    out[be.indices(m)] = be.values(m)
-    return out
+    better = (key > own_key) | ((key == own_key) & (target >= 0) & (size[xp.maximum(target, 0)] < own_size))
+    return xp.where(better, target, old)

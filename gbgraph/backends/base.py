@@ -36,6 +36,8 @@ outside these lists raises ``ValueError``; a backend that lacks a listed one rai
 import abc
 import contextlib
 
+from . import forms
+
 __all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "UNARY_OPS", "SELECT_OPS", "MONOIDS", "DTYPES"]
 
 DTYPES = ("bool", "int32", "int64", "uint64", "float64")
@@ -185,8 +187,8 @@ class Backend(abc.ABC):
 
     # ---- fused verbs -------------------------------------------------------------------
     # Steps of the algorithms that one pass over the rows computes, but that take several
-    # GraphBLAS calls. Each is defined here by its GraphBLAS form, which every backend
-    # inherits; a backend may run it as one kernel of its own, with the same result.
+    # GraphBLAS calls. Their GraphBLAS forms (forms.py) are what every backend inherits; a
+    # backend may run them as kernels of its own, with the same results.
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):
         """The smallest free color of each row of ``mask``: first fit.
@@ -218,43 +220,7 @@ class Backend(abc.ABC):
         vector
             int64, an entry at every position of ``mask``.
         """
-        if priority is not None:
-            return self._first_fit_in_order(A, colors, mask, hops, priority)
-        xp = self.xp
-        n = colors.size
-        rows = self.indices(mask)
-        dense = xp.full(n, -1, xp.int64)
-        dense[self.indices(colors)] = self.values(colors)
-        chosen = xp.full(rows.size, -1, xp.int64)
-        for base in range(0, int(dense.max()) + 2, 64):  # a row forbids at most max + 1 colors
-            pending = xp.flatnonzero(chosen < 0)
-            inside = xp.flatnonzero((dense >= base) & (dense < base + 64))
-            words = self.vector(inside, xp.left_shift(xp.uint64(1), (dense[inside] - base).astype(xp.uint64)), n)
-            if hops == 2:
-                words = self.mxv("bor_second", A, words)  # words = A ⊕bor.second words: each net's colors
-            f = self.mxv("bor_second", A, words, mask=self.vector(rows[pending], True, n))  # f<rows> = A ⊕bor.second words
-            forbidden = xp.zeros(pending.size, xp.uint64)  # a row that reaches no color has no entry
-            forbidden[xp.searchsorted(rows[pending], self.indices(f))] = self.values(f)
-            free = ~forbidden
-            found = free != 0
-            lowest = free[found] & (~free[found] + xp.uint64(1))  # w & -w: a power of two, exact in float64
-            chosen[pending[found]] = base + xp.frexp(lowest.astype(xp.float64))[1].astype(xp.int64) - 1
-            if bool(found.all()):
-                break
-        return self.vector(rows, chosen, n, copy=False)
-
-    def _first_fit_in_order(self, A, colors, mask, hops, priority):
-        """:meth:`first_fit` with a priority: Jones and Plassmann's rounds, in which a row takes
-        its first fit once every row of higher priority within reach has taken its own, give
-        the sequential greedy coloring in that order."""
-        rank = self._rank(mask, priority)
-        colors = self.apply("identity", colors)  # a copy: rounds add to it
-        left = rank
-        while self.nvals(left):
-            won = self._unbeaten(A, left, hops)
-            self.assign(colors, self.first_fit(A, colors, mask=won, hops=hops), mask=won)  # colors<won> = first fit
-            left = self.select("valuege", left, 0, mask=won, complement=True)  # left<¬won> = left
-        return self.apply("identity", colors, mask=mask)
+        return forms.first_fit(self, A, colors, mask, hops, priority)
 
     def chain_depth(self, A, priority, *, hops=1):
         """Jones and Plassmann's round of every entry of ``priority``.
@@ -270,35 +236,7 @@ class Backend(abc.ABC):
         vector
             int64 depths at the positions of ``priority``.
         """
-        xp = self.xp
-        left = self._rank(priority, priority)
-        depth = self.apply("identity", self.full(priority.size, 0, "int64"), mask=priority)
-        r = 0
-        while self.nvals(left):
-            won = self._unbeaten(A, left, hops)
-            self.assign(depth, xp.int64(r), mask=won)  # depth<won> = r
-            left = self.select("valuege", left, 0, mask=won, complement=True)  # left<¬won> = left
-            r += 1
-        return depth
-
-    def _rank(self, mask, priority):
-        """Unique int64 ranks at the positions of ``mask``: higher priority, higher rank
-        (equal priorities: the lower index ranks higher)."""
-        xp = self.xp
-        ids = self.indices(mask)
-        values = self.values(self.extract(priority, ids))
-        by_index = ids.size - 1 - xp.arange(ids.size)  # descending index, then a stable sort by priority
-        order = by_index[_stable_argsort(xp, values[by_index])]
-        rank = xp.empty(ids.size, xp.int64)
-        rank[order] = xp.arange(ids.size, dtype=xp.int64)
-        return self.vector(ids, rank, mask.size, copy=False)
-
-    def _unbeaten(self, A, rank, hops):
-        """The entries of ``rank`` that no other entry within reach outranks."""
-        m = self.mxv("max_second", A, rank) if hops == 2 else rank  # m = A ⊕max.second rank: each net's best
-        m = self.mxv("max_second", A, m, mask=rank)  # m<rank> = A ⊕max.second m
-        beaten = self.select("valueeq", self.ewise_mult("gt", m, rank), True)  # select(m > rank)
-        return self.select("valuege", rank, 0, mask=beaten, complement=True)  # rank<¬beaten>
+        return forms.chain_depth(self, A, priority, hops)
 
     def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
         """``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u``: the product over the entries that
@@ -314,30 +252,42 @@ class Backend(abc.ABC):
         ``groups`` is an int64 vector with an entry at every position of ``u`` and of
         ``mask`` (every position when ``mask`` is None).
         """
-        xp = self.xp
-        ncols = int(self.reduce(groups, "max")) + 1 if self.nvals(groups) else 1
-        C = self.mxm(semiring, A, self._onehot(groups, u, ncols))  # C = A ⊕.⊗ K
-        if hops == 2:
-            C = self.mxm(semiring, A, C)  # C = A ⊕.⊗ (A ⊕.⊗ K)
-        indptr, cols, values = self.to_csr(C)
-        rows = self.indices(groups if mask is None else mask)
-        # w(i) = C(i, groups(i)): find each key i * ncols + groups(i) among C's sorted keys
-        keys = xp.repeat(xp.arange(indptr.size - 1, dtype=xp.int64), xp.diff(indptr).astype(xp.int64)) * ncols + cols
-        wanted = rows * ncols + self.values(self.extract(groups, rows))
-        at = xp.minimum(xp.searchsorted(keys, wanted), max(keys.size - 1, 0))
-        hit = (keys[at] == wanted) if keys.size else xp.zeros(rows.size, bool)
-        return self.vector(rows[hit], values[at[hit]], groups.size, copy=False)
+        return forms.mxv_grouped(self, semiring, A, u, groups, mask, hops)
 
-    def _onehot(self, groups, u, ncols):
-        """The n × ncols matrix with ``u(j)`` at ``(j, groups(j))`` for every entry of ``u``."""
-        xp = self.xp
-        ids = self.indices(u)
-        cols = self.values(self.extract(groups, ids))
-        indptr = xp.zeros(u.size + 1, xp.int64)
-        indptr[1:] = xp.cumsum(xp.bincount(ids, minlength=u.size))
-        return self.matrix(indptr, cols.astype(xp.int64), ncols=ncols, values=self.values(u))
+    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+        """Phase 3 of MIS-2 aggregation: each row's best neighbouring group other than its own.
 
-    # ---- derived -----------------------------------------------------------------------
+        For row i, over its neighbours j in column order (A's pattern) that have a label
+        other than ``labels(i)``: group g = labels(j) scores ``key(i, g) = r << 32 | c``,
+        with c the neighbours of i in g and r = 1 if one of them is ``rooted``; the best has
+        the largest key, then the smallest ``sizes(g)``, then the earliest first neighbour.
+        With ``limit``, only the first ``limit`` groups met count, and the row is read only
+        up to the first neighbour of another one (Kokkos Kernels' fixed-size scan). In
+        algebra: ``C = A(mask, :) ⊕plus.second P`` with P's entries packed as ``rooted << 32
+        | 1`` and ``F = A(mask, :) ⊕min.secondi P`` (each group's first neighbour), then
+        row-wise max-reductions of packed keys.
+
+        Parameters
+        ----------
+        A : matrix
+            Boolean pattern.
+        labels : vector
+            int64 group of each labelled vertex.
+        rooted : vector
+            bool, an entry (true) at each rooted vertex.
+        sizes : vector
+            int64 size of each group (full, one entry per group).
+        mask : vector
+            The rows to examine.
+        limit : int, optional
+
+        Returns
+        -------
+        (vector, vector)
+            The best group (int64) and its key (uint64), at the rows of ``mask`` that have a
+            neighbour in another group.
+        """
+        return forms.best_group(self, A, labels, rooted, sizes, mask, limit)
 
     def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.
@@ -382,7 +332,3 @@ class Backend(abc.ABC):
     def __repr__(self):
         return f"<gbgraph backend {self.name!r}>"
 
-
-def _stable_argsort(xp, x):
-    """A stable argsort on numpy or CuPy (whose sorts are all stable and take no ``kind``)."""
-    return xp.argsort(x, kind="stable") if xp.__name__ == "numpy" else xp.argsort(x)

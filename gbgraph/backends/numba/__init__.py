@@ -18,7 +18,7 @@ import numpy as np
 
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
 from .containers import Matrix, Vector, member
-from .kernels import coloring, products
+from .kernels import aggregation, coloring, products
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -83,9 +83,13 @@ class NumbaBackend(Backend):
         dense, present = u.dense()
         result = np.empty(A.nrows if rows is None else rows.size, _product_dtype(multiply, A, u.dtype))
         found = np.empty(result.size, bool)
-        products.pull(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None, dense,
-                      _or_empty(present, bool), present is not None, _or_empty(rows, np.int64), rows is None,
-                      products.MONOIDS[monoid], products.MULTIPLIES[multiply], result, found)
+        common = (_or_empty(present, bool), present is not None, _or_empty(rows, np.int64), rows is None,
+                  products.MONOIDS[monoid])
+        if multiply in ("second", "pair"):
+            products.pull_second(A.indptr, A.indices, dense, *common, multiply == "pair", result, found)
+        else:
+            products.pull(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None, dense, *common,
+                          products.MULTIPLIES[multiply], result, found)
         positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
         w = Vector(A.nrows, None, result) if rows is None and found.all() else \
             Vector(A.nrows, positions[found], result[found])
@@ -228,6 +232,15 @@ class NumbaBackend(Backend):
         out, found = coloring.grouped_reduce(A.indptr, A.indices, values, present, groups.dense()[0], rows, hops,
                                              monoid == "max")
         return Vector(u.size, rows[found], out[found])
+
+    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+        rows = mask.positions()
+        is_root = np.zeros(labels.size, bool)
+        is_root[rooted.positions()] = True
+        group, key = aggregation.best_group_rows(A.indptr, A.indices, labels.dense(-1)[0], is_root,
+                                                 sizes.dense()[0], rows, 0 if limit is None else limit)
+        found = group >= 0
+        return Vector(labels.size, rows[found], group[found]), Vector(labels.size, rows[found], key[found])
 
 
 def _suitesparse():
