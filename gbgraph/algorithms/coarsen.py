@@ -137,8 +137,12 @@ def _coarse_csr(be, graph, labels, k, method, low_degree_end):
     if method == "spgemm":
         return _csr(be.xp, *_by_spgemm(be, graph, labels, k), (k, k))
     one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
-    native = getattr(be, "coarse_by_sort", None) if method == "sort" and not one_sided else None
-    csr = None if native is None else native(graph, labels, k)  # the same arrays from one GPU kernel
+    csr = None
+    if method == "sort" and hasattr(be, "coarse_by_sort"):  # the same arrays from compiled kernels
+        if not one_sided:
+            csr = be.coarse_by_sort(graph, labels, k)  # None where the GPU kernel cannot take an aggregate
+        elif be.xp is np:  # only the CPU kernels have the one-sided rule
+            csr = be.coarse_by_sort(graph, labels, k, low_degree_end=True)
     if csr is None:
         csr = _by_construction(graph, labels, k, method, one_sided, be.xp)
     return _csr(be.xp, *csr, (k, k))

@@ -118,6 +118,17 @@ class SuiteSparseBackend(Backend):
             expr = selector(u, 0 if thunk is None else int(thunk))
         return _new(expr, _mask(mask, structure, complement))
 
+    def coarse_by_sort(self, graph, labels, k, *, low_degree_end=False):
+        """Gilbert et al.'s construction with sort-based deduplication as numba kernels
+        (``kernels/coarse.py``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
+        method, bit for bit, two-sided or (``low_degree_end``) one-sided; None for weights
+        that are not float64, which the kernels do not sum."""
+        from .kernels.coarse import coarse_by_sort
+
+        if graph.weights is not None and graph.weights.dtype != np.float64:
+            return None
+        return coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
+
     def reduce(self, u, monoid):
         value = u.reduce(_op(gb.monoid, monoid, MONOIDS)).new().value
         return None if value is None else np.asarray(value, u.dtype.np_type)[()]
