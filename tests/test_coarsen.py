@@ -303,3 +303,24 @@ def test_sort_equals_scipy_triple_product(weights):
         np.testing.assert_array_equal(got.data, expected.data)
     else:
         np.testing.assert_allclose(got.data, expected.data, rtol=1e-14)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nonfinite_weights_raise(method, bad):
+    A = sp.csr_array(laplace3d(4))
+    A.data[[3, 7, 11]] = bad  # three off-diagonal entries
+    assert all(A.indices[p] != np.searchsorted(A.indptr, p, side="right") - 1 for p in (3, 7, 11))
+    with pytest.raises(ValueError, match="A has 3 NaN or infinite weights among its 288 stored entries"):
+        gg.coarse_graph(A, np.arange(64) // 4, method)
+    with pytest.raises(ValueError, match="3 NaN or infinite"):
+        gg.coarsen(A, construction=method, cutoff=2)
+
+
+@pytest.mark.parametrize("method", ["sort", "hash"])
+def test_low_degree_end_with_asymmetric_weights_raises(method):
+    A = np.array([[0.0, 1.0], [5.0, 0.0]])  # Pᵀ A P = A: one end alone cannot give it
+    with pytest.raises(ValueError, match=r"symmetric weights, but 2 of the 2 stored entries A\[i, j\] differ"):
+        gg.coarse_graph(A, [0, 1], method, low_degree_end=True)
+    assert gg.coarse_graph(A, [0, 1], method, low_degree_end=False).tolist() == [[0, 1], [5, 0]]
+    assert gg.coarse_graph(A, [0, 1], method).tolist() == [[0, 1], [5, 0]]  # None: two-sided

@@ -99,7 +99,9 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     Raises
     ------
     ValueError
-        for an unknown method, or labels of the wrong length or with negative ids.
+        for an unknown method, labels of the wrong length or with negative ids, NaN or
+        infinite weights, or ``low_degree_end=True`` with asymmetric weights (the message
+        gives the number of such entries).
     TypeError
         for non-integer labels.
 
@@ -134,8 +136,16 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
 
 def _coarse_csr(be, graph, labels, k, method, low_degree_end):
     """The coarse graph as a CSR array of the backend's device (scipy or cupyx)."""
+    return _csr(be.xp, *_coarse_arrays(be, graph, labels, k, method, low_degree_end), (k, k))
+
+
+def _coarse_arrays(be, graph, labels, k, method, low_degree_end):
+    """The coarse graph's CSR arrays (int64 row pointers) on the backend's device."""
+    _check_finite(graph)
     if method == "spgemm":
-        return _csr(be.xp, *_by_spgemm(be, graph, labels, k), (k, k))
+        return _by_spgemm(be, graph, labels, k)
+    if low_degree_end:
+        _check_symmetric_weights(graph)
     one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
     csr = None
     if method == "sort" and hasattr(be, "coarse_by_sort"):  # the same arrays from compiled kernels
@@ -143,9 +153,28 @@ def _coarse_csr(be, graph, labels, k, method, low_degree_end):
             csr = be.coarse_by_sort(graph, labels, k)  # None where the GPU kernel cannot take an aggregate
         elif be.xp is np:  # only the CPU kernels have the one-sided rule
             csr = be.coarse_by_sort(graph, labels, k, low_degree_end=True)
-    if csr is None:
-        csr = _by_construction(graph, labels, k, method, one_sided, be.xp)
-    return _csr(be.xp, *csr, (k, k))
+    return _by_construction(graph, labels, k, method, one_sided, be.xp) if csr is None else csr
+
+
+def _check_finite(graph):
+    """Coarse weights are sums of fine ones: a NaN or an infinity would spread silently."""
+    bad = graph.cached(("coarsen", "nonfinite"), lambda: _count_nonfinite(graph.weights))
+    if bad:
+        raise ValueError(f"A has {bad:,} NaN or infinite weights among its {graph.nnz:,} stored entries; coarse "
+                         f"graphs sum the weights, which must be finite")
+
+
+def _count_nonfinite(weights):
+    return 0 if weights is None else int(weights.size - np.count_nonzero(np.isfinite(weights)))
+
+
+def _check_symmetric_weights(graph):
+    """The one-sided construction writes each coarse edge from one end and mirrors it, which
+    is ``Pᵀ A P`` only when A's weights are symmetric."""
+    bad = _asymmetric_weights(graph)
+    if bad:
+        raise ValueError(f"low_degree_end=True needs symmetric weights, but {bad:,} of the {graph.nnz:,} stored "
+                         f"entries A[i, j] differ from A[j, i]; use low_degree_end=False")
 
 
 def _csr(xp, indptr, indices, values, shape):
@@ -221,12 +250,18 @@ def _skewed_and_symmetric(graph):
     if graph.n == 0 or graph.nnz == 0:
         return False
     degree = np.diff(graph.indptr)
-    if degree.max() <= SKEWED * degree.mean():
-        return False
-    if graph.weights is None:
-        return True
-    W = sp.csr_array((graph.weights, graph.indices, graph.indptr), shape=(graph.n, graph.n))
-    return (W != W.T).nnz == 0
+    return degree.max() > SKEWED * degree.mean() and _asymmetric_weights(graph) == 0
+
+
+def _asymmetric_weights(graph):
+    """Entries A[i, j] whose weight differs from A[j, i]'s (counted once per graph)."""
+    def count():
+        if graph.weights is None:
+            return 0
+        W = sp.csr_array((graph.weights, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+        return int((W != W.T).nnz)
+
+    return graph.cached(("coarsen", "asymmetric"), count)
 
 
 def _by_construction(graph, labels, k, method, one_sided, xp):
