@@ -324,3 +324,20 @@ def test_low_degree_end_with_asymmetric_weights_raises(method):
         gg.coarse_graph(A, [0, 1], method, low_degree_end=True)
     assert gg.coarse_graph(A, [0, 1], method, low_degree_end=False).tolist() == [[0, 1], [5, 0]]
     assert gg.coarse_graph(A, [0, 1], method).tolist() == [[0, 1], [5, 0]]  # None: two-sided
+
+
+@pytest.mark.parametrize("construction", METHODS)
+def test_hierarchy_levels_equal_as_graph_of_their_csr(construction):
+    A = _random_weights(laplace3d(12, 10, 9), np.random.default_rng(3))
+    for pattern in (A, A != 0):
+        h = gg.coarsen(pattern, cutoff=20, construction=construction)
+        assert len(h) > 2
+        for fine, coarse in zip(h, h[1:]):
+            csr = gg.coarse_graph(fine.graph, fine.labels, construction)
+            expected = gg.as_graph(csr)
+            got = coarse.graph
+            assert (got.n, got.container) == (expected.n, expected.container)
+            for name in ("indptr", "indices", "weights"):
+                g, e = getattr(got, name), getattr(expected, name)
+                assert g.dtype == e.dtype, name
+                np.testing.assert_array_equal(g, e, err_msg=name)

@@ -156,6 +156,22 @@ def _coarse_arrays(be, graph, labels, k, method, low_degree_end):
     return _by_construction(graph, labels, k, method, one_sided, be.xp) if csr is None else csr
 
 
+def _coarse_level(be, graph, labels, k, method):
+    """The next level of a hierarchy, as the Graph ``as_graph`` would make of its CSR.
+
+    On the CPU the Graph is assembled from the arrays directly: they are sorted, free of
+    duplicates and of the diagonal, and ``Pᵀ A P`` of a symmetric pattern is symmetric, so
+    ``as_graph``'s copies and transpose check would only confirm what the construction
+    guarantees. GPU arrays go through ``as_graph``, which brings them to the host.
+    """
+    indptr, indices, values = _coarse_arrays(be, graph, labels, k, method, None)
+    if be.xp is not np:
+        return as_graph(_csr(be.xp, indptr, indices, values, (k, k)))
+    index_dtype = np.int32 if max(k, indices.size) < 2**31 else np.int64
+    return Graph(k, indptr.astype(np.int64, copy=False), indices.astype(index_dtype, copy=False),
+                 values.astype(np.float64, copy=False))
+
+
 def _check_finite(graph):
     """Coarse weights are sums of fine ones: a NaN or an infinity would spread silently."""
     bad = graph.cached(("coarsen", "nonfinite"), lambda: _count_nonfinite(graph.weights))
@@ -453,8 +469,7 @@ def coarsen(A, method="mis2", cutoff=50, max_levels=None, *, construction="spgem
     while graph.n > cutoff and (max_levels is None or len(levels) + 1 < max_levels):  # l.2
         agg = aggregate(graph, method, backend=be)  # l.4
         with be.guard(graph):
-            coarse = _coarse_csr(be, graph, agg.labels, agg.n_aggregates, construction, None)  # l.5
-        coarse = as_graph(coarse)
+            coarse = _coarse_level(be, graph, agg.labels, agg.n_aggregates, construction)  # l.5
         labels = agg.labels
         if coarse.n > 0.95 * graph.n:
             warnings.warn(f"level {len(levels) + 1} would keep {coarse.n:,} of {graph.n:,} vertices "
