@@ -99,8 +99,9 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
     levels = [level]
     while len(levels) < max_levels and levels[-1].A.shape[0] > max_coarse:
         depth = len(levels) - 1
-        levels.append(_next_level(levels[-1], aggregation, strength, smooth[depth],
-                                  improve_candidates[depth], symmetry, keep, be))
+        C = _strength(levels[-1].A, strength)
+        AggOp = _aggregation_operator(C, aggregation, be)
+        levels.append(_next_level(levels[-1], C, AggOp, smooth[depth], improve_candidates[depth], symmetry, keep, be))
     ml = MultilevelSolver(levels, **kwargs)
     change_smoothers(ml, presmoother, postsmoother)
     return ml
@@ -132,30 +133,15 @@ def _checked_candidates(B, A):
     return B
 
 
-def _next_level(level, aggregation, strength, smooth, improve, symmetry, keep, be):
-    """Aggregate level.A's strength graph, build P and R, and return the coarse level."""
+def _next_level(level, C, AggOp, smooth, improve, symmetry, keep, be):
+    """Build P and R from level.A's aggregates, and return the coarse level."""
     from pyamg.aggregation import fit_candidates
-    from pyamg.aggregation.smooth import jacobi_prolongation_smoother
     from pyamg.multilevel import MultilevelSolver
-    from pyamg.relaxation.utils import relaxation_as_linear_operator
 
-    A, B = level.A, level.B
-    C = _strength(A, strength)
-    agg = aggregate(_undirected(C), aggregation, backend=be)
-    AggOp = aggregation_operator(np.asarray(agg.labels), agg.n_aggregates)
-    name, options = _unpack(improve)
-    if name is not None:
-        B = relaxation_as_linear_operator((name, options), A, np.zeros((A.shape[0], 1))) @ B
-        level.B = B
-    T, B = fit_candidates(AggOp, B)
-    name, options = _unpack(smooth)
-    if name == "jacobi":
-        P = jacobi_prolongation_smoother(A, T, C, B, **options)
-    elif name is None:
-        P = T
-    else:
-        raise ValueError(f"smooth must be 'jacobi' or None, got {name!r}")
-    P = sp.csr_array(P)
+    A = level.A
+    level.B = _improved_candidates(A, level.B, improve)
+    T, B = fit_candidates(AggOp, level.B)
+    P = _smoothed_prolongator(A, T, C, B, smooth)
     R = sp.csr_array(P.T.conjugate())
     if keep:
         level.C, level.AggOp, level.T = C, AggOp, T
@@ -165,6 +151,51 @@ def _next_level(level, aggregation, strength, smooth, improve, symmetry, keep, b
     coarse.A.symmetry = symmetry
     coarse.B = B
     return coarse
+
+
+def _aggregation_operator(C, aggregation, be):
+    """pyamg's ``AggOp`` of gbgraph's aggregates of C's graph."""
+    agg = aggregate(_undirected(C), aggregation, backend=be)
+    return aggregation_operator(np.asarray(agg.labels), agg.n_aggregates)
+
+
+def _improved_candidates(A, B, improve):
+    """B relaxed on A x = 0, as pyamg's ``improve_candidates`` does (B itself for None)."""
+    from pyamg.relaxation.utils import relaxation_as_linear_operator
+
+    name, options = _unpack(improve)
+    if name is None:
+        return B
+    return relaxation_as_linear_operator((name, options), A, np.zeros((A.shape[0], 1))) @ B
+
+
+def _smoothed_prolongator(A, T, C, B, smooth):
+    """P = (I - ω/ρ D⁻¹A)ᵈ T, pyamg's ``jacobi_prolongation_smoother`` (or T for None).
+
+    With only ``omega`` and ``degree`` given, the product is pyamg's own, operation for
+    operation, but the estimate ρ of the spectral radius of D⁻¹A is kept on A as
+    ``A.rho_D_inv``: pyamg's Jacobi relaxation (``rho_D_inv_A``) reads it there instead of
+    estimating the same radius again, which takes as long as the smoothing itself.
+    Other options (``filter_entries``, ``weighting``) go to pyamg's function.
+    """
+    from pyamg.aggregation.smooth import jacobi_prolongation_smoother
+    from pyamg.util.linalg import approximate_spectral_radius
+    from pyamg.util.utils import get_diagonal, scale_rows
+
+    name, options = _unpack(smooth)
+    if name is None:
+        return sp.csr_array(T)
+    if name != "jacobi":
+        raise ValueError(f"smooth must be 'jacobi' or None, got {name!r}")
+    if set(options) - {"omega", "degree"}:
+        return sp.csr_array(jacobi_prolongation_smoother(A, T, C, B, **options))
+    D_inv_A = scale_rows(A, get_diagonal(A, inv=True), copy=True)
+    A.rho_D_inv = approximate_spectral_radius(D_inv_A)
+    D_inv_A = (options.get("omega", 4.0 / 3.0) / A.rho_D_inv) * D_inv_A
+    P = T
+    for _ in range(options.get("degree", 1)):
+        P = P - (D_inv_A @ P)
+    return sp.csr_array(P)
 
 
 def _undirected(C):
