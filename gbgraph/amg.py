@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from . import backends
 from .algorithms.aggregation import METHODS, aggregate
-from .algorithms.coarsen import aggregation_operator
+from .algorithms.coarsen import _stalled, aggregation_operator
 from .errors import InvalidGraphError
 from .graph import as_graph, check_sparse_arrays, symmetrize
 
@@ -57,6 +57,12 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
     -------
     pyamg.multilevel.MultilevelSolver
 
+    Warns
+    -----
+    CoarseningStallWarning
+        when a level would keep more than 95% of the rows of the one above (as in
+        :func:`gbgraph.coarsen`); the hierarchy stops without it.
+
     Raises
     ------
     ValueError
@@ -101,6 +107,8 @@ def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None,
         depth = len(levels) - 1
         C = _strength(levels[-1].A, strength)
         AggOp = _aggregation_operator(C, aggregation, be)
+        if _stalled(AggOp.shape[1], AggOp.shape[0], depth + 1, "rows"):  # coarsen's rule: keep 95% or less
+            break
         levels.append(_next_level(levels[-1], C, AggOp, smooth[depth], improve_candidates[depth], symmetry, keep, be))
     ml = MultilevelSolver(levels, **kwargs)
     change_smoothers(ml, presmoother, postsmoother)

@@ -48,10 +48,16 @@ def test_matches_pyamg_with_the_same_aggregates():
 
 
 def test_strength_options_and_callable():
+    from gbgraph.algorithms.coarsen import CoarseningStallWarning
+
     A = laplace3d(10)
-    for strength in ("symmetric", ("symmetric", {"theta": 0.1}), "classical", lambda M: abs(M)):
+    for strength in ("symmetric", "classical", lambda M: abs(M)):
         ml = gg.amg.smoothed_aggregation_solver(A, strength=strength, max_coarse=30)
         assert len(ml.levels) > 1
+    # theta = 0.1 drops most couplings of the second level's operator: its aggregation stalls
+    with pytest.warns(CoarseningStallWarning, match="level 2 would keep"):
+        ml = gg.amg.smoothed_aggregation_solver(A, strength=("symmetric", {"theta": 0.1}), max_coarse=30)
+    assert len(ml.levels) == 2
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
@@ -70,3 +76,28 @@ def test_bad_matrices():
         gg.amg.smoothed_aggregation_solver(sp.csr_array((3, 4)))
     with pytest.raises(TypeError, match="must be real"):
         gg.amg.smoothed_aggregation_solver(sp.csr_array(np.eye(3, dtype=complex)))
+
+
+def test_stalled_aggregation_stops_the_hierarchy():
+    # 4·I: no edges, every row its own aggregate; the hierarchy used to repeat 36-row levels
+    from gbgraph.algorithms.coarsen import CoarseningStallWarning
+
+    A = sp.csr_array(4.0 * np.eye(36))
+    with pytest.warns(CoarseningStallWarning, match="level 1 would keep 36 of 36 rows"):
+        ml = gg.amg.smoothed_aggregation_solver(A, max_coarse=10)
+    assert len(ml.levels) == 1
+    b = np.arange(36.0)
+    np.testing.assert_allclose(ml.solve(b, tol=1e-12), b / 4)
+
+
+def test_stall_after_coarsening_keeps_the_levels_before():
+    # a path coarsens, then its coarse operator is made diagonal: the second level stalls
+    from gbgraph.algorithms.coarsen import CoarseningStallWarning
+
+    path = sp.diags([-np.ones(99), 2 * np.ones(100), -np.ones(99)], [-1, 0, 1], format="csr")
+    ml = gg.amg.smoothed_aggregation_solver(path, max_coarse=10, max_levels=2)
+    coarse = ml.levels[1].A.shape[0]
+    diagonal = lambda M: sp.diags(M.diagonal(), format="csr") if M.shape[0] == coarse else M
+    with pytest.warns(CoarseningStallWarning, match=f"level 2 would keep {coarse} of {coarse} rows"):
+        ml = gg.amg.smoothed_aggregation_solver(path, strength=diagonal, max_coarse=10)
+    assert [level.A.shape[0] for level in ml.levels] == [100, coarse]

@@ -28,8 +28,22 @@ COARSE_METHODS = ("spgemm", "sort", "hash")
 SKEWED = 8.0
 
 
+#: A level that would keep more than this fraction of the one above is not added.
+STALL_FRACTION = 0.95
+
+
 class CoarseningStallWarning(GBGraphError, RuntimeWarning):
     """A level shrank by less than 5%, so coarsening stopped."""
+
+
+def _stalled(kept, total, depth, what):
+    """Whether a level of ``kept`` out of ``total`` rows stalls coarsening, and then warn
+    (:class:`CoarseningStallWarning`) that the hierarchy stops at ``depth`` levels."""
+    if kept <= STALL_FRACTION * total:
+        return False
+    warnings.warn(f"level {depth} would keep {kept:,} of {total:,} {what} (less than 5% fewer); coarsening "
+                  f"stops at {depth} levels", CoarseningStallWarning, stacklevel=3)
+    return True
 
 
 def aggregation_operator(labels, n_aggregates=None):
@@ -468,15 +482,11 @@ def coarsen(A, method="mis2", cutoff=50, max_levels=None, *, construction="spgem
     levels = []
     while graph.n > cutoff and (max_levels is None or len(levels) + 1 < max_levels):  # l.2
         agg = aggregate(graph, method, backend=be)  # l.4
+        if _stalled(agg.n_aggregates, graph.n, len(levels) + 1, "vertices"):
+            break
         with be.guard(graph):
             coarse = _coarse_level(be, graph, agg.labels, agg.n_aggregates, construction)  # l.5
-        labels = agg.labels
-        if coarse.n > 0.95 * graph.n:
-            warnings.warn(f"level {len(levels) + 1} would keep {coarse.n:,} of {graph.n:,} vertices "
-                          f"(less than 5% fewer); coarsening stops at {len(levels) + 1} levels",
-                          CoarseningStallWarning, stacklevel=2)
-            break
-        levels.append(Level(graph, labels))
+        levels.append(Level(graph, agg.labels))
         graph = coarse
     levels.append(Level(graph))
     return Hierarchy(levels, method)
