@@ -122,7 +122,7 @@ class SuiteSparseBackend(Backend):
         """Gilbert et al.'s construction with sort-based deduplication as numba kernels
         (``kernels/coarse.py``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
         method, bit for bit, two-sided or (``low_degree_end``) one-sided; None for weights
-        that are not float64, which the kernels do not sum."""
+        that are not float64, which the kernels do not sum, or a graph of 2³² entries."""
         from .kernels.coarse import coarse_by_sort
 
         if graph.weights is not None and graph.weights.dtype != np.float64:
