@@ -181,13 +181,12 @@ def _smoothed_prolongator(A, T, C, B, smooth):
     """P = (I - ω/ρ D⁻¹A)ᵈ T, pyamg's ``jacobi_prolongation_smoother`` (or T for None).
 
     With only ``omega`` and ``degree`` given, the product is pyamg's own, operation for
-    operation, but the estimate ρ of the spectral radius of D⁻¹A is kept on A as
-    ``A.rho_D_inv``: pyamg's Jacobi relaxation (``rho_D_inv_A``) reads it there instead of
-    estimating the same radius again, which takes as long as the smoothing itself.
-    Other options (``filter_entries``, ``weighting``) go to pyamg's function.
+    operation, with ρ from :func:`_spectral_radius` instead of pyamg's Arnoldi estimate, and
+    ρ is kept on A as ``A.rho_D_inv``, where pyamg's Jacobi relaxation (``rho_D_inv_A``)
+    reads it instead of estimating the same radius again. Other options
+    (``filter_entries``, ``weighting``) go to pyamg's function.
     """
     from pyamg.aggregation.smooth import jacobi_prolongation_smoother
-    from pyamg.util.linalg import approximate_spectral_radius
     from pyamg.util.utils import get_diagonal, scale_rows
 
     name, options = _unpack(smooth)
@@ -198,12 +197,49 @@ def _smoothed_prolongator(A, T, C, B, smooth):
     if set(options) - {"omega", "degree"}:
         return sp.csr_array(jacobi_prolongation_smoother(A, T, C, B, **options))
     D_inv_A = scale_rows(A, get_diagonal(A, inv=True), copy=True)
-    A.rho_D_inv = approximate_spectral_radius(D_inv_A)
+    A.rho_D_inv = _spectral_radius(A, D_inv_A)
     D_inv_A = (options.get("omega", 4.0 / 3.0) / A.rho_D_inv) * D_inv_A
     P = T
     for _ in range(options.get("degree", 1)):
         P = P - (D_inv_A @ P)
     return sp.csr_array(P)
+
+
+def _spectral_radius(A, D_inv_A, tol=0.01, maxiter=50):
+    """ρ(D⁻¹A), estimated as pyamg's ``approximate_spectral_radius`` estimates it, at a
+    fraction of the cost.
+
+    For a symmetric A with a positive diagonal, D⁻¹A is similar to the symmetric
+    S = D^-½ A D^-½, so Lanczos' three-term recurrence on S gives the same Ritz values as
+    pyamg's Arnoldi process on D⁻¹A, which (forced nonsymmetric by its restarts)
+    orthogonalises against every earlier vector and restarts up to 5 times: setting up a
+    Laplace3D 60³ hierarchy spent about 90% of its prolongation smoothing there. The
+    estimate is the largest Ritz value once its residual is below ``tol`` times the value,
+    pyamg's criterion, from a fixed start vector, so that it does not depend on numpy's
+    global random state. A diagonal that is not positive goes to pyamg's estimator.
+    """
+    from pyamg.util.linalg import approximate_spectral_radius
+    from scipy.linalg import eigh_tridiagonal
+
+    diagonal = A.diagonal()
+    if A.shape[0] < 2 or not np.all(diagonal > 0):
+        return approximate_spectral_radius(D_inv_A)
+    scale = 1.0 / np.sqrt(diagonal)
+    S = sp.csr_array(A.multiply(scale[:, None]).multiply(scale[None, :]))
+    v = np.random.default_rng(0).random(A.shape[0])
+    v /= np.linalg.norm(v)
+    previous, alphas, betas, beta = np.zeros_like(v), [], [], 0.0
+    for j in range(min(maxiter, A.shape[0])):
+        w = S @ v - beta * previous  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
+        alphas.append(w @ v)
+        w -= alphas[-1] * v
+        beta = np.linalg.norm(w)
+        theta, s = eigh_tridiagonal(np.array(alphas), np.array(betas), select="i", select_range=(j, j))
+        if beta * abs(s[-1, 0]) < tol * theta[0]:
+            break
+        betas.append(beta)
+        previous, v = v, w / beta
+    return theta[0]
 
 
 def _undirected(C):
