@@ -129,3 +129,13 @@ def test_stall_after_coarsening_keeps_the_levels_before():
         ml = gg.amg.smoothed_aggregation_solver(path, strength=diagonal, max_coarse=10)
     assert [level.A.shape[0] for level in ml.levels] == [100, coarse]
 
+
+def test_galerkin_product_on_the_backend(monkeypatch):
+    # large levels multiply on the backend; here every level does
+    monkeypatch.setattr(gg.amg, "_GALERKIN_ON_BACKEND", 0)
+    A = laplace3d(11, 10, 9)
+    ml = gg.amg.smoothed_aggregation_solver(A, max_coarse=20)
+    assert len(ml.levels) >= 3
+    for fine, coarse in zip(ml.levels, ml.levels[1:]):
+        assert isinstance(coarse.A, sp.csr_array)
+        np.testing.assert_allclose(coarse.A.toarray(), (fine.R @ fine.A @ fine.P).toarray(), rtol=1e-12, atol=1e-12)
