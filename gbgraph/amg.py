@@ -18,7 +18,7 @@ from .graph import as_graph, check_sparse_arrays, symmetrize
 __all__ = ["smoothed_aggregation_solver"]
 
 #: Galerkin products of matrices with at least this many entries run on the backend
-_GALERKIN_ON_BACKEND = 1 << 16
+_GALERKIN_ON_BACKEND = 1 << 20
 
 
 def smoothed_aggregation_solver(A, aggregation="mis2", strength=None, *, B=None, symmetry="hermitian",
@@ -279,9 +279,10 @@ def _unpack(option):
 
 def _galerkin(be, R, A, P):
     """``R (A P)``: two ``plus_times`` products on the backend, back as a scipy CSR, or for a
-    matrix of fewer than ``_GALERKIN_ON_BACKEND`` entries scipy's products, which cost less
-    than the conversions (Laplace3D 100³: 0.1 ms against 0.7 on the fourth level, of 1,820
-    entries; 9 ms against 7 on the third, of 278,040).
+    matrix of fewer than ``_GALERKIN_ON_BACKEND`` entries scipy's products. The backend's
+    threads pay on the large levels (Laplace3D 100³, second level, 5 million entries: about
+    0.3 s against 0.55 s for scipy); below a million entries the conversions cost about as
+    much as they save, and on a busy machine a parallel product can take ten times as long.
 
     A P first: its n × k product is about as large as P, where R A (k × n) holds every fine
     column that a coarse row reaches (Laplace3D 100³, first two levels: about 20% less
