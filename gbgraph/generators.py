@@ -159,36 +159,32 @@ def _row_templates(dims, offsets, value, coupling):
 
 @numba.njit(cache=True, parallel=True)
 def _fill_stencil(nx, ny, nz, b, columns, values, lengths, indptr, indices, data):
-    """Write the CSR arrays of ``_stencil`` from the row templates, one z plane per task: rows
-    are written by their owner only, so the result does not depend on the number of threads."""
-    plane = b * nx * ny
-    indptr[0] = 0
-    for z in numba.prange(nz):  # row lengths; indptr first holds sums within the plane
-        total = 0
+    """Write the CSR arrays of ``_stencil`` from the row templates, one z plane per task, in a
+    single parallel loop: a plane's entries depend only on whether it has planes below and
+    above, so where each plane starts is known beforehand. Rows are written by their owner
+    only, so the result does not depend on the number of threads."""
+    size = np.zeros(4, np.int64)  # entries of a plane of each z kind (neighbours below, above)
+    for kz in range(4):
         for y in range(ny):
             for x in range(nx):
-                length = lengths[_kind(x, y, z, nx, ny, nz)]
-                for d in range(b):
-                    total += length
-                    indptr[z * plane + b * (x + y * nx) + d + 1] = total
-    start = np.zeros(nz, np.int64)  # each plane's first entry: an ordered scan of the planes
-    for z in range(1, nz):
-        start[z] = start[z - 1] + indptr[z * plane]
+                size[kz] += b * lengths[_kind(x, y, 0, nx, ny, 1) + 16 * kz]  # z = 0 of 1: x, y kinds only
+    start = np.zeros(nz + 1, np.int64)
+    for z in range(nz):
+        start[z + 1] = start[z] + size[_kind(0, 0, z, 1, 1, nz) // 16]  # x = y = 0 of 1: the z kind
+    indptr[b * nx * ny * nz] = start[nz]
     for z in numba.prange(nz):
-        for r in range(z * plane + 1, (z + 1) * plane + 1):
-            indptr[r] += start[z]
-    for z in numba.prange(nz):  # after the loop above: a plane's first row starts in the previous plane
+        p = start[z]
         for y in range(ny):
             for x in range(nx):
                 c = _kind(x, y, z, nx, ny, nz)
-                length = lengths[c]
                 first = b * (x + y * nx + z * nx * ny)
                 for d in range(b):
-                    p = indptr[first + d]
+                    indptr[first + d] = p
                     t = c * b + d
-                    for q in range(length):
+                    for q in range(lengths[c]):
                         indices[p + q] = first + columns[t, q]
                         data[p + q] = values[t, q]
+                    p += lengths[c]
 
 
 @numba.njit(inline="always")
