@@ -5,16 +5,25 @@ For each graph, in one run with interleaved timings (median of --repeat):
 * ``gg.aggregate`` (``mis2`` and ``mis2_basic``), pyamg's ``standard_aggregation`` (serial
   greedy, C++) and scipy's CSR SpMV (the yardstick: "SpMV-equivalents"), with aggregate
   counts; Laplace3D rows check Kokkos Kernels' own counts;
-* ``gg.coarse_graph`` with each method on the ``mis2`` aggregates, scipy's ``P.T @ A @ P``
-  and python-graphblas' ``mxm`` (plus_times, matrices prepared beforehand).
+* ``gg.coarse_graph`` with each method on the ``mis2`` aggregates, scipy's ``Pt @ A @ P``
+  (P = ``gg.aggregation_operator(labels)``, ``Pt`` its transpose converted to CSR beforehand;
+  also ``P.T @ A @ P`` as written) and python-graphblas' ``mxm`` (plus_times, matrices
+  prepared beforehand). Target: the fastest method at most scipy's ``Pt @ A @ P``, the
+  stricter of the two, on every graph;
+* ``gg.coarsen`` (the whole hierarchy, with its default construction and with ``"sort"``),
+  in SpMV-equivalents and split into aggregation, construction and the rest (one further,
+  instrumented run). Target: Laplace3D 100³ in at most 40 SpMV-equivalents.
 
     python benchmarks/bench_aggregation.py                       # Laplace3D 100³ + ../shared/data
     python benchmarks/bench_aggregation.py --graphs laplace3d:50 --json out.json
 """
 
 import argparse
+import collections
+import contextlib
 import json
 import pathlib
+import time
 
 import graphblas as gb
 import numpy as np
@@ -23,6 +32,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from common import DEFAULT_DATA, graph_name, describe_machine, matrix, median_ms, specs_or_default
+import gbgraph.algorithms.coarsen
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
 # Kokkos Kernels' own aggregate counts: graph_mis2_aggregate, graph_mis2_coarsen
@@ -44,7 +54,10 @@ def bench(spec, repeat):
     Ab, Pb, Ptb = (_graphblas(M) for M in (A, P, Pt))
     coarse = median_ms(*(lambda m=m: gg.coarse_graph(G, labels, m) for m in COARSE_METHODS),
                        lambda: Pt @ A @ P, lambda: Ptb.mxm(Ab.mxm(Pb, gb.semiring.plus_times).new(),
-                                                          gb.semiring.plus_times).new(), repeat=repeat)
+                                                          gb.semiring.plus_times).new(),
+                       lambda: P.T @ A @ P, repeat=repeat)
+    hierarchy = median_ms(lambda: gg.coarsen(G), lambda: gg.coarsen(G, construction="sort"), lambda: A @ x,
+                          repeat=repeat)
     kk = KOKKOS.get(spec)
     return {
         "graph": graph_name(spec),
@@ -54,8 +67,48 @@ def bench(spec, repeat):
         "pyamg_standard": {"count": pyamg_count, "ms": t_pyamg},
         "kokkos_counts": None if kk is None else {"mis2": kk[0], "mis2_basic": kk[1],
                                                   "equal": kk == (mis2.n_aggregates, basic.n_aggregates)},
-        "coarse_graph_ms": dict(zip(("spgemm", "sort", "hash", "scipy", "graphblas_mxm"), coarse)),
+        "coarse_graph_ms": dict(zip(("spgemm", "sort", "hash", "scipy", "graphblas_mxm", "scipy_PT"), coarse)),
+        "coarsen": {"default_ms": hierarchy[0], "sort_ms": hierarchy[1], "spmv_ms": hierarchy[2],
+                    "default_spmv_equivalents": hierarchy[0] / hierarchy[2],
+                    "sort_spmv_equivalents": hierarchy[1] / hierarchy[2],
+                    "levels": len(gg.coarsen(G)), "split_ms": {c: hierarchy_split(G, c) for c in ("spgemm", "sort")}},
     }
+
+
+@contextlib.contextmanager
+def _timed(module, names):
+    """Wrap ``module``'s functions ``names`` (name -> phase) with timers; yields the dict of
+    milliseconds per phase they fill."""
+    ms = collections.defaultdict(float)
+    saved = {name: getattr(module, name) for name in names}
+
+    def timer(phase, fn):
+        def run(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                ms[phase] += 1e3 * (time.perf_counter() - start)
+        return run
+
+    for name, phase in names.items():
+        setattr(module, name, timer(phase, saved[name]))
+    try:
+        yield ms
+    finally:
+        for name, fn in saved.items():
+            setattr(module, name, fn)
+
+
+def hierarchy_split(G, construction):
+    """Milliseconds of one ``gg.coarsen(G, construction=...)``: aggregation of every level,
+    construction of every coarse level (its Graph included) and the rest."""
+    with _timed(gbgraph.algorithms.coarsen, {"aggregate": "aggregation", "_coarse_level": "construction"}) as ms:
+        start = time.perf_counter()
+        gg.coarsen(G, construction=construction)
+        total = 1e3 * (time.perf_counter() - start)
+    return {"aggregation": ms["aggregation"], "construction": ms["construction"],
+            "rest": total - ms["aggregation"] - ms["construction"], "total": total}
 
 
 def _graphblas(M):
@@ -83,6 +136,18 @@ def print_row(r):
           flush=True)
 
 
+def print_hierarchy_header():
+    print(f"{'graph':<22}{'P.T@A@P':>9}{'coarsen':>9}{'eq':>6}{'sort':>8}{'eq':>6}{'levels':>7}  "
+          f"coarsen(construction='sort'): aggregation / construction / rest ms")
+
+
+def print_hierarchy_row(r):
+    h, split = r["coarsen"], r["coarsen"]["split_ms"]["sort"]
+    print(f"{r['graph']:<22}{r['coarse_graph_ms']['scipy_PT']:>9.1f}{h['default_ms']:>9.1f}"
+          f"{h['default_spmv_equivalents']:>6.1f}{h['sort_ms']:>8.1f}{h['sort_spmv_equivalents']:>6.1f}{h['levels']:>7}  "
+          f"{split['aggregation']:.1f} / {split['construction']:.1f} / {split['rest']:.1f}", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 100³ "
@@ -99,6 +164,11 @@ def main(argv=None):
     for spec in specs:
         rows.append(bench(spec, args.repeat))
         print_row(rows[-1])
+    print(f"\nscipy's P.T @ A @ P (Pᵀ not prepared) and whole hierarchies, gg.coarsen with its default construction "
+          f"and with 'sort'; ms, median of {args.repeat}; eq = SpMV-equivalents (target: laplace3d:100 <= 40)")
+    print_hierarchy_header()
+    for r in rows:
+        print_hierarchy_row(r)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
                                                       indent=1))

@@ -2,10 +2,16 @@
 
 Both number grid points as Galeri does, ``id = x + y*nx + z*nx*ny``, so that results (MIS-2
 sizes, aggregates) can be compared with Kokkos Kernels and MueLu runs on Galeri matrices.
+
+Both write their CSR arrays directly, in one compiled pass that copies a precomputed row per
+kind of node (interior, or on one of the faces, edges, corners): about two SpMV-equivalents
+(benchmarks/bench_generators.py), where building through coordinate lists or ``scipy.sparse.kron``
+took 15.
 """
 
 import itertools
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -49,8 +55,10 @@ def laplace3d(nx, ny=None, nz=None):
     ((8, 8), 32, [6.0, -1.0, -1.0, -1.0])
     """
     dims = _dims(nx, ny, nz)
-    offsets = [(0, 0, 0)] + [o for o in _unit_cube() if sum(map(abs, o)) == 1]
-    return _stencil(dims, offsets, lambda o: 6.0 if o == (0, 0, 0) else -1.0)
+    offsets = [o for o in _unit_cube() if sum(map(abs, o)) <= 1]
+    n = dims[0] * dims[1] * dims[2]
+    index_dtype = np.int32 if 27 * n < 2**31 else np.int64
+    return _stencil(dims, offsets, lambda o: 6.0 if o == (0, 0, 0) else -1.0, np.ones((1, 1)), index_dtype)
 
 
 def elasticity3d(nx, ny=None, nz=None):
@@ -93,8 +101,10 @@ def elasticity3d(nx, ny=None, nz=None):
     ((81, 81), 81)
     """
     dims = _dims(nx, ny, nz)
-    K = _stencil(dims, list(_unit_cube()), lambda o: 26.0 if o == (0, 0, 0) else -1.0)
-    return sp.csr_array(sp.kron(K, _DOF_COUPLING, format="bsr").tocsr())
+    offsets = list(_unit_cube())
+    # scipy's index type for this matrix (as kron(K, B) gives it): int32 while it fits
+    index_dtype = np.int32 if max(_nnz(dims, offsets, 3), 3 * dims[0] * dims[1] * dims[2]) < 2**31 else np.int64
+    return _stencil(dims, offsets, lambda o: 26.0 if o == (0, 0, 0) else -1.0, _DOF_COUPLING, index_dtype)
 
 
 def _dims(nx, ny, nz):
@@ -107,31 +117,79 @@ def _unit_cube():
     return (o[::-1] for o in itertools.product((-1, 0, 1), repeat=3))
 
 
-def _stencil(dims, offsets, value):
-    """CSR of a grid stencil with Galeri numbering; ``offsets`` must be in id order."""
+def _nnz(dims, offsets, b):
+    """Stored entries: offset o couples the prod(d - |o|) nodes whose neighbour lies inside."""
+    return b * b * sum(int(np.prod([max(d - abs(c), 0) for d, c in zip(dims, o)])) for o in offsets)
+
+
+def _stencil(dims, offsets, value, coupling, index_dtype):
+    """CSR of ``K ⊗ coupling``, K the grid stencil with Galeri numbering; ``offsets`` must be
+    in id order, so that every row comes out sorted."""
     nx, ny, nz = dims
-    n = nx * ny * nz
-    index_dtype = np.int32 if 27 * n < 2**31 else np.int64
-    ids = np.arange(n, dtype=index_dtype)
-    coords = (ids % nx, (ids // nx) % ny, ids // (nx * ny))
-    offsets = sorted(offsets, key=lambda o: (o[2], o[1], o[0]))
-    valid = [_inside(coords, dims, o) for o in offsets]
-    indptr = np.zeros(n + 1, index_dtype)
-    np.cumsum(np.sum(valid, axis=0), out=indptr[1:])
-    indices = np.empty(indptr[-1], index_dtype)
-    data = np.empty(indptr[-1])
-    cursor = indptr[:-1].copy()
-    for o, inside in zip(offsets, valid):
-        dest = cursor[inside]
-        indices[dest] = ids[inside] + (o[0] + o[1] * nx + o[2] * nx * ny)
-        data[dest] = value(o)
-        cursor[inside] += 1
+    b = coupling.shape[0]
+    n = b * nx * ny * nz
+    columns, values, lengths = _row_templates(dims, offsets, value, coupling)
+    indptr = np.empty(n + 1, index_dtype)
+    indices = np.empty(_nnz(dims, offsets, b), index_dtype)
+    data = np.empty(indices.size)
+    _fill_stencil(nx, ny, nz, b, columns, values, lengths, indptr, indices, data)
     return sp.csr_array((data, indices, indptr), shape=(n, n))
 
 
-def _inside(coords, dims, offset):
-    ok = np.ones(coords[0].shape, bool)
-    for c, d, o in zip(coords, dims, offset):
-        if o:
-            ok &= (c + o >= 0) & (c + o < d)
-    return ok
+def _row_templates(dims, offsets, value, coupling):
+    """The rows of every kind of node, relative to the node's first dof.
+
+    A node's kind says, per axis, whether it has a neighbour below (bit 0) and above (bit 1):
+    kind ``kx + 4*ky + 16*kz``. Row ``d`` of a node of kind c holds ``lengths[c]`` entries,
+    columns ``b*node + columns[c*b + d]`` and values ``values[c*b + d]``, in column order.
+    """
+    nx, ny, _ = dims
+    b = coupling.shape[0]
+    width = b * len(offsets)
+    columns = np.zeros((64 * b, width), np.int64)
+    values = np.zeros((64 * b, width))
+    lengths = np.zeros(64, np.int64)
+    for c in range(64):
+        kinds = (c & 3, (c >> 2) & 3, c >> 4)
+        kept = [o for o in offsets if all((k & 1 or s >= 0) and (k & 2 or s <= 0) for k, s in zip(kinds, o))]
+        lengths[c] = b * len(kept)
+        for d in range(b):
+            row = [(b * (o[0] + o[1] * nx + o[2] * nx * ny) + e, value(o) * coupling[d, e]) for o in kept for e in range(b)]
+            if row:
+                columns[c * b + d, :len(row)], values[c * b + d, :len(row)] = zip(*row)
+    return columns, values, lengths
+
+
+@numba.njit(cache=True, parallel=True)
+def _fill_stencil(nx, ny, nz, b, columns, values, lengths, indptr, indices, data):
+    """Write the CSR arrays of ``_stencil`` from the row templates, one z plane per task, in a
+    single parallel loop: a plane's entries depend only on whether it has planes below and
+    above, so where each plane starts is known beforehand. Rows are written by their owner
+    only, so the result does not depend on the number of threads."""
+    size = np.zeros(4, np.int64)  # entries of a plane of each z kind (neighbours below, above)
+    for kz in range(4):
+        for y in range(ny):
+            for x in range(nx):
+                size[kz] += b * lengths[_kind(x, y, 0, nx, ny, 1) + 16 * kz]  # z = 0 of 1: x, y kinds only
+    start = np.zeros(nz + 1, np.int64)
+    for z in range(nz):
+        start[z + 1] = start[z] + size[_kind(0, 0, z, 1, 1, nz) // 16]  # x = y = 0 of 1: the z kind
+    indptr[b * nx * ny * nz] = start[nz]
+    for z in numba.prange(nz):
+        p = start[z]
+        for y in range(ny):
+            for x in range(nx):
+                c = _kind(x, y, z, nx, ny, nz)
+                first = b * (x + y * nx + z * nx * ny)
+                for d in range(b):
+                    indptr[first + d] = p
+                    t = c * b + d
+                    for q in range(lengths[c]):
+                        indices[p + q] = first + columns[t, q]
+                        data[p + q] = values[t, q]
+                    p += lengths[c]
+
+
+@numba.njit(inline="always")
+def _kind(x, y, z, nx, ny, nz):
+    return ((x > 0) + 2 * (x < nx - 1) + 4 * ((y > 0) + 2 * (y < ny - 1)) + 16 * ((z > 0) + 2 * (z < nz - 1)))

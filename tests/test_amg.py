@@ -32,26 +32,59 @@ def test_solves_to_tolerance_with_cg(aggregation):
     assert len(residuals) < 40
 
 
-def test_matches_pyamg_with_the_same_aggregates():
-    """With strength=None and pyamg given our AggOp as 'predefined', the hierarchies agree."""
-    import pyamg
+def test_levels_are_pyamgs_construction_on_our_aggregates():
+    """Each level is pyamg's smoothed aggregation on our AggOp: candidates relaxed by pyamg,
+    pyamg's fit_candidates, P = (I - ω/ρ D⁻¹A) T with our estimate ρ, and R A P."""
+    from pyamg.aggregation import fit_candidates
+    from pyamg.relaxation.utils import relaxation_as_linear_operator
 
     A = sp.csr_array(elasticity3d(6, 5, 4))
-    np.random.seed(0)  # pyamg estimates the spectral radius of D⁻¹A from random vectors
-    ours = gg.amg.smoothed_aggregation_solver(A, max_levels=2, keep=True)
-    AggOp = ours.levels[0].AggOp
-    np.random.seed(0)
-    theirs = pyamg.smoothed_aggregation_solver(A, strength=None, aggregate=("predefined", {"AggOp": AggOp}),
-                                               max_levels=2)
-    np.testing.assert_allclose(ours.levels[0].P.toarray(), theirs.levels[0].P.toarray(), rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(ours.levels[1].A.toarray(), theirs.levels[1].A.toarray(), rtol=1e-12, atol=1e-12)
+    ml = gg.amg.smoothed_aggregation_solver(A, max_levels=2, keep=True)
+    fine, coarse = ml.levels
+    relax = relaxation_as_linear_operator(("block_gauss_seidel", {"sweep": "symmetric", "iterations": 4}), A,
+                                          np.zeros((A.shape[0], 1)))
+    T, B = fit_candidates(fine.AggOp, relax @ np.ones((A.shape[0], 1)))
+    P = T - (4.0 / 3.0 / fine.A.rho_D_inv) * (sp.diags(1.0 / A.diagonal()) @ A @ T)
+    np.testing.assert_allclose(fine.P.toarray(), P.toarray(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(coarse.A.toarray(), (P.T @ A @ P).toarray(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(coarse.B, B, rtol=1e-12)
+
+
+@pytest.mark.parametrize("matrix", [lambda: laplace3d(9, 8, 7), lambda: elasticity3d(4, 3, 5),
+                                    lambda: sp.diags(np.linspace(1, 3, 50), format="csr") + laplace3d(50, 1, 1)])
+def test_spectral_radius_estimate_is_within_pyamgs_tolerance_below_the_radius(matrix):
+    from gbgraph.amg import _spectral_radius
+
+    A = sp.csr_array(matrix())
+    D_inv_A = sp.csr_array(sp.diags(1.0 / A.diagonal()) @ A)
+    scale = 1.0 / np.sqrt(A.diagonal())
+    exact = np.linalg.eigvalsh((A.toarray() * scale[:, None]) * scale[None, :]).max()
+    rho = _spectral_radius(A, D_inv_A)
+    assert 0.99 * exact <= rho <= exact * (1 + 1e-12)
+
+
+def test_setup_does_not_depend_on_numpys_global_random_state():
+    A = laplace3d(12, 11, 10)
+    hierarchies = []
+    for seed in (0, 1):
+        np.random.seed(seed)  # pyamg's own estimator would draw its start vector here
+        ml = gg.amg.smoothed_aggregation_solver(A, presmoother=JACOBI, postsmoother=JACOBI, max_coarse=20)
+        hierarchies.append([(level.A, level.A.rho_D_inv) for level in ml.levels[:-1]])
+    for (A0, rho0), (A1, rho1) in zip(*hierarchies):
+        assert rho0 == rho1 and (A0 != A1).nnz == 0
 
 
 def test_strength_options_and_callable():
+    from gbgraph.algorithms.coarsen import CoarseningStallWarning
+
     A = laplace3d(10)
-    for strength in ("symmetric", ("symmetric", {"theta": 0.1}), "classical", lambda M: abs(M)):
+    for strength in ("symmetric", "classical", lambda M: abs(M)):
         ml = gg.amg.smoothed_aggregation_solver(A, strength=strength, max_coarse=30)
         assert len(ml.levels) > 1
+    # theta = 0.1 drops most couplings of the second level's operator: its aggregation stalls
+    with pytest.warns(CoarseningStallWarning, match="level 2 would keep"):
+        ml = gg.amg.smoothed_aggregation_solver(A, strength=("symmetric", {"theta": 0.1}), max_coarse=30)
+    assert len(ml.levels) == 2
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
@@ -70,3 +103,39 @@ def test_bad_matrices():
         gg.amg.smoothed_aggregation_solver(sp.csr_array((3, 4)))
     with pytest.raises(TypeError, match="must be real"):
         gg.amg.smoothed_aggregation_solver(sp.csr_array(np.eye(3, dtype=complex)))
+
+
+def test_stalled_aggregation_stops_the_hierarchy():
+    # 4·I: no edges, every row its own aggregate; the hierarchy used to repeat 36-row levels
+    from gbgraph.algorithms.coarsen import CoarseningStallWarning
+
+    A = sp.csr_array(4.0 * np.eye(36))
+    with pytest.warns(CoarseningStallWarning, match="level 1 would keep 36 of 36 rows"):
+        ml = gg.amg.smoothed_aggregation_solver(A, max_coarse=10)
+    assert len(ml.levels) == 1
+    b = np.arange(36.0)
+    np.testing.assert_allclose(ml.solve(b, tol=1e-12), b / 4)
+
+
+def test_stall_after_coarsening_keeps_the_levels_before():
+    # a path coarsens, then its coarse operator is made diagonal: the second level stalls
+    from gbgraph.algorithms.coarsen import CoarseningStallWarning
+
+    path = sp.diags([-np.ones(99), 2 * np.ones(100), -np.ones(99)], [-1, 0, 1], format="csr")
+    ml = gg.amg.smoothed_aggregation_solver(path, max_coarse=10, max_levels=2)
+    coarse = ml.levels[1].A.shape[0]
+    diagonal = lambda M: sp.diags(M.diagonal(), format="csr") if M.shape[0] == coarse else M
+    with pytest.warns(CoarseningStallWarning, match=f"level 2 would keep {coarse} of {coarse} rows"):
+        ml = gg.amg.smoothed_aggregation_solver(path, strength=diagonal, max_coarse=10)
+    assert [level.A.shape[0] for level in ml.levels] == [100, coarse]
+
+
+def test_galerkin_product_on_the_backend(monkeypatch):
+    # large levels multiply on the backend; here every level does
+    monkeypatch.setattr(gg.amg, "_GALERKIN_ON_BACKEND", 0)
+    A = laplace3d(11, 10, 9)
+    ml = gg.amg.smoothed_aggregation_solver(A, max_coarse=20)
+    assert len(ml.levels) >= 3
+    for fine, coarse in zip(ml.levels, ml.levels[1:]):
+        assert isinstance(coarse.A, sp.csr_array)
+        np.testing.assert_allclose(coarse.A.toarray(), (fine.R @ fine.A @ fine.P).toarray(), rtol=1e-12, atol=1e-12)

@@ -195,3 +195,153 @@ def test_max_levels_and_stall_warning():
 def test_bad_cutoff(bad, error, message):
     with pytest.raises(error, match=message):
         gg.coarsen(laplace3d(3), cutoff=bad)
+
+
+# The compiled "sort" construction of the numba backend against the numpy one
+
+
+def _random_weights(A, rng):
+    """A's pattern with symmetric random float weights of mixed magnitudes (rounding shows)."""
+    upper = sp.triu(A, 1).tocoo()
+    values = rng.standard_normal(upper.nnz) * 10.0 ** rng.integers(-8, 8, upper.nnz)
+    W = sp.coo_array((values, (upper.row, upper.col)), shape=A.shape)
+    return sp.csr_array(W + W.T)
+
+
+def assert_kernel_equals_numpy(graph, labels, one_sided):
+    from gbgraph.algorithms.coarsen import _by_construction
+
+    k = int(labels.max()) + 1 if labels.size else 0
+    got = gg.backend("numba").coarse_by_sort(graph, labels, k, low_degree_end=one_sided)
+    expected = _by_construction(graph, labels, k, "sort", one_sided, np)
+    for name, g, e in zip(("indptr", "indices", "values"), got, expected):
+        assert g.dtype == e.dtype, name
+        np.testing.assert_array_equal(g, e, err_msg=name)
+
+
+@pytest.mark.parametrize("one_sided", [False, True])
+@given(A=graphs(), data=st.data())
+def test_sort_kernel_equals_numpy_path_bit_for_bit(A, data, one_sided):
+    n = A.shape[0]
+    labels = np.array(data.draw(st.lists(st.integers(0, max(n // 3, 0)), min_size=n, max_size=n)), np.int64)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    for W in (A, _random_weights(A, rng), A.astype(bool)):
+        assert_kernel_equals_numpy(gg.as_graph(W), labels, one_sided)
+
+
+@pytest.mark.parametrize("one_sided", [False, True])
+@pytest.mark.parametrize("size", [5, 9, 40, 200, 700])
+def test_sort_kernel_sums_long_groups_as_numpy(size, one_sided):
+    # two halves of a random dense graph: every coarse edge sums about size²/2 fine weights,
+    # past numpy's 8-value and 128-value blocks and into its recursive halving
+    rng = np.random.default_rng(size)
+    A = sp.csr_array(sp.triu(rng.random((size, size)) < 0.5, 1), dtype=float)
+    A = _random_weights(A + A.T, rng)
+    labels = rng.integers(0, 2, size)
+    assert_kernel_equals_numpy(gg.as_graph(A), labels, one_sided)
+    assert_kernel_equals_numpy(gg.as_graph(A), rng.integers(0, 9, size), one_sided)
+
+
+@pytest.mark.parametrize("path", shared_graphs())
+def test_sort_kernel_equals_numpy_path_on_shared_graphs(path):
+    A, weighted = gg.io.read_matrix_market(path)
+    A = A if weighted else A.astype(bool)
+    graph = gg.as_graph(A)
+    labels = np.asarray(gg.aggregate(graph).labels)
+    reweighted = gg.as_graph(_random_weights(sp.csr_array(A, dtype=float), np.random.default_rng(0)))
+    for one_sided in (False, True):
+        assert_kernel_equals_numpy(graph, labels, one_sided)
+        assert_kernel_equals_numpy(reweighted, labels, one_sided)
+
+
+def test_sort_kernel_does_not_depend_on_threads(monkeypatch):
+    from gbgraph.backends.numba.kernels import coarse
+
+    monkeypatch.setattr(coarse, "_ENTRIES_PER_THREAD", 1)  # a thread per entry: small graphs go parallel too
+    A = _random_weights(elasticity3d(6, 5, 4), np.random.default_rng(1))
+    graph = gg.as_graph(A)
+    labels = np.asarray(gg.aggregate(graph).labels)
+    k = int(labels.max()) + 1
+    be = gg.backend("numba")
+    before = gg.backends.set_threads(1)
+    try:
+        one = [be.coarse_by_sort(graph, labels, k, low_degree_end=s) for s in (False, True)]
+    finally:
+        gg.backends.set_threads(before)
+    gg.backends.set_threads(2)
+    try:
+        two = [be.coarse_by_sort(graph, labels, k, low_degree_end=s) for s in (False, True)]
+    finally:
+        gg.backends.set_threads(before)
+    for x, y in zip(one, two):
+        for a, b in zip(x, y):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 128, 129, 130, 137, 255, 256, 257, 1000, 5000])
+def test_reduceat_sum_adds_in_numpy_order(n):
+    from gbgraph.backends.numba.kernels.coarse import reduceat_sum
+
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n + 5) * 10.0 ** rng.integers(-12, 12, n + 5)
+    assert reduceat_sum(x, 3, n) == np.add.reduceat(x, [3, 3 + n])[0]
+
+
+@pytest.mark.parametrize("weights", ["integers", "floats"])
+def test_sort_equals_scipy_triple_product(weights):
+    rng = np.random.default_rng(2)
+    A = sp.triu(laplace3d(11, 9, 7), 1).tocoo()
+    values = rng.integers(1, 9, A.nnz).astype(float) if weights == "integers" else rng.random(A.nnz)
+    A = sp.coo_array((values, (A.row, A.col)), shape=A.shape)
+    A = sp.csr_array(A + A.T)
+    labels = gg.aggregate(A).labels
+    P = gg.aggregation_operator(labels)
+    expected = sp.csr_array(P.T @ A @ P)
+    expected.setdiag(0)
+    expected.eliminate_zeros()  # positive weights: only the diagonal is zero
+    expected.sort_indices()
+    got = as_csr(gg.coarse_graph(A, labels, "sort"))
+    np.testing.assert_array_equal(got.indptr, expected.indptr)
+    np.testing.assert_array_equal(got.indices, expected.indices)
+    if weights == "integers":
+        np.testing.assert_array_equal(got.data, expected.data)
+    else:
+        np.testing.assert_allclose(got.data, expected.data, rtol=1e-14)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nonfinite_weights_raise(method, bad):
+    A = sp.csr_array(laplace3d(4))
+    A.data[[3, 7, 11]] = bad  # three off-diagonal entries
+    assert all(A.indices[p] != np.searchsorted(A.indptr, p, side="right") - 1 for p in (3, 7, 11))
+    with pytest.raises(ValueError, match="A has 3 NaN or infinite weights among its 288 stored entries"):
+        gg.coarse_graph(A, np.arange(64) // 4, method)
+    with pytest.raises(ValueError, match="3 NaN or infinite"):
+        gg.coarsen(A, construction=method, cutoff=2)
+
+
+@pytest.mark.parametrize("method", ["sort", "hash"])
+def test_low_degree_end_with_asymmetric_weights_raises(method):
+    A = np.array([[0.0, 1.0], [5.0, 0.0]])  # Pᵀ A P = A: one end alone cannot give it
+    with pytest.raises(ValueError, match=r"symmetric weights, but 2 of the 2 stored entries A\[i, j\] differ"):
+        gg.coarse_graph(A, [0, 1], method, low_degree_end=True)
+    assert gg.coarse_graph(A, [0, 1], method, low_degree_end=False).tolist() == [[0, 1], [5, 0]]
+    assert gg.coarse_graph(A, [0, 1], method).tolist() == [[0, 1], [5, 0]]  # None: two-sided
+
+
+@pytest.mark.parametrize("construction", METHODS)
+def test_hierarchy_levels_equal_as_graph_of_their_csr(construction):
+    A = _random_weights(laplace3d(12, 10, 9), np.random.default_rng(3))
+    for pattern in (A, A != 0):
+        h = gg.coarsen(pattern, cutoff=20, construction=construction)
+        assert len(h) > 2
+        for fine, coarse in zip(h, h[1:]):
+            csr = gg.coarse_graph(fine.graph, fine.labels, construction)
+            expected = gg.as_graph(csr)
+            got = coarse.graph
+            assert (got.n, got.container) == (expected.n, expected.container)
+            for name in ("indptr", "indices", "weights"):
+                g, e = getattr(got, name), getattr(expected, name)
+                assert g.dtype == e.dtype, name
+                np.testing.assert_array_equal(g, e, err_msg=name)

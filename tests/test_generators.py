@@ -13,11 +13,48 @@ def _laplace_by_kron(nx, ny, nz):
             + sp.kron(second_difference(nz), sp.kron(I(ny), I(nx))) + 6 * sp.identity(nx * ny * nz))
 
 
-@pytest.mark.parametrize("dims", [(1, 1, 1), (2, 3, 4), (7, 5, 3), (10, 10, 10)])
+def _elasticity_by_kron(nx, ny, nz):
+    """K ⊗ B with K = 27 I - (T_z ⊗ T_y ⊗ T_x), T the tridiagonal pattern of ones."""
+    def tridiagonal(m):
+        return sp.diags([np.ones(m - 1), np.ones(m), np.ones(m - 1)], [-1, 0, 1], shape=(m, m))
+    K = 27 * sp.identity(nx * ny * nz) - sp.kron(tridiagonal(nz), sp.kron(tridiagonal(ny), tridiagonal(nx)))
+    B = np.array([[1.0, 0.5, 0.5], [0.5, 1.0, 0.5], [0.5, 0.5, 1.0]])
+    return sp.kron(K, B)
+
+
+def assert_same_csr(A, reference):
+    """Equal CSR arrays, dtypes included: the reference in canonical form (sorted, summed)."""
+    reference = sp.csr_array(reference)
+    reference.sum_duplicates()
+    assert isinstance(A, sp.csr_array) and A.shape == reference.shape
+    for name in ("indptr", "indices", "data"):
+        np.testing.assert_array_equal(getattr(A, name), getattr(reference, name), err_msg=name)
+    assert A.indptr.dtype == A.indices.dtype == np.int32 and A.data.dtype == np.float64
+
+
+DIMS = [(1, 1, 1), (3, 1, 1), (1, 6, 2), (2, 3, 4), (7, 5, 3), (4, 9, 2), (10, 10, 10)]
+
+
+@pytest.mark.parametrize("dims", DIMS)
 def test_laplace3d_equals_kronecker_sum(dims):
-    A = laplace3d(*dims)
-    assert isinstance(A, sp.csr_array) and A.has_sorted_indices
-    assert abs(A - _laplace_by_kron(*dims)).max() == 0
+    assert_same_csr(laplace3d(*dims), _laplace_by_kron(*dims))
+
+
+@pytest.mark.parametrize("dims", DIMS)
+def test_elasticity3d_equals_kronecker_product(dims):
+    assert_same_csr(elasticity3d(*dims), _elasticity_by_kron(*dims))
+
+
+def test_threads_do_not_change_the_matrices():
+    import gbgraph as gg
+
+    previous = gg.backends.set_threads(1)
+    try:
+        one = laplace3d(13, 11, 9), elasticity3d(6, 5, 7)
+    finally:
+        gg.backends.set_threads(previous)
+    for A, B in zip(one, (laplace3d(13, 11, 9), elasticity3d(6, 5, 7))):
+        assert_same_csr(A, B)
 
 
 def test_laplace3d_galeri_numbering():

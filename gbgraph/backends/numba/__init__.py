@@ -18,7 +18,7 @@ import numpy as np
 
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
 from .containers import Matrix, Vector, member
-from .kernels import aggregation, coloring, products
+from .kernels import aggregation, coarse, coloring, products
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -232,6 +232,15 @@ class NumbaBackend(Backend):
         out, found = coloring.grouped_reduce(A.indptr, A.indices, values, present, groups.dense()[0], rows, hops,
                                              monoid == "max")
         return Vector(u.size, rows[found], out[found])
+
+    def coarse_by_sort(self, graph, labels, k, *, low_degree_end=False):
+        """Gilbert et al.'s construction with sort-based deduplication as numba kernels
+        (``kernels/coarse.py``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
+        method, bit for bit, two-sided or (``low_degree_end``) one-sided; None for weights
+        that are not float64, which the kernels do not sum, or a graph of 2³² entries."""
+        if graph.weights is not None and graph.weights.dtype != np.float64:
+            return None
+        return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
 
     def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
         rows = mask.positions()
