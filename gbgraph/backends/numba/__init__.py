@@ -199,6 +199,13 @@ class NumbaBackend(Backend):
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))
         return _merge(w, value.restrict(rows), rows)
 
+    def apply_index(self, op, u, thunk=None):
+        compiled = getattr(op, "numba", None)  # an index-unary op with a kernel of its own
+        if compiled is None:
+            return super().apply_index(op, u, thunk)
+        ids = u.positions()
+        return Vector(u.size, ids, compiled(ids, thunk))
+
     # ---- fused verbs: kernels of their own (GraphBLAS forms in base.py) ------------------
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):

@@ -15,7 +15,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["first_fit_rows", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["best_group", "first_fit_rows", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -230,6 +230,18 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
                                                          (np.int64(k), slot, row_ptr, columns, values, out_columns,
                                                           out_values))
     return row_ptr, out_columns, out_values
+
+
+def best_group(indptr, indices, label, is_root, size, rows, limit):
+    """(group, key) of the best neighbouring group of each row of ``rows`` (aggregation.cu),
+    tracking ``limit`` groups per row."""
+    best = cupy.empty(rows.size, cupy.int64)
+    key = cupy.empty(rows.size, cupy.uint64)
+    if rows.size:
+        _get("aggregation.cu", f"gbgraph::best_group<{int(limit)}, {c_type(indices.dtype)}>")(
+            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, label, is_root, size,
+                                                 best, key))
+    return best, key
 
 
 def first_fit_rows(indptr, indices, colors, rows, hops):
