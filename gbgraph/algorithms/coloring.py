@@ -281,7 +281,7 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
-    colors = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
+    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first_fit skips it)
     rounds = 0
     while be.nvals(U):
         if rounds == max_iter:

@@ -196,14 +196,21 @@ class CupyBackend(Backend):
     # ---- fused verbs: kernels of their own (kernels/coloring.cu; GraphBLAS forms in base.py)
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        if priority is not None:
+        if priority is not None and (hops != 1 or priority.dtype.kind not in "biu"):
             return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
         rows = self.indices(mask)
         dense, present = colors.dense()
         if present is not None:
             dense = cupy.where(present.astype(bool), dense, -1)
-        chosen = kernels.first_fit_rows(A.indptr, A.indices, dense.astype(cupy.int64, copy=False), rows, hops)
-        return Vector(colors.size, rows, chosen)
+        dense = dense.astype(cupy.int64, copy=False)
+        if priority is None:
+            return Vector(colors.size, rows, kernels.first_fit_rows(A.indptr, A.indices, dense, rows, hops))
+        # position: rows by decreasing priority, equal ones by increasing index (a stable sort
+        # of the reversed keys; ~ reverses the order of either signedness)
+        order = rows[cupy.argsort(~priority.restrict(rows).values)]
+        position = cupy.full(colors.size, -1, cupy.int64)
+        position[order] = cupy.arange(order.size, dtype=cupy.int64)
+        return Vector(colors.size, rows, kernels.first_fit_in_order(A.indptr, A.indices, dense, rows, position))
 
     def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
         monoid, multiply = _split(semiring)

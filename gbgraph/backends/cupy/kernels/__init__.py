@@ -15,7 +15,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["best_group", "first_fit_rows", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -263,6 +263,23 @@ def first_fit_rows(indptr, indices, colors, rows, hops):
             break
         base += 64
     return chosen
+
+
+def first_fit_in_order(indptr, indices, colors, rows, position):
+    """Sequential first fit of ``rows`` by increasing ``position`` (-1: not listed), seeing
+    ``colors`` (dense, -1 = none) and the colors given before (coloring.cu): rounds of
+    ``first_fit_ready`` until no row waits, one count read per round. Returns the rows'
+    colors."""
+    taken = np.int64(1 << 40)  # coloring.cu's TAKEN
+    work = colors.copy()
+    left = cupy.zeros(1, cupy.uint64)
+    kernel = _get("coloring.cu", f"gbgraph::first_fit_ready<{c_type(indices.dtype)}>")
+    while rows.size:
+        left.fill(0)
+        kernel((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, position, work, left))
+        if int(left.get()[0]) == 0:
+            break
+    return work[rows] - taken
 
 
 def grouped_reduce(monoid, indptr, indices, values, present, groups, rows):
