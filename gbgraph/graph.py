@@ -395,19 +395,19 @@ def _canonical_on_gpu(A, weights, name):
 def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container, name, sorted_csr):
     """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern.
 
-    One pass over the rows finds the unsorted ones and the stored diagonal; only an unsorted
-    input is sorted (``sorted_csr``, which also sums duplicates), only a stored diagonal is
-    dropped (a second pass), and the symmetry check looks every entry up in its transposed
-    row, so a canonical input costs two reading passes and is not copied. An input that
-    stores every diagonal entry is A + I already: it is kept as the graph's closed
-    neighbourhoods (:meth:`Graph.closed_csr`).
+    One pass over the rows finds the unsorted ones and the stored diagonal and checks the
+    symmetry, looking every entry up in its transposed row; only an unsorted input is
+    sorted (``sorted_csr``, which also sums duplicates) and inspected again, and only a
+    stored diagonal is dropped (a second pass), so a canonical input costs one reading pass
+    and is not copied. An input that stores every diagonal entry is A + I already: it is
+    kept as the graph's closed neighbourhoods (:meth:`Graph.closed_csr`).
     """
     indptr = indptr.astype(np.int64, copy=False)
-    diagonal, unsorted = kernels.inspect_rows(indptr, indices)
+    diagonal, unsorted, one_way = kernels.inspect_rows(indptr, indices)
     if int(unsorted):
         indptr, indices, data = sorted_csr(indptr, indices, data)
         indptr = indptr.astype(np.int64, copy=False)
-        diagonal, unsorted = kernels.inspect_rows(indptr, indices)
+        diagonal, unsorted, one_way = kernels.inspect_rows(indptr, indices)
     index_dtype = np.int32 if max(n, indices.size) < 2**31 else np.int64
     indices = indices.astype(index_dtype, copy=False)
     values = data.astype(np.float64, copy=False) if weighted else None
@@ -420,7 +420,7 @@ def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container
         new_indptr[1:] -= xp.cumsum(diagonal, dtype=np.int64)
         indices, values = kernels.drop_diagonal(indptr, indices, values, new_indptr)
         indptr = new_indptr
-    one_way = int(kernels.count_one_way(indptr, indices))
+    one_way = int(one_way)
     if one_way:
         raise AsymmetricGraphError(name, one_way, int(indices.size), f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
     graph = Graph(n, indptr, indices, values, container)

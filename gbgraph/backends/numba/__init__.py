@@ -22,6 +22,7 @@ from .kernels import aggregation, coarse, coloring, products, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
+_EMPTY_INDICES = np.empty(0, np.int64)  # the indices a full vector passes to kernels
 _COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
                 "ge": np.greater_equal}
 _ARITHMETIC = {"min": np.minimum, "max": np.maximum, "plus": np.add, "minus": np.subtract, "times": np.multiply,
@@ -152,9 +153,10 @@ class NumbaBackend(Backend):
             if mask is not None:
                 raise NotImplementedError("the numba backend takes no mask on matrix select")
             return u.select_position(op, 0 if thunk is None else int(thunk))
-        keep = _COMPARISONS[op[5:]](u.values, np.asarray(thunk, u.dtype))
-        positions = np.flatnonzero(keep) if u.indices is None else u.indices[keep]
-        return _masked(Vector(u.size, positions, u.values[keep]), mask, structure, complement)
+        full = u.indices is None
+        positions, values = sets.select(u.values, _EMPTY_INDICES if full else u.indices, not full,
+                                        sets.COMPARISONS[op[5:]], u.values.dtype.type(thunk))
+        return _masked(Vector(u.size, positions, values), mask, structure, complement)
 
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)

@@ -15,7 +15,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -295,14 +295,16 @@ def grouped_reduce(monoid, indptr, indices, values, present, groups, rows):
 
 
 def inspect_rows(indptr, indices):
-    """(has_diagonal per row, count of entries not above their predecessor, on the device)."""
+    """(has_diagonal per row, count of entries not above their predecessor, count of
+    entries (i, j), i != j, without (j, i)), the counts on the device; the last holds only
+    when no row is unsorted (it searches row j by bisection)."""
     n = indptr.size - 1
     diagonal = cupy.zeros(n, bool)
     unsorted = cupy.zeros(1, cupy.uint64)
     if n:
         _get("canonical.cu", f"gbgraph::inspect_rows<{c_type(indices.dtype)}>")(
             (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), diagonal, unsorted))
-    return diagonal, unsorted[0]
+    return diagonal, unsorted[0], count_one_way(indptr, indices)
 
 
 def count_one_way(indptr, indices):

@@ -1,5 +1,5 @@
-"""Canonical CSR on the CPU: which rows are sorted and hold their diagonal, the one-way
-entries of a pattern, and the diagonal dropped, each in one parallel pass (the GPU's are
+"""Canonical CSR on the CPU: which rows are sorted and hold their diagonal and the one-way
+entries of a pattern, in one parallel pass, and the diagonal dropped in another (the GPU's are
 ``backends/cupy/kernels/canonical.cu``).
 
 The symmetry check looks each entry (i, j) up in row j by binary search instead of
@@ -10,36 +10,27 @@ only read, and on a sorted CSR each costs a few comparisons.
 import numba
 import numpy as np
 
-__all__ = ["inspect_rows", "count_one_way", "drop_diagonal"]
+__all__ = ["inspect_rows", "drop_diagonal"]
 
 
 @numba.njit(cache=True, parallel=True)
 def inspect_rows(indptr, indices):
-    """(has_diagonal per row, entries that do not exceed their predecessor in the row)."""
+    """(has_diagonal per row, entries that do not exceed their predecessor in the row,
+    entries (i, j), i != j, with no entry (j, i)): one reading pass. The last count looks
+    i up in row j by binary search, so it holds only when no row is unsorted."""
     n = indptr.size - 1
     diagonal = np.zeros(n, np.bool_)
     unsorted = np.zeros(n, np.int64)
-    for i in numba.prange(n):
-        bad = 0
-        for p in range(indptr[i], indptr[i + 1]):
-            if indices[p] == i:
-                diagonal[i] = True
-            if p > indptr[i] and indices[p] <= indices[p - 1]:
-                bad += 1
-        unsorted[i] = bad
-    return diagonal, unsorted.sum()
-
-
-@numba.njit(cache=True, parallel=True)
-def count_one_way(indptr, indices):
-    """Entries (i, j), i != j, of a row-sorted CSR with no entry (j, i)."""
-    n = indptr.size - 1
     missing = np.zeros(n, np.int64)
     for i in numba.prange(n):
+        bad = 0
         m = 0
         for p in range(indptr[i], indptr[i + 1]):
             j = indices[p]
+            if p > indptr[i] and j <= indices[p - 1]:
+                bad += 1
             if j == i:
+                diagonal[i] = True
                 continue
             lo, hi = indptr[j], indptr[j + 1]
             while lo < hi:
@@ -50,8 +41,9 @@ def count_one_way(indptr, indices):
                     hi = mid
             if lo == indptr[j + 1] or indices[lo] != i:
                 m += 1
+        unsorted[i] = bad
         missing[i] = m
-    return missing.sum()
+    return diagonal, unsorted.sum(), missing.sum()
 
 
 def drop_diagonal(indptr, indices, values, new_indptr):

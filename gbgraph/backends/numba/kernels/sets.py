@@ -1,12 +1,16 @@
-"""Membership and intersection of sorted index lists, for the sparse vectors of the numba
-backend: one merge pass where both lists are long, a binary search of the short one in
-the long one otherwise (numpy's searchsorted of a million positions in a million takes
-~20 random reads each)."""
+"""The index work of the numba backend's sparse vectors: membership and intersection of
+sorted index lists (one merge pass where both lists are long, a binary search of the short
+one in the long one otherwise; numpy's searchsorted of a million positions in a million
+takes ~20 random reads each), and the entries a comparison keeps (``select``) in two
+parallel passes over chunks, where numpy makes a mask and gathers twice."""
 
 import numba
 import numpy as np
 
-__all__ = ["member", "matches"]
+__all__ = ["member", "matches", "select", "COMPARISONS"]
+
+#: select's comparison codes
+COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
 
 #: A list this many times shorter than the other is searched in it instead of merged.
 _SEARCH_RATIO = 32
@@ -53,3 +57,47 @@ def matches(sorted_a, sorted_b):
                 ia[found], ib[found] = i, j
                 found += 1
     return ia[:found], ib[:found]
+
+
+@numba.njit(cache=True, inline="always")
+def _keeps(op, x, thunk):
+    if op == 0:
+        return x == thunk
+    if op == 1:
+        return x != thunk
+    if op == 2:
+        return x < thunk
+    if op == 3:
+        return x <= thunk
+    if op == 4:
+        return x > thunk
+    return x >= thunk
+
+
+@numba.njit(cache=True, parallel=True)
+def select(values, indices, has_indices, op, thunk):
+    """(positions, values) of the entries whose value compares true with ``thunk``
+    (``COMPARISONS[op]``), in order; positions are ``indices`` (or the slots, when the
+    vector is full and ``has_indices`` is False)."""
+    n = values.size
+    chunks = max(1, min(256, n // 16384))
+    size = (n + chunks - 1) // chunks
+    start = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        kept = 0
+        for p in range(c * size, min(n, (c + 1) * size)):
+            if _keeps(op, values[p], thunk):
+                kept += 1
+        start[c + 1] = kept
+    for c in range(chunks):
+        start[c + 1] += start[c]
+    positions = np.empty(start[chunks], np.int64)
+    kept_values = np.empty(start[chunks], values.dtype)
+    for c in numba.prange(chunks):
+        q = start[c]
+        for p in range(c * size, min(n, (c + 1) * size)):
+            if _keeps(op, values[p], thunk):
+                positions[q] = indices[p] if has_indices else p
+                kept_values[q] = values[p]
+                q += 1
+    return positions, kept_values
