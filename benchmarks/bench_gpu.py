@@ -97,9 +97,9 @@ def print_row(r):
     c = r["coarse_graph_ms"]
     fastest = min(c[m] for m in COARSE_METHODS)
     print(f"{r['graph']:<22}{r['n']:>10,}{r['spmv_ms']:>7.3f}"
-          f"{r['mis2']['ms']:>8.2f}{r['mis2']['ms'] / r['spmv_ms']:>6.1f}{r['mis2']['size']:>9,}{r['mis2']['iterations']:>3}"
+          f"{r['mis2']['ms']:>8.2f}{r['mis2']['ms'] / r['spmv_ms']:>6.1f}{r['mis2']['size']:>10,}{r['mis2']['iterations']:>3}"
           f"{r['mis2']['extra_bytes_per_vertex']:>6.0f}"
-          f"{r['aggregate_mis2']['ms']:>8.2f}{r['aggregate_mis2']['count']:>9,}{r['aggregate_mis2_basic']['ms']:>8.2f}"
+          f"{r['aggregate_mis2']['ms']:>8.2f}{r['aggregate_mis2']['count']:>10,}{r['aggregate_mis2_basic']['ms']:>8.2f}"
           f"{r['color']['ms']:>8.2f}{r['color']['colors']:>4}"
           f"  {c['spgemm']:>7.2f}{c['sort']:>7.2f}{c['hash']:>7.2f}{c['cupyx_spgemm']:>7.2f}"
           f"{c['cupyx_spgemm'] / fastest:>6.2f}x"
@@ -128,8 +128,8 @@ def main(argv=None):
           "eq = MIS-2 / SpMV; B/v = pool high-water bytes per vertex beyond the CSR during MIS-2; agg, basic = "
           "aggregate(mis2, mis2_basic); color = first-fit greedy, distance 1; spgemm/sort/hash = coarse_graph "
           "methods, cupyx = P.T @ A @ P, x = cupyx / fastest gbgraph")
-    print(f"{'graph':<22}{'n':>10}{'SpMV':>7}{'MIS-2':>8}{'eq':>6}{'|MIS-2|':>9}{'it':>3}{'B/v':>6}"
-          f"{'agg':>8}{'count':>9}{'basic':>8}{'color':>8}{'#c':>4}  {'spgemm':>7}{'sort':>7}{'hash':>7}{'cupyx':>7}{'x':>7}")
+    print(f"{'graph':<22}{'n':>10}{'SpMV':>7}{'MIS-2':>8}{'eq':>6}{'|MIS-2|':>10}{'it':>3}{'B/v':>6}"
+          f"{'agg':>8}{'count':>10}{'basic':>8}{'color':>8}{'#c':>4}  {'spgemm':>7}{'sort':>7}{'hash':>7}{'cupyx':>7}{'x':>7}")
     rows = []
     for spec in specs:
         rows.append(bench(spec, args.repeat, args.warmup))

@@ -238,7 +238,7 @@ def _parser():
         p = commands.add_parser(name, help=summary, description=description, epilog=__doc__.split("\n", 2)[2],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument("graph", metavar="GRAPH", help="Matrix Market file, embedded graph name or generator spec")
-        p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: suitesparse)")
+        p.add_argument("--backend", default=None, choices=backends.names(), help="backend (default: cupy for GPU input, else numba)")
         p.add_argument("--output", metavar="FILE", help=output_help + " (.npy: numpy binary)")
         p.add_argument("--symmetrize", action="store_true",
                        help="use the pattern of A ∪ Aᵀ, for a GRAPH whose pattern is not symmetric")

@@ -352,7 +352,7 @@ def _canonical(csr, container, weighted, name):
         csr = csr.copy()  # copy() drops storage beyond indptr[-1]
 
     def sorted_csr(indptr, indices, data):
-        S = sp.csr_array((data, indices, indptr), shape=csr.shape)
+        S = sp.csr_array((data, indices, indptr), shape=csr.shape, copy=True)  # sum_duplicates works in place
         S.sum_duplicates()  # sorts the rows too
         return S.indptr, S.indices, S.data
 
@@ -382,7 +382,7 @@ def _canonical_on_gpu(A, weights, name):
     _check_square(A.shape, name)
 
     def sorted_csr(indptr, indices, data):
-        S = csp.csr_matrix((data, indices, indptr), shape=A.shape)
+        S = csp.csr_matrix((data, indices, indptr), shape=A.shape, copy=True)  # sum_duplicates works in place
         S.sum_duplicates()  # sorts the rows too
         return S.indptr, S.indices, S.data
 

@@ -200,6 +200,37 @@ def test_bor_second(be):
     assert _entries(be, be.mxv("bor_second", A, _sparse(be, np.arange(N), x), mask=mask)) == {0: expected[0], 5: expected[5]}
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_first_fit_in_priority_order_is_sequential_greedy(be, seed):
+    # a random symmetric graph with a clique (long chains of waiting rows), colors given
+    # before at some rows inside and outside the mask (-1 entries: no color), tied priorities
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    M = sp.random(n, n, density=0.03, random_state=rng, format="lil")
+    M[:40, :40] = 1
+    M = sp.csr_array(M + M.T)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M.sort_indices()
+    given = np.where(rng.random(n) < 0.2, rng.integers(0, 70, n), -1)
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    priority = rng.integers(0, 25, n)
+    colors = given.copy()
+    neighbours = np.split(M.indices, M.indptr[1:-1])
+    for i in sorted(rows.tolist(), key=lambda i: (-priority[i], i)):
+        taken = set(colors[neighbours[i]].tolist())
+        colors[i] = next(c for c in range(n + 1) if c not in taken)
+    xp = be.xp
+    A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n)
+    ids = xp.arange(n, dtype=xp.int64)
+    result = be.first_fit(A, be.vector(ids, xp.asarray(given), n), mask=be.vector(xp.asarray(rows), True, n),
+                          priority=be.vector(ids, xp.asarray(priority), n))
+    assert _host(be.indices(result)).tolist() == rows.tolist()
+    assert _host(be.values(result)).tolist() == colors[rows].tolist()
+
+
 def test_extract_matrix_rows(be):
     A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES))
     rows = [3, 0, 2, 3]  # an empty row, and a repeat

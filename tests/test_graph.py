@@ -62,8 +62,12 @@ def test_graph_is_returned_unchanged_and_caches():
     assert G.cached("k", lambda: [1]) is G.cached("k", lambda: [2])
 
 
-def test_input_is_not_modified():
-    A = sp.coo_array(([1.0, 1, 1, 1], ([1, 0, 0, 0], [0, 1, 1, 0])), shape=(2, 2)).tocsr()
+@pytest.mark.parametrize("unsorted", [False, True])
+def test_input_is_not_modified(unsorted):
+    if unsorted:  # rows out of order, with a duplicate: canonicalisation sorts and sums a copy
+        A = sp.csr_array((np.array([1.0, 2, 3, 4, 5]), np.array([2, 1, 1, 0, 0]), np.array([0, 3, 4, 5])), shape=(3, 3))
+    else:
+        A = sp.coo_array(([1.0, 1, 1, 1], ([1, 0, 0, 0], [0, 1, 1, 0])), shape=(2, 2)).tocsr()
     before = (A.data.copy(), A.indices.copy(), A.indptr.copy())
     gg.as_graph(A)
     for a, b in zip(before, (A.data, A.indices, A.indptr)):

@@ -93,3 +93,13 @@ def test_packing_bits_reserves_priority_bits():
     assert packing_bits(2**25 - 2, priority_bits=7) == 32 and packing_bits(2**25 - 1, priority_bits=7) == 64
     with pytest.raises(ValueError, match="packing=32 holds at most 2\\*\\*25 - 2 vertices here"):
         packing_bits(2**25 - 1, packing=32, priority_bits=7)
+
+
+@pytest.mark.parametrize(("n", "bits"), [(3, 32), (1000, 32), (70_000, 32), (1000, 64)])
+@pytest.mark.parametrize(("r", "priority_hash"), [(0, "xorshift*"), (1, "xorshift*"), (7, "xorshift*"), (3, "xorshift")])
+def test_compiled_statuses_equal_the_formula(n, bits, r, priority_hash):
+    ids = np.sort(np.random.default_rng(n).choice(n, n // 3 + 1, replace=False)).astype(np.int64)
+    packing = Packing(n, bits, priority_hash=priority_hash)
+    compiled, formula = packing.numba(ids, r), packing(ids, r)
+    assert compiled.dtype == formula.dtype
+    np.testing.assert_array_equal(compiled, formula)

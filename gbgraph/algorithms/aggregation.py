@@ -66,7 +66,8 @@ def aggregate(A, method="mis2", *, backend=None):
     method : {"mis2", "mis2_basic"}
         Kokkos Kernels' ``graph_mis2_aggregate`` or ``graph_mis2_coarsen``.
     backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input.
+        ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
+        ``"cupy"`` for GPU input, else ``"numba"``.
 
     Returns
     -------

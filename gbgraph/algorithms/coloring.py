@@ -60,9 +60,12 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
     method : {"greedy", "jones_plassmann", "hybrid", "mis"}
-        ``"greedy"``: Jones-Plassmann order with first-fit colors: each round's winners take
-        the smallest color that no colored vertex within ``distance`` has, which is the
-        coloring sequential greedy gives when it visits vertices by decreasing priority.
+        ``"greedy"``: speculative first fit [4]_, made synchronous: each round every
+        uncolored vertex takes the smallest color that no colored vertex within
+        ``distance`` has, and keeps it unless an uncolored vertex of higher priority
+        within reach took the same; dense subgraphs are finished in priority order, and a
+        last pass recolors the classes, the last first (Culberson's iterated greedy [5]_,
+        never more colors).
         ``"jones_plassmann"``: [1]_ Algorithm 1, the winners of round r take color r.
         ``"hybrid"``: [1]_ Algorithm 3, degree-based rounds (a vertex wins if its degree is
         larger than every uncolored neighbour's) until one colors nothing or
@@ -74,8 +77,8 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
         2 colors vertices within two edges differently (``"greedy"`` and
         ``"jones_plassmann"``), over closed neighbourhoods.
     backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
-        CuPy arrays), else ``"suitesparse"``.
+        ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
+        ``"cupy"`` for GPU input (cupyx sparse, CuPy arrays), else ``"numba"``.
     priority : {None, "random", "largest_degree"}
         Vertex order of ``"greedy"`` and ``"jones_plassmann"``: the hash alone, or larger
         degree first with the hash breaking ties (Welsh and Powell's order, the parallel
@@ -132,6 +135,11 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
     .. [3] M. Burtscher, S. Devale, S. Azimi, J. Jaiganesh and E. Powers, "A high-quality
        and fast maximal independent set implementation for GPUs," ACM Trans. Parallel
        Comput. 5(2), 2018. https://doi.org/10.1145/3291525
+    .. [4] M. Deveci, E. G. Boman, K. D. Devine and S. Rajamanickam, "Parallel graph
+       coloring for manycore architectures," IPDPS 2016, pp. 892-901.
+       https://doi.org/10.1109/IPDPS.2016.54
+    .. [5] J. C. Culberson, "Iterated greedy graph coloring and the difficulty landscape,"
+       Technical Report TR 92-07, University of Alberta, 1992.
 
     Examples
     --------
@@ -270,18 +278,18 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     Each round, every uncolored vertex tentatively takes its first fit among the colored
     vertices within reach (``t<U> = first_fit(A, colors)``), and keeps it unless an uncolored
     vertex of higher key within reach took the same color (``rival<U> = (A ∘ [t_i = t_j])
-    ⊕max.second key``; Kokkos Kernels' vertex-based coloring [4]_, synchronous, so the
+    ⊕max.second key``; Kokkos Kernels' vertex-based coloring, synchronous, so the
     same on every run). After a round that colors under ``1 / _TAIL`` of the vertices left
     (dense subgraphs, where a round would color about one vertex of each), the rest take
     their first fit one after another by decreasing key. Last, Culberson's iterated greedy
-    step [5]_ recolors the color classes one after another, the last class first, each
+    step recolors the color classes one after another, the last class first, each
     vertex taking its first fit: this never adds a color and often removes one.
     """
     A = be.adjacency(graph, closed=hops == 2)
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
-    colors = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
+    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first_fit skips it)
     rounds = 0
     while be.nvals(U):
         if rounds == max_iter:

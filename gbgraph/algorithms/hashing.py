@@ -254,6 +254,15 @@ class Packing(_Statuses):
         del id1
         return _stored(x, self.bits, xp)
 
+    def numba(self, ids, r):
+        """:meth:`__call__` as one parallel numba kernel (``backends/numba/kernels/hashing.py``),
+        for the numba backend's ``apply_index``."""
+        from ..backends.numba.kernels.hashing import packed_statuses
+
+        high = self._high_bits if self.bits == 32 else np.uint64(0)
+        out32, out64 = packed_statuses(ids, int(r), self.nv, self.bits, self._star, high)
+        return out32 if self.bits == 32 else out64
+
     def cuda(self, indices, count_ptr, count, capacity, r):
         """:meth:`__call__` as one CUDA kernel (``kernels/hashing.cu``), for the cupy backend's
         ``apply_index``: the vertices are ``indices[:count]`` (positions 0.. when None), the

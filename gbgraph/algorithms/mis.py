@@ -94,8 +94,8 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
         ``"permutation"``: the hashed priorities of round 0, kept (the random-permutation
         MIS of CUSP, PBBS and Pannotia; the greedy set in that order; ``misk(A, 1)``).
     backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
-        CuPy arrays), else ``"suitesparse"``.
+        ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
+        ``"cupy"`` for GPU input (cupyx sparse, CuPy arrays), else ``"numba"``.
     packing : {None, 32, 64}, optional
         Status width, see :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits
         when they hold the id and the priority (``n + 2 <= 2**32``; for ``"degree"``,
@@ -180,8 +180,8 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
         ``MIS2_QUALITY``, fixed priorities from the normalised degree, lower degree first,
         ties to the lower id (:func:`~gbgraph.algorithms.priorities.kokkos_quality`).
     backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
-        CuPy arrays), else ``"suitesparse"``.
+        ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
+        ``"cupy"`` for GPU input (cupyx sparse, CuPy arrays), else ``"numba"``.
     priority_hash : {"xorshift*", "xorshift"}
         The hash of the ``"refresh"`` and ``"fixed"`` priorities: Kokkos Kernels'
         xorshift* (default), or the plain xorshift of Table I's "Xor Hash" column, which
@@ -272,8 +272,8 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     k : int
         The distance, at least 1.
     backend : str or Backend, optional
-        ``"suitesparse"`` or ``"cupy"``; None picks ``"cupy"`` for GPU input (cupyx sparse,
-        CuPy arrays), else ``"suitesparse"``.
+        ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
+        ``"cupy"`` for GPU input (cupyx sparse, CuPy arrays), else ``"numba"``.
     packing : {None, 32, 64}, optional
         Status width, as in :func:`mis2`.
     max_iter : int, optional

@@ -205,7 +205,8 @@ class Backend(abc.ABC):
         A : matrix
             Boolean pattern, square.
         colors : vector
-            int64, an entry at each colored vertex.
+            int64, an entry at each colored vertex; an entry below 0 stands for no color (so
+            a full vector can hold a partial coloring).
         mask : vector
             The rows to color (structure).
         hops : {1, 2}

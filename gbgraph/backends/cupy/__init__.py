@@ -196,14 +196,21 @@ class CupyBackend(Backend):
     # ---- fused verbs: kernels of their own (kernels/coloring.cu; GraphBLAS forms in base.py)
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        if priority is not None:
+        if priority is not None and (hops != 1 or priority.dtype.kind not in "biu"):
             return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
         rows = self.indices(mask)
         dense, present = colors.dense()
         if present is not None:
             dense = cupy.where(present.astype(bool), dense, -1)
-        chosen = kernels.first_fit_rows(A.indptr, A.indices, dense.astype(cupy.int64, copy=False), rows, hops)
-        return Vector(colors.size, rows, chosen)
+        dense = dense.astype(cupy.int64, copy=False)
+        if priority is None:
+            return Vector(colors.size, rows, kernels.first_fit_rows(A.indptr, A.indices, dense, rows, hops))
+        # position: rows by decreasing priority, equal ones by increasing index (a stable sort
+        # of the reversed keys; ~ reverses the order of either signedness)
+        order = rows[cupy.argsort(~priority.restrict(rows).values)]
+        position = cupy.full(colors.size, -1, cupy.int64)
+        position[order] = cupy.arange(order.size, dtype=cupy.int64)
+        return Vector(colors.size, rows, kernels.first_fit_in_order(A.indptr, A.indices, dense, rows, position))
 
     def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
         monoid, multiply = _split(semiring)
@@ -219,6 +226,20 @@ class CupyBackend(Backend):
                                             groups.dense()[0].astype(cupy.int64, copy=False), rows)
         keep = cupy.flatnonzero(found)
         return Vector(u.size, rows[keep], out[keep])
+
+    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+        if limit is None:  # a row's groups unbounded: no fixed number of slots per thread
+            return super().best_group(A, labels, rooted, sizes, mask=mask, limit=limit)
+        rows = self.indices(mask)
+        label, present = labels.dense()
+        if present is not None:
+            label = cupy.where(present.astype(bool), label, -1)
+        is_root = cupy.zeros(labels.size, bool)
+        is_root[self.indices(rooted)] = True
+        group, key = kernels.best_group(A.indptr, A.indices, label.astype(cupy.int64, copy=False), is_root,
+                                        sizes.dense()[0].astype(cupy.int64, copy=False), rows, limit)
+        found = cupy.flatnonzero(group >= 0)
+        return Vector(labels.size, rows[found], group[found]), Vector(labels.size, rows[found], key[found])
 
     def coarse_by_sort(self, graph, labels, k):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel

@@ -17,8 +17,8 @@ reference: every verb here returns what it returns, and the tests compare the tw
 import numpy as np
 
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
-from .containers import Matrix, Vector, member
-from .kernels import aggregation, coarse, coloring, products
+from .containers import Matrix, Vector
+from .kernels import aggregation, coarse, coloring, products, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -199,6 +199,13 @@ class NumbaBackend(Backend):
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))
         return _merge(w, value.restrict(rows), rows)
 
+    def apply_index(self, op, u, thunk=None):
+        compiled = getattr(op, "numba", None)  # an index-unary op with a kernel of its own
+        if compiled is None:
+            return super().apply_index(op, u, thunk)
+        ids = u.positions()
+        return Vector(u.size, ids, compiled(ids, thunk))
+
     # ---- fused verbs: kernels of their own (GraphBLAS forms in base.py) ------------------
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):
@@ -207,16 +214,16 @@ class NumbaBackend(Backend):
         if priority is None:
             chosen = coloring.first_fit_rows(A.indptr, A.indices, dense, rows, hops)
         else:
-            order = _by_priority(rows, priority)
+            by = coloring.by_decreasing(priority.dense()[0][rows])
             chosen = np.empty(rows.size, np.int64)
-            chosen[np.searchsorted(rows, order)] = coloring.first_fit_in_order(A.indptr, A.indices, dense, order, hops)
+            chosen[by] = coloring.first_fit_in_order(A.indptr, A.indices, dense, rows[by], hops)
         return Vector(colors.size, rows, chosen)
 
     def chain_depth(self, A, priority, *, hops=1):
         rows = priority.positions()
-        order = _by_priority(rows, priority)
+        by = coloring.by_decreasing(priority.dense()[0][rows])
         depth = np.empty(rows.size, np.int64)
-        depth[np.searchsorted(rows, order)] = coloring.chain_depth_in_order(A.indptr, A.indices, order, hops)
+        depth[by] = coloring.chain_depth_in_order(A.indptr, A.indices, rows[by], hops)
         return Vector(priority.size, rows, depth)
 
     def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
@@ -304,12 +311,6 @@ def _graphblas(M):
     return M._graphblas
 
 
-def _by_priority(rows, priority):
-    """``rows`` by decreasing priority, equal priorities by increasing index."""
-    values = priority.dense()[0][rows]
-    return rows[np.lexsort((rows, ~values))]  # ~ reverses the order of either signedness
-
-
 def _or_empty(x, dtype):
     """``x``, or an empty array standing for an absent one (kernels take arrays only)."""
     return np.empty(0, dtype) if x is None else x
@@ -375,9 +376,8 @@ def _intersect(u, v):
         return u.indices, u.values, v.values[u.indices]
     if u.indices is None:
         return v.indices, u.values[v.indices], v.values
-    both = member(u.indices, v.indices)
-    positions = u.indices[both]
-    return positions, u.values[both], v.values[np.searchsorted(v.indices, positions)]
+    at_u, at_v = sets.matches(u.indices, v.indices)
+    return u.indices[at_u], u.values[at_u], v.values[at_v]
 
 
 def _merge(w, value, rows):

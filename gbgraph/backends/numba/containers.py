@@ -3,6 +3,8 @@ CuPy arrays."""
 
 import numpy as np
 
+from .kernels.sets import matches
+
 __all__ = ["Vector", "Matrix"]
 
 
@@ -47,19 +49,11 @@ class Vector:
             return self
         if self.indices is None:
             return Vector(self.size, rows, self.values[rows])
-        inside = member(self.indices, rows)
-        return Vector(self.size, self.indices[inside], self.values[inside])
+        at, _ = matches(self.indices, rows)
+        return Vector(self.size, self.indices[at], self.values[at])
 
     def __repr__(self):
         return f"<gbgraph numba Vector size={self.size:,} nvals={self.nvals:,} dtype={self.dtype}>"
-
-
-def member(sorted_a, sorted_b):
-    """Boolean mask over sorted_a: which of its values appear in sorted_b."""
-    if sorted_b.size == 0:
-        return np.zeros(sorted_a.size, bool)
-    where = np.minimum(np.searchsorted(sorted_b, sorted_a), sorted_b.size - 1)
-    return sorted_b[where] == sorted_a
 
 
 class Matrix:

@@ -15,7 +15,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["first_fit_rows", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "count_one_way", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -232,6 +232,18 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     return row_ptr, out_columns, out_values
 
 
+def best_group(indptr, indices, label, is_root, size, rows, limit):
+    """(group, key) of the best neighbouring group of each row of ``rows`` (aggregation.cu),
+    tracking ``limit`` groups per row."""
+    best = cupy.empty(rows.size, cupy.int64)
+    key = cupy.empty(rows.size, cupy.uint64)
+    if rows.size:
+        _get("aggregation.cu", f"gbgraph::best_group<{int(limit)}, {c_type(indices.dtype)}>")(
+            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, label, is_root, size,
+                                                 best, key))
+    return best, key
+
+
 def first_fit_rows(indptr, indices, colors, rows, hops):
     """``first_fit`` of the rows ``rows`` (coloring.cu): window after window of 64 colors,
     until every row has found a free one; distance 2 forms each net's word per window."""
@@ -251,6 +263,23 @@ def first_fit_rows(indptr, indices, colors, rows, hops):
             break
         base += 64
     return chosen
+
+
+def first_fit_in_order(indptr, indices, colors, rows, position):
+    """Sequential first fit of ``rows`` by increasing ``position`` (-1: not listed), seeing
+    ``colors`` (dense, -1 = none) and the colors given before (coloring.cu): rounds of
+    ``first_fit_ready`` until no row waits, one count read per round. Returns the rows'
+    colors."""
+    taken = np.int64(1 << 40)  # coloring.cu's TAKEN
+    work = colors.copy()
+    left = cupy.zeros(1, cupy.uint64)
+    kernel = _get("coloring.cu", f"gbgraph::first_fit_ready<{c_type(indices.dtype)}>")
+    while rows.size:
+        left.fill(0)
+        kernel((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, position, work, left))
+        if int(left.get()[0]) == 0:
+            break
+    return work[rows] - taken
 
 
 def grouped_reduce(monoid, indptr, indices, values, present, groups, rows):

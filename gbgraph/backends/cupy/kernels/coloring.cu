@@ -40,6 +40,49 @@ __global__ void first_fit_window(const long long* rows, long long count, const l
     }
 }
 
+// Sequential first fit by position (the greedy coloring in that order), as rounds that may
+// run in any order: row rows[k] takes its first fit once every row of lower position[] among
+// its neighbours has taken its own. A color taken is stored as TAKEN + color, so a neighbour
+// can tell it from the colors the rows had before (-1: none), which still count until
+// replaced. Only a row whose earlier neighbours are all done writes, and no later neighbour
+// of it can be done yet, so a row's color depends on the order alone, not on the schedule;
+// rows that find an earlier neighbour not done count themselves in left[0] for another
+// round. A neighbour done during this round may be seen or not: either way the result is
+// the same, only the number of rounds differs.
+constexpr long long TAKEN = 1LL << 40;
+
+template <typename I>
+__global__ void first_fit_ready(const long long* rows, long long count, const long long* indptr, const I* indices,
+                                const long long* position, long long* colors, unsigned long long* left)
+{
+    volatile long long* shared_colors = colors;  // read past the L1 cache: other threads write them
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x) {
+        const long long i = rows[k];
+        if (shared_colors[i] >= TAKEN) continue;
+        const long long at = position[i];
+        bool ready = true;
+        for (long long p = indptr[i]; p < indptr[i + 1] && ready; ++p) {
+            const long long j = indices[p], before = position[j];
+            ready = j == i || before < 0 || before > at || shared_colors[j] >= TAKEN;
+        }
+        if (!ready) {
+            atomicAdd(left, 1ULL);
+            continue;
+        }
+        long long chosen = -1;
+        for (long long base = 0; chosen < 0; base += 64) {
+            unsigned long long word = 0;
+            for (long long p = indptr[i]; p < indptr[i + 1]; ++p) {
+                long long c = shared_colors[indices[p]];
+                const long long offset = (c >= TAKEN ? c - TAKEN : c) - base;
+                if (offset >= 0 && offset < 64) word |= 1ULL << offset;
+            }
+            if (word != ~0ULL) chosen = base + __ffsll((long long)~word) - 1;
+        }
+        shared_colors[i] = TAKEN + chosen;
+    }
+}
+
 // net_words[w] = the colors base..base+63 in the net N[w] (every net).
 template <typename I>
 __global__ void net_words(const long long* indptr, const I* indices, long long n, const long long* colors,

@@ -17,7 +17,7 @@ References
 import numba
 import numpy as np
 
-__all__ = ["first_fit_rows", "first_fit_in_order", "chain_depth_in_order", "grouped_reduce"]
+__all__ = ["first_fit_rows", "first_fit_in_order", "chain_depth_in_order", "grouped_reduce", "by_decreasing"]
 
 _FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -299,3 +299,30 @@ def _net_groups(indptr, indices, values, present, groups, w, use_max):
             keys[m] = member_groups[order[t]]
             sums[m] = values[j]
     return keys[:m + 1], sums[:m + 1]
+
+
+def by_decreasing(values):
+    """The stable order of ``values`` from the largest down (equal values keep their order):
+    a counting sort where the values span at most a few times their number (colors, as the
+    recoloring's priority), numpy's stable sort of the reversed keys otherwise."""
+    if values.size == 0 or values.dtype.kind not in "iu":
+        return np.argsort(~values if values.dtype.kind == "b" else -values, kind="stable")
+    low, high = int(values.min()), int(values.max())
+    if high - low <= 4 * values.size + 1024:
+        return _counting_order(values, low, high)
+    return np.argsort(~values, kind="stable")  # ~ reverses the order of either signedness
+
+
+@numba.njit(cache=True)
+def _counting_order(values, low, high):
+    start = np.zeros(high - low + 2, np.int64)
+    for v in values:
+        start[high - v + 1] += 1
+    for k in range(1, start.size):
+        start[k] += start[k - 1]
+    order = np.empty(values.size, np.int64)
+    for k in range(values.size):
+        slot = high - values[k]
+        order[start[slot]] = k
+        start[slot] += 1
+    return order
