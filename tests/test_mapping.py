@@ -241,9 +241,9 @@ def test_seed_changes_ties_only():
     a, b = gg.coarse_mapping(A, "hec", seed=0), gg.coarse_mapping(A, "hec", seed=1)
     assert not np.array_equal(a.labels, b.labels)
     np.testing.assert_array_equal(gg.coarse_mapping(A, "hec", seed=1).labels, b.labels)
-    path = sp.diags([[1.0, 5.0, 1.0, 5.0, 1.0]] * 2, [-1, 1], shape=(6, 6), format="csr")  # distinct pairs
+    path = sp.diags([[1.0, 5.0, 1.0, 5.0, 1.0]] * 2, [-1, 1], shape=(6, 6), format="csr")  # heavy edges 1-2 and 3-4
     for seed in range(4):
-        np.testing.assert_array_equal(gg.coarse_mapping(path, "hem", seed=seed).labels, [0, 0, 1, 1, 2, 2])
+        np.testing.assert_array_equal(gg.coarse_mapping(path, "hem", seed=seed).labels, [0, 1, 1, 2, 2, 3])
 
 
 @pytest.mark.parametrize("method", WEIGHTED)
