@@ -103,7 +103,7 @@ def _timed(module, names):
 def hierarchy_split(G, construction):
     """Milliseconds of one ``gg.coarsen(G, construction=...)``: aggregation of every level,
     construction of every coarse level (its Graph included) and the rest."""
-    with _timed(gbgraph.algorithms.coarsen, {"aggregate": "aggregation", "_coarse_level": "construction"}) as ms:
+    with _timed(gbgraph.algorithms.coarsen, {"coarse_mapping": "aggregation", "_coarse_level": "construction"}) as ms:
         start = time.perf_counter()
         gg.coarsen(G, construction=construction)
         total = 1e3 * (time.perf_counter() - start)

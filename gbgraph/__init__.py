@@ -10,6 +10,7 @@ from . import amg, datasets, generators, io, solvers, validate
 from .algorithms.aggregation import Aggregation, aggregate
 from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, coarsen
 from .algorithms.coloring import ColoringResult, color
+from .algorithms.mapping import CoarseMapping, coarse_mapping
 from .algorithms.mis import MISResult, mis1, mis2, misk
 from .backends import Backend, backend
 from .errors import AsymmetricGraphError, GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
@@ -18,8 +19,8 @@ from .graph import Graph, as_graph, symmetrize
 __version__ = "0.1.0"
 
 __all__ = [
-    "Aggregation", "AsymmetricGraphError", "Backend", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
+    "Aggregation", "AsymmetricGraphError", "Backend", "CoarseMapping", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
     "MISResult", "StallError", "UnsupportedGraphTypeError", "aggregate", "aggregation_operator", "amg", "as_graph",
-    "backend", "coarse_graph", "coarsen", "color", "datasets", "generators", "io", "mis1", "mis2", "misk",
+    "backend", "coarse_graph", "coarse_mapping", "coarsen", "color", "datasets", "generators", "io", "mis1", "mis2", "misk",
     "solvers", "symmetrize", "validate",
 ]

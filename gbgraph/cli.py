@@ -9,6 +9,7 @@ package (``fe_4elt2``), or a generator with its grid size::
 """
 
 import argparse
+import dataclasses
 import difflib
 import os
 import sys
@@ -21,6 +22,7 @@ from . import __version__, backends, datasets, generators
 from .algorithms.aggregation import METHODS as AGGREGATION_METHODS
 from .algorithms.aggregation import aggregate
 from .algorithms.coarsen import COARSE_METHODS, coarsen
+from .algorithms.mapping import METHODS as MAPPING_METHODS
 from .algorithms.coloring import METHODS as COLOR_METHODS
 from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
 from .algorithms.coloring import color
@@ -158,12 +160,16 @@ def _aggregate(args):
 
 def _coarsen(args):
     graph, be, load = _load(args)
+    if args.weights != "values" and graph.weights is not None:  # |A(i, j)| or the pattern
+        graph = dataclasses.replace(graph, weights=abs(graph.weights) if args.weights == "abs" else None, _cache={})
     t1 = time.perf_counter()
-    hierarchy = coarsen(graph, args.method, cutoff=args.cutoff, construction=args.construction, backend=be)
+    hierarchy = coarsen(graph, args.method, cutoff=args.cutoff, construction=args.construction, seed=args.seed,
+                        backend=be)
     t2 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
-        ("method", f"{args.method} aggregates, {args.construction} coarse graphs, cutoff {args.cutoff}"),
-        ("levels", f"{len(hierarchy)}"),
+        ("method", f"{args.method} mapping, {args.construction} coarse graphs, cutoff {args.cutoff}"),
+        ("levels", f"{len(hierarchy)}  (stopped by {hierarchy.stopped}; average coarsening ratio "
+                   f"{hierarchy.average_ratio:.2f})"),
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("coarsen time", f"{(t2 - t1) * 1e3:,.1f} ms"),
     ]
@@ -172,7 +178,8 @@ def _coarsen(args):
     print(hierarchy)
     if one_level and args.output:
         reason = (f"{graph.n:,} vertices, at most --cutoff {args.cutoff}" if graph.n <= args.cutoff
-                  else "the first level of aggregates would keep over 95% of the vertices")
+                  else "the first level would keep over 95% of the vertices" if hierarchy.stopped == "stall"
+                  else "the first level would have fewer than 10 vertices")
         raise ValueError(f"nothing written to {args.output!r}: the hierarchy has one level ({reason}), so no "
                          f"vertex has an aggregate")
 
@@ -263,12 +270,19 @@ def _parser():
                 "write each vertex's aggregate, one per line", _aggregate)
     p.add_argument("--method", default="mis2", choices=AGGREGATION_METHODS,
                    help="mis2: graph_mis2_aggregate (default); mis2_basic: graph_mis2_coarsen")
-    p = command("coarsen", "multilevel coarsening: aggregates and coarse graphs, level by level",
+    p = command("coarsen", "multilevel coarsening: coarse mappings and coarse graphs, level by level",
                 "Coarsen the graph until a level has at most --cutoff vertices and print the\n"
-                "hierarchy: vertices, edges and coarsening ratio of each level.",
-                "write the first level's aggregate of each vertex, one per line (a one-level "
+                "hierarchy: vertices, edges, coarsening ratio and times of each level.",
+                "write the first level's coarse vertex of each vertex, one per line (a one-level "
                 "hierarchy has none: an error)", _coarsen)
-    p.add_argument("--method", default="mis2", choices=AGGREGATION_METHODS, help="aggregation (default: mis2)")
+    p.add_argument("--method", default="mis2", choices=MAPPING_METHODS,
+                   help="coarse mapping (default: mis2): hec, hec3 (heavy edge coarsening), hem (heavy edge "
+                        "matching), mtmetis (HEM + two-hop matching), gosh, gosh_hec, mis2, mis2_basic; "
+                        "see docs/coarsening.md")
+    p.add_argument("--weights", default="values", choices=("values", "abs", "pattern"),
+                   help="edge weights of the heavy-edge mappings: the values (default; negative ones are an "
+                        "error), their absolute values (a Laplacian), or 1 for every edge")
+    p.add_argument("--seed", default=0, type=int, help="seed of the hash that breaks ties (default: 0; mis2: 0 only)")
     p.add_argument("--construction", default="spgemm", choices=COARSE_METHODS,
                    help="coarse graph construction (default: spgemm)")
     p.add_argument("--cutoff", default=50, type=int, help="stop at this many vertices (default: 50)")

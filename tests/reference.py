@@ -494,3 +494,76 @@ def cluster_gauss_seidel_reference(A, b, labels, cluster_colors, symmetric, swee
                     for i in reversed(clusters[c]):
                         update(i)
     return np.array(x)
+
+
+# ---- coarse mappings (Gilbert et al., IPDPS 2021) -----------------------------------------
+
+def mapping_keys(n, seed=0):
+    """gbgraph's vertex keys for the coarse mappings: the 64-bit hashed status of vertex v
+    in round ``seed``, ``hash << nv | (v + 1)`` (distinct; larger keys come first)."""
+    return [hashed_status(v, seed, n, 64) for v in range(n)]
+
+
+def _weighted_lists(A):
+    """Neighbour lists {v: weight} of each vertex, diagonal dropped, a pattern weighing 1."""
+    A = sp.csr_array(A)
+    values = np.ones(A.nnz) if A.dtype == bool else A.data
+    lists = [{} for _ in range(A.shape[0])]
+    for u in range(A.shape[0]):
+        for p in range(A.indptr[u], A.indptr[u + 1]):
+            v = int(A.indices[p])
+            if v != u:
+                lists[u][v] = lists[u].get(v, 0.0) + float(values[p])
+    return lists
+
+
+def sequential_hec(A, keys):
+    """Gilbert et al.'s Algorithm 3 line by line, visiting the vertices by decreasing key
+    (P); the heaviest neighbour is the v of largest (W(u, v), key(v)), and a vertex without
+    neighbours is its own (the paper assumes none). Returns M with ids 0 .. n_c - 1."""
+    adj = _weighted_lists(A)
+    n = len(adj)
+    P = sorted(range(n), key=lambda v: -keys[v])  # l.1
+    M, nc = [-1] * n, 0  # l.2
+    for u in P:  # l.3-4
+        if M[u] < 0:  # l.5
+            x = max(adj[u], key=lambda v: (adj[u][v], keys[v]), default=u)  # l.6-10
+            if M[x] < 0:  # l.11
+                M[x] = nc  # l.12
+                nc += 1  # l.13
+            M[u] = M[x]  # l.14
+    return M
+
+
+def sequential_hem(A, keys):
+    """Gilbert et al.'s Algorithm 2 line by line, with line 4's next vertex u taken as an
+    endpoint of the heaviest remaining edge between unmatched vertices (edges ordered by
+    (W, larger key, smaller key)); then l.6-10's heaviest unmatched neighbour of u is the
+    other endpoint. This is the order in which Algorithm 2 gives a locally dominant
+    matching, the one that rounds of mutual heaviest proposals reach. Unmatched vertices
+    left at the end become singletons (l.13). Returns M with ids 0 .. n_c - 1."""
+    adj = _weighted_lists(A)
+    n = len(adj)
+    M, nc = [-1] * n, 0  # l.2
+    edges = sorted(((w, max(keys[u], keys[v]), min(keys[u], keys[v]), u, v) for u in range(n) for v, w in adj[u].items()),
+                   reverse=True)
+    for _, _, _, u, v in edges:  # l.3-4: u, an endpoint of the heaviest edge left between unmatched vertices
+        if M[u] < 0 and M[v] < 0:  # l.5
+            free = [v for v in adj[u] if M[v] < 0]
+            if free:  # l.6-10: the heaviest unmatched neighbour, ties to the larger key
+                x = max(free, key=lambda v: (adj[u][v], keys[v]))
+                M[x] = M[u] = nc  # l.12-13
+                nc += 1  # l.14
+    for u in range(n):
+        if M[u] < 0:  # no unmatched neighbour: a singleton
+            M[u], nc = nc, nc + 1
+    return M
+
+
+def same_partition(a, b):
+    """Whether two labelings group the vertices alike (ids may differ)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return False
+    pairs = set(zip(a.tolist(), b.tolist()))
+    return len(pairs) == len(set(a.tolist())) == len(set(b.tolist()))

@@ -169,7 +169,8 @@ def test_hierarchy_invariants(method, construction):
         assert (C != scipy_reference(weights, labels)).nnz == 0
     assert all(r > 1 for r in h.ratios)
     text = repr(h)
-    assert text.splitlines()[0] == f"Hierarchy({method!r}, {len(h)} levels)" and f"{h[-1].n:>12,}" in text
+    assert text.splitlines()[0] == (f"Hierarchy({method!r}, {len(h)} levels, stopped by cutoff, average ratio "
+                                    f"{h.average_ratio:.2f})") and f"{h[-1].n:>12,}" in text
 
 
 def test_max_levels_and_stall_warning():

@@ -4,9 +4,11 @@
 fine edge joins their aggregates, with the fine weights summed (edge counts for a pattern).
 ``"spgemm"`` is two semiring products; ``"sort"`` and ``"hash"`` are Gilbert et al.'s
 vertex-centric construction (Algorithm 6 of [1]_) with sort- or hash-based deduplication.
-``coarsen`` applies aggregation and construction level after level (their Algorithm 1).
+``coarsen`` applies a coarse mapping and the construction level after level (their
+Algorithm 1), with the paper's rules for stopping.
 """
 
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -17,10 +19,11 @@ from .. import backends
 from .._checks import check_integer
 from ..errors import GBGraphError
 from ..graph import Graph, as_graph, to_container
-from .aggregation import aggregate
+from .mapping import METHODS as MAPPINGS
+from .mapping import coarse_mapping
 
 __all__ = ["aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Level", "COARSE_METHODS",
-           "CoarseningStallWarning"]
+           "CoarseningStallWarning", "STOPS"]
 
 COARSE_METHODS = ("spgemm", "sort", "hash")
 
@@ -388,12 +391,19 @@ class Level:
     graph : Graph
         The level's graph (level 0: the input, canonicalised; weights summed below).
     labels : array or None
-        Aggregate of each vertex in the next level (numpy on the CPU, CuPy on the GPU);
+        Coarse vertex of each vertex in the next level (numpy on the CPU, CuPy on the GPU);
         None on the coarsest level.
+    vertex_weights : array
+        int64: the input vertices each vertex stands for (ones on level 0).
+    seconds : tuple of float
+        (mapping, construction): the time taken to map this level's vertices and to build
+        the next level; (0, 0) on the coarsest level.
     """
 
     graph: Graph
     labels: object = None
+    vertex_weights: object = None
+    seconds: tuple = (0.0, 0.0)
 
     @property
     def n(self):
@@ -404,16 +414,23 @@ class Level:
         return self.graph.nnz
 
 
+#: Why a :class:`Hierarchy` ended: its coarsest level has at most ``cutoff`` vertices, it
+#: has ``max_levels``, the next level stalled (kept over 95%), or fell below ``minimum``.
+STOPS = ("cutoff", "max_levels", "stall", "minimum")
+
+
 class Hierarchy:
-    """Graphs from fine to coarse, each the graph of the previous level's aggregates.
+    """Graphs from fine to coarse, each the graph of the previous level's coarse vertices.
 
     Index it (``h[0]`` is the finest :class:`Level`) or iterate over it; ``ratios`` are the
-    coarsening ratios n_i / n_(i+1); ``repr`` prints a table.
+    coarsening ratios n_i / n_(i+1), ``average_ratio`` their geometric mean; ``stopped``
+    says why the hierarchy ended (:data:`STOPS`); ``repr`` prints a table.
     """
 
-    def __init__(self, levels, method):
+    def __init__(self, levels, method, stopped="cutoff"):
         self.levels = tuple(levels)
         self.method = method
+        self.stopped = stopped
 
     def __len__(self):
         return len(self.levels)
@@ -429,39 +446,59 @@ class Hierarchy:
         """Coarsening ratio of each step, n_i / n_(i+1)."""
         return [a.n / b.n for a, b in zip(self.levels, self.levels[1:])]
 
+    @property
+    def average_ratio(self):
+        """Geometric mean of the ratios, ``(n_0 / n_(l-1)) ** (1 / (l - 1))`` for l levels
+        (Gilbert et al.'s average coarsening ratio); 1.0 for a single level."""
+        if len(self) < 2:
+            return 1.0
+        return (self.levels[0].n / self.levels[-1].n) ** (1.0 / (len(self) - 1))
+
     def __repr__(self):
-        lines = [f"Hierarchy({self.method!r}, {len(self)} levels)",
-                 f"{'level':>5} {'vertices':>12} {'edges':>14} {'ratio':>7}"]
+        lines = [f"Hierarchy({self.method!r}, {len(self)} levels, stopped by {self.stopped}, average ratio "
+                 f"{self.average_ratio:.2f})",
+                 f"{'level':>5} {'vertices':>12} {'edges':>14} {'ratio':>7} {'map ms':>9} {'build ms':>9}"]
         for i, level in enumerate(self.levels):
             ratio = f"{self.levels[i - 1].n / level.n:7.2f}" if i else f"{'':>7}"
-            lines.append(f"{i:>5} {level.n:>12,} {level.nnz // 2:>14,} {ratio}")
+            times = f"{level.seconds[0] * 1e3:9.1f} {level.seconds[1] * 1e3:9.1f}" if level.labels is not None else ""
+            lines.append(f"{i:>5} {level.n:>12,} {level.nnz // 2:>14,} {ratio} {times}".rstrip())
         return "\n".join(lines)
 
 
-def coarsen(A, method="mis2", *, cutoff=50, max_levels=None, construction="sort", backend=None):
+def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, construction="sort", seed=0,
+            backend=None):
     """Coarsen a graph level by level until it has at most ``cutoff`` vertices.
 
-    Gilbert et al.'s Algorithm 1 [1]_ with MIS-2 aggregation (:func:`gbgraph.aggregate`) as
-    the coarse mapping and :func:`coarse_graph` as the construction.
+    Gilbert et al.'s Algorithm 1 [1]_: map the vertices (:func:`gbgraph.coarse_mapping`),
+    build the graph of the coarse vertices (:func:`coarse_graph`, weights summed), repeat.
 
     Parameters
     ----------
     A : graph
-        Anything :func:`gbgraph.as_graph` accepts.
-    method : {"mis2", "mis2_basic"}
-        The aggregation.
+        Anything :func:`gbgraph.as_graph` accepts; for the methods that read weights they
+        must be finite and non-negative (a pattern weighs 1 everywhere).
+    method : {"mis2", "mis2_basic", "hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec"}
+        The mapping, see :func:`gbgraph.coarse_mapping`.
     cutoff : int
-        Stop when a level has at most this many vertices.
+        Stop when a level has at most this many vertices (the paper: 50).
+    minimum : int, optional
+        A level that would drop from above ``cutoff`` to fewer than ``minimum`` vertices is
+        discarded and coarsening stops (the paper: 10 below a cutoff of 50). None: 10, or
+        ``cutoff`` if that is smaller.
     max_levels : int, optional
         Most levels, the input included.
     construction : {"sort", "spgemm", "hash"}
         The :func:`coarse_graph` method; ``"sort"`` (default) is one compiled kernel on the
         CPU and on the GPU.
+    seed : int
+        The mapping's seed (:func:`gbgraph.coarse_mapping`), the same on every level.
     backend : str or Backend, optional
 
     Returns
     -------
     Hierarchy
+        Levels with their graphs, labels, vertex weights and times; ``stopped`` says why
+        it ended.
 
     Warns
     -----
@@ -472,9 +509,16 @@ def coarsen(A, method="mis2", *, cutoff=50, max_levels=None, construction="sort"
     Raises
     ------
     ValueError
-        for a bad method or construction, or a ``cutoff`` or ``max_levels`` below 1.
+        for a bad method or construction, a ``cutoff``, ``minimum`` or ``max_levels`` below
+        1, a ``minimum`` above ``cutoff``, a bad seed, or weights the method cannot use.
     TypeError
-        for a ``cutoff`` or ``max_levels`` that is not an integer (numpy integers are).
+        for an integer option that is not an integer (numpy integers are).
+
+    References
+    ----------
+    .. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
+       "Performance-portable graph coarsening for efficient multilevel graph analysis,"
+       IPDPS 2021, pp. 213-222. https://doi.org/10.1109/IPDPS49936.2021.00030
 
     Examples
     --------
@@ -484,23 +528,48 @@ def coarsen(A, method="mis2", *, cutoff=50, max_levels=None, construction="sort"
     (8000, True, True)
     >>> all(level.labels.max() + 1 == coarse.n for level, coarse in zip(h, h[1:]))
     True
+    >>> h = gg.coarsen(gg.generators.laplace3d(20) != 0, "hec")   # weights decide: the pattern
+    >>> int(h[-1].vertex_weights.sum()), h.average_ratio > 2
+    (8000, True)
     """
     cutoff = check_integer("cutoff", cutoff, minimum=1)
+    minimum = min(10, cutoff) if minimum is None else check_integer("minimum", minimum, 1, cutoff)
     if max_levels is not None:
         max_levels = check_integer("max_levels", max_levels, minimum=1)
     if construction not in COARSE_METHODS:
         raise ValueError(f"construction must be one of {COARSE_METHODS}, got {construction!r}")
+    if method not in MAPPINGS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(MAPPINGS)}")
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
-    levels = []
-    while graph.n > cutoff and (max_levels is None or len(levels) + 1 < max_levels):  # l.2
-        agg = aggregate(graph, method, backend=be)  # l.4
-        if _stalled(agg.n_aggregates, graph.n, len(levels) + 1, "vertices"):
+    weights = be.xp.ones(graph.n, be.xp.int64)
+    levels, stopped = [], "cutoff"
+    while graph.n > cutoff:  # l.2
+        if max_levels is not None and len(levels) + 1 >= max_levels:
+            stopped = "max_levels"
+            break
+        start = time.perf_counter()
+        mapping = coarse_mapping(graph, method, seed=seed, backend=be)  # l.4
+        mapped = time.perf_counter()
+        if _stalled(mapping.n_coarse, graph.n, len(levels) + 1, "vertices"):
+            stopped = "stall"
+            break
+        if mapping.n_coarse < minimum:  # [1] section IV: a level that drops below the minimum is discarded
+            stopped = "minimum"
             break
         with be.guard(graph):
-            coarse = _coarse_level(be, graph, agg.labels, agg.n_aggregates, construction)  # l.5
-        levels.append(Level(graph, agg.labels))
+            coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
+        levels.append(Level(graph, mapping.labels, weights, (mapped - start, time.perf_counter() - mapped)))
+        weights = _coarse_weights(be, mapping.labels, weights)
         graph = coarse
-    levels.append(Level(graph))
-    return Hierarchy(levels, method)
+    levels.append(Level(graph, None, weights))
+    return Hierarchy(levels, method, stopped)
+
+
+def _coarse_weights(be, labels, weights):
+    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex."""
+    n = labels.size
+    ids = be.xp.arange(n, dtype=be.xp.int64)
+    summed = be.reduce_to(be.vector(ids, labels, n), be.vector(ids, weights, n), "plus")  # w_c = Pᵀ ⊕plus.second w
+    return be.values(summed)

@@ -290,6 +290,128 @@ class Backend(abc.ABC):
         """
         return forms.best_group(self, A, labels, rooted, sizes, mask, limit)
 
+    # ---- fused verbs of the coarse mappings (algorithms/heavy.py, matching.py, gosh.py) --
+
+    def heavy_neighbor(self, A, keys, *, mask=None):
+        """The heaviest neighbour of each row: the H of heavy-edge coarsening and matching.
+
+        ``w(i) = j*``, the column of row i that maximises the pair ``(A(i, j), keys(j))`` in
+        lexicographic order among the j where ``keys`` has an entry: the heaviest edge,
+        equal weights going to the larger key (keys are distinct, so j* is unique). This is
+        ``A ⊕.⊗ keys`` over the monoid ``max`` of (weight, key, column) triples, with the
+        multiply ``(a, u) ↦ (a, u, j)`` of a positional semiring (as ``max_secondi``
+        reports the column), keeping the column; a pattern weighs 1 everywhere. In
+        GraphBLAS: ``m<mask> = A ⊕max.first keys`` (each row's heaviest weight towards
+        ``keys``), the entries with ``A(i, j) = m(i)`` selected, and row-wise
+        max-reductions of their keys and then of the winner's column.
+
+        Parameters
+        ----------
+        A : matrix
+            Square; non-negative weights without NaN, or a pattern.
+        keys : vector
+            uint64, distinct values.
+        mask : vector, optional
+            The rows to compute (structure); None: every row.
+
+        Returns
+        -------
+        vector
+            int64: the heaviest neighbour, at the rows of ``mask`` that have a neighbour in
+            ``keys``.
+        """
+        return forms.heavy_neighbor(self, A, keys, mask)
+
+    def pair_groups(self, groups, keys):
+        """Pairs inside groups: each group's members by decreasing key, the first with the
+        second, the third with the fourth, and so on.
+
+        ``w(i) = j`` for the partner j of i, where the entries of ``groups`` with equal
+        values form a group and ``keys`` orders it; a group's odd last member gets no entry.
+        Ranks inside a group are not a semiring product; the GraphBLAS form is a stable
+        sort by (group, key), array code where the API has no operation.
+
+        Parameters
+        ----------
+        groups : vector
+            Integer group of each entry.
+        keys : vector
+            uint64, distinct, an entry at every position of ``groups``.
+
+        Returns
+        -------
+        vector
+            int64 partner of each paired entry of ``groups``.
+        """
+        return forms.pair_groups(self, groups, keys)
+
+    def reduce_to(self, targets, u, monoid):
+        """``w = Pᵀ ⊕monoid.second u`` with P the matrix of the function ``targets``:
+        ``w(t) = ⊕ u(j)`` over the entries j of ``u`` with ``targets(j) = t``.
+
+        P has one entry per entry of ``targets``, ``P(j, targets(j)) = 1``, so ``Pᵀ`` lists
+        each target's preimages (a vertex's in-neighbours along a function, an aggregate's
+        members): this is ``u ⊕monoid.first P``, a push, without forming ``Pᵀ``.
+
+        Parameters
+        ----------
+        targets : vector
+            int64 target of each position, an entry at every position of ``u``; values
+            below ``targets.size``.
+        u : vector
+        monoid : {"max", "min", "plus", "any"}
+            ``"plus"`` on floating-point values adds in an order of the backend's choosing;
+            ``"any"`` keeps one of the values (all equal, where it is used).
+
+        Returns
+        -------
+        vector
+            ``u``'s type, an entry at each target reached.
+        """
+        return forms.reduce_to(self, targets, u, monoid)
+
+    def unclaimed(self, H, keys, pending):
+        """Gilbert et al.'s Algorithm 3 visiting by decreasing key: the vertices of
+        ``pending`` that are still unmapped when visited.
+
+        ``H`` points each vertex at its heavy neighbour (itself when it has none). A pending
+        u is claimed, mapped before its visit, when an unclaimed pending w with H(w) = u is
+        visited before it (Algorithm 3 maps H(w) along with w). In algebra, rounds over the
+        undecided vertices U, with ``Hᵀ`` the in-neighbour matrix (:meth:`reduce_to`
+        through H): ``pend = Hᵀ ⊕max.second keys(U)`` decides the u whose undecided
+        in-neighbours all come later (``pend(u) < keys(u)``), and ``taken = Hᵀ ⊕max.second
+        keys(unclaimed)``, over the vertices decided unclaimed in earlier rounds, claims
+        those of them an unclaimed in-neighbour precedes. Each round decides at least the
+        undecided vertex of largest key.
+
+        Parameters
+        ----------
+        H : vector
+            int64, full: the pointer of every vertex.
+        keys : vector
+            uint64, full, distinct: the visiting order, largest first.
+        pending : vector
+            The vertices visited (structure); the others count as mapped already.
+
+        Returns
+        -------
+        (vector, int)
+            The unclaimed vertices (bool, true) and the number of rounds.
+        """
+        return forms.unclaimed(self, H, keys, pending)
+
+    def roots(self, parent):
+        """``w = p^∞``: the root of each vertex under the pointers ``parent`` (full int64,
+        ``parent(r) = r`` at the roots, no other cycle): the fixed point of pointer jumping
+        ``p = p(p)``, a gather of the vector by its own values (GraphBLAS ``extract``).
+
+        Returns
+        -------
+        vector
+            int64, full.
+        """
+        return forms.roots(self, parent)
+
     def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.
 

@@ -214,3 +214,119 @@ def _row_max(be, indptr, cols, values, n, ncols):
 def _stable_argsort(xp, x):
     """A stable argsort on numpy or CuPy (whose sorts are all stable and take no ``kind``)."""
     return xp.argsort(x, kind="stable") if xp.__name__ == "numpy" else xp.argsort(x)
+
+
+# ---- the fused verbs of the coarse mappings ----------------------------------------------
+
+__all__ += ["heavy_neighbor", "pair_groups", "reduce_to", "unclaimed", "roots"]
+
+
+def heavy_neighbor(be, A, keys, mask):
+    """:meth:`~gbgraph.backends.base.Backend.heavy_neighbor`: ``m<mask> = A ⊕max.first
+    keys``, the entries of each row at its maximum weight, and row-wise max-reductions of
+    their keys, then of the column holding the largest."""
+    xp = be.xp
+    n = keys.size
+    m = be.mxv("max_first", A, keys, mask=mask)  # m<mask> = A ⊕max.first keys: each row's heaviest weight
+    rows = be.indices(m)
+    indptr, cols, weights = be.to_csr(be.extract(A, rows))  # R = A(rows, :)
+    key, present = _dense(be, keys, n, xp.uint64)
+    owner = xp.repeat(xp.arange(rows.size, dtype=xp.int64), xp.diff(indptr))
+    top = xp.flatnonzero(present[cols] & (weights == be.values(m)[owner]))  # select(R(i, j) = m(i)) towards keys
+    best = _row_max(be, _pointers(xp, owner[top], rows.size), cols[top], key[cols[top]], rows.size, n)
+    won = top[key[cols[top]] == best[owner[top]]]  # the entry of the largest key: one per row
+    column = _row_max(be, _pointers(xp, owner[won], rows.size), cols[won], cols[won].astype(xp.int64), rows.size, n)
+    return be.vector(rows, column, n, copy=False)
+
+
+def _pointers(xp, owner, nrows):
+    """CSR row pointers of entries listed by ascending row ``owner``."""
+    indptr = xp.zeros(nrows + 1, xp.int64)
+    indptr[1:] = xp.cumsum(xp.bincount(owner, minlength=nrows))
+    return indptr
+
+
+def pair_groups(be, groups, keys):
+    """:meth:`~gbgraph.backends.base.Backend.pair_groups`: a stable sort by decreasing key,
+    then by group, and each even rank paired with the next one of its group."""
+    xp = be.xp
+    ids = be.indices(groups)
+    group = be.values(groups)
+    key = be.values(be.extract(keys, ids))
+    by_key = _stable_argsort(xp, ~key)  # decreasing key
+    order = by_key[_stable_argsort(xp, group[by_key])]
+    ids, group = ids[order], group[order]
+    first = xp.ones(ids.size, bool)
+    first[1:] = group[1:] != group[:-1]
+    start = xp.flatnonzero(first)
+    rank = xp.arange(ids.size) - xp.repeat(start, xp.diff(xp.append(start, ids.size)))
+    lead = xp.flatnonzero((rank % 2 == 0) & (xp.arange(ids.size) + 1 < ids.size))
+    lead = lead[group[lead] == group[xp.minimum(lead + 1, ids.size - 1)]]
+    pairs_a, pairs_b = ids[lead], ids[lead + 1]
+    members = xp.concatenate((pairs_a, pairs_b))
+    partners = xp.concatenate((pairs_b, pairs_a))
+    order = xp.argsort(members)
+    return be.vector(members[order], partners[order], groups.size, copy=False)
+
+
+def reduce_to(be, targets, u, monoid):
+    """:meth:`~gbgraph.backends.base.Backend.reduce_to`: the one-entry-per-row matrix P of
+    ``targets`` and the push ``w = u ⊕monoid.first P``."""
+    xp = be.xp
+    n = targets.size
+    rows = be.indices(u)
+    indptr = xp.zeros(n + 1, xp.int64)
+    indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
+    P = be.matrix(indptr, be.values(be.extract(targets, rows)), ncols=n)  # P(j, targets(j)) = 1
+    return be.vxm(f"{monoid}_first", u, P)  # w = u ⊕monoid.first P
+
+
+def unclaimed(be, H, keys, pending):
+    """:meth:`~gbgraph.backends.base.Backend.unclaimed` by its rounds: ``pend = Hᵀ
+    ⊕max.second keys(U)`` and ``taken = Hᵀ ⊕max.second keys(unclaimed)``, both through
+    :meth:`~gbgraph.backends.base.Backend.reduce_to`."""
+    xp = be.xp
+    n = H.size
+    target, key = be.values(H), be.values(keys)
+    visited = be.indices(pending)
+    taken = xp.zeros(n, xp.uint64)  # the largest key of an unclaimed in-neighbour, 0 for none
+    free = xp.zeros(n, bool)
+    free[visited[target[visited] == visited]] = True  # no neighbour: unclaimed at once
+    undecided = visited[target[visited] != visited]
+    rounds = 0
+    while undecided.size:
+        pend = be.reduce_to(H, be.vector(undecided, key[undecided], n), "max")  # pend = Hᵀ ⊕max.second keys(U)
+        blocked = xp.zeros(n, bool)
+        at = be.indices(pend)
+        blocked[at] = be.values(pend) > key[at]  # an undecided in-neighbour comes first
+        ready = undecided[~blocked[undecided]]
+        won = ready[taken[ready] <= key[ready]]  # no unclaimed in-neighbour came first
+        free[won] = True
+        claims = be.reduce_to(H, be.vector(won, key[won], n), "max")  # taken = Hᵀ ⊕max.second keys(unclaimed)
+        at = be.indices(claims)
+        taken[at] = xp.maximum(taken[at], be.values(claims))
+        undecided = undecided[blocked[undecided]]
+        rounds += 1
+    ids = xp.flatnonzero(free)
+    return be.vector(ids, True, n), rounds
+
+
+def roots(be, parent):
+    """:meth:`~gbgraph.backends.base.Backend.roots`: ``p = p(p)`` until nothing changes."""
+    p = parent
+    while True:
+        q = be.extract(p, be.values(p))  # q = p(p)
+        if not bool((be.values(q) != be.values(p)).any()):
+            return q
+        p = q
+
+
+def _dense(be, v, n, dtype):
+    """(values at every position, 0 elsewhere; presence flags) of a vector."""
+    xp = be.xp
+    values = xp.zeros(n, dtype)
+    present = xp.zeros(n, bool)
+    ids = be.indices(v)
+    values[ids] = be.values(v)
+    present[ids] = True
+    return values, present

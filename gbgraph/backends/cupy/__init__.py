@@ -241,6 +241,28 @@ class CupyBackend(Backend):
         found = cupy.flatnonzero(group >= 0)
         return Vector(labels.size, rows[found], group[found]), Vector(labels.size, rows[found], key[found])
 
+    # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups and unclaimed, a sort and
+    # rounds of reduce_to, are the inherited forms)
+
+    def heavy_neighbor(self, A, keys, *, mask=None):
+        rows = None if mask is None else self.indices(mask)
+        dense, present = keys.dense()
+        column = kernels.heavy_rows(A.indptr, A.indices, A.values, dense.astype(cupy.uint64, copy=False), present, rows)
+        found = cupy.flatnonzero(column >= 0)
+        positions = found if rows is None else rows[found]
+        return Vector(A.nrows, positions, column[found])
+
+    def reduce_to(self, targets, u, monoid):
+        if monoid not in kernels.REDUCE_TO_MONOIDS or u.dtype not in kernels._ATOMIC_TYPES:
+            return super().reduce_to(targets, u, monoid)
+        at = targets.dense()[0][self.indices(u)].astype(cupy.int64, copy=False)
+        out, found = kernels.reduce_to(at, u.values, targets.size, monoid)
+        keep = cupy.flatnonzero(found)
+        return Vector(targets.size, keep, out[keep])
+
+    def roots(self, parent):
+        return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))
+
     def coarse_by_sort(self, graph, labels, k):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``

@@ -16,7 +16,7 @@ import cupy
 import numpy as np
 
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
+           "packed_statuses", "gather", "heavy_rows", "reduce_to", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -361,4 +361,44 @@ def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
         (_blocks(capacity),), (_THREADS,),
         (_ptr(indices), _ptr(count_ptr), np.int64(count), r if on_device else _NULL, np.int64(0 if on_device else r),
          np.int32(packing.nv), high, out))
+    return out
+
+
+# ---- the coarse mappings' verbs (mapping.cu); references: backends/numba/kernels/mapping.py
+
+#: reduce_to's monoids with a kernel (integers: atomics in any order give one result)
+REDUCE_TO_MONOIDS = {"max": 0, "min": 1, "plus": 2}
+_ATOMIC_TYPES = {np.dtype(np.int64), np.dtype(np.uint64)}
+
+
+def heavy_rows(indptr, indices, weights, keys, present, rows):
+    """The heaviest neighbour's column of each row of ``rows`` (None: every row), -1 for
+    none (mapping.cu's ``heavy_rows``)."""
+    count = indptr.size - 1 if rows is None else rows.size
+    out = cupy.empty(count, cupy.int64)
+    if count:
+        w = "double" if weights is None else c_type(weights.dtype)
+        _get("mapping.cu", f"gbgraph::heavy_rows<{c_type(indices.dtype)}, {w}>")(
+            (_blocks(count),), (_THREADS,), (_ptr(rows), np.int64(count), indptr, indices, _ptr(weights), keys,
+                                             _ptr(present), out))
+    return out
+
+
+def reduce_to(targets, values, size, monoid):
+    """(out, found) of ``Backend.reduce_to`` on int64 / uint64 values (mapping.cu)."""
+    dtype = values.dtype
+    init = {0: np.iinfo(dtype).min, 1: np.iinfo(dtype).max, 2: 0}[REDUCE_TO_MONOIDS[monoid]]
+    out = cupy.full(size, init, dtype)
+    found = cupy.zeros(size, cupy.uint8)
+    if targets.size:
+        _get("mapping.cu", f"gbgraph::reduce_to<{REDUCE_TO_MONOIDS[monoid]}, {c_type(dtype)}>")(
+            (_blocks(targets.size),), (_THREADS,), (targets, values, np.int64(targets.size), out, found))
+    return out, found
+
+
+def roots(parent):
+    """The root of each vertex under ``parent`` (int64, mapping.cu's ``roots``)."""
+    out = cupy.empty_like(parent)
+    if parent.size:
+        _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
     return out

@@ -1,0 +1,131 @@
+"""Heavy-edge coarse mappings: HEC as Gilbert et al.'s Algorithm 3 in a hashed order, HEC3
+(their Algorithm 5), and the pieces the other mappings share.
+
+Every vertex v has a unique key ``hash(v, seed) << nv | (v + 1)`` (the project's hash,
+:class:`~gbgraph.algorithms.hashing.Packing`); the heavy neighbour of u is the neighbour v
+with the largest ``(W(u, v), key(v))``, one row-wise max-reduction
+(:meth:`~gbgraph.backends.base.Backend.heavy_neighbor`), and keys decide every other
+order. Line numbers ``l.N`` are those of the paper's listings [1]_.
+
+References
+----------
+.. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
+   "Performance-portable graph coarsening for efficient multilevel graph analysis,"
+   IPDPS 2021, pp. 213-222. https://doi.org/10.1109/IPDPS49936.2021.00030
+"""
+
+import numpy as np
+
+from .hashing import Packing
+
+__all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels"]
+
+
+class Keys:
+    """Unique uint64 keys of the vertices, larger first: ``hash(v, seed) << nv | (v + 1)``.
+
+    ``led(ids, field, bits)`` puts a ``bits``-wide field above the hash (keeping its top
+    bits), so that comparing keys compares fields first: ``field << (64 - bits) |
+    (hash >> bits) << nv | (v + 1)``. The keys of a graph are made once per seed and backend.
+    """
+
+    def __init__(self, be, graph, seed):
+        self.be, self.xp, self.n = be, be.xp, graph.n
+        self.nv = (graph.n + 1).bit_length()
+        self.low = np.uint64((1 << self.nv) - 1)
+        self.values = graph.cached(("mapping", "keys", be.name, seed), lambda: Packing(graph.n, 64, be.xp)(
+            be.xp.arange(graph.n, dtype=be.xp.int64), seed))
+        self.all = graph.cached(("mapping", "key vector", be.name, seed), lambda: full_vector(be, self.values))
+
+    def vector(self, ids):
+        """The keys of the vertices ``ids`` (sorted) as a backend vector."""
+        return self.be.vector(ids, self.values[ids], self.n, copy=False)
+
+    def ids(self, keys):
+        """The vertices whose keys these are (an int64 array)."""
+        return (keys & self.low).astype(self.xp.int64) - 1
+
+    def led(self, ids, field, bits):
+        """Keys of ``ids`` ordered by ``field`` (integers below ``2**bits``), then by the hash."""
+        if bits + self.nv > 64:
+            raise ValueError(f"keys led by a {bits}-bit field need bits + bit_length(n + 1) <= 64; the graph has "
+                             f"{bits} + {self.nv}")
+        u = self.xp.uint64
+        key = self.values[ids]
+        tail = key & self.low
+        key = (key >> u(self.nv + bits)) << u(self.nv)
+        return key | tail | (field.astype(u) << u(64 - bits))
+
+
+def full_vector(be, values):
+    """``w = values``: a backend vector with an entry at every position."""
+    n = values.size
+    entries = be.vector(be.xp.arange(n, dtype=be.xp.int64), values, n)
+    return be.assign(be.full(n, 0, values.dtype.name), entries, mask=entries)  # w<all> = values
+
+
+def heavy_targets(be, A, keys, n, mask=None, among=None):
+    """H(u) = the v maximising (W(u, v), key(v)) over the neighbours v in ``among`` (sorted
+    ids; None: all), for the rows of ``mask``; u itself where there is none. An int64 array."""
+    xp = be.xp
+    candidates = keys.all if among is None else keys.vector(among)
+    h = be.heavy_neighbor(A, candidates, mask=mask)  # h<mask> = A ⊕max.(W, key) candidates: [1] Alg.4 l.3-8
+    H = xp.arange(n, dtype=xp.int64)
+    H[be.indices(h)] = be.values(h)
+    return H
+
+
+def visit_in_order(be, H, keys, pending):
+    """[1] Alg.3 l.3-14 on the vertices ``pending`` (sorted), visited by decreasing key: the
+    ones still unmapped when visited (sorted), and the rounds it took
+    (:meth:`~gbgraph.backends.base.Backend.unclaimed`: a pending u is mapped before its
+    visit exactly when a pending w with H(w) = u, itself unmapped when visited, comes
+    first, since l.11-12 map H(w) along with w)."""
+    n = H.size
+    free, rounds = be.unclaimed(full_vector(be, H), keys.all, be.vector(pending, True, n))  # l.3-5, l.11-13
+    return be.indices(free), rounds
+
+
+def roots_and_labels(be, parent):
+    """Pointer jumping to the root of every vertex ([1] Alg.5 l.17-21,
+    :meth:`~gbgraph.backends.base.Backend.roots`), then the roots numbered in ascending
+    order (l.22, FINDUNIQUEANDRELABEL: a scan over the roots and a gather). Returns
+    (labels, count)."""
+    xp = be.xp
+    root = be.values(be.roots(full_vector(be, parent)))  # p = p(p) until nothing changes
+    number = xp.cumsum(root == xp.arange(root.size)) - 1  # each root's rank among the roots
+    return number[root], int(number[-1]) + 1 if root.size else 0
+
+
+def hec(be, graph, A, keys):
+    """[1] Algorithm 3 with the visiting order P of decreasing key: each vertex u still
+    unmapped when visited joins the coarse vertex of its heaviest neighbour H(u), which is
+    created if H(u) is unmapped. Returns (labels, count, rounds)."""
+    xp = be.xp
+    n = graph.n
+    H = heavy_targets(be, A, keys, n)  # l.5-10: H(u), the heaviest neighbour
+    active, rounds = visit_in_order(be, H, keys, xp.arange(n, dtype=xp.int64))  # l.3-5: u unmapped when visited
+    parent = xp.arange(n, dtype=xp.int64)
+    parent[active] = H[active]  # l.14: M(u) = M(H(u)); a vertex mapped before its visit is a root (l.12)
+    labels, count = roots_and_labels(be, parent)
+    return labels, count, rounds
+
+
+def hec3(be, graph, A, keys):
+    """[1] Algorithm 5: mutual heavy neighbours pair up under the smaller id, every other
+    heavy neighbour roots its own coarse vertex, the rest join theirs, and pointer jumping
+    settles the chains. Returns (labels, count, rounds), one round."""
+    xp = be.xp
+    n = graph.n
+    ids = xp.arange(n, dtype=xp.int64)
+    H = heavy_targets(be, A, keys, n)  # l.1: H as in Alg.4
+    twice = be.values(be.extract(full_vector(be, H), H))  # l.6-7: H(H(u))
+    M = xp.where(twice == ids, xp.minimum(ids, H), -1)  # l.8: a mutual pair takes the smaller id
+    source = xp.flatnonzero(H != ids)
+    indegree = be.reduce_to(full_vector(be, H), be.vector(source, True, n), "any")  # Hᵀ ⊕any.pair 1
+    targets = xp.zeros(n, bool)
+    targets[be.indices(indegree)] = True  # l.9-12: a heavy neighbour of someone roots itself
+    M = xp.where((M < 0) & targets, ids, M)
+    M = xp.where(M < 0, M[H], M)  # l.13-16: the others join their heavy neighbour's
+    labels, count = roots_and_labels(be, M)  # l.17-22
+    return labels, count, 1
