@@ -34,6 +34,21 @@ def _inputs(tmp_path):
     }
 
 
+def test_a_canonical_input_is_not_copied():
+    # sorted rows, no duplicates, no diagonal, 32-bit indices: the graph reads the input's
+    # own index array; dropping a stored diagonal takes one copy
+    A = gg.generators.laplace3d(6, 5, 4)
+    off = sp.csr_array(A - sp.diags_array(A.diagonal()))
+    off.eliminate_zeros()
+    off.indices = off.indices.astype(np.int32)
+    G = gg.as_graph(off, weights=False)
+    assert np.shares_memory(G.indices, off.indices)
+    with_diagonal = sp.csr_array(A)
+    with_diagonal.indices = with_diagonal.indices.astype(np.int32)
+    H = gg.as_graph(with_diagonal, weights=False)
+    assert not np.shares_memory(H.indices, with_diagonal.indices) and H.nnz == G.nnz
+
+
 @pytest.mark.parametrize("kind", ["csr_array", "csr_matrix", "csc", "coo", "lil", "dia", "numpy",
                                   "graphblas", "networkx", "mtx", "mtx.gz"])
 def test_every_input_type_gives_the_same_canonical_graph(tmp_path, kind):
