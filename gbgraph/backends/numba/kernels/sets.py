@@ -1,5 +1,5 @@
-"""The index work of the numba backend's sparse vectors: membership and intersection of
-sorted index lists (one merge pass where both lists are long, a binary search of the short
+"""The index work of the numba backend's sparse vectors: the intersection of sorted index
+lists (one merge pass where both lists are long, a binary search of the short
 one in the long one otherwise; numpy's searchsorted of a million positions in a million
 takes ~20 random reads each), and the entries a comparison keeps (``select``) in two
 parallel passes over chunks, where numpy makes a mask and gathers twice."""
@@ -7,22 +7,13 @@ parallel passes over chunks, where numpy makes a mask and gathers twice."""
 import numba
 import numpy as np
 
-__all__ = ["member", "matches", "select", "COMPARISONS"]
+__all__ = ["matches", "select", "COMPARISONS"]
 
 #: select's comparison codes
 COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
 
 #: A list this many times shorter than the other is searched in it instead of merged.
 _SEARCH_RATIO = 32
-
-
-@numba.njit(cache=True)
-def member(sorted_a, sorted_b):
-    """Boolean mask over ``sorted_a``: which of its values appear in ``sorted_b``."""
-    inside = np.zeros(sorted_a.size, np.bool_)
-    ia, ib = matches(sorted_a, sorted_b)
-    inside[ia] = True
-    return inside
 
 
 @numba.njit(cache=True)
