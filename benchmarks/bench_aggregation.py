@@ -19,8 +19,6 @@ For each graph, in one run with interleaved timings (median of --repeat):
 """
 
 import argparse
-import collections
-import contextlib
 import json
 import pathlib
 import time
@@ -31,7 +29,7 @@ import pyamg.aggregation
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, graph_name, describe_machine, matrix, median_ms, specs_or_default
+from common import DEFAULT_DATA, graph_name, describe_machine, matrix, median_ms, specs_or_default, timed_functions
 import gbgraph.algorithms.coarsen
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
@@ -75,35 +73,11 @@ def bench(spec, repeat):
     }
 
 
-@contextlib.contextmanager
-def _timed(module, names):
-    """Wrap ``module``'s functions ``names`` (name -> phase) with timers; yields the dict of
-    milliseconds per phase they fill."""
-    ms = collections.defaultdict(float)
-    saved = {name: getattr(module, name) for name in names}
-
-    def timer(phase, fn):
-        def run(*args, **kwargs):
-            start = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                ms[phase] += 1e3 * (time.perf_counter() - start)
-        return run
-
-    for name, phase in names.items():
-        setattr(module, name, timer(phase, saved[name]))
-    try:
-        yield ms
-    finally:
-        for name, fn in saved.items():
-            setattr(module, name, fn)
-
-
 def hierarchy_split(G, construction):
     """Milliseconds of one ``gg.coarsen(G, construction=...)``: aggregation of every level,
     construction of every coarse level (its Graph included) and the rest."""
-    with _timed(gbgraph.algorithms.coarsen, {"coarse_mapping": "aggregation", "_coarse_level": "construction"}) as ms:
+    coarsen = gbgraph.algorithms.coarsen
+    with timed_functions([(coarsen, "coarse_mapping", "aggregation"), (coarsen, "_coarse_level", "construction")]) as ms:
         start = time.perf_counter()
         gg.coarsen(G, construction=construction)
         total = 1e3 * (time.perf_counter() - start)

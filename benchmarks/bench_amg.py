@@ -33,7 +33,6 @@ in its code, so it is timed again on the levels it built):
 """
 
 import argparse
-import collections
 import contextlib
 import json
 import pathlib
@@ -46,7 +45,7 @@ import pyamg.relaxation.smoothing
 
 import gbgraph as gg
 import gbgraph.amg
-from common import describe_machine, median_ms
+from common import describe_machine, median_ms, phase_timer, timed_functions
 
 JACOBI = ("jacobi", {"omega": 2.0 / 3.0, "iterations": 2})
 CONFIGURATIONS = {"defaults": {}, "jacobi": {"presmoother": JACOBI, "postsmoother": JACOBI}}
@@ -74,33 +73,18 @@ _TIMED = [
 def timed_phases():
     """Wrap the functions of _TIMED (and pyamg's candidate relaxation) with timers; yields
     the dict of milliseconds per phase they fill."""
-    ms = collections.defaultdict(float)
-
-    def timer(phase, fn):
-        def run(*args, **kwargs):
-            start = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                ms[phase] += 1e3 * (time.perf_counter() - start)
-        return run
-
     relax = _PYAMG_SA.relaxation_as_linear_operator
+    with timed_functions(_TIMED) as ms:
+        def timed_relaxation(*args, **kwargs):  # pyamg applies the operator inline: time its product
+            operator = relax(*args, **kwargs)
+            timed = phase_timer(ms, "candidates", operator.__matmul__)
+            return type("TimedOperator", (), {"__matmul__": lambda self, B: timed(B)})()
 
-    def timed_relaxation(*args, **kwargs):  # pyamg applies the operator inline: time its product
-        operator = relax(*args, **kwargs)
-        return type("TimedOperator", (), {"__matmul__": lambda self, B: timer("candidates", operator.__matmul__)(B)})()
-
-    saved = [(module, name, getattr(module, name)) for module, name, _ in _TIMED]
-    for module, name, phase in _TIMED:
-        setattr(module, name, timer(phase, getattr(module, name)))
-    _PYAMG_SA.relaxation_as_linear_operator = timed_relaxation
-    try:
-        yield ms
-    finally:
-        for module, name, fn in saved:
-            setattr(module, name, fn)
-        _PYAMG_SA.relaxation_as_linear_operator = relax
+        _PYAMG_SA.relaxation_as_linear_operator = timed_relaxation
+        try:
+            yield ms
+        finally:
+            _PYAMG_SA.relaxation_as_linear_operator = relax
 
 
 def phase_split(build, A):

@@ -1,5 +1,7 @@
 """Pieces the benchmark scripts share: graph specs, interleaved timing, machine description."""
 
+import collections
+import contextlib
 import os
 import sys
 import pathlib
@@ -84,3 +86,30 @@ def describe_machine(**extra):
             "numba_threads": __import__("numba").get_num_threads(), "python_graphblas": graphblas.__version__,
             "numpy": np.__version__, "scipy": __import__("scipy").__version__,
             "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}
+
+
+def phase_timer(ms, phase, fn):
+    """``fn`` wrapped to add its milliseconds to ``ms[phase]``."""
+    def run(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            ms[phase] += 1e3 * (time.perf_counter() - start)
+    return run
+
+
+@contextlib.contextmanager
+def timed_functions(targets):
+    """Replace each function ``module.name`` of ``targets`` ((module, name, phase) triples)
+    by a :func:`phase_timer`; yields the dict of milliseconds per phase they fill, and puts
+    the functions back on exit."""
+    ms = collections.defaultdict(float)
+    saved = [(module, name, getattr(module, name)) for module, name, _ in targets]
+    for module, name, phase in targets:
+        setattr(module, name, phase_timer(ms, phase, getattr(module, name)))
+    try:
+        yield ms
+    finally:
+        for module, name, fn in reversed(saved):
+            setattr(module, name, fn)
