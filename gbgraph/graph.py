@@ -73,6 +73,10 @@ class Graph:
             self._cache[key] = build()
         return self._cache[key]
 
+    def known(self, key):
+        """The object stored under ``key`` by :meth:`cached`, or None when none is."""
+        return self._cache.get(key)
+
     def closed_csr(self, xp=np, dtype=np.int64, *, index_dtype=None):
         """Fresh CSR arrays of the closed neighbourhoods: the pattern of A + I, sorted.
 

@@ -267,6 +267,23 @@ def test_shared_graphs(path):
     for a, b in zip(cpu, gpu_result):
         if a.labels is not None:
             np.testing.assert_array_equal(_host(b.labels), a.labels)
+    assert_same_mappings(A)
+
+
+def assert_same_mappings(A):
+    """Every coarse mapping, its rounds and the weighted HEC hierarchy agree with the CPU's."""
+    W = sp.csr_array(abs(sp.csr_array(A))) if A.dtype != bool else sp.csr_array(A)
+    for method in ("hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec"):
+        cpu, gpu_result = gg.coarse_mapping(W, method, seed=3), gg.coarse_mapping(_cupyx(W), method, seed=3)
+        np.testing.assert_array_equal(_host(gpu_result.labels), cpu.labels, err_msg=method)
+        assert (gpu_result.n_coarse, gpu_result.rounds) == (cpu.n_coarse, cpu.rounds), method
+    cpu, gpu_result = gg.coarsen(W, "hec", backend="numba"), gg.coarsen(_cupyx(W), "hec")
+    assert [level.n for level in cpu] == [level.n for level in gpu_result]
+    for a, b in zip(cpu, gpu_result):
+        np.testing.assert_array_equal(_host(b.vertex_weights), a.vertex_weights)
+    for a, b in zip(cpu[1:], gpu_result[1:]):  # level 0 is the input (cupyx has no pattern matrices)
+        np.testing.assert_array_equal(_host(b.graph.indices), a.graph.indices)
+        np.testing.assert_array_equal(_host(b.graph.weights), a.graph.weights)
 
 
 def test_mixing_cpu_labels_with_a_gpu_graph():

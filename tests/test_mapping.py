@@ -216,13 +216,15 @@ def test_same_labels_on_every_backend(backend, method):
         expected = gg.coarse_mapping(graph, method)
         got = gg.coarse_mapping(graph, method, backend=backend)
         np.testing.assert_array_equal(_host(got.labels), _host(expected.labels))
-        assert got.n_coarse == expected.n_coarse
+        assert (got.n_coarse, got.rounds) == (expected.n_coarse, expected.rounds)
 
 
 @given(A=weighted_graphs(), method=st.sampled_from(METHODS[:6]))
 def test_numba_equals_suitesparse(A, method):
     expected = gg.coarse_mapping(A, method)
-    np.testing.assert_array_equal(gg.coarse_mapping(A, method, backend="suitesparse").labels, expected.labels)
+    got = gg.coarse_mapping(A, method, backend="suitesparse")
+    np.testing.assert_array_equal(got.labels, expected.labels)
+    assert got.rounds == expected.rounds
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -277,6 +279,17 @@ def test_empty_isolated_and_single_edge(method):
     assert m.n_coarse == 5 and sorted(_host(m.labels).tolist()) == list(range(5))
     edge = sp.csr_array(np.array([[0.0, 2.0], [2.0, 0.0]]))
     assert gg.coarse_mapping(edge, method).n_coarse == 1
+
+
+def test_coarse_weights_that_overflow_raise():
+    # each coarse edge sums several fine edges of 1e308: the coarse level's weights are
+    # infinite, which the next mapping must reject rather than take as heaviest
+    A = sp.csr_array(abs(laplace3d(10, 10, 1)))
+    A.data[:] = 1e308
+    with pytest.raises(ValueError, match="infinite"):
+        gg.coarsen(A, "hec", cutoff=5)
+    A.data[:] = 1e300  # far from overflowing: the same hierarchy as the pattern's
+    assert [level.n for level in gg.coarsen(A, "hec", cutoff=5)] == [level.n for level in gg.coarsen(A != 0, "hec", cutoff=5)]
 
 
 @pytest.mark.parametrize("method", METHODS)

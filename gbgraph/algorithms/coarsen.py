@@ -185,17 +185,15 @@ def _coarse_arrays(be, graph, labels, k, method, low_degree_end):
 def _coarse_level(be, graph, labels, k, method):
     """The next level of a hierarchy, as the Graph ``as_graph`` would make of its CSR.
 
-    On the CPU the Graph is assembled from the arrays directly: they are sorted, free of
-    duplicates and of the diagonal, and ``Pᵀ A P`` of a symmetric pattern is symmetric, so
+    The Graph is assembled from the arrays directly: they are sorted, free of duplicates
+    and of the diagonal, and ``Pᵀ A P`` of a symmetric pattern is symmetric, so
     ``as_graph``'s copies and transpose check would only confirm what the construction
-    guarantees. GPU arrays go through ``as_graph``, which canonicalises them on the GPU.
+    guarantees (on the GPU, at the price of a few synchronisations per level).
     """
     indptr, indices, values = _coarse_arrays(be, graph, labels, k, method, None)
-    if be.xp is not np:
-        return as_graph(_csr(be.xp, indptr, indices, values, (k, k)))
     index_dtype = np.int32 if max(k, indices.size) < 2**31 else np.int64
     return Graph(k, indptr.astype(np.int64, copy=False), indices.astype(index_dtype, copy=False),
-                 values.astype(np.float64, copy=False))
+                 values.astype(np.float64, copy=False), container="scipy.csr_array" if be.xp is np else "cupyx")
 
 
 def _check_finite(graph):
@@ -293,7 +291,7 @@ def _skewed_and_symmetric(graph):
     if graph.n == 0 or graph.nnz == 0:
         return False
     degree = np.diff(graph.indptr) if isinstance(graph.indptr, np.ndarray) else graph.indptr[1:] - graph.indptr[:-1]
-    return float(degree.max()) > SKEWED * float(degree.mean()) and _asymmetric_weights(graph) == 0
+    return float(degree.max()) > SKEWED * graph.nnz / graph.n and _asymmetric_weights(graph) == 0
 
 
 def _asymmetric_weights(graph):
@@ -544,7 +542,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     weights = be.xp.ones(graph.n, be.xp.int64)
-    levels, stopped = [], "cutoff"
+    levels, stopped, bounded = [], "cutoff", None
     while graph.n > cutoff:  # l.2
         if max_levels is not None and len(levels) + 1 >= max_levels:
             stopped = "max_levels"
@@ -562,14 +560,38 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
         levels.append(Level(graph, mapping.labels, weights, (mapped - start, time.perf_counter() - mapped)))
         weights = _coarse_weights(be, mapping.labels, weights)
+        if bounded is None:
+            bounded = _sums_are_bounded(graph)
+        if bounded:
+            _carry_checks(graph, coarse)
         graph = coarse
     levels.append(Level(graph, None, weights))
     return Hierarchy(levels, method, stopped)
 
 
+def _sums_are_bounded(graph):
+    """Whether no sum of the graph's weights can overflow: their absolute total is below half
+    the largest value of their type (a pattern's coarse weights count its edges)."""
+    w = graph.weights
+    if w is None:
+        return True
+    xp = _array_module(w)
+    limit = np.finfo(w.dtype).max if w.dtype.kind == "f" else np.iinfo(w.dtype).max
+    with np.errstate(over="ignore"):  # an infinite total is the answer, not a problem
+        return float(xp.abs(w).sum(dtype=np.float64)) < float(limit) / 2
+
+
+def _carry_checks(fine, coarse):
+    """A coarse weight sums fine ones, so a check that found no NaN, infinite or negative
+    weight on the fine level holds on the coarse one (given bounded sums): the hierarchy
+    records it instead of a pass and a synchronisation per level."""
+    for key in (("coarsen", "nonfinite"), ("mapping", "bad weights")):
+        if fine.known(key) == 0:
+            coarse.cached(key, lambda: 0)
+
+
 def _coarse_weights(be, labels, weights):
     """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex."""
-    n = labels.size
-    ids = be.xp.arange(n, dtype=be.xp.int64)
-    summed = be.reduce_to(be.vector(ids, labels, n), be.vector(ids, weights, n), "plus")  # w_c = Pᵀ ⊕plus.second w
+    summed = be.reduce_to(be.full(labels.size, labels, "int64"), be.full(weights.size, weights, "int64"),
+                          "plus")  # w_c = Pᵀ ⊕plus.second w
     return be.values(summed)

@@ -113,7 +113,7 @@ def gosh_hec(be, graph, A, keys):
         mapped[joined] = True
     remaining = xp.flatnonzero(~mapped)
     H = heavy_targets(be, A, keys, n, mask=be.vector(remaining, True, n))  # H over every neighbour
-    active, rounds = visit_in_order(be, H, keys, remaining)  # HEC on the rest, prefilled vertices mapped
+    active, rounds = visit_in_order(be, H, keys, be.vector(remaining, True, n))  # HEC on the rest, prefilled mapped
     parent[active] = H[active]
     labels, count = roots_and_labels(be, parent)
     return labels, count, rounds

@@ -59,9 +59,7 @@ class Keys:
 
 def full_vector(be, values):
     """``w = values``: a backend vector with an entry at every position."""
-    n = values.size
-    entries = be.vector(be.xp.arange(n, dtype=be.xp.int64), values, n)
-    return be.assign(be.full(n, 0, values.dtype.name), entries, mask=entries)  # w<all> = values
+    return be.full(values.size, values, values.dtype.name)
 
 
 def heavy_targets(be, A, keys, n, mask=None, among=None):
@@ -76,13 +74,12 @@ def heavy_targets(be, A, keys, n, mask=None, among=None):
 
 
 def visit_in_order(be, H, keys, pending):
-    """[1] Alg.3 l.3-14 on the vertices ``pending`` (sorted), visited by decreasing key: the
-    ones still unmapped when visited (sorted), and the rounds it took
+    """[1] Alg.3 l.3-14 on the vertices of the vector ``pending``, visited by decreasing
+    key: the ones still unmapped when visited (sorted), and the rounds it took
     (:meth:`~gbgraph.backends.base.Backend.unclaimed`: a pending u is mapped before its
     visit exactly when a pending w with H(w) = u, itself unmapped when visited, comes
     first, since l.11-12 map H(w) along with w)."""
-    n = H.size
-    free, rounds = be.unclaimed(full_vector(be, H), keys.all, be.vector(pending, True, n))  # l.3-5, l.11-13
+    free, rounds = be.unclaimed(full_vector(be, H), keys.all, pending)  # l.3-5, l.11-13
     return be.indices(free), rounds
 
 
@@ -104,7 +101,7 @@ def hec(be, graph, A, keys):
     xp = be.xp
     n = graph.n
     H = heavy_targets(be, A, keys, n)  # l.5-10: H(u), the heaviest neighbour
-    active, rounds = visit_in_order(be, H, keys, xp.arange(n, dtype=xp.int64))  # l.3-5: u unmapped when visited
+    active, rounds = visit_in_order(be, H, keys, be.full(n, True, "bool"))  # l.3-5: u unmapped when visited
     parent = xp.arange(n, dtype=xp.int64)
     parent[active] = H[active]  # l.14: M(u) = M(H(u)); a vertex mapped before its visit is a root (l.12)
     labels, count = roots_and_labels(be, parent)

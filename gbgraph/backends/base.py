@@ -79,7 +79,9 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def full(self, size, value, dtype):
-        """Vector of ``size`` entries, all equal to ``value``."""
+        """Vector with an entry at each of its ``size`` positions: ``w(i) = value``, or
+        ``w(i) = value[i]`` for an array of length ``size`` (GraphBLAS' full vector from
+        dense values; the backend may keep the array, which the caller then leaves alone)."""
 
     @abc.abstractmethod
     def nvals(self, x):

@@ -72,6 +72,8 @@ class CupyBackend(Backend):
         return Vector(size, indices, values)
 
     def full(self, size, value, dtype):
+        if np.ndim(value):
+            return Vector(size, None, cupy.asarray(value, dtype=dtype))
         return Vector(size, None, cupy.full(size, value, dtype=dtype))
 
     def nvals(self, x):
@@ -241,8 +243,8 @@ class CupyBackend(Backend):
         found = cupy.flatnonzero(group >= 0)
         return Vector(labels.size, rows[found], group[found]), Vector(labels.size, rows[found], key[found])
 
-    # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups and unclaimed, a sort and
-    # rounds of reduce_to, are the inherited forms)
+    # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups, a sort, is the
+    # inherited form)
 
     def heavy_neighbor(self, A, keys, *, mask=None):
         rows = None if mask is None else self.indices(mask)
@@ -259,6 +261,12 @@ class CupyBackend(Backend):
         out, found = kernels.reduce_to(at, u.values, targets.size, monoid)
         keep = cupy.flatnonzero(found)
         return Vector(targets.size, keep, out[keep])
+
+    def unclaimed(self, H, keys, pending):
+        free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),
+                                         keys.dense()[0].astype(cupy.uint64, copy=False), self.indices(pending))
+        ids = cupy.flatnonzero(free)
+        return Vector(H.size, ids, cupy.ones(ids.size, bool)), int(rounds[0])
 
     def roots(self, parent):
         return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))

@@ -61,6 +61,8 @@ class NumbaBackend(Backend):
         return Vector(size, indices, values)
 
     def full(self, size, value, dtype):
+        if np.ndim(value):
+            return Vector(size, None, np.asarray(value, dtype=dtype))
         return Vector(size, None, np.full(size, value, dtype=dtype))
 
     def nvals(self, x):

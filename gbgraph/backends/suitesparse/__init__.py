@@ -60,6 +60,10 @@ class SuiteSparseBackend(Backend):
         return w
 
     def full(self, size, value, dtype):
+        if np.ndim(value):
+            w = _sparse(_DTYPES[dtype], size)
+            w.ss.pack_full(np.asarray(value, dtype))
+            return w
         return _acyclic(gb.Vector.from_scalar(np.asarray(value, dtype), size, _DTYPES[dtype]))
 
     def nvals(self, x):

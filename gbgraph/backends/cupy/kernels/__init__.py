@@ -16,7 +16,7 @@ import cupy
 import numpy as np
 
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "heavy_rows", "reduce_to", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
+           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -394,6 +394,25 @@ def reduce_to(targets, values, size, monoid):
         _get("mapping.cu", f"gbgraph::reduce_to<{REDUCE_TO_MONOIDS[monoid]}, {c_type(dtype)}>")(
             (_blocks(targets.size),), (_THREADS,), (targets, values, np.int64(targets.size), out, found))
     return out, found
+
+
+def unclaimed(H, key, visited):
+    """(free, rounds) of ``Backend.unclaimed`` for the pending vertices ``visited`` (int64,
+    sorted): ``free`` flags (uint8, length n) and the rounds of the GraphBLAS form as a
+    one-element device array (mapping.cu's ``mark``, ``count_waiting``, ``visit_chains``)."""
+    n = H.size
+    flags = cupy.zeros(3 * n, cupy.uint8)  # pending, claimed, free
+    counters = cupy.zeros(2 * n + 1, cupy.int32)  # waiting, depth, rounds
+    pending, claimed, free = flags[:n], flags[n:2 * n], flags[2 * n:]
+    waiting, depth, rounds = counters[:n], counters[n:2 * n], counters[2 * n:]
+    count = np.int64(visited.size)
+    if count:
+        grid = (_blocks(int(count)),)
+        _get("mapping.cu", "gbgraph::mark")(grid, (_THREADS,), (visited, count, pending))
+        _get("mapping.cu", "gbgraph::count_waiting")(grid, (_THREADS,), (H, key, pending, visited, count, waiting))
+        _get("mapping.cu", "gbgraph::visit_chains")(grid, (_THREADS,), (H, key, pending, visited, count, waiting,
+                                                                        claimed, depth, free, rounds))
+    return free, rounds
 
 
 def roots(parent):

@@ -4,11 +4,12 @@
   a product, a row extraction, a selection and two row reductions);
 * ``reduce_to``: the reduction onto targets, a push through a function, in one pass over the
   entries in their order;
-* ``unclaimed``: Algorithm 3's visit in key order, by the form's rounds, each round two
-  pushes and a decision per undecided vertex;
+* ``unclaimed``: Algorithm 3's visit in key order, by the form's rounds with flags for the
+  pushes' maxima, each round three parallel passes over the undecided vertices;
 * ``roots``: pointer jumping, each vertex following its pointers to the root.
 
-Parallel loops write only their own slots; pushes, where targets collide, run in sequence.
+Parallel loops write only their own slots, or store equal flags; pushes of values, where
+targets collide, run in sequence.
 """
 
 import numba
@@ -79,34 +80,45 @@ def reduce_to(targets, values, size, monoid):
 @numba.njit(cache=True, parallel=True)
 def unclaimed(H, key, pending):
     """(unclaimed flags, rounds) of :meth:`gbgraph.backends.base.Backend.unclaimed`, in the
-    rounds of its GraphBLAS form: ``pend`` and ``taken`` are pushes through H (in sequence),
-    the decisions a parallel loop over the undecided vertices."""
+    rounds of its GraphBLAS form with the pushes' maxima replaced by flags: a pending w
+    *waits on* H(w) when H(w) is pending and ``key[w] > key[H(w)]``; each round the
+    undecided w that are waited on are ``blocked``, the others are decided (unclaimed unless
+    ``claimed``), and the decided unclaimed ones claim the vertex they wait on. Every write
+    of a round's parallel loop stores the same flag, so threads may collide harmlessly."""
     n = H.size
-    free = np.zeros(n, np.bool_)
-    pend = np.zeros(n, np.uint64)
-    taken = np.zeros(n, np.uint64)
+    visited = np.zeros(n, np.bool_)
+    for k in numba.prange(pending.size):
+        visited[pending[k]] = True
+    waits = np.zeros(n, np.bool_)
     lone = np.zeros(pending.size, np.bool_)
     for k in numba.prange(pending.size):
-        lone[k] = H[pending[k]] == pending[k]
+        w = pending[k]
+        u = H[w]
+        lone[k] = u == w
+        waits[w] = (u != w) & visited[u] & (key[w] > key[u])
+    free = np.zeros(n, np.bool_)
+    free[pending[lone]] = True  # no neighbour: unclaimed at once, in no round
+    claimed = np.zeros(n, np.bool_)
+    blocked = np.zeros(n, np.bool_)
     undecided = pending[~lone]
-    free[pending[lone]] = True
     rounds = 0
     while undecided.size:
-        for w in undecided:  # pend = Hᵀ ⊕max.second key(U)
-            pend[H[w]] = max(pend[H[w]], key[w])
-        status = np.zeros(undecided.size, np.int8)  # 0: undecided, 1: unclaimed, 2: claimed
+        for k in numba.prange(undecided.size):  # blocked = Hᵀ ⊕lor.second waits(U)
+            w = undecided[k]
+            if waits[w]:
+                blocked[H[w]] = True
+        decided = np.zeros(undecided.size, np.bool_)
         for k in numba.prange(undecided.size):
             u = undecided[k]
-            if pend[u] < key[u]:
-                status[k] = 1 if taken[u] <= key[u] else 2
-        for w in undecided:
-            pend[H[w]] = 0
-        for k in range(undecided.size):  # taken = Hᵀ ⊕max.second key(unclaimed)
-            if status[k] == 1:
-                w = undecided[k]
-                free[w] = True
-                taken[H[w]] = max(taken[H[w]], key[w])
-        undecided = undecided[status == 0]
+            if not blocked[u]:
+                decided[k] = True
+                free[u] = not claimed[u]
+        for k in numba.prange(undecided.size):  # claimed |= Hᵀ ⊕lor.second (waits ∧ free)(decided)
+            w = undecided[k]
+            blocked[H[w]] = False
+            if decided[k] and free[w] and waits[w]:
+                claimed[H[w]] = True
+        undecided = undecided[~decided]
         rounds += 1
     return free, rounds
 
