@@ -140,9 +140,9 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, vertex_w
     Examples
     --------
     >>> import gbgraph as gg
-    >>> r = gg.bisect(gg.generators.laplace3d(10, 10, 20) != 0)   # a 10 × 10 × 20 grid
-    >>> r.cut, r.part_weights.tolist()                       # cut across the long axis
-    (100, [1000, 1000])
+    >>> r = gg.bisect(gg.generators.laplace3d(8, 8, 16) != 0)   # an 8 × 8 × 16 grid
+    >>> r.cut, r.part_weights.tolist()                     # cut across the long axis
+    (64, [512, 512])
     """
     return partition(A, 2, coarsening=coarsening, refine=refine, imbalance=imbalance, seed=seed,
                      vertex_weights=vertex_weights, backend=backend)
@@ -198,9 +198,11 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, ve
     step_eps = (1.0 + eps) ** (1.0 / steps) - 1.0 if steps else eps
     seconds = {"coarsen": 0.0, "initial": 0.0, "refine": 0.0}
     with be.guard(graph):
-        parts = be.full(graph.n, 0, "int64")
         ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-        levels = _split(be, graph, vw, k, 0, ids, parts, _Options(coarsening, refine, step_eps, seed, seconds))
+        pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, seconds, graph.n))
+        parts = pieces[0]
+        for piece in pieces[1:]:
+            parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
         parts = be.values(parts)
         cut, weights = _cut(be, graph, parts), _part_weights(be, parts, vw, k)
     total = float(weights.sum())
@@ -215,6 +217,7 @@ class _Options:
     eps: float
     seed: int
     seconds: dict
+    n: int
 
 
 def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend):
@@ -265,27 +268,30 @@ def _vertex_weights(vertex_weights, graph, xp):
     return vw
 
 
-def _split(be, graph, vw, k, first, ids, parts, opt):
-    """Write parts ``first .. first + k - 1`` at the input vertices ``ids`` of ``graph``:
-    bisect into ⌊k/2⌋ and ⌈k/2⌉ parts' weight, recurse into each side. Returns the level
-    sizes of this split's hierarchy."""
+def _split(be, graph, vw, k, first, ids, opt):
+    """Parts ``first .. first + k - 1`` of the input vertices ``ids`` of ``graph``: bisect
+    into ⌊k/2⌋ and ⌈k/2⌉ parts' weight, recurse into each side. Returns a list of sparse
+    vectors (part of each listed input vertex) and the level sizes of this split's
+    hierarchy."""
+    n_input = opt.n
     if k == 1:
-        be.assign(parts, first, mask=be.vector(ids, True, parts.size))  # parts<ids> = first
-        return (graph.n,)
+        return [be.vector(ids, be.xp.int64(first), n_input)], (graph.n,)  # parts<ids> = first
     k0 = k // 2
-    sides, levels = multilevel_bisection(be, graph, vw, (k0 / k, (k - k0) / k), opt)
-    sides = _full(be, sides)
+    sides, levels = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
+    sides = _full(be, sides.astype(be.xp.int64))
+    pieces = []
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
         members = be.indices(be.select("valueeq", sides, side))  # S = {v : side(v) = side}
         sub = _induced(be, graph, members)
-        _split(be, sub, be.values(be.extract(_full(be, vw), members)), kk, offset,
-               be.values(be.extract(_full(be, ids), members)), parts, opt)
-    return levels
+        pieces += _split(be, sub, be.values(be.extract(_full(be, vw), members)), kk, offset,
+                         be.values(be.extract(_full(be, ids), members)), opt)[0]
+    return pieces, levels
 
 
 def _full(be, values):
+    """A vector with every entry, from an array the caller keeps (so it is copied)."""
     n = values.size
-    return be.vector(be.xp.arange(n, dtype=be.xp.int64), values, n, copy=False)
+    return be.vector(be.xp.arange(n, dtype=be.xp.int64), values, n)
 
 
 def _induced(be, graph, members):
@@ -309,19 +315,25 @@ def _induced(be, graph, members):
         weights=graph.weights is not None)
 
 
-def bounds_of(total, fractions, eps, integral):
-    """(bounds, targets) of the two sides: ``(1 + ε) W f``, at least ``⌈W f⌉`` for integer
-    vertex weights (so that an exact split is always allowed)."""
-    targets = [total * f for f in fractions]
+def bounds_of(total, counts, eps, integral, unit=False):
+    """(bounds, targets) of two sides that will hold ``counts`` parts: targets ``W k_s / k``,
+    bounds ``(1 + ε)`` times that, at least ``⌈W k_s / k⌉`` for integer vertex weights (so
+    that an exact split is always allowed); with unit vertex weights, low enough to leave
+    the other side a vertex for each of its parts."""
+    k = sum(counts)
+    targets = [total * c / k for c in counts]
     bounds = [(1.0 + eps) * t for t in targets]
     if integral:
         bounds = [max(b, math.ceil(t - 1e-9)) for b, t in zip(bounds, targets)]
+    if unit:
+        bounds = [min(b, total - c) for b, c in zip(bounds, counts[::-1])]
     return bounds, targets
 
 
-def multilevel_bisection(be, graph, vw, fractions, opt):
-    """Sides (int8, 0/1, an array of ``be.xp``) of a multilevel bisection whose sides aim at
-    ``fractions`` of the total vertex weight; and the level sizes."""
+def multilevel_bisection(be, graph, vw, counts, opt):
+    """Sides (int8, 0/1, an array of ``be.xp``) of a multilevel bisection whose sides will
+    hold ``counts`` parts, and aim at those shares of the total vertex weight; and the level
+    sizes."""
     start = time.perf_counter()
     with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
         warnings.simplefilter("ignore", CoarseningStallWarning)
@@ -329,7 +341,8 @@ def multilevel_bisection(be, graph, vw, fractions, opt):
                     backend=be)
     weights = _level_weights(be, h, vw)
     total = float(be.xp.sum(vw)) if vw.size else 0.0
-    bounds, targets = bounds_of(total, fractions, opt.eps, vw.dtype.kind in "iu")
+    integral = vw.dtype.kind in "iu"
+    bounds, targets = bounds_of(total, counts, opt.eps, integral, integral and int(vw.max()) == int(vw.min()) == 1)
     opt.seconds["coarsen"] += time.perf_counter() - start
     sides = _refiner(opt.refine)(be, h, weights, bounds, targets, opt.seed, opt.seconds)
     return sides, tuple(level.n for level in h)
@@ -363,7 +376,7 @@ def initial_bisection(h, weights, bounds, targets, seed, seconds):
 
 def project(be, coarse_sides, labels):
     """``p = P ⊕any.second p_c``: each vertex takes its coarse vertex's side."""
-    return be.values(be.extract(_full(be, be.xp.asarray(coarse_sides)), labels))  # p = p_c(labels)
+    return be.values(be.extract(_full(be, be.xp.asarray(coarse_sides).astype(be.xp.int64)), labels))  # p = p_c(labels)
 
 
 def _fm_levels(be, h, weights, bounds, targets, seed, seconds):
