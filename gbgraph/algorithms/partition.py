@@ -374,9 +374,12 @@ def initial_bisection(h, weights, bounds, targets, seed, seconds):
     return sides
 
 
-def project(be, coarse_sides, labels):
-    """``p = P ⊕any.second p_c``: each vertex takes its coarse vertex's side."""
-    return be.values(be.extract(_full(be, be.xp.asarray(coarse_sides).astype(be.xp.int64)), labels))  # p = p_c(labels)
+def project(be, coarse, labels):
+    """``p = P ⊕any.second p_c``: each vertex takes its coarse vertex's value (int8 sides
+    travel as int64, a protocol type)."""
+    coarse = be.xp.asarray(coarse)
+    coarse = coarse.astype(be.xp.int64) if coarse.dtype.kind in "biu" else coarse
+    return be.values(be.extract(_full(be, coarse), labels))  # p = p_c(labels)
 
 
 def _fm_levels(be, h, weights, bounds, targets, seed, seconds):
