@@ -73,7 +73,8 @@ def peer_runners(A, k, tmp):
         import pymetis
 
         options = pymetis.Options(ufactor=int(round(1000 * EPS)), seed=0)
-        runners["metis"] = lambda: pymetis.part_graph(k, xadj=xadj, adjncy=adjncy, options=options)[1]
+        csr = pymetis.CSRAdjacency(xadj, adjncy)
+        runners["metis"] = lambda: pymetis.part_graph(k, csr, options=options)[1]
     except ImportError:
         pass
     try:
