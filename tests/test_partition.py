@@ -251,3 +251,27 @@ def test_bad_edge_weights(bad):
 def test_bisect_of_one_vertex_raises():
     with pytest.raises(ValueError, match="k must be at most the number of vertices, 1; got k=2"):
         gg.bisect(sp.csr_array((1, 1)))
+
+
+def test_cli_partition_prints_and_writes_the_parts(tmp_path, capsys):
+    from gbgraph.cli import main
+
+    out = tmp_path / "parts.txt"
+    assert main(["partition", "fe_4elt2", "-k", "4", "--refine", "jet", "--output", str(out)]) == 0
+    printed = capsys.readouterr().out
+    parts = np.loadtxt(out, dtype=np.int64)
+    A = gg.datasets.load("fe_4elt2")
+    assert sorted(set(parts.tolist())) == [0, 1, 2, 3]
+    assert f"cut             {int(scipy_cut(A, parts)):,}" in printed
+    assert "levels" in printed and "refine" in printed
+
+
+def test_cli_partition_errors_name_the_value(capsys):
+    from gbgraph.cli import main
+
+    assert main(["partition", "fe_4elt2", "-k", "0"]) == 2
+    assert "k must be a positive integer, got 0" in capsys.readouterr().err
+    assert main(["partition", "laplace3d:5"]) == 2  # a Laplacian's negative weights
+    assert "negative, NaN or infinite weights" in capsys.readouterr().err
+    assert main(["partition", "laplace3d:5", "--weights", "abs", "--imbalance", "-0.5"]) == 2
+    assert "imbalance must be a finite number >= 0, got -0.5" in capsys.readouterr().err
