@@ -18,6 +18,7 @@ graphs and within 5% of KaMinPar's default in geometric mean; hec+jet within 10%
 
     python benchmarks/bench_partition.py --json benchmarks/results/partition-cpu.json
     python benchmarks/bench_partition.py --graphs ../shared/data/4elt.mtx.gz --repeat 1
+    python benchmarks/bench_partition.py --backend cupy --json partition-gpu.json   # GPU rows
 """
 
 import argparse
@@ -123,11 +124,29 @@ def measure(runs, repeat):
     return {name: (1e3 * statistics.median(times[name]), parts[name]) for name in runs}
 
 
-def bench(spec, repeat, k):
+def ours_on(A, backend):
+    """The graph gbgraph's runs take (a cupyx matrix for --backend cupy) and a function that
+    waits for the device."""
+    if backend != "cupy":
+        return gg.as_graph(A), (lambda: None), (lambda parts: parts)
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    return (gg.as_graph(csp.csr_matrix(A.astype(np.float64))), cupy.cuda.Device().synchronize,
+            lambda parts: parts.get())
+
+
+def bench(spec, repeat, k, backend="numba"):
     A = largest_component(matrix(spec))
-    G = gg.as_graph(A)
+    G, sync, host = ours_on(A, backend)
     ours = OURS if k == 2 else OURS_K
-    runs = {name: (lambda c=c, r=r: gg.partition(G, k, coarsening=c, refine=r).parts) for name, c, r in ours}
+
+    def ours_run(c, r):
+        parts = gg.partition(G, k, coarsening=c, refine=r, backend=backend).parts
+        sync()
+        return host(parts)
+
+    runs = {name: (lambda c=c, r=r: ours_run(c, r)) for name, c, r in ours}
     for fn in runs.values():  # compile and cache the kernels before timing
         fn()
     with tempfile.TemporaryDirectory() as tmp:
@@ -201,6 +220,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser, ["laplace3d:100"], repeat=3)
     parser.add_argument("--k", nargs="*", type=int, default=[2, 8], help="numbers of parts (default: 2 8)")
+    parser.add_argument("--backend", default="numba", help="gbgraph's backend: numba (default), suitesparse, cupy "
+                                                         "(the peers run on the host either way)")
     args = parser.parse_args(argv)
     specs = graph_specs(args, ["laplace3d:100"])
     missing = [p for p in ("pymetis", "kahip", "kaminpar") if __import__("importlib").util.find_spec(p) is None]
@@ -212,14 +233,15 @@ def main(argv=None):
         print_header(k)
         rows = []
         for spec in specs:
-            rows.append(bench(spec, args.repeat, k))
+            rows.append(bench(spec, args.repeat, k, args.backend))
             print_row(rows[-1], k)
         all_rows[k] = rows
         lines += summary(rows, k)
     print("\n".join(lines))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"machine": describe_machine(repeat=args.repeat, eps=EPS, threads_kaminpar=os.cpu_count()),
+            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend,
+                                         threads_kaminpar=os.cpu_count()),
              "rows": {str(k): rows for k, rows in all_rows.items()}, "summary": lines}, indent=1))
 
 

@@ -12,7 +12,7 @@ import gbgraph as gg
 from gbgraph.algorithms.partition import bounds_of
 from gbgraph.algorithms.refine_fm import HostGraph, fm_refine, rebalance
 
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, gpu_available, shared_graphs
 from strategies import graphs, random_graphs
 
 REFINES = ["fm", "jet", "spectral"]
@@ -275,3 +275,72 @@ def test_cli_partition_errors_name_the_value(capsys):
     assert "negative, NaN or infinite weights" in capsys.readouterr().err
     assert main(["partition", "laplace3d:5", "--weights", "abs", "--imbalance", "-0.5"]) == 2
     assert "imbalance must be a finite number >= 0, got -0.5" in capsys.readouterr().err
+
+
+# ---- GPU: the same parts from the cupy backend (run with ``pytest -m gpu`` on a GPU) -------
+
+needs_gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
+
+
+def _on_device(A):
+    import cupyx.scipy.sparse
+
+    return cupyx.scipy.sparse.csr_matrix(sp.csr_matrix(A, dtype=np.float64))
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("refine", ["fm", "jet"])
+@pytest.mark.parametrize("k", [2, 5])
+@pytest.mark.parametrize("make", [lambda: grid2d(30, 40), lambda: gg.datasets.load("fe_4elt2")], ids=["grid", "fe_4elt2"])
+def test_gpu_parts_equal_cpu(refine, k, make):
+    import cupy
+
+    A = sp.csr_array(make(), dtype=np.float64)
+    cpu = gg.partition(A, k, refine=refine)
+    gpu = gg.partition(_on_device(A), k, refine=refine)  # backend None: cupy for GPU input
+    assert isinstance(gpu.parts, cupy.ndarray)
+    np.testing.assert_array_equal(gpu.parts.get(), cpu.parts)
+    assert gpu.cut == cpu.cut and gpu.levels == cpu.levels
+    np.testing.assert_array_equal(gpu.part_weights, cpu.part_weights)
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("path", shared_graphs())
+def test_gpu_jet_equals_cpu_on_shared_graphs(path):
+    A = sp.csr_array(gg.io.read_matrix_market(path)[0] != 0, dtype=np.float64)
+    cpu = gg.bisect(A, refine="jet")
+    gpu = gg.bisect(_on_device(A), refine="jet")
+    np.testing.assert_array_equal(gpu.parts.get(), cpu.parts)
+    assert gpu.cut == cpu.cut
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("make", [lambda: grid2d(30, 64), lambda: path_graph(101)], ids=["grid", "path"])
+def test_gpu_spectral_splits_like_the_cpu(make):
+    # power iteration's sums run in another order on the GPU: the vectors agree to rounding,
+    # so the splits of these graphs (no near ties at the median) are the same
+    A = make()
+    cpu = gg.bisect(A, refine="spectral")
+    gpu = gg.bisect(_on_device(A), refine="spectral")
+    np.testing.assert_array_equal(gpu.parts.get(), cpu.parts)
+    assert gpu.cut == cpu.cut
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("refine", REFINES)
+def test_gpu_vertex_weights_on_the_device(refine):
+    import cupy
+
+    A = grid2d(20, 20)
+    vw = np.arange(1, 401) % 7 + 1
+    cpu = gg.bisect(A, refine=refine, vertex_weights=vw)
+    gpu = gg.bisect(_on_device(A), refine=refine, vertex_weights=cupy.asarray(vw))
+    assert gpu.part_weights.max() <= 1.03 * vw.sum() / 2
+    if refine != "spectral":
+        np.testing.assert_array_equal(gpu.parts.get(), cpu.parts)
+    with pytest.raises(TypeError, match="vertex_weights are a CPU array but the graph is on the GPU"):
+        gg.bisect(_on_device(A), refine=refine, vertex_weights=vw)
