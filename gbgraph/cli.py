@@ -196,12 +196,13 @@ def _partition(args):
     graph = _reweighted(graph, args.weights)
     t1 = time.perf_counter()
     result = partition(graph, args.k, coarsening=args.coarsening, refine=args.refine, imbalance=args.imbalance,
-                       seed=args.seed, backend=be)
+                       seed=args.seed, tries=args.tries, backend=be)
     t2 = time.perf_counter()
     seconds = result.seconds
     weights = result.part_weights
     rows = _graph_rows(args, graph, be) + [
-        ("method", f"{args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance {args.imbalance}"),
+        ("method", f"{args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance {args.imbalance}, "
+                   f"best of {args.tries}"),
         ("cut", f"{result.cut:,}  (total weight of the edges between parts)"),
         ("imbalance", f"{result.imbalance:.4f}  (heaviest part {weights.max():,} over the ideal "
                       f"{weights.sum() / args.k:,.1f}, minus 1)"),
@@ -332,6 +333,8 @@ def _parser():
     p.add_argument("--imbalance", default=0.03, type=float,
                    help="allowed imbalance: parts weigh at most (1 + E) W / k (default: 0.03)")
     p.add_argument("--seed", default=0, type=int, help="seed of the hash that breaks ties (default: 0)")
+    p.add_argument("--tries", default=3, type=int,
+                   help="multilevel bisections per split, seeds S, S+1, ...; the best is kept (default: 3)")
     _weights_option(p, "edge weights, which the cut sums")
     return parser
 

@@ -231,6 +231,7 @@ def test_4elt_cut_no_worse_than_metis():
     ({"k": 2, "refine": "kl"}, ValueError, "unknown refine 'kl'"),
     ({"k": 2, "coarsening": "metis"}, ValueError, "unknown coarsening 'metis'"),
     ({"k": 2, "seed": -1}, ValueError, "seed must be an integer from 0"),
+    ({"k": 2, "tries": 0}, ValueError, "tries must be a positive integer, got 0"),
     ({"k": 2, "vertex_weights": np.ones(29)}, ValueError, r"vertex_weights has shape \(29,\), the graph has 30"),
     ({"k": 2, "vertex_weights": -np.ones(30)}, ValueError, "vertex_weights has 30 negative, NaN or infinite"),
     ({"k": 2, "vertex_weights": np.full(30, np.inf)}, ValueError, "vertex_weights has 30 negative, NaN or inf"),

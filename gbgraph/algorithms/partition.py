@@ -49,6 +49,8 @@ __all__ = ["PartitionResult", "bisect", "partition", "REFINEMENTS"]
 
 #: The refinements of :func:`bisect` and :func:`partition`.
 REFINEMENTS = ("fm", "jet", "spectral")
+#: Multilevel bisections run by default, each from its own hierarchy; the best is kept.
+TRIES = 3
 _SEEDS = 2**63
 
 
@@ -86,7 +88,8 @@ class PartitionResult:
                 f"levels={len(self.levels)})")
 
 
-def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, vertex_weights=None, backend=None):
+def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
+           backend=None):
     """Multilevel bisection: two parts of nearly equal weight joined by few edges.
 
     Parameters
@@ -103,6 +106,11 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, vertex_w
         integer vertex weights, where ``W`` is the total vertex weight).
     seed : int
         Seed of the hash that orders vertices and breaks ties, 0 to 2**63 - 1.
+    tries : int
+        Multilevel bisections to run, with the seeds ``seed, seed + 1, ...`` (each its own
+        hierarchy); the best (least overload, then least cut) is kept. The cut of one
+        hierarchy varies by several percent with the seed; three tries take three times as
+        long.
     vertex_weights : array_like, optional
         Non-negative finite weight of each vertex (default: 1 each), on the graph's device.
     backend : str or Backend, optional
@@ -117,7 +125,7 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, vertex_w
     Raises
     ------
     ValueError
-        for an unknown coarsening or refinement, a graph of fewer than 2 vertices,
+        for an unknown coarsening or refinement, a graph of fewer than 2 vertices, ``tries < 1``,
         ``imbalance`` negative or not finite, negative, NaN or infinite edge or vertex
         weights (the message gives their count), or vertex weights of the wrong length.
     TypeError
@@ -144,11 +152,12 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, vertex_w
     >>> r.cut, r.part_weights.tolist()                     # cut across the long axis
     (64, [512, 512])
     """
-    return partition(A, 2, coarsening=coarsening, refine=refine, imbalance=imbalance, seed=seed,
+    return partition(A, 2, coarsening=coarsening, refine=refine, imbalance=imbalance, seed=seed, tries=tries,
                      vertex_weights=vertex_weights, backend=backend)
 
 
-def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, vertex_weights=None, backend=None):
+def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
+              backend=None):
     """k parts by recursive multilevel bisection.
 
     Parameters
@@ -157,8 +166,8 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, ve
         As in :func:`bisect`.
     k : int
         Number of parts, 1 <= k <= n.
-    coarsening, refine, seed, vertex_weights, backend
-        As in :func:`bisect`.
+    coarsening, refine, seed, tries, vertex_weights, backend
+        As in :func:`bisect` (``tries`` for each bisection).
     imbalance : float
         ε >= 0: each part weighs at most ``(1 + ε) W / k``; each bisection step gets the
         share ``(1 + ε)^(1 / ⌈log2 k⌉) - 1``.
@@ -173,7 +182,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, ve
     Raises
     ------
     ValueError
-        for ``k < 1`` or ``k > n``, and as :func:`bisect`.
+        for ``k < 1`` or ``k > n``, ``tries < 1``, and as :func:`bisect`.
     TypeError
         as :func:`bisect`, and for a non-integer k.
 
@@ -192,6 +201,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, ve
     """
     graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend)
     k = check_integer("k", k, minimum=1)
+    tries = check_integer("tries", tries, minimum=1)
     if k > graph.n:
         raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
     steps = math.ceil(math.log2(k)) if k > 1 else 0
@@ -199,7 +209,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, ve
     seconds = {"coarsen": 0.0, "initial": 0.0, "refine": 0.0}
     with be.guard(graph):
         ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-        pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, seconds, graph.n))
+        pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
         parts = pieces[0]
         for piece in pieces[1:]:
             parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
@@ -216,6 +226,7 @@ class _Options:
     refine: str
     eps: float
     seed: int
+    tries: int
     seconds: dict
     n: int
 
@@ -331,21 +342,42 @@ def bounds_of(total, counts, eps, integral, unit=False):
 
 
 def multilevel_bisection(be, graph, vw, counts, opt):
-    """Sides (int8, 0/1, an array of ``be.xp``) of a multilevel bisection whose sides will
-    hold ``counts`` parts, and aim at those shares of the total vertex weight; and the level
-    sizes."""
-    start = time.perf_counter()
-    with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
-        warnings.simplefilter("ignore", CoarseningStallWarning)
-        h = coarsen(graph, opt.coarsening, seed=opt.seed if opt.coarsening not in ("mis2", "mis2_basic") else 0,
-                    backend=be)
-    weights = _level_weights(be, h, vw)
+    """Sides (int8, 0/1, an array of ``be.xp``) of the best of ``opt.tries`` multilevel
+    bisections whose sides will hold ``counts`` parts, and aim at those shares of the total
+    vertex weight; and the level sizes of the best one's hierarchy."""
     total = float(be.xp.sum(vw)) if vw.size else 0.0
     integral = vw.dtype.kind in "iu"
     bounds, targets = bounds_of(total, counts, opt.eps, integral, integral and int(vw.max()) == int(vw.min()) == 1)
-    opt.seconds["coarsen"] += time.perf_counter() - start
-    sides = _refiner(opt.refine)(be, h, weights, bounds, targets, opt.seed, opt.seconds)
-    return sides, tuple(level.n for level in h)
+    seeded = opt.coarsening not in ("mis2", "mis2_basic")  # the MIS-2 aggregations take no seed
+    best, best_key, hierarchy = None, None, None
+    for t in range(opt.tries):
+        seed = (opt.seed + t) % _SEEDS
+        if hierarchy is None or seeded:
+            start = time.perf_counter()
+            with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
+                warnings.simplefilter("ignore", CoarseningStallWarning)
+                hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0, backend=be)
+            weights = _level_weights(be, hierarchy, vw)
+            opt.seconds["coarsen"] += time.perf_counter() - start
+        sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
+        key = _quality(be, graph, vw, sides, bounds)
+        if best_key is None or key < best_key:
+            best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
+    return best, levels
+
+
+def _quality(be, graph, vw, sides, bounds):
+    """(overload, cut) of a bisection: with x = 1 on side 1, ``s = A ⊕plus.times x`` and the
+    cut ``Σ x (d - s)``, the weight from side 1 to side 0."""
+    n, xp = graph.n, be.xp
+    A = be.adjacency(graph, weighted=True)
+    x = _full(be, sides.astype(xp.float64))
+    s = be.ewise_add("plus", be.full(n, 0.0, "float64"), be.mxv("plus_times", A, x))  # s = A ⊕plus.times x
+    d = be.ewise_add("plus", be.full(n, 0.0, "float64"), be.reduce_rows(A, "plus"))  # weighted degrees
+    cut = float(be.reduce(be.ewise_mult("times", x, be.ewise_add("minus", d, s)), "plus") or 0.0)  # Σ x (d - s)
+    heavy = float(be.reduce(be.ewise_mult("times", x, _full(be, vw.astype(xp.float64))), "plus") or 0.0)
+    light = float(xp.sum(vw)) - heavy
+    return max(light - bounds[0], 0.0) + max(heavy - bounds[1], 0.0), cut
 
 
 def _level_weights(be, h, vw):
