@@ -10,9 +10,10 @@ onehot(parts)``; for two sides its second column is ``s = A ⊕plus.times x`` (x
    on the finest).
 2. *Afterburner*: each candidate is re-scored as if every candidate ranked above it by
    (gain, hash key) had moved, ``g' = g + 2 σ (A ⊕plus.times σ[cand])`` over the
-   higher-ranked neighbours (σ = +1 on side 0, -1 on side 1); candidates with ``g' > 0``
-   move, all at once. Two neighbours that would swap sides cannot both keep a positive
-   score on the edge between them, so moves do not undo each other.
+   higher-ranked neighbours (σ = +1 on side 0, -1 on side 1); candidates with ``g' >= 0``
+   move, all at once. Of two neighbours that would swap sides, the lower-ranked one sees
+   the other's move and pays for their edge twice, so a move that the higher-ranked one
+   undoes does not happen for nothing.
 
 An unbalanced bisection takes a rebalancing round instead: vertices of the overweight side
 leave it in order of least loss per weight until it is back between its target and its
@@ -123,7 +124,7 @@ def _jet_moves(be, lv, x, ext, c):
     above = mxv_ranked(be, lv.A, sigma, gain, lv.keys, mask=cand)  # Σ_j A(i,j) σ(j) over higher-ranked j
     shift = be.ewise_mult("times", sigma, be.apply("times", above, right=2.0))  # 2 σ(i) Σ ...
     score = be.ewise_add("plus", be.apply("identity", gain, mask=cand), shift)  # g' = g + 2σ (...)
-    return be.select("valuegt", score, 0.0)  # the moves: g' > 0
+    return be.select("valuege", score, 0.0)  # the moves: g' >= 0
 
 
 def _rebalance_moves(be, lv, x, ext, pw, bounds, targets):
