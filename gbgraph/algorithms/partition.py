@@ -448,18 +448,17 @@ def _host(x):
 
 def _cut(be, graph, parts):
     """``½ Σ_ij A(i, j) [p(i) ≠ p(j)]``: the weighted degrees minus the weight inside each
-    part (``A ⊕plus.times u`` over same-part neighbours), halved."""
+    part (the product over same-part neighbours), halved. A pattern counts edges with
+    ``plus_pair``."""
     n = graph.n
-    A = be.adjacency(graph, weighted=True)
-    ones = be.full(n, 1, _weight_dtype(graph))
-    degree = be.reduce(be.mxv("plus_times", A, ones), "plus")  # Σ_i (A ⊕plus.times 1)(i)
-    inside = be.reduce(be.mxv_grouped("plus_times", A, ones, _full(be, parts)), "plus")  # same-part weight
+    if graph.weights is None:
+        A, semiring, ones = be.adjacency(graph), "plus_pair", be.full(n, 1, "int64")
+    else:
+        A, semiring, ones = be.adjacency(graph, weighted=True), "plus_times", be.full(n, 1.0, "float64")
+    degree = be.reduce(be.mxv(semiring, A, ones), "plus")  # Σ_i (A ⊕.⊗ 1)(i)
+    inside = be.reduce(be.mxv_grouped(semiring, A, ones, _full(be, parts)), "plus")  # same-part weight
     cut = ((degree or 0) - (inside or 0)) / 2
     return int(cut) if graph.weights is None else float(cut)
-
-
-def _weight_dtype(graph):
-    return "int64" if graph.weights is None else "float64"
 
 
 def _part_weights(be, parts, vw, k):
