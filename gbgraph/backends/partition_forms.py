@@ -48,7 +48,7 @@ def mxv_ranked(be, A, u, rank, keys, *, mask):
     rows = be.indices(mask)
     sub = be.extract(A, rows)  # the rows of the mask
     indptr, cols, values = be.to_csr(sub)
-    segment = xp.repeat(xp.arange(rows.size), xp.diff(indptr))  # the row of each entry
+    segment = xp.searchsorted(indptr[1:], xp.arange(cols.size), side="right")  # the row of each entry
     owner = rows[segment]
     r, k = be.values(rank), be.values(keys)
     above = (r[cols] > r[owner]) | ((r[cols] == r[owner]) & (k[cols] > k[owner]))
