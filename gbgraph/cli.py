@@ -27,6 +27,7 @@ from .algorithms.coloring import METHODS as COLOR_METHODS
 from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
 from .algorithms.coloring import color
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
+from .algorithms.partition import REFINEMENTS, partition
 from .errors import AsymmetricGraphError, GBGraphError
 from .graph import as_graph, symmetrize
 
@@ -160,8 +161,7 @@ def _aggregate(args):
 
 def _coarsen(args):
     graph, be, load = _load(args)
-    if args.weights != "values" and graph.weights is not None:  # |A(i, j)| or the pattern
-        graph = dataclasses.replace(graph, weights=abs(graph.weights) if args.weights == "abs" else None, _cache={})
+    graph = _reweighted(graph, args.weights)
     t1 = time.perf_counter()
     hierarchy = coarsen(graph, args.method, cutoff=args.cutoff, construction=args.construction, seed=args.seed,
                         backend=be)
@@ -182,6 +182,37 @@ def _coarsen(args):
                   else "the first level would have fewer than 10 vertices")
         raise ValueError(f"nothing written to {args.output!r}: the hierarchy has one level ({reason}), so no "
                          f"vertex has an aggregate")
+
+
+def _reweighted(graph, weights):
+    """The graph with the edge weights --weights asks for: its values, |A(i, j)| or none."""
+    if weights == "values" or graph.weights is None:
+        return graph
+    return dataclasses.replace(graph, weights=abs(graph.weights) if weights == "abs" else None, _cache={})
+
+
+def _partition(args):
+    graph, be, load = _load(args)
+    graph = _reweighted(graph, args.weights)
+    t1 = time.perf_counter()
+    result = partition(graph, args.k, coarsening=args.coarsening, refine=args.refine, imbalance=args.imbalance,
+                       seed=args.seed, tries=args.tries, backend=be)
+    t2 = time.perf_counter()
+    seconds = result.seconds
+    weights = result.part_weights
+    rows = _graph_rows(args, graph, be) + [
+        ("method", f"{args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance {args.imbalance}, "
+                   f"best of {args.tries}"),
+        ("cut", f"{result.cut:,}  (total weight of the edges between parts)"),
+        ("imbalance", f"{result.imbalance:.4f}  (heaviest part {weights.max():,} over the ideal "
+                      f"{weights.sum() / args.k:,.1f}, minus 1)"),
+        ("levels", f"{len(result.levels)}  ({' > '.join(f'{n:,}' for n in result.levels)} vertices"
+                   f"{'; first bisection' if args.k > 2 else ''})"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
+        ("partition time", f"{(t2 - t1) * 1e3:,.1f} ms  (coarsen {seconds['coarsen'] * 1e3:,.1f}, initial "
+                           f"{seconds['initial'] * 1e3:,.1f}, refine {seconds['refine'] * 1e3:,.1f})"),
+    ]
+    _finish(args, rows, result.parts)
 
 
 def _load(args):
@@ -233,6 +264,12 @@ def _write_ids(path, ids):
         np.savetxt(path, ids, fmt="%d")
 
 
+def _weights_option(p, what):
+    p.add_argument("--weights", default="values", choices=("values", "abs", "pattern"),
+                   help=f"{what}: the values (default; negative ones are an error), their absolute values (a "
+                        "Laplacian), or 1 for every edge")
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="gbgraph",
@@ -279,13 +316,26 @@ def _parser():
                    help="coarse mapping (default: mis2): hec, hec3 (heavy edge coarsening), hem (heavy edge "
                         "matching), mtmetis (HEM + two-hop matching), gosh, gosh_hec, mis2, mis2_basic; "
                         "see docs/coarsening.md")
-    p.add_argument("--weights", default="values", choices=("values", "abs", "pattern"),
-                   help="edge weights of the heavy-edge mappings: the values (default; negative ones are an "
-                        "error), their absolute values (a Laplacian), or 1 for every edge")
+    _weights_option(p, "edge weights of the heavy-edge mappings")
     p.add_argument("--seed", default=0, type=int, help="seed of the hash that breaks ties (default: 0; mis2: 0 only)")
     p.add_argument("--construction", default="spgemm", choices=COARSE_METHODS,
                    help="coarse graph construction (default: spgemm)")
     p.add_argument("--cutoff", default=50, type=int, help="stop at this many vertices (default: 50)")
+    p = command("partition", "multilevel graph partitioning: bisection (FM, Jet, spectral) and k-way",
+                "Partition the vertices into -k parts of nearly equal size joined by few edges\n"
+                "(multilevel recursive bisection) and print the cut, the imbalance, the levels\n"
+                "and the times. Edge values are weights (negative ones are an error).",
+                "write each vertex's part, one per line", _partition)
+    p.add_argument("-k", default=2, type=int, help="number of parts (default: 2)")
+    p.add_argument("--coarsening", default="hec", choices=MAPPING_METHODS, help="coarse mapping (default: hec)")
+    p.add_argument("--refine", default="fm", choices=REFINEMENTS,
+                   help="fm (Fiduccia-Mattheyses, default), jet (parallel, as semiring algebra), spectral")
+    p.add_argument("--imbalance", default=0.03, type=float,
+                   help="allowed imbalance: parts weigh at most (1 + E) W / k (default: 0.03)")
+    p.add_argument("--seed", default=0, type=int, help="seed of the hash that breaks ties (default: 0)")
+    p.add_argument("--tries", default=3, type=int,
+                   help="multilevel bisections per split, seeds S, S+1, ...; the best is kept (default: 3)")
+    _weights_option(p, "edge weights, which the cut sums")
     return parser
 
 

@@ -1,0 +1,469 @@
+"""Multilevel graph bisection and k-way partitioning by recursive bisection.
+
+Gilbert et al.'s partitioner (section III-C of [1]_, after the multilevel template of [2]_):
+coarsen the graph until about 50 vertices are left (:func:`gbgraph.coarsen`), bisect the
+coarsest graph, then project the parts level by level, ``parts = parts_c(labels)`` (``p =
+P ⊕any.second p_c``), refining at every level with the vertex weights of that level. Three
+refinements:
+
+* ``"fm"``: greedy graph growing from several seeds on the coarsest graph
+  (:mod:`~gbgraph.algorithms.initial`), Fiduccia–Mattheyses passes with rollback at every
+  level (:mod:`~gbgraph.algorithms.refine_fm`), sequential on the host.
+* ``"jet"``: the same initial bisection, then Jet-style label propagation as semiring
+  algebra at every level (:mod:`~gbgraph.algorithms.refine_jet`), on the backend's device.
+* ``"spectral"``: the Fiedler vector of the coarsest graph, interpolated and improved by
+  power iteration at every level, split at the weighted median
+  (:mod:`~gbgraph.algorithms.spectral`).
+
+``partition(A, k)`` bisects recursively: a part of k' parts splits into ⌊k'/2⌋ and ⌈k'/2⌉
+parts with target weights in that ratio, and each of the ⌈log2 k⌉ steps has the share
+``(1 + ε)^(1 / ⌈log2 k⌉) - 1`` of the imbalance, so the parts meet ``(1 + ε) W / k``.
+
+References
+----------
+.. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
+   "Performance-portable graph coarsening for efficient multilevel graph analysis,"
+   IPDPS 2021, pp. 213-222. https://doi.org/10.1109/IPDPS49936.2021.00030
+.. [2] G. Karypis and V. Kumar, "A fast and high quality multilevel scheme for partitioning
+   irregular graphs," SIAM J. Sci. Comput. 20(1), 1998, pp. 359-392.
+   https://doi.org/10.1137/S1064827595287997
+"""
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import backends
+from .._checks import check_integer
+from ..graph import Graph, as_graph
+from .coarsen import CoarseningStallWarning, coarsen
+from .hashing import Packing
+from .initial import greedy_growing
+from .mapping import METHODS as MAPPINGS
+from .refine_fm import HostGraph, fm_refine, rebalance
+
+__all__ = ["PartitionResult", "bisect", "partition", "REFINEMENTS"]
+
+#: The refinements of :func:`bisect` and :func:`partition`.
+REFINEMENTS = ("fm", "jet", "spectral")
+#: Multilevel bisections run by default, each from its own hierarchy; the best is kept.
+TRIES = 3
+_SEEDS = 2**63
+
+
+@dataclass(frozen=True)
+class PartitionResult:
+    """Parts of the vertices and what they cost.
+
+    Attributes
+    ----------
+    parts : array
+        int64 part of each vertex, ``0 .. k - 1``, on the input's device (numpy or CuPy).
+    cut : int or float
+        Total weight of the edges between parts (an edge count for a pattern).
+    part_weights : numpy.ndarray
+        Vertex weight of each part (int64 for integer vertex weights, else float64).
+    imbalance : float
+        Heaviest part over the ideal weight ``W / k``, minus 1 (0.0: perfectly balanced).
+    k : int
+    levels : tuple of int
+        Vertices of each level of the (first) hierarchy, finest first.
+    seconds : dict
+        Time in ``"coarsen"``, ``"initial"`` and ``"refine"``, summed over the bisections.
+    """
+
+    parts: object
+    cut: object
+    part_weights: np.ndarray
+    imbalance: float
+    k: int
+    levels: tuple = ()
+    seconds: dict = field(default_factory=dict)
+
+    def __repr__(self):
+        return (f"PartitionResult(k={self.k}, cut={self.cut}, imbalance={self.imbalance:.4f}, "
+                f"levels={len(self.levels)})")
+
+
+def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
+           backend=None):
+    """Multilevel bisection: two parts of nearly equal weight joined by few edges.
+
+    Parameters
+    ----------
+    A : graph
+        Anything :func:`gbgraph.as_graph` accepts; values are edge weights (a pattern weighs
+        1 per edge), which must be finite and non-negative.
+    coarsening : str
+        The coarse mapping of :func:`gbgraph.coarsen` (``"hec"``, ``"hem"``, ``"mis2"``, ...).
+    refine : {"fm", "jet", "spectral"}
+        See the module docstring; ``docs/partitioning.md`` compares them.
+    imbalance : float
+        ε >= 0: each side weighs at most ``(1 + ε) W / 2`` (at least ``⌈W / 2⌉`` with
+        integer vertex weights, where ``W`` is the total vertex weight).
+    seed : int
+        Seed of the hash that orders vertices and breaks ties, 0 to 2**63 - 1.
+    tries : int
+        Multilevel bisections to run, with the seeds ``seed, seed + 1, ...`` (each its own
+        hierarchy); the best (least overload, then least cut) is kept. The cut of one
+        hierarchy varies by several percent with the seed; three tries take three times as
+        long.
+    vertex_weights : array_like, optional
+        Non-negative finite weight of each vertex (default: 1 each), on the graph's device.
+    backend : str or Backend, optional
+        None picks ``"cupy"`` for GPU input, else ``"numba"``.
+
+    Returns
+    -------
+    PartitionResult
+        ``parts`` in {0, 1}, ``cut``, ``part_weights``, ``imbalance``, ``levels``,
+        ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        for an unknown coarsening or refinement, a graph of fewer than 2 vertices, ``tries < 1``,
+        ``imbalance`` negative or not finite, negative, NaN or infinite edge or vertex
+        weights (the message gives their count), or vertex weights of the wrong length.
+    TypeError
+        for a non-integer seed, a non-numeric imbalance, or vertex weights on another device
+        than the graph.
+
+    Notes
+    -----
+    The balance is repaired wherever a level breaks it: a level's coarse vertices may be too
+    heavy to balance exactly, so each finer level first moves vertices of best gain off the
+    overweight side until it fits, then refines; with unit vertex weights the finest level
+    always meets the bound. The result is identical on every run, thread count and backend.
+
+    References
+    ----------
+    .. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
+       "Performance-portable graph coarsening for efficient multilevel graph analysis,"
+       IPDPS 2021, section III-C. https://doi.org/10.1109/IPDPS49936.2021.00030
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> r = gg.bisect(gg.generators.laplace3d(8, 8, 16) != 0)   # an 8 × 8 × 16 grid
+    >>> r.cut, r.part_weights.tolist()                     # cut across the long axis
+    (64, [512, 512])
+    """
+    return partition(A, 2, coarsening=coarsening, refine=refine, imbalance=imbalance, seed=seed, tries=tries,
+                     vertex_weights=vertex_weights, backend=backend)
+
+
+def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
+              backend=None):
+    """k parts by recursive multilevel bisection.
+
+    Parameters
+    ----------
+    A : graph
+        As in :func:`bisect`.
+    k : int
+        Number of parts, 1 <= k <= n.
+    coarsening, refine, seed, tries, vertex_weights, backend
+        As in :func:`bisect` (``tries`` for each bisection).
+    imbalance : float
+        ε >= 0: each part weighs at most ``(1 + ε) W / k``; each bisection step gets the
+        share ``(1 + ε)^(1 / ⌈log2 k⌉) - 1``.
+
+    Returns
+    -------
+    PartitionResult
+        ``parts`` in ``0 .. k - 1`` (parts ``0 .. ⌊k/2⌋ - 1`` on side 0 of the first
+        bisection), ``cut`` (total weight of edges between different parts), and the rest
+        as in :func:`bisect`.
+
+    Raises
+    ------
+    ValueError
+        for ``k < 1`` or ``k > n``, ``tries < 1``, and as :func:`bisect`.
+    TypeError
+        as :func:`bisect`, and for a non-integer k.
+
+    References
+    ----------
+    .. [1] G. Karypis and V. Kumar, "A fast and high quality multilevel scheme for
+       partitioning irregular graphs," SIAM J. Sci. Comput. 20(1), 1998, pp. 359-392.
+       https://doi.org/10.1137/S1064827595287997
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> r = gg.partition(gg.generators.laplace3d(16) != 0, 4)
+    >>> np.bincount(r.parts).tolist(), bool(r.imbalance <= 0.03)
+    ([1024, 1024, 1024, 1024], True)
+    """
+    graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend)
+    k = check_integer("k", k, minimum=1)
+    tries = check_integer("tries", tries, minimum=1)
+    if k > graph.n:
+        raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
+    steps = math.ceil(math.log2(k)) if k > 1 else 0
+    step_eps = (1.0 + eps) ** (1.0 / steps) - 1.0 if steps else eps
+    seconds = {"coarsen": 0.0, "initial": 0.0, "refine": 0.0}
+    with be.guard(graph):
+        ids = be.xp.arange(graph.n, dtype=be.xp.int64)
+        pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
+        parts = pieces[0]
+        for piece in pieces[1:]:
+            parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
+        parts = be.values(parts)
+        cut, weights = _cut(be, graph, parts), _part_weights(be, parts, vw, k)
+    total = float(weights.sum())
+    worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
+    return PartitionResult(parts, cut, weights, worst, k, levels, seconds)
+
+
+@dataclass(frozen=True)
+class _Options:
+    coarsening: str
+    refine: str
+    eps: float
+    seed: int
+    tries: int
+    seconds: dict
+    n: int
+
+
+def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend):
+    """The canonical graph, its backend, vertex weights, ε and seed, every argument checked."""
+    if coarsening not in MAPPINGS:
+        raise ValueError(f"unknown coarsening {coarsening!r}; expected one of {', '.join(MAPPINGS)}")
+    if refine not in REFINEMENTS:
+        raise ValueError(f"unknown refine {refine!r}; expected one of {', '.join(REFINEMENTS)}")
+    if isinstance(imbalance, (bool, np.bool_)) or not isinstance(imbalance, (int, float, np.integer, np.floating)):
+        raise TypeError(f"imbalance must be a number, got {imbalance!r} ({type(imbalance).__name__})")
+    if not (math.isfinite(imbalance) and imbalance >= 0):
+        raise ValueError(f"imbalance must be a finite number >= 0, got {imbalance!r}")
+    seed = check_integer("seed", seed, 0, _SEEDS - 1)
+    graph = as_graph(A)
+    be = backends.for_graph(backend, graph)
+    graph = graph.on_device_of(be.xp)
+    _check_edge_weights(graph, be.xp)
+    return graph, be, _vertex_weights(vertex_weights, graph, be.xp), float(imbalance), seed
+
+
+def _check_edge_weights(graph, xp):
+    if graph.weights is None:
+        return
+    bad = int(graph.weights.size - xp.count_nonzero(xp.isfinite(graph.weights) & (graph.weights >= 0)))
+    if bad:
+        raise ValueError(f"A has {bad:,} negative, NaN or infinite weights among its {graph.nnz:,} stored entries; "
+                         "the cut sums edge weights, which must be finite and >= 0")
+
+
+def _vertex_weights(vertex_weights, graph, xp):
+    """int64 ones by default, else the given weights checked (int64 or float64)."""
+    if vertex_weights is None:
+        return xp.ones(graph.n, xp.int64)
+    on_gpu = hasattr(vertex_weights, "__cuda_array_interface__")
+    if on_gpu != (xp is not np):
+        raise TypeError(f"vertex_weights are a {'GPU' if on_gpu else 'CPU'} array but the graph is on the "
+                        f"{'CPU' if on_gpu else 'GPU'}; move one of them (cupy.asarray or .get())")
+    vw = xp.asarray(vertex_weights)
+    if vw.ndim != 1 or vw.size != graph.n:
+        raise ValueError(f"vertex_weights has shape {vw.shape}, the graph has {graph.n:,} vertices")
+    if vw.dtype.kind not in "biuf":
+        raise TypeError(f"vertex_weights must be numbers, got {vw.dtype}")
+    vw = vw.astype(xp.int64 if vw.dtype.kind in "biu" else xp.float64)
+    bad = int(vw.size - xp.count_nonzero(xp.isfinite(vw) & (vw >= 0))) if vw.dtype.kind == "f" else \
+        int(xp.count_nonzero(vw < 0))
+    if bad:
+        raise ValueError(f"vertex_weights has {bad:,} negative, NaN or infinite entries; they must be finite and >= 0")
+    return vw
+
+
+def _split(be, graph, vw, k, first, ids, opt):
+    """Parts ``first .. first + k - 1`` of the input vertices ``ids`` of ``graph``: bisect
+    into ⌊k/2⌋ and ⌈k/2⌉ parts' weight, recurse into each side. Returns a list of sparse
+    vectors (part of each listed input vertex) and the level sizes of this split's
+    hierarchy."""
+    n_input = opt.n
+    if k == 1:
+        return [be.vector(ids, be.xp.int64(first), n_input)], (graph.n,)  # parts<ids> = first
+    k0 = k // 2
+    sides, levels = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
+    sides = _full(be, sides.astype(be.xp.int64))
+    pieces = []
+    for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
+        members = be.indices(be.select("valueeq", sides, side))  # S = {v : side(v) = side}
+        sub = _induced(be, graph, members)
+        pieces += _split(be, sub, be.values(be.extract(_full(be, vw), members)), kk, offset,
+                         be.values(be.extract(_full(be, ids), members)), opt)[0]
+    return pieces, levels
+
+
+def _full(be, values):
+    """A vector with every entry, from an array the caller keeps (so it is copied)."""
+    n = values.size
+    return be.vector(be.xp.arange(n, dtype=be.xp.int64), values, n)
+
+
+def _induced(be, graph, members):
+    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``."""
+    xp, n, m = be.xp, graph.n, members.size
+    A = be.adjacency(graph, weighted=True)
+    rows = be.extract(A, members)  # E A: the rows of S
+    indptr = xp.zeros(n + 1, xp.int64)
+    indptr[members + 1] = 1
+    Et = be.matrix(xp.cumsum(indptr), xp.arange(m, dtype=xp.int64), ncols=m, values=xp.ones(m, xp.int64))
+    sub = be.mxm("plus_times", rows, Et)  # A(S, S) = (E A) Eᵀ: one product per entry, exact
+    sub_indptr, sub_indices, values = be.to_csr(sub)
+    weights = None if graph.weights is None else values.astype(xp.float64)
+    if xp is np:
+        index_dtype = np.int32 if max(m, sub_indices.size) < 2**31 else np.int64
+        return Graph(m, sub_indptr.astype(np.int64), sub_indices.astype(index_dtype), weights)
+    import cupyx.scipy.sparse
+
+    return as_graph(cupyx.scipy.sparse.csr_matrix(
+        (xp.ones(sub_indices.size) if weights is None else weights, sub_indices, sub_indptr), shape=(m, m)),
+        weights=graph.weights is not None)
+
+
+def bounds_of(total, counts, eps, integral, unit=False):
+    """(bounds, targets) of two sides that will hold ``counts`` parts: targets ``W k_s / k``,
+    bounds ``(1 + ε)`` times that, at least ``⌈W k_s / k⌉`` for integer vertex weights (so
+    that an exact split is always allowed); with unit vertex weights, low enough to leave
+    the other side a vertex for each of its parts."""
+    k = sum(counts)
+    targets = [total * c / k for c in counts]
+    bounds = [(1.0 + eps) * t for t in targets]
+    if integral:
+        bounds = [max(b, math.ceil(t - 1e-9)) for b, t in zip(bounds, targets)]
+    if unit:
+        bounds = [min(b, total - c) for b, c in zip(bounds, counts[::-1])]
+    return bounds, targets
+
+
+def multilevel_bisection(be, graph, vw, counts, opt):
+    """Sides (int8, 0/1, an array of ``be.xp``) of the best of ``opt.tries`` multilevel
+    bisections whose sides will hold ``counts`` parts, and aim at those shares of the total
+    vertex weight; and the level sizes of the best one's hierarchy."""
+    total = float(be.xp.sum(vw)) if vw.size else 0.0
+    integral = vw.dtype.kind in "iu"
+    bounds, targets = bounds_of(total, counts, opt.eps, integral, integral and int(vw.max()) == int(vw.min()) == 1)
+    seeded = opt.coarsening not in ("mis2", "mis2_basic")  # the MIS-2 aggregations take no seed
+    best, best_key, hierarchy = None, None, None
+    for t in range(opt.tries):
+        seed = (opt.seed + t) % _SEEDS
+        if hierarchy is None or seeded:
+            start = time.perf_counter()
+            with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
+                warnings.simplefilter("ignore", CoarseningStallWarning)
+                hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0, backend=be)
+            weights = _level_weights(be, hierarchy, vw)
+            opt.seconds["coarsen"] += time.perf_counter() - start
+        sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
+        key = _quality(be, graph, vw, sides, bounds)
+        if best_key is None or key < best_key:
+            best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
+    return best, levels
+
+
+def _quality(be, graph, vw, sides, bounds):
+    """(overload, cut) of a bisection: with x = 1 on side 1, ``s = A ⊕plus.times x`` and the
+    cut ``Σ x (d - s)``, the weight from side 1 to side 0."""
+    n, xp = graph.n, be.xp
+    A = be.adjacency(graph, weighted=True)
+    x = _full(be, sides.astype(xp.float64))
+    s = be.ewise_add("plus", be.full(n, 0.0, "float64"), be.mxv("plus_times", A, x))  # s = A ⊕plus.times x
+    d = be.ewise_add("plus", be.full(n, 0.0, "float64"), be.reduce_rows(A, "plus"))  # weighted degrees
+    cut = float(be.reduce(be.ewise_mult("times", x, be.ewise_add("minus", d, s)), "plus") or 0.0)  # Σ x (d - s)
+    heavy = float(be.reduce(be.ewise_mult("times", x, _full(be, vw.astype(xp.float64))), "plus") or 0.0)
+    light = float(xp.sum(vw)) - heavy
+    return max(light - bounds[0], 0.0) + max(heavy - bounds[1], 0.0), cut
+
+
+def _level_weights(be, h, vw):
+    """The vertex weights of every level: ``w_c = Pᵀ ⊕plus.second w`` down the hierarchy."""
+    weights = [vw]
+    for level in h.levels[:-1]:
+        n = level.n
+        ids = be.xp.arange(n, dtype=be.xp.int64)
+        summed = be.reduce_to(be.vector(ids, level.labels, n), be.vector(ids, weights[-1], n), "plus")  # Pᵀ w
+        coarse = be.xp.zeros(int(level.labels.max()) + 1 if n else 0, weights[-1].dtype)
+        coarse[be.indices(summed)] = be.values(summed)
+        weights.append(coarse)
+    return weights
+
+
+def host_graph(level, weights, seed):
+    """A level on the host with its tie-breaking keys (the project's hash with the seed)."""
+    return HostGraph(level.graph, weights, Packing(level.n, 64, np)(np.arange(level.n, dtype=np.int64), seed))
+
+
+def initial_bisection(h, weights, bounds, targets, seed, seconds):
+    """Greedy graph growing on the coarsest level (host), as int8 sides."""
+    start = time.perf_counter()
+    sides = greedy_growing(host_graph(h[-1], weights[-1], seed), bounds, targets)
+    seconds["initial"] += time.perf_counter() - start
+    return sides
+
+
+def project(be, coarse, labels):
+    """``p = P ⊕any.second p_c``: each vertex takes its coarse vertex's value (int8 sides
+    travel as int64, a protocol type)."""
+    coarse = be.xp.asarray(coarse)
+    coarse = coarse.astype(be.xp.int64) if coarse.dtype.kind in "biu" else coarse
+    return be.values(be.extract(_full(be, coarse), labels))  # p = p_c(labels)
+
+
+def _fm_levels(be, h, weights, bounds, targets, seed, seconds):
+    """Initial bisection on the coarsest level, then at each finer level: project, repair the
+    balance, FM passes. Sequential on the host; the sides go back to the device."""
+    sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
+    start = time.perf_counter()
+    for i in range(len(h) - 2, -1, -1):
+        sides = _host(project(be, sides, h[i].labels)).astype(np.int8)
+        hg = host_graph(h[i], weights[i], seed)
+        rebalance(hg, sides, bounds)
+        fm_refine(hg, sides, bounds, targets)
+    seconds["refine"] += time.perf_counter() - start
+    return be.xp.asarray(sides)
+
+
+def _refiner(name):
+    """The level-by-level driver of a refinement (jet and spectral import this module's
+    level helpers, hence the late import)."""
+    if name == "fm":
+        return _fm_levels
+    if name == "jet":
+        from .refine_jet import jet_levels
+
+        return jet_levels
+    from .spectral import spectral_levels
+
+    return spectral_levels
+
+
+def _host(x):
+    return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
+
+
+def _cut(be, graph, parts):
+    """``½ Σ_ij A(i, j) [p(i) ≠ p(j)]``: the weighted degrees minus the weight inside each
+    part (the product over same-part neighbours), halved. A pattern counts edges with
+    ``plus_pair``."""
+    n = graph.n
+    if graph.weights is None:
+        A, semiring, ones = be.adjacency(graph), "plus_pair", be.full(n, 1, "int64")
+    else:
+        A, semiring, ones = be.adjacency(graph, weighted=True), "plus_times", be.full(n, 1.0, "float64")
+    degree = be.reduce(be.mxv(semiring, A, ones), "plus")  # Σ_i (A ⊕.⊗ 1)(i)
+    inside = be.reduce(be.mxv_grouped(semiring, A, ones, _full(be, parts)), "plus")  # same-part weight
+    cut = ((degree or 0) - (inside or 0)) / 2
+    return int(cut) if graph.weights is None else float(cut)
+
+
+def _part_weights(be, parts, vw, k):
+    """``Pᵀ ⊕plus.second w`` with P the n × k matrix of the parts."""
+    summed = be.reduce_to(_full(be, parts), _full(be, vw), "plus")  # w_p = Pᵀ w
+    weights = np.zeros(k, np.int64 if vw.dtype.kind in "iu" else np.float64)
+    weights[_host(be.indices(summed))] = _host(be.values(summed))
+    return weights

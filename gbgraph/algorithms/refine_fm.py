@@ -1,0 +1,346 @@
+"""Fiduccia–Mattheyses refinement of a bisection, and the balance repair it starts from.
+
+Sequential by nature (each move changes the gains of the next), so these are compiled loops
+over host CSR arrays, as in Gilbert et al.'s partitioner, whose FM "is currently sequential,
+running on the CPU" [1]_. A pass moves boundary vertices one at a time, the vertex of largest
+gain first, locks each moved vertex, and at the end rolls back to the best prefix of the
+pass [2]_; passes repeat while one improves.
+
+Gains live in two addressable binary max-heaps (one per side), as METIS 5's 2-way FM keeps
+them in priority queues: a heap takes real-valued gains (coarse graphs sum float weights)
+where FM's original bucket array needs integers. Ties of gain go to the larger key of the
+project's hash, so every run makes the same moves.
+
+"Best" is lexicographic: least overload (weight above the side's bound, summed over both
+sides), then least cut, then the smaller heaviest-part ratio. A pass therefore never ends
+worse than it began: a balanced input stays balanced and its cut does not grow.
+
+References
+----------
+.. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
+   "Performance-portable graph coarsening for efficient multilevel graph analysis,"
+   IPDPS 2021, section III-C. https://doi.org/10.1109/IPDPS49936.2021.00030
+.. [2] C. M. Fiduccia and R. M. Mattheyses, "A linear-time heuristic for improving network
+   partitions," DAC 1982, pp. 175-181. https://doi.org/10.1109/DAC.1982.1585498
+"""
+
+import numba
+import numpy as np
+
+__all__ = ["fm_refine", "rebalance", "HostGraph"]
+
+
+class HostGraph:
+    """A level's CSR on the host with float64 edge and vertex weights, for the compiled loops.
+
+    Attributes
+    ----------
+    n : int
+    indptr, indices : numpy.ndarray
+    weights : numpy.ndarray
+        float64 edge weights (ones for a pattern).
+    vertex_weights : numpy.ndarray
+        float64.
+    keys : numpy.ndarray
+        uint64 tie-breaking keys, distinct (the project's hash).
+    """
+
+    def __init__(self, graph, vertex_weights, keys):
+        graph = graph.on_device_of(np)
+        self.n = graph.n
+        self.indptr = graph.indptr.astype(np.int64, copy=False)
+        self.indices = graph.indices.astype(np.int64, copy=False)
+        self.weights = np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64)
+        self.vertex_weights = _host(vertex_weights).astype(np.float64)
+        self.keys = _host(keys)
+
+    def arrays(self):
+        return self.indptr, self.indices, self.weights, self.vertex_weights, self.keys
+
+
+def _host(x):
+    return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
+
+
+def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
+    """FM passes on a bisection until a pass brings no improvement.
+
+    Parameters
+    ----------
+    hg : HostGraph
+    parts : numpy.ndarray
+        int8, 0 or 1 per vertex; refined in place.
+    bounds, targets : sequence of two floats
+        The heaviest weight each side may have, and its ideal weight.
+    limit : int, optional
+        A pass stops after this many moves without a new best (default:
+        ``max(100, n // 50)``, at most 2,000).
+    max_passes : int
+
+    Returns
+    -------
+    float
+        The cut of the refined parts.
+    """
+    n = hg.n
+    limit = min(max(100, n // 50), 2000) if limit is None else limit
+    work = _workspace(n)
+    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    cut = 0.0
+    for _ in range(max_passes):
+        cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, *work)
+        if moved == 0:
+            break
+    return cut
+
+
+def rebalance(hg, parts, bounds):
+    """Move vertices off an overweight side, best gain first, until it fits its bound.
+
+    A vertex moves only if the other side stays within its bound or the move lowers the
+    overload; vertices are taken by decreasing gain (ties: larger key), gains updated after
+    each move. Parts are changed in place; returns the overload left (0 when balanced).
+    """
+    return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:4])
+
+
+def _workspace(n):
+    """gain, ext, heaps (2 × n), pos, locked, moves."""
+    return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty(n, np.int64), np.empty(n, np.bool_),
+            np.empty(n, np.int64))
+
+
+# ---- addressable max-heaps of vertices ordered by (gain, key) ------------------------------
+
+@numba.njit(cache=True, inline="always")
+def _above(a, b, gain, key):
+    return gain[a] > gain[b] or (gain[a] == gain[b] and key[a] > key[b])
+
+
+@numba.njit(cache=True)
+def _sift_up(heap, pos, i, gain, key):
+    v = heap[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        u = heap[parent]
+        if not _above(v, u, gain, key):
+            break
+        heap[i] = u
+        pos[u] = i
+        i = parent
+    heap[i] = v
+    pos[v] = i
+
+
+@numba.njit(cache=True)
+def _sift_down(heap, size, pos, i, gain, key):
+    v = heap[i]
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and _above(heap[c + 1], heap[c], gain, key):
+            c += 1
+        if not _above(heap[c], v, gain, key):
+            break
+        heap[i] = heap[c]
+        pos[heap[i]] = i
+        i = c
+    heap[i] = v
+    pos[v] = i
+
+
+@numba.njit(cache=True)
+def _push(heap, sizes, s, pos, v, gain, key):
+    heap[sizes[s]] = v
+    pos[v] = sizes[s]
+    sizes[s] += 1
+    _sift_up(heap, pos, sizes[s] - 1, gain, key)
+
+
+@numba.njit(cache=True)
+def _remove(heap, sizes, s, pos, v, gain, key):
+    i = pos[v]
+    sizes[s] -= 1
+    pos[v] = -1
+    if i < sizes[s]:
+        last = heap[sizes[s]]
+        heap[i] = last
+        pos[last] = i
+        _sift_up(heap, pos, i, gain, key)
+        _sift_down(heap, sizes[s], pos, pos[last], gain, key)
+
+
+@numba.njit(cache=True)
+def _update(heap, sizes, s, pos, v, gain, key):
+    _sift_up(heap, pos, pos[v], gain, key)
+    _sift_down(heap, sizes[s], pos, pos[v], gain, key)
+
+
+# ---- connections and the quality key ----------------------------------------------------------
+
+@numba.njit(cache=True)
+def _connections(indptr, indices, w, parts, gain, ext):
+    """ext(v) = weight to the other side, gain(v) = ext(v) - weight to its own side; the cut."""
+    total = 0.0
+    for v in range(parts.size):
+        e = 0.0
+        own = 0.0
+        for t in range(indptr[v], indptr[v + 1]):
+            if parts[indices[t]] == parts[v]:
+                own += w[t]
+            else:
+                e += w[t]
+        ext[v] = e
+        gain[v] = e - own
+        total += e
+    return total / 2.0
+
+
+@numba.njit(cache=True, inline="always")
+def _overload(pw, bounds):
+    return max(pw[0] - bounds[0], 0.0) + max(pw[1] - bounds[1], 0.0)
+
+
+@numba.njit(cache=True, inline="always")
+def _ratio(pw, targets):
+    return max(pw[0] / targets[0] if targets[0] > 0 else 0.0, pw[1] / targets[1] if targets[1] > 0 else 0.0)
+
+
+@numba.njit(cache=True, inline="always")
+def _better(over, cut, ratio, b_over, b_cut, b_ratio):
+    if over != b_over:
+        return over < b_over
+    if cut != b_cut:
+        return cut < b_cut
+    return ratio < b_ratio
+
+
+@numba.njit(cache=True)
+def _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key, pw, vw):
+    """Move v to the other side; neighbours' gains change by twice the edge weight, and
+    unlocked ones enter or leave their side's heap as they become or stop being boundary."""
+    s = parts[v]
+    parts[v] = 1 - s
+    pw[s] -= vw[v]
+    pw[1 - s] += vw[v]
+    ext[v] = ext[v] - gain[v]  # what was internal is now external
+    gain[v] = -gain[v]
+    for t in range(indptr[v], indptr[v + 1]):
+        u = indices[t]
+        if u == v:
+            continue
+        if parts[u] == s:
+            ext[u] += w[t]
+            gain[u] += 2.0 * w[t]
+        else:
+            ext[u] -= w[t]
+            gain[u] -= 2.0 * w[t]
+        if locked[u]:
+            continue
+        side = parts[u]
+        if pos[u] >= 0:
+            if ext[u] > 0.0:
+                _update(heap[side], sizes, side, pos, u, gain, key)
+            else:
+                _remove(heap[side], sizes, side, pos, u, gain, key)
+        elif ext[u] > 0.0:
+            _push(heap[side], sizes, side, pos, u, gain, key)
+
+
+@numba.njit(cache=True)
+def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
+    """The top vertex of largest gain whose move keeps the receiving side within bound;
+    failing that, the top of the side heavier relative to its target (-1: none)."""
+    best = -1
+    for s in range(2):
+        if sizes[s] > 0:
+            v = heap[s, 0]
+            if pw[1 - s] + vw[v] <= bounds[1 - s] and (best < 0 or _above(v, best, gain, key)):
+                best = v
+    if best >= 0:
+        return best
+    heavy = 0 if pw[0] - targets[0] >= pw[1] - targets[1] else 1
+    return heap[heavy, 0] if sizes[heavy] > 0 else -1
+
+
+@numba.njit(cache=True)
+def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, ext, heap, pos, locked, moves):
+    """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone."""
+    n = parts.size
+    cut = _connections(indptr, indices, w, parts, gain, ext)
+    pw = np.zeros(2)
+    for v in range(n):
+        pw[parts[v]] += vw[v]
+        pos[v] = -1
+        locked[v] = False
+    sizes = np.zeros(2, np.int64)
+    for v in range(n):
+        if ext[v] > 0.0:
+            _push(heap[parts[v]], sizes, parts[v], pos, v, gain, key)
+    b_over, b_cut, b_ratio = _overload(pw, bounds), cut, _ratio(pw, targets)
+    kept, count, since = 0, 0, 0
+    while since < limit:
+        v = _choose(heap, sizes, gain, key, pw, bounds, targets, vw)
+        if v < 0:
+            break
+        _remove(heap[parts[v]], sizes, parts[v], pos, v, gain, key)
+        locked[v] = True
+        cut -= gain[v]
+        _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key, pw, vw)
+        moves[count] = v
+        count += 1
+        over, ratio = _overload(pw, bounds), _ratio(pw, targets)
+        if _better(over, cut, ratio, b_over, b_cut, b_ratio):
+            b_over, b_cut, b_ratio, kept, since = over, cut, ratio, count, 0
+        else:
+            since += 1
+    for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
+        parts[moves[i]] = 1 - parts[moves[i]]
+    return b_cut, kept
+
+
+@numba.njit(cache=True)
+def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, pos):
+    n = parts.size
+    _connections(indptr, indices, w, parts, gain, ext)
+    pw = np.zeros(2)
+    for v in range(n):
+        pw[parts[v]] += vw[v]
+    over = _overload(pw, bounds)
+    if over <= 0.0:
+        return 0.0
+    s = 0 if pw[0] - bounds[0] >= pw[1] - bounds[1] else 1
+    sizes = np.zeros(2, np.int64)
+    locked = np.zeros(n, np.bool_)  # vertices of the light side never enter the heap
+    for v in range(n):
+        pos[v] = -1
+        if parts[v] == s:
+            _push(heap[s], sizes, s, pos, v, gain, key)
+        else:
+            locked[v] = True
+    while sizes[s] > 0 and pw[s] > bounds[s]:
+        v = heap[s, 0]
+        _remove(heap[s], sizes, s, pos, v, gain, key)
+        locked[v] = True
+        fits = pw[1 - s] + vw[v] <= bounds[1 - s]
+        lowers = max(pw[s] - vw[v] - bounds[s], 0.0) + max(pw[1 - s] + vw[v] - bounds[1 - s], 0.0) < over
+        if not (fits or lowers):
+            continue
+        _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key, pw, vw)
+        over = _overload(pw, bounds)
+    return _overload(pw, bounds)
+
+
+@numba.njit(cache=True)
+def _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key, pw, vw):
+    """Move v; every unlocked vertex of the heavy side stays in its heap (boundary or not)."""
+    s = parts[v]
+    parts[v] = 1 - s
+    pw[s] -= vw[v]
+    pw[1 - s] += vw[v]
+    for t in range(indptr[v], indptr[v + 1]):
+        u = indices[t]
+        gain[u] += 2.0 * w[t] if parts[u] == s else -2.0 * w[t]
+        if not locked[u] and pos[u] >= 0:
+            _update(heap[parts[u]], sizes, parts[u], pos, u, gain, key)
