@@ -169,8 +169,10 @@ class Matrix:
     def avg_degree(self):
         return self._degree_stats()[1]
 
-    def to_cupyx(self):
-        values = cupy.ones(self.nvals, np.float64) if self.values is None else self.values
+    def to_cupyx(self, dtype=np.float64):
+        """The matrix as a cupyx CSR matrix of ``dtype`` (cupyx holds floating-point values
+        only: integer values are converted, a pattern weighs 1)."""
+        values = cupy.ones(self.nvals, dtype) if self.values is None else self.values.astype(dtype, copy=False)
         return csp.csr_matrix((values, self.indices, self.indptr), shape=(self.nrows, self.ncols))
 
     @classmethod

@@ -22,7 +22,7 @@ def mxm(semiring, A, B, mask, structure, complement):
     monoid, multiply = _split(semiring)
     dtype = _product_dtype(multiply, A, B.dtype)
     if semiring == "plus_times" and dtype.kind == "f":
-        return Matrix.from_cupyx(A.to_cupyx() @ B.to_cupyx())
+        return Matrix.from_cupyx(A.to_cupyx(dtype) @ B.to_cupyx(dtype))  # cuSPARSE multiplies floats: an integer operand is converted
     i, j, k, a, b = _expand(A, B)
     product = _multiply(multiply, a, b, j, dtype)
     order = cupy.lexsort(cupy.stack((k, i)))
