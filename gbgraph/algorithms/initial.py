@@ -42,6 +42,15 @@ def greedy_growing(hg, bounds, targets, *, tries=TRIES):
     -------
     numpy.ndarray
         int8 side of each vertex: the try of least (overload, cut), the first on ties.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> from gbgraph.algorithms.refine_fm import HostGraph
+    >>> path = sp.diags([np.ones(5), np.ones(5)], [-1, 1])      # 0 - 1 - 2 - 3 - 4 - 5
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(6), np.arange(6, dtype=np.uint64) + 1)
+    >>> greedy_growing(hg, (3, 3), (3, 3)).tolist()
+    [1, 1, 1, 0, 0, 0]
     """
     order = np.argsort(~hg.keys, kind="stable")  # larger keys first
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)

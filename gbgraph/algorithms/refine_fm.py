@@ -81,6 +81,15 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     -------
     float
         The cut of the refined parts.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> path = sp.diags([np.ones(5), np.ones(5)], [-1, 1])      # 0 - 1 - 2 - 3 - 4 - 5
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(6), np.arange(6, dtype=np.uint64) + 1)
+    >>> parts = np.array([0, 1, 0, 1, 0, 1], np.int8)           # every edge cut
+    >>> fm_refine(hg, parts, (3, 3), (3, 3)), parts.tolist()
+    (1.0, [0, 0, 0, 1, 1, 1])
     """
     n = hg.n
     limit = min(max(100, n // 50), 2000) if limit is None else limit
@@ -100,6 +109,15 @@ def rebalance(hg, parts, bounds):
     A vertex moves only if the other side stays within its bound or the move lowers the
     overload; vertices are taken by decreasing gain (ties: larger key), gains updated after
     each move. Parts are changed in place; returns the overload left (0 when balanced).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> path = sp.diags([np.ones(5), np.ones(5)], [-1, 1])      # 0 - 1 - 2 - 3 - 4 - 5
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(6), np.arange(6, dtype=np.uint64) + 1)
+    >>> parts = np.array([0, 0, 0, 0, 0, 1], np.int8)
+    >>> rebalance(hg, parts, (3, 3)), parts.tolist()
+    (0.0, [0, 0, 0, 1, 1, 1])
     """
     return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:4])
 
