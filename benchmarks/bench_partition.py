@@ -136,13 +136,13 @@ def ours_on(A, backend):
             lambda parts: parts.get())
 
 
-def bench(spec, repeat, k, backend="numba"):
+def bench(spec, repeat, k, backend="numba", tries=3):
     A = largest_component(matrix(spec))
     G, sync, host = ours_on(A, backend)
     ours = OURS if k == 2 else OURS_K
 
     def ours_run(c, r):
-        parts = gg.partition(G, k, coarsening=c, refine=r, backend=backend).parts
+        parts = gg.partition(G, k, coarsening=c, refine=r, tries=tries, backend=backend).parts
         sync()
         return host(parts)
 
@@ -222,6 +222,8 @@ def main(argv=None):
     parser.add_argument("--k", nargs="*", type=int, default=[2, 8], help="numbers of parts (default: 2 8)")
     parser.add_argument("--backend", default="numba", help="gbgraph's backend: numba (default), suitesparse, cupy "
                                                          "(the peers run on the host either way)")
+    parser.add_argument("--tries", type=int, default=3, help="gbgraph's tries per bisection (default 3, the default "
+                                                             "of gg.partition)")
     args = parser.parse_args(argv)
     specs = graph_specs(args, ["laplace3d:100"])
     missing = [p for p in ("pymetis", "kahip", "kaminpar") if __import__("importlib").util.find_spec(p) is None]
@@ -233,14 +235,14 @@ def main(argv=None):
         print_header(k)
         rows = []
         for spec in specs:
-            rows.append(bench(spec, args.repeat, k, args.backend))
+            rows.append(bench(spec, args.repeat, k, args.backend, args.tries))
             print_row(rows[-1], k)
         all_rows[k] = rows
         lines += summary(rows, k)
     print("\n".join(lines))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend,
+            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend, tries=args.tries,
                                          threads_kaminpar=os.cpu_count()),
              "rows": {str(k): rows for k, rows in all_rows.items()}, "summary": lines}, indent=1))
 

@@ -294,8 +294,9 @@ def _split(be, graph, vw, k, first, ids, opt):
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
         members = be.indices(be.select("valueeq", sides, side))  # S = {v : side(v) = side}
         sub = _induced(be, graph, members)
-        pieces += _split(be, sub, be.values(be.extract(_full(be, vw), members)), kk, offset,
-                         be.values(be.extract(_full(be, ids), members)), opt)[0]
+        sub_vw = be.values(be.extract(_full(be, vw), members))  # w(S)
+        sub_ids = be.values(be.extract(_full(be, ids), members))  # ids(S): the input vertices of S
+        pieces += _split(be, sub, sub_vw, kk, offset, sub_ids, opt)[0]
     return pieces, levels
 
 
@@ -375,7 +376,7 @@ def _quality(be, graph, vw, sides, bounds):
     s = be.ewise_add("plus", be.full(n, 0.0, "float64"), be.mxv("plus_times", A, x))  # s = A ⊕plus.times x
     d = be.ewise_add("plus", be.full(n, 0.0, "float64"), be.reduce_rows(A, "plus"))  # weighted degrees
     cut = float(be.reduce(be.ewise_mult("times", x, be.ewise_add("minus", d, s)), "plus") or 0.0)  # Σ x (d - s)
-    heavy = float(be.reduce(be.ewise_mult("times", x, _full(be, vw.astype(xp.float64))), "plus") or 0.0)
+    heavy = float(be.reduce(be.ewise_mult("times", x, _full(be, vw.astype(xp.float64))), "plus") or 0.0)  # Σ x w
     light = float(xp.sum(vw)) - heavy
     return max(light - bounds[0], 0.0) + max(heavy - bounds[1], 0.0), cut
 

@@ -75,10 +75,10 @@ class _Level:
         self.d = be.ewise_add("plus", zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
         ids = xp.arange(n, dtype=xp.int64)
         self.w = be.vector(ids, vertex_weights.astype(xp.float64), n)
-        positive = be.select("valuegt", self.w, 0.0)
+        positive = be.select("valuegt", self.w, 0.0)  # w<w > 0>
         self.w_inv = be.vector(be.indices(positive), 1.0 / be.values(positive), n)  # 1 / w where w > 0
         self.keys = be.vector(ids, Packing(n, 64, xp)(ids, seed), n)
-        self.total = float(be.reduce(self.w, "plus") or 0.0)
+        self.total = float(be.reduce(self.w, "plus") or 0.0)  # W = Σ w
 
 
 def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
@@ -117,7 +117,7 @@ def _jet_moves(be, lv, x, ext, c):
     """Candidates by Jet's filter, kept where the afterburner's score stays positive."""
     internal = be.ewise_add("minus", lv.d, ext)  # int = d - ext
     gain = be.ewise_add("minus", ext, internal)  # g = ext - int
-    boundary = be.select("valuegt", ext, 0.0)
+    boundary = be.select("valuegt", ext, 0.0)  # ext<ext > 0>
     slack = be.ewise_add("plus", gain, be.apply("times", internal, right=c), mask=boundary)  # g + c·int
     cand = be.select("valuege", slack, 0.0)  # [1] filter: g >= -c·int, on the boundary
     sigma = be.apply("minus", be.apply("times", x, right=2.0, mask=cand), left=1.0)  # σ<cand> = 1 - 2x
@@ -134,10 +134,10 @@ def _rebalance_moves(be, lv, x, ext, pw, bounds, targets):
     want = pw[s] - (targets[s] + bounds[s]) / 2
     room = bounds[1 - s] - pw[1 - s]
     amount = min(max(want, pw[s] - bounds[s]), max(room, pw[s] - bounds[s]))
-    internal = be.ewise_add("minus", lv.d, ext)
+    internal = be.ewise_add("minus", lv.d, ext)  # int = d - ext
     loss = be.ewise_add("minus", internal, ext)  # -gain
-    on_side = be.select("valueeq", x, float(s))
-    movable = be.select("valuegt", lv.w, 0.0, mask=on_side)
+    on_side = be.select("valueeq", x, float(s))  # x<x = s>
+    movable = be.select("valuegt", lv.w, 0.0, mask=on_side)  # w<side s, w > 0>
     per_weight = be.ewise_add("plus", be.full(lv.n, 0.0, "float64"),
                               be.ewise_mult("times", loss, lv.w_inv, mask=movable))  # loss / w
     return lightest_prefix(be, per_weight, lv.w, lv.keys, mask=movable, amount=amount)

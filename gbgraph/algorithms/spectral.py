@@ -86,16 +86,16 @@ def _power_iteration(be, level, vertex_weights, x0):
     m_inv = be.vector(ids, 1.0 / be.values(m), n)  # M⁻¹ (a diagonal: its entries' reciprocals)
     d = be.ewise_add("plus", zero, be.reduce_rows(A, "plus"))  # d(i) = Σ_j A(i, j)
     g = max(2.0 * float(be.reduce(be.ewise_mult("times", d, m_inv), "max") or 0.0), 2.0)  # cmg's shift
-    mass = float(be.reduce(m, "plus"))
+    mass = float(be.reduce(m, "plus"))  # 1ᵀ M 1
     x = _normalised(be, m, mass, be.vector(ids, x0.astype(xp.float64), n))
     for _ in range(MAX_ITER):
         Ax = be.ewise_add("plus", zero, be.mxv("plus_times", A, x))  # A ⊕plus.times x
         Lx = be.ewise_add("minus", be.ewise_mult("times", d, x), Ax)  # L x = d x - A x
         z = be.ewise_add("minus", be.apply("times", x, right=g), be.ewise_mult("times", Lx, m_inv))  # (g I - M⁻¹L) x
         z = _normalised(be, m, mass, z)
-        step = be.ewise_add("minus", z, x)
+        step = be.ewise_add("minus", z, x)  # z - x
         x = z
-        if float(be.reduce(be.ewise_mult("times", step, step), "plus")) ** 0.5 < TOLERANCE:
+        if float(be.reduce(be.ewise_mult("times", step, step), "plus")) ** 0.5 < TOLERANCE:  # ‖z - x‖₂
             break
     return be.values(x)
 
@@ -103,9 +103,9 @@ def _power_iteration(be, level, vertex_weights, x0):
 def _normalised(be, m, mass, z):
     """z minus its M-weighted mean (the constant vector deflated), scaled to M-norm 1."""
     mean = float(be.reduce(be.ewise_mult("times", m, z), "plus")) / mass  # 1ᵀM z / 1ᵀM 1
-    z = be.apply("minus", z, right=mean)
-    norm = float(be.reduce(be.ewise_mult("times", m, be.ewise_mult("times", z, z)), "plus")) ** 0.5
-    return be.apply("times", z, right=1.0 / norm) if norm > 0 else z
+    z = be.apply("minus", z, right=mean)  # z - mean
+    norm = float(be.reduce(be.ewise_mult("times", m, be.ewise_mult("times", z, z)), "plus")) ** 0.5  # √(zᵀ M z)
+    return be.apply("times", z, right=1.0 / norm) if norm > 0 else z  # z / ‖z‖_M
 
 
 def _median_split(be, level, vertex_weights, x, target0, seed):
