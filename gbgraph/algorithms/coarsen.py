@@ -19,8 +19,8 @@ from .. import backends
 from .._checks import check_integer
 from ..errors import GBGraphError
 from ..graph import Graph, as_graph, to_container
+from .mapping import BAD_WEIGHTS, coarse_mapping
 from .mapping import METHODS as MAPPINGS
-from .mapping import coarse_mapping
 
 __all__ = ["aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Level", "COARSE_METHODS",
            "CoarseningStallWarning", "STOPS"]
@@ -187,8 +187,8 @@ def _coarse_level(be, graph, labels, k, method):
 
     The Graph is assembled from the arrays directly: they are sorted, free of duplicates
     and of the diagonal, and ``Pᵀ A P`` of a symmetric pattern is symmetric, so
-    ``as_graph``'s copies and transpose check would only confirm what the construction
-    guarantees (on the GPU, at the price of a few synchronisations per level).
+    ``as_graph``'s copies and transpose check (on the GPU, several synchronisations per
+    level) would only confirm what the construction guarantees.
     """
     indptr, indices, values = _coarse_arrays(be, graph, labels, k, method, None)
     index_dtype = np.int32 if max(k, indices.size) < 2**31 else np.int64
@@ -196,9 +196,13 @@ def _coarse_level(be, graph, labels, k, method):
                  values.astype(np.float64, copy=False), container="scipy.csr_array" if be.xp is np else "cupyx")
 
 
+#: The Graph cache key of :func:`_check_finite`'s count (coarse levels inherit a zero).
+_NONFINITE = ("coarsen", "nonfinite")
+
+
 def _check_finite(graph):
     """Coarse weights are sums of fine ones: a NaN or an infinity would spread silently."""
-    bad = graph.cached(("coarsen", "nonfinite"), lambda: _count_nonfinite(graph.weights))
+    bad = graph.cached(_NONFINITE, lambda: _count_nonfinite(graph.weights))
     if bad:
         raise ValueError(f"A has {bad:,} NaN or infinite weights among its {graph.nnz:,} stored entries; coarse "
                          f"graphs sum the weights, which must be finite")
@@ -542,7 +546,8 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     weights = be.xp.ones(graph.n, be.xp.int64)
-    levels, stopped, bounded = [], "cutoff", None
+    levels, stopped = [], "cutoff"
+    bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
     while graph.n > cutoff:  # l.2
         if max_levels is not None and len(levels) + 1 >= max_levels:
             stopped = "max_levels"
@@ -560,8 +565,6 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
         levels.append(Level(graph, mapping.labels, weights, (mapped - start, time.perf_counter() - mapped)))
         weights = _coarse_weights(be, mapping.labels, weights)
-        if bounded is None:
-            bounded = _sums_are_bounded(graph)
         if bounded:
             _carry_checks(graph, coarse)
         graph = coarse
@@ -585,7 +588,7 @@ def _carry_checks(fine, coarse):
     """A coarse weight sums fine ones, so a check that found no NaN, infinite or negative
     weight on the fine level holds on the coarse one (given bounded sums): the hierarchy
     records it instead of a pass and a synchronisation per level."""
-    for key in (("coarsen", "nonfinite"), ("mapping", "bad weights")):
+    for key in (_NONFINITE, BAD_WEIGHTS):
         if fine.known(key) == 0:
             coarse.cached(key, lambda: 0)
 

@@ -154,9 +154,13 @@ def map_vertices(be, graph, method, seed):
     return CoarseMapping(labels, count, method, rounds)
 
 
+#: The Graph cache key of :func:`check_weights`' count (coarse levels inherit a zero).
+BAD_WEIGHTS = ("mapping", "bad weights")
+
+
 def check_weights(graph):
     """Weights decide which edge is heaviest: negative, NaN and infinite ones raise."""
-    bad = graph.cached(("mapping", "bad weights"), lambda: _count_bad(graph.weights))
+    bad = graph.cached(BAD_WEIGHTS, lambda: _count_bad(graph.weights))
     if bad:
         raise ValueError(f"A has {bad:,} negative, NaN or infinite weights among its {graph.nnz:,} stored entries; "
                          "coarse mappings look for the heaviest edges, so weights must be finite and >= 0 (use the "
