@@ -136,10 +136,11 @@ def ours_on(A, backend):
             lambda parts: parts.get())
 
 
-def bench(spec, repeat, k, backend="numba", tries=3):
+def bench(spec, repeat, k, backend="numba", tries=3, only=None):
+    """One graph's row; ``only``: the names of the configurations and peers to run (None: all)."""
     A = largest_component(matrix(spec))
     G, sync, host = ours_on(A, backend)
-    ours = OURS if k == 2 else OURS_K
+    ours = [o for o in (OURS if k == 2 else OURS_K) if only is None or o[0] in only]
 
     def ours_run(c, r):
         parts = gg.partition(G, k, coarsening=c, refine=r, tries=tries, backend=backend).parts
@@ -150,7 +151,7 @@ def bench(spec, repeat, k, backend="numba", tries=3):
     for fn in runs.values():  # compile and cache the kernels before timing
         fn()
     with tempfile.TemporaryDirectory() as tmp:
-        runs.update(peer_runners(A, k, tmp))
+        runs.update((name, run) for name, run in peer_runners(A, k, tmp).items() if only is None or name in only)
         results = measure(runs, repeat)
     x = np.ones(A.shape[0])
     start = time.perf_counter()
@@ -193,7 +194,7 @@ def ratio(rows, a, b):
 
 def summary(rows, k):
     lines = []
-    have_metis = [r for r in rows if "metis" in r["runs"]]
+    have_metis = [r for r in rows if "metis" in r["runs"] and "hec+fm" in r["runs"]]
     if have_metis:
         wins = sum(r["runs"]["hec+fm"]["cut"] <= r["runs"]["metis"]["cut"] for r in have_metis)
         lines.append(f"k={k}: hec+fm cuts no more than METIS on {wins} of {len(have_metis)} graphs "
@@ -206,6 +207,11 @@ def summary(rows, k):
         if count:
             lines.append(f"k={k}: cut({a}) / cut({b}) geometric mean {value:.3f} over {count} graphs"
                          + (f" ({target})" if target else ""))
+    large = [r for r in rows if r["n"] >= 100_000 and "hec+jet" in r["runs"] and "kaminpar" in r["runs"]]
+    if large:
+        faster = sum(r["runs"]["hec+jet"]["ms"] < r["runs"]["kaminpar"]["ms"] for r in large)
+        lines.append(f"k={k}: hec+jet faster than kaminpar on {faster} of {len(large)} graphs of >= 100,000 vertices "
+                     "(target: all)")
     worst = max((r["runs"][c]["imbalance"], r["graph"], c) for r in rows for c in r["runs"] if c in dict.fromkeys(
         n for n, _, _ in OURS))
     lines.append(f"k={k}: gbgraph's largest imbalance {100 * worst[0]:.2f}% ({worst[2]} on {worst[1]}; bound 3%)")
@@ -224,6 +230,8 @@ def main(argv=None):
                                                          "(the peers run on the host either way)")
     parser.add_argument("--tries", type=int, default=3, help="gbgraph's tries per bisection (default 3, the default "
                                                              "of gg.partition)")
+    parser.add_argument("--only", nargs="*", metavar="NAME",
+                        help="run only these columns (gbgraph's configurations and peers), e.g. hec+jet kaminpar")
     args = parser.parse_args(argv)
     specs = graph_specs(args, ["laplace3d:100"])
     missing = [p for p in ("pymetis", "kahip", "kaminpar") if __import__("importlib").util.find_spec(p) is None]
@@ -235,14 +243,14 @@ def main(argv=None):
         print_header(k)
         rows = []
         for spec in specs:
-            rows.append(bench(spec, args.repeat, k, args.backend, args.tries))
+            rows.append(bench(spec, args.repeat, k, args.backend, args.tries, args.only))
             print_row(rows[-1], k)
         all_rows[k] = rows
         lines += summary(rows, k)
     print("\n".join(lines))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend, tries=args.tries,
+            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend, tries=args.tries, only=args.only,
                                          threads_kaminpar=os.cpu_count()),
              "rows": {str(k): rows for k, rows in all_rows.items()}, "summary": lines}, indent=1))
 

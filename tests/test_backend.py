@@ -271,3 +271,54 @@ def test_gpu_extras_bring_the_cuda_libraries(extra):
     (requirement,) = map(Requirement, pyproject["project"]["optional-dependencies"][extra])
     assert requirement.name == f"cupy-{extra}x" and "ctk" in requirement.extras
     assert "13.6.0" not in requirement.specifier and "14.0.0" in requirement.specifier
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mxv_ranked_sums_the_neighbours_ranked_above(be, seed):
+    """Each listed row's weighted sum of u over the neighbours j with (rank, key) above its
+    own, against a loop over scipy's rows; ties in rank go to the larger key."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    upper = sp.random(n, n, density=0.2, random_state=seed, format="csr")
+    A = (upper + upper.T).tocsr()
+    A.data = np.round(A.data * 8) + 1  # integral weights: every order of summation agrees
+    rank = rng.integers(0, 4, n).astype(np.float64)  # many ties
+    keys = rng.permutation(n).astype(np.uint64) * np.uint64(977)
+    u = rng.choice([-1.0, 2.0], n)
+    rows = np.sort(rng.choice(n, 25, replace=False))
+    xp = be.xp
+    M = be.matrix(xp.asarray(A.indptr, dtype=xp.int64), xp.asarray(A.indices, dtype=xp.int64),
+                  values=xp.asarray(A.data))
+    ids = xp.arange(n, dtype=xp.int64)
+    half = xp.asarray(rng.random(n) < 0.5)  # u absent off these positions: absent counts as 0
+    w = be.mxv_ranked(M, be.vector(ids[half], xp.asarray(u)[half], n), be.vector(ids, xp.asarray(rank), n),
+                      be.vector(ids, xp.asarray(keys), n), mask=be.vector(xp.asarray(rows), True, n))
+    expected = []
+    present = _host(half)
+    for i in rows:
+        cols, vals = A.indices[A.indptr[i]:A.indptr[i + 1]], A.data[A.indptr[i]:A.indptr[i + 1]]
+        above = ((rank[cols] > rank[i]) | ((rank[cols] == rank[i]) & (keys[cols] > keys[i]))) & present[cols]
+        expected.append(float(np.sum(vals[above] * u[cols[above]])))
+    assert _host(be.indices(w)).tolist() == rows.tolist()
+    assert _host(be.values(w)).tolist() == expected
+
+
+@pytest.mark.parametrize("op", ["plus", "minus", "times", "first", "second", "min", "max"])
+@pytest.mark.parametrize("kinds", [("sparse", "full"), ("full", "sparse"), ("full", "full")])
+def test_ewise_with_a_full_operand(be, op, kinds):
+    """eWiseAdd (union) and eWiseMult (intersection) where one or both operands are full,
+    the shapes of the partitioner's rounds, against numpy."""
+    fn = {"plus": np.add, "minus": np.subtract, "times": np.multiply, "first": lambda a, b: a,
+          "second": lambda a, b: b, "min": np.minimum, "max": np.maximum}[op]
+    a_vals, b_vals = np.arange(1.0, N + 1) * 3, np.arange(1.0, N + 1) ** 2
+    picks = {"sparse": [1, 4, 6], "full": list(range(N))}
+    ia, ib = picks[kinds[0]], picks[kinds[1]]
+    u, v = (be.full(N, be.xp.asarray(vals), "float64") if kind == "full" else _sparse(be, picks["sparse"], vals[ia])
+            for kind, vals, ia in ((kinds[0], a_vals, ia), (kinds[1], b_vals, ib)))
+    both = sorted(set(ia) & set(ib))
+    assert _entries(be, be.ewise_mult(op, u, v)) == {i: float(fn(a_vals[i], b_vals[i])) for i in both}
+    union = {i: float(a_vals[i]) for i in ia} | {i: float(b_vals[i]) for i in ib}
+    union.update({i: float(fn(a_vals[i], b_vals[i])) for i in both})
+    assert _entries(be, be.ewise_add(op, u, v)) == union

@@ -2,18 +2,22 @@
 
 Each round of Jet [1]_ (Gilbert, Madduri, Boman and Rajamanickam's GPU partitioner) reads
 the connections of every vertex to both sides from one product, ``C = A ⊕plus.times
-onehot(parts)``; for two sides its second column is ``s = A ⊕plus.times x`` (x = 1 on side
-1) and the first is ``d - s`` with d the weighted degrees. Then, on a balanced bisection:
+onehot(parts)``. For two sides one column is enough: with σ = +1 on side 0 and -1 on side
+1, ``t = A ⊕plus.times σ`` gives each vertex's loss ``ℓ = σ t = int - ext`` (the weight to
+its own side minus the weight to the other; the gain of a move is ``-ℓ``), and with the
+weighted degrees d, ``ext = (d - ℓ) / 2``. Then, on a balanced bisection:
 
-1. *Candidates*: boundary vertices whose gain ``g = ext - int`` is at least ``-c · int``
-   (Jet's filter: moves that lose a little are allowed, c = 0.75 on coarse levels and 0.25
-   on the finest).
+1. *Candidates*: vertices whose gain is at least ``-c · int`` (Jet's filter: moves that
+   lose a little are allowed, c = 0.75 on coarse levels and 0.25 on the finest), that is
+   ``ℓ <= θ = c d / (2 - c)``, which also keeps them on the boundary; a vertex that moved
+   in the previous such round sits this one out (Jet's lock bit), so that no vertex
+   oscillates.
 2. *Afterburner*: each candidate is re-scored as if every candidate ranked above it by
-   (gain, hash key) had moved, ``g' = g + 2 σ (A ⊕plus.times σ[cand])`` over the
-   higher-ranked neighbours (σ = +1 on side 0, -1 on side 1); candidates with ``g' >= 0``
-   move, all at once. Of two neighbours that would swap sides, the lower-ranked one sees
-   the other's move and pays for their edge twice, so a move that the higher-ranked one
-   undoes does not happen for nothing.
+   (gain, hash key) had moved, ``g' = -ℓ + 2 σ (A ⊕plus.times σ[cand])`` over the
+   higher-ranked neighbours (:meth:`~gbgraph.backends.base.Backend.mxv_ranked`);
+   candidates with ``g' >= 0`` move, all at once. Of two neighbours that would swap sides,
+   the lower-ranked one sees the other's move and pays for their edge twice, so a move
+   that the higher-ranked one undoes does not happen for nothing.
 
 An unbalanced bisection takes a rebalancing round instead: vertices of the overweight side
 leave it in order of least loss per weight until it is back between its target and its
@@ -35,7 +39,7 @@ References
 
 import time
 
-from ..backends.partition_forms import lightest_prefix, mxv_ranked
+from ..backends.partition_forms import lightest_prefix
 from .hashing import Packing
 from .partition import initial_bisection, project
 
@@ -64,80 +68,82 @@ def jet_levels(be, h, weights, bounds, targets, seed, seconds):
 
 
 class _Level:
-    """A level's matrix and the full vectors the rounds read: weighted degrees d, vertex
-    weights and hash keys."""
+    """A level's matrix and the full vectors the rounds read: vertex weights w and 1 / w,
+    hash keys, zeros and minus ones, the filter's threshold θ = c d / (2 - c) (-1 for an isolated vertex, which
+    never moves), and the totals of d and w."""
 
-    def __init__(self, be, level, vertex_weights, seed):
+    def __init__(self, be, level, vertex_weights, seed, c):
         xp, n = be.xp, level.n
         self.be, self.n = be, n
         self.A = be.adjacency(level.graph, weighted=True)
-        zero = be.full(n, 0.0, "float64")
-        self.d = be.ewise_add("plus", zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
+        self.zero = be.full(n, 0.0, "float64")
+        d = be.ewise_add("plus", self.zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
+        self.degrees = float(be.reduce(d, "plus") or 0.0)  # Σ d: twice the edge weight
+        connected = be.select("valuegt", d, 0.0)  # d<d > 0>
+        theta = be.apply("times", connected, right=c / (2.0 - c))  # c d / (2 - c)
+        self.minus_one = be.full(n, -1.0, "float64")
+        self.theta = be.ewise_add("second", self.minus_one, theta)
         ids = xp.arange(n, dtype=xp.int64)
-        self.w = be.vector(ids, vertex_weights.astype(xp.float64), n)
+        self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
         positive = be.select("valuegt", self.w, 0.0)  # w<w > 0>
         self.w_inv = be.vector(be.indices(positive), 1.0 / be.values(positive), n)  # 1 / w where w > 0
-        self.keys = be.vector(ids, Packing(n, 64, xp)(ids, seed), n)
+        self.keys = be.full(n, Packing(n, 64, xp)(ids, seed), "uint64")
         self.total = float(be.reduce(self.w, "plus") or 0.0)  # W = Σ w
 
 
 def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
     xp, n = be.xp, level.n
-    lv = _Level(be, level, vertex_weights, seed)
-    x = be.vector(xp.arange(n, dtype=xp.int64), sides.astype(xp.float64), n)
-    best, best_key, since = x, None, 0
+    lv = _Level(be, level, vertex_weights, seed, c)
+    sigma = be.full(n, 1.0 - 2.0 * sides.astype(xp.float64), "float64")  # σ = 1 - 2 side
+    best, best_key, since = sigma, None, 0
+    locked = be.vector(xp.zeros(0, xp.int64), -1.0, n)  # -1 at the vertices the last Jet round moved
     for _ in range(MAX_ROUNDS):
-        ext = _external(be, lv, x)
-        cut = float(be.reduce(ext, "plus") or 0.0) / 2  # each cut edge seen from both ends
-        heavy = float(be.reduce(be.ewise_mult("times", lv.w, x), "plus") or 0.0)  # Σ w x: side 1
+        t = be.ewise_add("plus", lv.zero, be.mxv("plus_times", lv.A, sigma))  # t = A ⊕plus.times σ, full
+        loss = be.ewise_mult("times", sigma, t)  # ℓ = σ t = int - ext
+        cut = (lv.degrees - float(be.reduce(loss, "plus") or 0.0)) / 4  # Σ ext / 2 = (Σ d - Σ ℓ) / 4
+        heavy = (lv.total - float(be.reduce(be.ewise_mult("times", lv.w, sigma), "plus") or 0.0)) / 2  # Σ w (1 - σ) / 2
         pw = (lv.total - heavy, heavy)
         over = sum(max(pw[s] - bounds[s], 0.0) for s in range(2))
         if best_key is None or (over, cut) < best_key:
             real = best_key is None or over < best_key[0] or cut < (1 - TOLERANCE) * best_key[1]
-            best, best_key, since = x, (over, cut), 0 if real else since + 1
+            best, best_key, since = sigma, (over, cut), 0 if real else since + 1
         else:
             since += 1
         if since >= PATIENCE:
             break
-        moves = _rebalance_moves(be, lv, x, ext, pw, bounds, targets) if over > 0 else _jet_moves(be, lv, x, ext, c)
+        if over > 0:
+            moves = _rebalance_moves(be, lv, sigma, loss, pw, bounds, targets)
+        else:
+            moves = _jet_moves(be, lv, sigma, loss, locked)
+            locked = be.ewise_mult("second", moves, lv.minus_one)  # -1<moves>
         if be.nvals(moves) == 0:
             break
-        x = be.ewise_add("second", x, be.apply("minus", x, left=1.0, mask=moves))  # x<moves> = 1 - x
-    return be.values(best).astype(xp.int8)
+        flipped = be.ewise_mult("second", moves, be.apply("ainv", sigma))  # -σ<moves>
+        sigma = be.ewise_add("second", sigma, flipped)  # σ<moves> = -σ
+    return (be.values(best) < 0).astype(xp.int8)
 
 
-def _external(be, lv, x):
-    """ext(i): weight from i to the other side. s = A ⊕plus.times x; ext = s + x (d - 2s)."""
-    s = be.ewise_add("plus", be.full(lv.n, 0.0, "float64"), be.mxv("plus_times", lv.A, x))  # s = C(:, 1)
-    d_2s = be.ewise_add("minus", lv.d, be.apply("times", s, right=2.0))  # d - 2s
-    return be.ewise_add("plus", s, be.ewise_mult("times", x, d_2s))  # ext = s + x (d - 2s)
-
-
-def _jet_moves(be, lv, x, ext, c):
-    """Candidates by Jet's filter, kept where the afterburner's score stays positive."""
-    internal = be.ewise_add("minus", lv.d, ext)  # int = d - ext
-    gain = be.ewise_add("minus", ext, internal)  # g = ext - int
-    boundary = be.select("valuegt", ext, 0.0)  # ext<ext > 0>
-    slack = be.ewise_add("plus", gain, be.apply("times", internal, right=c), mask=boundary)  # g + c·int
-    cand = be.select("valuege", slack, 0.0)  # [1] filter: g >= -c·int, on the boundary
-    sigma = be.apply("minus", be.apply("times", x, right=2.0, mask=cand), left=1.0)  # σ<cand> = 1 - 2x
-    above = mxv_ranked(be, lv.A, sigma, gain, lv.keys, mask=cand)  # Σ_j A(i,j) σ(j) over higher-ranked j
-    shift = be.ewise_mult("times", sigma, be.apply("times", above, right=2.0))  # 2 σ(i) Σ ...
-    score = be.ewise_add("plus", be.apply("identity", gain, mask=cand), shift)  # g' = g + 2σ (...)
+def _jet_moves(be, lv, sigma, loss, locked):
+    """Candidates by Jet's filter, kept where the afterburner's score stays >= 0. Every
+    vector but the candidates' is full, so each step is one pass on any device."""
+    slack = be.ewise_add("second", be.ewise_add("minus", lv.theta, loss), locked)  # θ - ℓ, -1<locked>
+    cand = be.select("valuege", slack, 0.0)  # [1] filter: ℓ <= θ, not locked
+    twice = be.ewise_mult("second", cand, be.apply("times", sigma, right=2.0))  # 2σ<cand>
+    gain = be.apply("ainv", loss)  # g = -ℓ: the afterburner's order
+    above = be.mxv_ranked(lv.A, twice, gain, lv.keys, mask=cand)  # 2 Σ_j A(i,j) σ(j) over higher-ranked j
+    score = be.ewise_mult("minus", be.ewise_mult("times", above, sigma), loss)  # g' = 2σ(...) - ℓ
     return be.select("valuege", score, 0.0)  # the moves: g' >= 0
 
 
-def _rebalance_moves(be, lv, x, ext, pw, bounds, targets):
+def _rebalance_moves(be, lv, sigma, loss, pw, bounds, targets):
     """Vertices off the overweight side, least loss per weight first, enough to bring it
     halfway between its target and its bound without overloading the other side."""
     s = 0 if pw[0] - bounds[0] >= pw[1] - bounds[1] else 1
     want = pw[s] - (targets[s] + bounds[s]) / 2
     room = bounds[1 - s] - pw[1 - s]
     amount = min(max(want, pw[s] - bounds[s]), max(room, pw[s] - bounds[s]))
-    internal = be.ewise_add("minus", lv.d, ext)  # int = d - ext
-    loss = be.ewise_add("minus", internal, ext)  # -gain
-    on_side = be.select("valueeq", x, float(s))  # x<x = s>
+    on_side = be.select("valueeq", sigma, 1.0 - 2.0 * s)  # σ<σ = 1 - 2s>
     movable = be.select("valuegt", lv.w, 0.0, mask=on_side)  # w<side s, w > 0>
-    per_weight = be.ewise_add("plus", be.full(lv.n, 0.0, "float64"),
-                              be.ewise_mult("times", loss, lv.w_inv, mask=movable))  # loss / w
+    per_weight = be.ewise_add("plus", lv.zero,
+                              be.ewise_mult("times", loss, lv.w_inv, mask=movable))  # ℓ / w
     return lightest_prefix(be, per_weight, lv.w, lv.keys, mask=movable, amount=amount)

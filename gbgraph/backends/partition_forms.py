@@ -1,41 +1,28 @@
-"""Two verbs the partitioner needs that the protocol lacks, in their GraphBLAS forms.
+"""The partitioner's two steps that the GraphBLAS API has no single operation for, in their
+GraphBLAS forms.
 
-Like :mod:`gbgraph.backends.forms`, each function computes a verb with the backend's own
-verbs and array code of its ``xp`` where the GraphBLAS API has no operation (a comparison
-of a row's and a column's values, a sort), so it runs on every backend, the GPU's included.
-They take the backend as their first argument until they join :class:`~gbgraph.backends.base.Backend`
-with kernels of their own.
+Like :mod:`gbgraph.backends.forms`, each function computes its step with the backend's own
+verbs and array code of its ``xp`` where GraphBLAS has no operation (a comparison of a row's
+and a column's values, a sort), so it runs on every backend. :func:`mxv_ranked` is the form
+of :meth:`Backend.mxv_ranked <gbgraph.backends.base.Backend.mxv_ranked>`, which the numba
+and cupy backends run as one kernel; :func:`lightest_prefix` (a sort and a prefix sum, a
+few array calls on any device) is called as it is.
 """
 
 __all__ = ["mxv_ranked", "lightest_prefix"]
 
 
 def mxv_ranked(be, A, u, rank, keys, *, mask):
-    """``w<mask>(i) = Σ_j A(i, j) u(j)`` over the j ranked above i: ``(rank(j), keys(j)) >
+    """The GraphBLAS form of :meth:`Backend.mxv_ranked <gbgraph.backends.base.Backend.mxv_ranked>`:
+    ``w<mask>(i) = Σ_j A(i, j) u(j)`` over the j ranked above i, ``(rank(j), keys(j)) >
     (rank(i), keys(i))``.
 
-    The product over the upper part of A in the order of ``(rank, keys)``: Jet's
-    afterburner [1]_ scores each move as if the moves ranked above it had happened. In
-    GraphBLAS: ``T = select(A, (rank, keys)(j) > (rank, keys)(i))``, an index-unary select
-    that reads two vectors, then ``w<mask> = T ⊕plus.times u``.
+    Jet's afterburner [1]_ scores each move as if the moves ranked above it had happened.
+    ``T = select(A, (rank, keys)(j) > (rank, keys)(i))``, an index-unary select that reads
+    two vectors (here array code over the rows of the mask), then ``w<mask> = T ⊕plus.times
+    u``.
 
-    Parameters
-    ----------
-    A : matrix
-        Weighted (float64 or integer values).
-    u : vector
-        float64; absent entries count as 0.
-    rank : vector
-        float64, full.
-    keys : vector
-        uint64, full, distinct.
-    mask : vector
-        The rows to compute.
-
-    Returns
-    -------
-    vector
-        float64, an entry at every position of ``mask``.
+    Arguments and result as the verb's.
 
     References
     ----------

@@ -134,15 +134,23 @@ class CupyBackend(Backend):
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
         _check(op, BINARY_OPS)
         if mask is None and u.dtype == v.dtype and (u.indices is None) != (v.indices is None):
-            sparse, full, op = (u, v, op) if v.indices is None else (v, u, _SWAPPED.get(op, op))
-            if op in kernels.GATHER_OPS:  # sparse ⊙ full: one gather, the count stays on the device
+            sparse, full, gather = (u, v, op) if v.indices is None else (v, u, _SWAPPED.get(op, op))
+            if gather in kernels.GATHER_OPS:  # sparse ⊙ full: one gather, the count stays on the device
                 dtype = np.dtype(bool) if op in _COMPARISONS else u.dtype
-                return Vector(u.size, sparse.indices, kernels.gather_op(op, sparse, full.values, dtype), sparse.count)
+                return Vector(u.size, sparse.indices, kernels.gather_op(gather, sparse, full.values, dtype),
+                              sparse.count)
         indices, a, b = u.intersect(v)
         return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
 
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
         _check(op, BINARY_OPS)
+        if u.indices is None or v.indices is None:  # a full operand: a full result, no positions to find
+            (a, in_a), (b, in_b) = u.dense(), v.dense()
+            values = _binary(op, a, b)
+            if in_a is not None or in_b is not None:
+                values = cupy.where(in_b.astype(bool), values, a.astype(values.dtype)) if in_a is None else \
+                    cupy.where(in_a.astype(bool), values, b.astype(values.dtype))
+            return _masked(Vector(u.size, None, values), mask, structure, complement)
         indices, a, b, in_a, in_b = u.union(v)
         both = in_a & in_b
         values = cupy.where(both, _binary(op, a, b), cupy.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
@@ -243,6 +251,14 @@ class CupyBackend(Backend):
         found = cupy.flatnonzero(group >= 0)
         return Vector(labels.size, rows[found], group[found]), Vector(labels.size, rows[found], key[found])
 
+    # ---- the parallel refinement's verb: kernels/partition.cu (form in partition_forms.py)
+
+    def mxv_ranked(self, A, u, rank, keys, *, mask):
+        rows = None if mask.indices is None else mask
+        out = kernels.mxv_ranked(A, u.dense()[0].astype(cupy.float64, copy=False), rank.dense()[0],
+                                 keys.dense()[0].astype(cupy.uint64, copy=False), rows)
+        return Vector(u.size, None, out) if rows is None else Vector(u.size, rows.indices, out, rows.count)
+
     # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups, a sort, is the
     # inherited form)
 
@@ -305,7 +321,7 @@ class CupyBackend(Backend):
         return Vector(indices.size, positions, dense[indices[positions]])
 
 
-_SWAPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_SWAPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "minus": "rminus", "first": "second", "second": "first"}
 
 
 def _covers(value, mask):

@@ -26,6 +26,11 @@ struct Gt { template <typename T> static __device__ __forceinline__ bool op(T a,
 struct Ge { template <typename T> static __device__ __forceinline__ bool op(T a, T b) { return a >= b; } };
 struct MinOp { template <typename T> static __device__ __forceinline__ T op(T a, T b) { return b < a ? b : a; } };
 struct MaxOp { template <typename T> static __device__ __forceinline__ T op(T a, T b) { return a < b ? b : a; } };
+struct PlusOp { template <typename T> static __device__ __forceinline__ T op(T a, T b) { return a + b; } };
+struct MinusOp { template <typename T> static __device__ __forceinline__ T op(T a, T b) { return a - b; } };
+struct TimesBinary { template <typename T> static __device__ __forceinline__ T op(T a, T b) { return a * b; } };
+struct FirstOp { template <typename T> static __device__ __forceinline__ T op(T a, T) { return a; } };
+struct SecondOp { template <typename T> static __device__ __forceinline__ T op(T, T b) { return b; } };
 
 // w[indices[k]] = values[k]
 template <typename T>
