@@ -258,6 +258,11 @@ def layout(A):
     numpy.ndarray
         ``(n, 2)`` float64 positions.
 
+    Raises
+    ------
+    InvalidGraphError, UnsupportedGraphTypeError
+        for inputs :func:`gbgraph.as_graph` rejects.
+
     Notes
     -----
     Components of up to 400 vertices are solved densely; larger ones with ARPACK in
