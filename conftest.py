@@ -1,6 +1,10 @@
 """Collection rules for the whole repository (tests/ and the doctests in gbgraph/)."""
 
 import importlib.util
+import os
+
+# gg.plot's doctests draw on new pyplot figures: no display is needed or wanted
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 # The GPU backend's modules import CuPy; without it, their doctests cannot be collected.
 collect_ignore = [] if importlib.util.find_spec("cupy") else ["gbgraph/backends/cupy"]

@@ -29,7 +29,8 @@ import pyamg.aggregation
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, graph_name, describe_machine, matrix, median_ms, specs_or_default, timed_functions
+from common import (DEFAULT_DATA, describe_machine, graph_name, matrix, median_ms, progress, specs_or_default,
+                    timed_functions)
 import gbgraph.algorithms.coarsen
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
@@ -135,7 +136,7 @@ def main(argv=None):
           "coarse graphs on the mis2 aggregates")
     print_header()
     rows = []
-    for spec in specs:
+    for spec in progress(specs, graph_name):
         rows.append(bench(spec, args.repeat))
         print_row(rows[-1])
     print(f"\nscipy's P.T @ A @ P (Pᵀ not prepared) and whole hierarchies, gg.coarsen with its default construction "

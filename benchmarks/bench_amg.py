@@ -45,7 +45,7 @@ import pyamg.relaxation.smoothing
 
 import gbgraph as gg
 import gbgraph.amg
-from common import describe_machine, median_ms, phase_timer, timed_functions
+from common import describe_machine, median_ms, phase_timer, progress, timed_functions
 
 JACOBI = ("jacobi", {"omega": 2.0 / 3.0, "iterations": 2})
 CONFIGURATIONS = {"defaults": {}, "jacobi": {"presmoother": JACOBI, "postsmoother": JACOBI}}
@@ -167,10 +167,10 @@ def main(argv=None):
     print(f"{'problem':<15}{'config':<10}{'method':<21}{'iters':>6}{'setup':>10}{'solve':>10}{'eq':>8}{'levels':>7}"
           f"{'op. cx':>8}{'grid cx':>8}")
     rows = []
-    for size in args.sizes:
-        for configuration in args.configurations:
-            rows += bench(size, configuration, args.repeat)
-            print_rows(rows[-len(SOLVERS):])
+    runs = [(size, configuration) for size in args.sizes for configuration in args.configurations]
+    for size, configuration in progress(runs, lambda run: f"Laplace3D {run[0]}³, {run[1]}"):
+        rows += bench(size, configuration, args.repeat)
+        print_rows(rows[-len(SOLVERS):])
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
                                                       indent=1))

@@ -38,7 +38,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from gbgraph.algorithms.coarsen import CoarseningStallWarning
-from common import DEFAULT_DATA, describe_machine, graph_name, matrix, specs_or_default
+from common import DEFAULT_DATA, describe_machine, graph_name, matrix, progress, specs_or_default
 
 METHODS = ("hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec", "mis2")
 #: Table IV's geometric means of t_method / t_HEC on the GPU: (regular, skewed) graphs.
@@ -180,7 +180,7 @@ def main(argv=None):
           "cr = (n_0 / n_l-1)^(1/(l-1)); %con = share in construction; /hec = t / t_HEC")
     print_header(methods)
     rows = []
-    for spec in specs:
+    for spec in progress(specs, graph_name):
         rows.append(bench(spec, args.backend, args.repeat, methods))
         print_row(rows[-1], methods)
     lines = summary(rows, methods)

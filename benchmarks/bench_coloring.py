@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from pyamg.graph import vertex_coloring
 
 import gbgraph as gg
-from common import common_arguments, describe_machine, graph_specs, matrix, median_ms
+from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress
 
 # (label, method, distance, priority)
 METHODS = [("greedy", "greedy", 1, None), ("greedy-random", "greedy", 1, "random"),
@@ -300,7 +300,7 @@ def main(argv=None):
     print(f"\nColoring, CPU; per method: colors/rounds, ms (median of {args.repeat}), SpMV-eq = ms / SpMV")
     print(f"{'graph':<22} {'n':>10} {'nnz':>11} {'SpMV':>7} " + " ".join(f"{label:>22}" for label, *_ in METHODS))
     rows = []
-    for spec in specs:
+    for spec in progress(specs, graph_name):
         rows.append(bench(spec, args.repeat, args.dsatur_max_n, args.d2_max_degree))
         print_row(rows[-1])
     print_baselines(rows)

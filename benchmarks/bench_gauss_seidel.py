@@ -27,7 +27,7 @@ import scipy.sparse.linalg as sla
 from pyamg.relaxation.relaxation import gauss_seidel
 
 import gbgraph as gg
-from common import DEFAULT_DATA, describe_machine, matrix
+from common import DEFAULT_DATA, describe_machine, matrix, progress
 
 # Regular/mesh-like graphs of ../shared/data/README.md.
 MESHES = ("delaunay_n14", "delaunay_n15", "delaunay_n17", "fe_4elt2", "4elt", "commanche_dual", "rgg_n_2_15_s0",
@@ -148,7 +148,7 @@ def main(argv=None):
           f"{'cols':>4} {'steps':>5} | {'cluster SGS: iters':>18} {'aggregate':>8} {'setup':>8} {'apply':>9} "
           f"{'colored n':>8} {'cols':>4} {'steps':>5} | {'sequential':>6}")
     rows = []
-    for name, make in matrices:
+    for name, make in progress(matrices, lambda m: m[0]):
         rows.append(bench(name, make(), args.aggregation, args.repeat, args.rhs))
         print_row(rows[-1])
     laplace = rows[0]

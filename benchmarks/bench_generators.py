@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import describe_machine, median_ms
+from common import describe_machine, median_ms, progress
 
 B = np.array([[1.0, 0.5, 0.5], [0.5, 1.0, 0.5], [0.5, 0.5, 1.0]])
 
@@ -57,8 +57,9 @@ def main(argv=None):
     gg.backend("suitesparse")  # as in any gbgraph session: freed blocks kept for reuse
     print(f"Generators, CPU; ms, median of {args.repeat}; eq = SpMV-equivalents (target: laplace3d:100 <= 3)")
     print(f"{'matrix':<18}{'n':>10}{'nnz':>12}{'gbgraph':>9}{'kron':>9}{'SpMV':>8}{'eq':>6}")
-    rows = [bench(name, size, args.repeat)
-            for name, sizes in (("laplace3d", args.laplace), ("elasticity3d", args.elasticity)) for size in sizes]
+    runs = [(name, size) for name, sizes in (("laplace3d", args.laplace), ("elasticity3d", args.elasticity))
+            for size in sizes]
+    rows = [bench(name, size, args.repeat) for name, size in progress(runs, lambda run: f"{run[0]}:{run[1]}")]
     for r in rows:
         print(f"{r['matrix']:<18}{r['n']:>10,}{r['nnz']:>12,}{r['gbgraph_ms']:>9.1f}{r['scipy_kron_ms']:>9.1f}"
               f"{r['spmv_ms']:>8.2f}{r['spmv_equivalents']:>6.1f}")

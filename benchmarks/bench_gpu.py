@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, graph_name, describe_machine, matrix, specs_or_default
+from common import DEFAULT_DATA, describe_machine, graph_name, matrix, progress, specs_or_default
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
 #: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate, vertex-based
@@ -131,7 +131,7 @@ def main(argv=None):
     print(f"{'graph':<22}{'n':>10}{'SpMV':>7}{'MIS-2':>8}{'eq':>6}{'|MIS-2|':>10}{'it':>3}{'B/v':>6}"
           f"{'agg':>8}{'count':>10}{'basic':>8}{'color':>8}{'#c':>4}  {'spgemm':>7}{'sort':>7}{'hash':>7}{'cupyx':>7}{'x':>7}")
     rows = []
-    for spec in specs:
+    for spec in progress(specs, graph_name):
         rows.append(bench(spec, args.repeat, args.warmup))
         print_row(rows[-1])
     if args.json:

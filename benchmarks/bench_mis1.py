@@ -28,7 +28,7 @@ import pyamg.graph
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import common_arguments, describe_machine, graph_specs, matrix, median_ms
+from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress
 
 #: Generated meshes measured by default before those of --data (Elasticity3D's 80 neighbours
 #: per vertex squeeze ECL-MIS's degree levels).
@@ -131,7 +131,7 @@ def main(argv=None):
           f"* = skewed degree; perm = random permutation; pyamg-s/-p = serial/parallel")
     print(HEADER)
     rows = []
-    for spec in specs:
+    for spec in progress(specs, graph_name):
         rows.append(bench(spec, args.repeat))
         print_row(rows[-1])
     result = targets(rows)

@@ -23,7 +23,7 @@ import numpy as np
 import pyamg.graph
 
 import gbgraph as gg
-from common import common_arguments, describe_machine, graph_specs, matrix, median_ms
+from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress
 
 
 #: The generated graphs measured by default, before those of --data.
@@ -118,7 +118,7 @@ def main(argv=None):
     print(" ".join(f"{h:<22}" if h == "graph" else f"{h:>{len(fmt.format(0))}}"
                    for h, (_, fmt) in zip(HEADERS, COLUMNS)))
     rows = []
-    for spec in specs:
+    for spec in progress(specs, graph_name):
         rows.append(bench(spec, args.repeat))
         print_row(rows[-1])
     if args.json:

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from gbgraph.algorithms import mis
-from common import common_arguments, describe_machine, graph_specs, matrix, median_ms
+from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress
 
 #: The paper's two generated matrices, measured by default before those of --data.
 GENERATED = ("laplace3d:100", "elasticity3d:60")
@@ -169,15 +169,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     specs = graph_specs(args, GENERATED)
     t0 = time.perf_counter()
-    graphs = [(spec, gg.as_graph(matrix(spec), weights=False)) for spec in specs]
-    table = [table_i_row(spec, G) for spec, G in graphs]
+    graphs = [(spec, gg.as_graph(matrix(spec), weights=False)) for spec in progress(specs, graph_name)]
+    table = [table_i_row(spec, G) for spec, G in progress(graphs, lambda g: graph_name(g[0]))]
     print_table_i(table)
     summary = table_i_summary(table)
     means = summary["geometric_mean_iterations"]
     print("geometric mean rounds: " + ", ".join(f"{v} {means[v]:.2f}" for v, _ in VARIANTS)
           + f"; Xor > Fixed > Xor* on {summary['xor_gt_fixed_gt_xorstar']} of {summary['graphs']} graphs, "
           f"Xor > Xor* on {summary['xor_gt_xorstar']}")
-    lemma = [lemma_row(spec, G, args.repeat, args.max_square) for spec, G in graphs]
+    lemma = [lemma_row(spec, G, args.repeat, args.max_square)
+             for spec, G in progress(graphs, lambda g: graph_name(g[0]))]
     print_lemma(lemma)
     checked = [r for r in lemma if "skipped" not in r]
     holds = all(r["random_equal"] and r["permutation_equal"] for r in checked)

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import gbgraph as gg
-from common import common_arguments, describe_machine, graph_name, graph_specs, matrix
+from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, progress
 
 EPS = 0.03
 #: gbgraph's configurations: (name, coarsening, refine).
@@ -242,7 +242,7 @@ def main(argv=None):
     for k in args.k:
         print_header(k)
         rows = []
-        for spec in specs:
+        for spec in progress(specs, lambda spec: f"k = {k}, {graph_name(spec)}"):
             rows.append(bench(spec, args.repeat, k, args.backend, args.tries, args.only))
             print_row(rows[-1], k)
         all_rows[k] = rows

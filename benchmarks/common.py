@@ -88,6 +88,24 @@ def describe_machine(**extra):
             "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}
 
 
+def progress(items, what):
+    """``items``, with a progress bar on standard error while a person watches (standard output
+    and error are terminals; not in a pipe or a log): the count done, the time left, and
+    ``what`` the current item is, e.g. its graph. Rows printed meanwhile go above the bar."""
+    items = list(items)
+    if not (sys.stdout.isatty() and sys.stderr.isatty()):
+        yield from items
+        return
+    from tqdm import tqdm
+    from tqdm.contrib import DummyTqdmFile
+
+    with contextlib.redirect_stdout(DummyTqdmFile(sys.stdout)), \
+            tqdm(items, file=sys.stderr, leave=False, dynamic_ncols=True) as bar:
+        for item in bar:
+            bar.set_postfix_str(what(item))
+            yield item
+
+
 def phase_timer(ms, phase, fn):
     """``fn`` wrapped to add its milliseconds to ``ms[phase]``."""
     def run(*args, **kwargs):

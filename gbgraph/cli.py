@@ -9,16 +9,20 @@ package (``fe_4elt2``), or a generator with its grid size::
 """
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
+import json
 import os
 import sys
 import time
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
 
-from . import __version__, backends, datasets, generators
+from . import __version__, _progress, backends, datasets, generators
 from .algorithms.aggregation import METHODS as AGGREGATION_METHODS
 from .algorithms.aggregation import aggregate
 from .algorithms.coarsen import COARSE_METHODS, coarsen
@@ -30,10 +34,17 @@ from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
 from .algorithms.partition import REFINEMENTS, partition
 from .errors import AsymmetricGraphError, GBGraphError
 from .graph import as_graph, symmetrize
+from .io import read_matrix_market
 
 __all__ = ["main", "load_graph"]
 
 _GENERATORS = {"laplace3d": generators.laplace3d, "elasticity3d": generators.elasticity3d}
+#: Rows per grid point of each generator, for the points of ``--plot``.
+_DOFS = {"laplace3d": 1, "elasticity3d": 3}
+#: The graph of ``gbgraph info`` without a GRAPH.
+_DEFAULT_GRAPH = "fe_4elt2"
+#: Seconds of work before a progress bar appears: quick commands show none.
+_BAR_DELAY = 1.0
 _SUFFIXES = (".mtx", ".mtx.gz")
 
 # command: (algorithm, its priorities (default first), the set's name, help, description)
@@ -83,19 +94,12 @@ def _read_spec(spec):
     """The matrix, or the path, that a GRAPH argument names."""
     if spec in datasets.names():
         return datasets.load(spec)
-    name, sep, dims = spec.partition(":")
-    if name in _GENERATORS:
-        if not sep:
-            raise ValueError(f"{spec!r} needs a grid size: {name}:50 or {name}:100,50,50")
-        try:
-            sizes = [int(d) for d in dims.split(",")]
-        except ValueError:
-            raise ValueError(f"bad grid size in {spec!r}: expected e.g. {name}:50 or {name}:100,50,50") from None
-        if len(sizes) not in (1, 3):
-            raise ValueError(f"{spec!r} needs one or three grid sizes, got {len(sizes)}")
-        return _GENERATORS[name](*sizes)
+    grid = _grid(spec)
+    if grid is not None:
+        return _GENERATORS[grid[0]](*grid[1])
     if spec.lower().endswith(_SUFFIXES):
         return spec
+    name, sep, _ = spec.partition(":")
     if sep:
         raise ValueError(f"unknown generator {name!r} in {spec!r}; known: {', '.join(_GENERATORS)}")
     close = difflib.get_close_matches(spec, datasets.names() + list(_GENERATORS), n=1)
@@ -103,6 +107,28 @@ def _read_spec(spec):
     raise ValueError(f"unknown graph {spec!r}: expected a Matrix Market file (.mtx, .mtx.gz), an embedded graph "
                      f"({', '.join(datasets.names())}) or a generator with its grid size "
                      f"({', '.join(f'{g}:50' for g in _GENERATORS)}){hint}")
+
+
+def _grid(spec):
+    """(generator, grid sizes) of a generator spec, None for another kind of GRAPH."""
+    name, sep, dims = spec.partition(":")
+    if name not in _GENERATORS:
+        return None
+    if not sep:
+        raise ValueError(f"{spec!r} needs a grid size: {name}:50 or {name}:100,50,50")
+    try:
+        sizes = [int(d) for d in dims.split(",")]
+    except ValueError:
+        raise ValueError(f"bad grid size in {spec!r}: expected e.g. {name}:50 or {name}:100,50,50") from None
+    if len(sizes) not in (1, 3):
+        raise ValueError(f"{spec!r} needs one or three grid sizes, got {len(sizes)}")
+    return name, sizes
+
+
+def _coordinates(spec):
+    """The grid points of a generated GRAPH, for --plot; None (a computed layout) otherwise."""
+    grid = _grid(spec)
+    return None if grid is None else generators.grid_coordinates(*grid[1], dofs=_DOFS[grid[0]])
 
 
 def _mis(args):
@@ -121,7 +147,10 @@ def _mis(args):
         ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A + I)"),
         (f"{args.command} time", f"{(t3 - t2) * 1e3:,.1f} ms"),
     ]
-    _finish(args, rows, result.vertices)
+    record = _graph_record(args, graph, be) | {
+        "priority": args.priority, "size": len(result.vertices), "iterations": result.iterations,
+        "seconds": {"load": load, "setup": t2 - t1, args.command: t3 - t2}}
+    _finish(args, rows, record, result.vertices)
 
 
 def _color(args):
@@ -139,7 +168,10 @@ def _color(args):
         ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A{' + I' * (args.distance == 2)})"),
         ("color time", f"{(t3 - t2) * 1e3:,.1f} ms"),
     ]
-    _finish(args, rows, result.colors)
+    record = _graph_record(args, graph, be) | {
+        "method": args.method, "distance": args.distance, "priority": args.priority, "colors": result.n_colors,
+        "iterations": result.iterations, "seconds": {"load": load, "setup": t2 - t1, "color": t3 - t2}}
+    _finish(args, rows, record, result.colors)
 
 
 def _aggregate(args):
@@ -156,7 +188,11 @@ def _aggregate(args):
         ("setup time", f"{(t2 - t1) * 1e3:,.1f} ms  (the backend's matrix of A + I)"),
         ("aggregate time", f"{(t3 - t2) * 1e3:,.1f} ms"),
     ]
-    _finish(args, rows, result.labels)
+    record = _graph_record(args, graph, be) | {
+        "method": args.method, "aggregates": result.n_aggregates,
+        "seconds": {"load": load, "setup": t2 - t1, "aggregate": t3 - t2}}
+    _plot(args, rows, record, lambda plot: plot.aggregates(graph, result.labels, _coordinates(args.graph)))
+    _finish(args, rows, record, result.labels)
 
 
 def _coarsen(args):
@@ -173,9 +209,18 @@ def _coarsen(args):
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("coarsen time", f"{(t2 - t1) * 1e3:,.1f} ms"),
     ]
+    record = _graph_record(args, graph, be) | {
+        "method": args.method, "construction": args.construction, "cutoff": args.cutoff, "seed": args.seed,
+        "weights": args.weights, "stopped": hierarchy.stopped, "average_ratio": hierarchy.average_ratio,
+        "levels": [{"n": level.n, "edges": level.nnz // 2,
+                    "seconds": None if level.labels is None else dict(zip(("map", "build"), level.seconds))}
+                   for level in hierarchy],
+        "seconds": {"load": load, "coarsen": t2 - t1}}
     one_level = len(hierarchy) == 1
-    _finish(args, rows, None if one_level else hierarchy[0].labels)
-    print(hierarchy)
+    _plot(args, rows, record, lambda plot: plot.hierarchy(hierarchy))
+    _finish(args, rows, record, None if one_level else hierarchy[0].labels)
+    if not args.json:
+        print(hierarchy)
     if one_level and args.output:
         reason = (f"{graph.n:,} vertices, at most --cutoff {args.cutoff}" if graph.n <= args.cutoff
                   else "the first level would keep over 95% of the vertices" if hierarchy.stopped == "stall"
@@ -212,7 +257,76 @@ def _partition(args):
         ("partition time", f"{(t2 - t1) * 1e3:,.1f} ms  (coarsen {seconds['coarsen'] * 1e3:,.1f}, initial "
                            f"{seconds['initial'] * 1e3:,.1f}, refine {seconds['refine'] * 1e3:,.1f})"),
     ]
-    _finish(args, rows, result.parts)
+    record = _graph_record(args, graph, be) | {
+        "k": args.k, "coarsening": args.coarsening, "refine": args.refine, "imbalance_allowed": args.imbalance,
+        "seed": args.seed, "tries": args.tries, "weights": args.weights, "cut": result.cut,
+        "imbalance": result.imbalance, "part_weights": weights.tolist(), "levels": list(result.levels),
+        "seconds": {"load": load, "partition": t2 - t1, **seconds}}
+    _plot(args, rows, record, lambda plot: plot.partition(graph, result.parts, _coordinates(args.graph)))
+    _finish(args, rows, record, result.parts)
+
+
+def _info(args):
+    default = args.graph is None
+    args.graph = _DEFAULT_GRAPH if default else args.graph
+    t0 = time.perf_counter()
+    A, weighted = _read_matrix(args.graph)
+    load = time.perf_counter() - t0
+    stats = _statistics(A, weighted)
+    degree, weights = stats["degree"], stats["weights"]
+    rows = [
+        ("graph", args.graph + (" (the default: gbgraph info GRAPH for another)" if default else "")),
+        ("n", f"{stats['n']:,}"),
+        ("edges", f"{stats['edges']:,}  (of the pattern of A ∪ Aᵀ, without the diagonal)"),
+        ("stored entries", f"{stats['stored_entries']:,}  ({stats['diagonal_entries']:,} on the diagonal)"),
+        ("degree", f"min {degree['min']:,}, max {degree['max']:,}, mean {degree['mean']:.2f}, "
+                   f"median {degree['median']:g}  ({stats['isolated']:,} isolated vertices)"),
+        ("components", f"{stats['components']:,}  (the largest has {stats['largest_component']:,} vertices)"),
+        ("symmetric", "yes" if stats["symmetric"] else
+         f"no: {stats['one_way_entries']:,} off-diagonal entries (i, j) have no (j, i); the commands need "
+         "--symmetrize"),
+        ("weighted", "no (a pattern)" if weights is None else
+         f"yes: values {weights['min']:g} .. {weights['max']:g}"
+         f"{'' if stats['symmetric_values'] is not False else ', not symmetric'}"),
+        ("load time", f"{load * 1e3:,.1f} ms  (reading or generating)"),
+    ]
+    _finish(args, rows, {"command": "info", "graph": args.graph} | stats | {"seconds": {"load": load}}, None)
+
+
+def _read_matrix(spec):
+    """(scipy CSR, weighted) of a GRAPH argument, as stored: not checked, not symmetrized."""
+    source = datasets.path(spec) if spec in datasets.names() else _read_spec(spec)
+    if isinstance(source, str):
+        return read_matrix_market(source)
+    return sp.csr_array(source), True
+
+
+def _statistics(A, weighted):
+    """What ``gbgraph info`` reports of a stored matrix A: sizes, degrees and components of
+    the graph of A ∪ Aᵀ without its diagonal, whether A's pattern (and values) are symmetric."""
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"{A.shape[0]:,} × {A.shape[1]:,} is not a square matrix, so not a graph")
+    C = A.tocoo()
+    off = C.row != C.col
+    diagonal = np.unique(C.row[~off]).size
+    P = sp.csr_array((np.ones(int(off.sum()), bool), (C.row[off], C.col[off])), shape=A.shape)  # entries are edges
+    S = (P + P.T).tocsr()  # the undirected graph
+    one_way = int(S.nnz - P.nnz)  # |P ∪ Pᵀ| - |P| = |P \ Pᵀ|: entries without their mirror
+    degree = np.diff(S.indptr)
+    count, component = csgraph.connected_components(S, directed=False)
+    values = A.data[:A.indptr[-1]]
+    symmetric_values = bool(abs(A - A.T).max() == 0) if weighted and one_way == 0 and n else None
+    return {
+        "n": n, "edges": S.nnz // 2, "stored_entries": int(A.indptr[-1]), "diagonal_entries": diagonal,
+        "degree": {"min": int(degree.min()) if n else 0, "max": int(degree.max()) if n else 0,
+                   "mean": float(degree.mean()) if n else 0.0, "median": float(np.median(degree)) if n else 0.0},
+        "isolated": int(np.count_nonzero(degree == 0)), "components": int(count),
+        "largest_component": int(np.bincount(component).max(initial=0)),
+        "symmetric": one_way == 0, "one_way_entries": one_way,
+        "weighted": weighted, "symmetric_values": symmetric_values,
+        "weights": {"min": float(values.min()), "max": float(values.max())} if weighted and values.size else None,
+    }
 
 
 def _load(args):
@@ -229,12 +343,46 @@ def _graph_rows(args, graph, be):
             ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)")]
 
 
-def _finish(args, rows, values):
+def _graph_record(args, graph, be):
+    return {"command": args.command, "graph": args.graph, "backend": be.name, "n": graph.n, "nnz": graph.nnz}
+
+
+def _plot(args, rows, record, draw):
+    """Draw the picture of --plot (``draw(gbgraph.plot)`` returns its axes) and save it."""
+    if not args.plot:
+        return
+    from . import plot
+
+    ax = draw(plot)
+    ax.figure.savefig(args.plot, dpi=150, bbox_inches="tight")
+    _pyplot().close(ax.figure)
+    rows.append(("plotted to", args.plot))
+    record["plot"] = args.plot
+
+
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend: --plot writes a file and needs no display."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("--plot needs matplotlib: pip install gbgraph[plot]") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _finish(args, rows, record, values):
     """Write ``values`` (None: nothing) to --output if given, then print the rows as a
-    two-column table."""
+    two-column table, or with --json the record as one JSON object."""
     if args.output and values is not None:
         _write_ids(args.output, _host(values))
         rows.append(("written to", args.output))
+        record["output"] = args.output
+    _progress.report("output")  # the bars go before the table comes
+    if args.json:
+        print(json.dumps(record))
+        return
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
@@ -244,15 +392,15 @@ def _host(values):
     return values.get() if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
 
 
-def _check_output(path):
-    """Open --output for writing before computing, so that a path that cannot be written
+def _check_output(path, option):
+    """Open ``path`` for writing before computing, so that a path that cannot be written
     fails first; a file the check creates is removed again (the command writes it last)."""
     existed = os.path.exists(path)
     try:
         with open(path, "ab"):
             pass
     except OSError as e:
-        raise OSError(f"cannot write --output {path!r}: {e.strerror}") from None
+        raise OSError(f"cannot write {option} {path!r}: {e.strerror}") from None
     if not existed:
         os.remove(path)
 
@@ -262,6 +410,64 @@ def _write_ids(path, ids):
         np.save(path, ids)
     else:
         np.savetxt(path, ids, fmt="%d")
+
+
+class _Bars:
+    """tqdm bars on standard error for the events of :mod:`gbgraph._progress`: bytes of a file
+    read, and the levels (coarsen) or hierarchies (partition) built. Each bar appears only
+    once its work has taken a second, and all vanish when the command ends."""
+
+    def __init__(self, command, hierarchies=None):
+        self._command, self._hierarchies = command, hierarchies
+        self._bars = {}
+
+    def __call__(self, event, fields):
+        if event == "output":
+            self.close()
+        elif event == "read":
+            bar = self._bar("read", total=fields["total"], desc="reading", unit="B", unit_scale=True)
+            bar.update(fields["done"] - bar.n)
+            if fields["done"] >= fields["total"]:
+                bar.close()  # and it stays closed: the last read, at the end, reports the end again
+        elif self._command in ("coarsen", "partition"):
+            partitioning = self._command == "partition"
+            bar = self._bar("work", total=self._hierarchies, desc=self._command, bar_format=(
+                "{desc}: {percentage:3.0f}%|{bar}| hierarchy {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
+                if partitioning else "{desc}: level {n_fmt} [{elapsed}{postfix}]"))
+            bar.set_postfix_str(f"{fields['n']:,} vertices", refresh=False)
+            if event == ("hierarchy" if partitioning else "level"):
+                bar.update(1)
+
+    def _bar(self, key, **options):
+        from tqdm import tqdm
+
+        if key not in self._bars:
+            self._bars[key] = tqdm(file=sys.stderr, delay=_BAR_DELAY, leave=False, dynamic_ncols=True, **options)
+        return self._bars[key]
+
+    def close(self):
+        for bar in self._bars.values():
+            bar.close()
+
+
+@contextlib.contextmanager
+def _progress_bars(args):
+    """Progress bars for the command, when a person is watching: standard output and error are
+    terminals and --json is not given (a script reads neither bars nor tables)."""
+    if args.json or not (sys.stdout.isatty() and sys.stderr.isatty()):
+        yield
+        return
+    hierarchies = None
+    if args.command == "partition":
+        # one hierarchy per try of each of the k - 1 bisections; the MIS-2 mappings take no
+        # seed, so their tries share one
+        hierarchies = (args.k - 1) * (1 if args.coarsening in ("mis2", "mis2_basic") else args.tries)
+    bars = _Bars(args.command, hierarchies)
+    try:
+        with _progress.listening(bars):
+            yield
+    finally:
+        bars.close()
 
 
 def _weights_option(p, what):
@@ -286,8 +492,14 @@ def _parser():
         p.add_argument("--output", metavar="FILE", help=output_help + " (.npy: numpy binary)")
         p.add_argument("--symmetrize", action="store_true",
                        help="use the pattern of A ∪ Aᵀ, for a GRAPH whose pattern is not symmetric")
-        p.set_defaults(run=run)
+        _json_option(p)
+        p.set_defaults(run=run, plot=None)
         return p
+
+    def plot_option(p, picture):
+        p.add_argument("--plot", metavar="FILE.png",
+                       help=f"draw {picture} into this picture (matplotlib: pip install gbgraph[plot]; any format "
+                            "matplotlib writes, by the suffix)")
 
     for name, (_, priorities, _, summary, description) in _COMMANDS.items():
         p = command(name, summary, description, "write the vertex ids, one per line", _mis)
@@ -307,6 +519,8 @@ def _parser():
                 "write each vertex's aggregate, one per line", _aggregate)
     p.add_argument("--method", default="mis2", choices=AGGREGATION_METHODS,
                    help="mis2: graph_mis2_aggregate (default); mis2_basic: graph_mis2_coarsen")
+    plot_option(p, "the graph with its aggregates in colour (at the grid's points for a generator, else at a "
+                   "spectral layout: a picture for graphs up to about 10⁵ vertices)")
     p = command("coarsen", "multilevel coarsening: coarse mappings and coarse graphs, level by level",
                 "Coarsen the graph until a level has at most --cutoff vertices and print the\n"
                 "hierarchy: vertices, edges, coarsening ratio and times of each level.",
@@ -321,6 +535,7 @@ def _parser():
     p.add_argument("--construction", default="spgemm", choices=COARSE_METHODS,
                    help="coarse graph construction (default: spgemm)")
     p.add_argument("--cutoff", default=50, type=int, help="stop at this many vertices (default: 50)")
+    plot_option(p, "the vertices and edges of every level")
     p = command("partition", "multilevel graph partitioning: bisection (FM, Jet, spectral) and k-way",
                 "Partition the vertices into -k parts of nearly equal size joined by few edges\n"
                 "(multilevel recursive bisection) and print the cut, the imbalance, the levels\n"
@@ -336,7 +551,23 @@ def _parser():
     p.add_argument("--tries", default=3, type=int,
                    help="multilevel bisections per split, seeds S, S+1, ...; the best is kept (default: 3)")
     _weights_option(p, "edge weights, which the cut sums")
+    plot_option(p, "the graph with its parts in colour and its cut edges in black (at the grid's points for a "
+                   "generator, else at a spectral layout: a picture for graphs up to about 10⁵ vertices)")
+    p = commands.add_parser("info", help="what a graph is: size, degrees, components, symmetry, weights",
+                            description="Print the number of vertices and edges of GRAPH, its degrees, connected\n"
+                                        "components, whether it is symmetric and weighted. Without GRAPH: the\n"
+                                        f"embedded {_DEFAULT_GRAPH}.",
+                            epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("graph", metavar="GRAPH", nargs="?",
+                   help=f"Matrix Market file, embedded graph name or generator spec (default: {_DEFAULT_GRAPH})")
+    _json_option(p)
+    p.set_defaults(run=_info, output=None, plot=None)
     return parser
+
+
+def _json_option(p):
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (numbers unformatted, times in seconds) instead of the table")
 
 
 def main(argv=None):
@@ -350,8 +581,12 @@ def main(argv=None):
         warnings.showwarning = show_warning
         try:
             if args.output:
-                _check_output(args.output)
-            args.run(args)
+                _check_output(args.output, "--output")
+            if args.plot:
+                _check_output(args.plot, "--plot")
+                _pyplot()  # a missing matplotlib stops the command before the work
+            with _progress_bars(args):
+                args.run(args)
         # ImportError: --backend cupy without CuPy (the message names the extras);
         # GBGraphError: a StallError; MemoryError: the GPU's, with the graph's size
         except (ValueError, TypeError, OSError, ImportError, MemoryError, GBGraphError) as e:

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from ._checks import check_integer
 
-__all__ = ["laplace3d", "elasticity3d"]
+__all__ = ["laplace3d", "elasticity3d", "grid_coordinates"]
 
 # Couples the three displacement components of a node in elasticity3d: symmetric positive
 # definite (eigenvalues 2, 1/2, 1/2) and dense, as the Galeri dof pattern requires.
@@ -105,6 +105,45 @@ def elasticity3d(nx, ny=None, nz=None):
     # scipy's index type for this matrix (as kron(K, B) gives it): int32 while it fits
     index_dtype = np.int32 if max(_nnz(dims, offsets, 3), 3 * dims[0] * dims[1] * dims[2]) < 2**31 else np.int64
     return _stencil(dims, offsets, lambda o: 26.0 if o == (0, 0, 0) else -1.0, _DOF_COUPLING, index_dtype)
+
+
+def grid_coordinates(nx, ny=None, nz=None, *, dofs=1):
+    """The grid point of every row of :func:`laplace3d` (``dofs=1``) or :func:`elasticity3d` (``dofs=3``).
+
+    For pictures (:mod:`gbgraph.plot`) and geometric checks of a generated matrix.
+
+    Parameters
+    ----------
+    nx : int
+        Grid points along x.
+    ny, nz : int, optional
+        Grid points along y and z; default ``nx``.
+    dofs : int
+        Rows per grid point: 1 for :func:`laplace3d`, 3 for :func:`elasticity3d`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(dofs*nx*ny*nz, 3)`` float64: row ``dofs*(x + y*nx + z*nx*ny) + d`` holds
+        ``(x, y, z)`` (Galeri's numbering).
+
+    Raises
+    ------
+    ValueError
+        if a dimension or ``dofs`` is below 1.
+    TypeError
+        if one is not an integer (numpy integers are).
+
+    Examples
+    --------
+    >>> grid_coordinates(3, 2, 1)[[0, 1, 3]].tolist()   # points 0, 1 and 3 = (0, 1, 0)
+    [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    """
+    nx, ny, nz = _dims(nx, ny, nz)
+    dofs = check_integer("dofs", dofs, minimum=1)
+    z, y, x = np.meshgrid(np.arange(nz), np.arange(ny), np.arange(nx), indexing="ij")  # x varies fastest
+    points = np.column_stack((x.ravel(), y.ravel(), z.ravel())).astype(np.float64)
+    return np.repeat(points, dofs, axis=0)
 
 
 def _dims(nx, ny, nz):

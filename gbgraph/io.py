@@ -8,6 +8,7 @@ import zlib
 import scipy.io
 import scipy.sparse as sp
 
+from . import _progress
 from .errors import InvalidGraphError, UnsupportedGraphTypeError
 
 __all__ = ["read_matrix_market"]
@@ -58,9 +59,12 @@ def read_matrix_market(path):
         raise FileNotFoundError(f"graph file {path!r} does not exist")
     try:
         if suffix.endswith(".gz"):
-            # scipy decompresses only names ending in lower-case ".gz": open any case here
-            with gzip.open(path) as stream:
+            # scipy decompresses only names ending in lower-case ".gz": open any case here, from
+            # a file that reports how far it got when a progress display listens
+            with _progress.readable(path) as source, gzip.open(source) as stream:
                 return _read(stream, path)
+        # from the path: scipy's parallel reader (its header reader, mminfo, cannot read a
+        # plain file's stream: it seeks before the start)
         return _read(path, path)
     # zlib.error: a corrupted deflate stream; EOFError: a truncated one
     except (ValueError, OSError, EOFError, IndexError, zlib.error) as e:

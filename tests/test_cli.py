@@ -1,3 +1,6 @@
+import json
+import sys
+
 import numpy as np
 import pytest
 
@@ -267,3 +270,147 @@ def test_upper_case_suffix(tmp_path, name, capsys):
     assert main(["mis2", str(tmp_path / name)]) == 0
     rows = _rows(capsys.readouterr().out)
     assert rows["|MIS-2|"] == f"{len(gg.mis2(gg.datasets.load('fe_4elt2')).vertices):,}"
+
+
+def _json(capsys):
+    """The one JSON object a --json command printed, and nothing else."""
+    return _json_line(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("argv", "check"), [
+    (["mis2", "laplace3d:12,10,8"], lambda r, A: (r["size"], r["iterations"]) == (
+        len(gg.mis2(A).vertices), gg.mis2(A).iterations)),
+    (["mis1", "laplace3d:12,10,8", "--priority", "random"], lambda r, A: r["size"] == len(gg.mis1(A, "random").vertices)),
+    (["color", "laplace3d:12,10,8", "--distance", "2"], lambda r, A: r["colors"] == gg.color(A, distance=2).n_colors),
+    (["aggregate", "laplace3d:12,10,8"], lambda r, A: r["aggregates"] == gg.aggregate(A).n_aggregates),
+    (["coarsen", "laplace3d:12,10,8", "--cutoff", "20"], lambda r, A: [level["n"] for level in r["levels"]] == [
+        level.n for level in gg.coarsen(A, cutoff=20, construction="spgemm")]),
+    (["partition", "laplace3d:12,10,8", "-k", "4", "--weights", "pattern", "--tries", "1"], lambda r, A: (
+        r["cut"], r["part_weights"]) == (gg.partition(A != 0, 4, tries=1).cut,
+                                         gg.partition(A != 0, 4, tries=1).part_weights.tolist())),
+])
+def test_json_is_one_object_with_the_results(argv, check, capsys):
+    assert main(argv + ["--json"]) == 0
+    record = _json(capsys)
+    A = gg.generators.laplace3d(12, 10, 8)
+    assert record["command"] == argv[0] and record["graph"] == argv[1]
+    assert (record["n"], record["nnz"]) == (960, 2 * (11 * 10 * 8 + 12 * 9 * 8 + 12 * 10 * 7))
+    assert check(record, A)
+    assert all(isinstance(t, float) and t >= 0 for t in record["seconds"].values())
+
+
+def test_json_names_the_files_written(tmp_path, capsys):
+    out, picture = tmp_path / "labels.npy", tmp_path / "aggregates.png"
+    assert main(["aggregate", "laplace3d:6", "--json", "--output", str(out), "--plot", str(picture)]) == 0
+    record = _json(capsys)
+    assert (record["output"], record["plot"]) == (str(out), str(picture))
+
+
+def test_json_errors_stay_one_line_on_stderr(capsys):
+    assert main(["mis2", "nope.mtx", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+
+
+def _grid_graph_file(tmp_path, entries, n, name="g.mtx"):
+    import scipy.io
+    import scipy.sparse as sp
+
+    rows, cols = zip(*entries)
+    path = tmp_path / name
+    scipy.io.mmwrite(path, sp.coo_array((np.ones(len(rows)), (rows, cols)), shape=(n, n)))
+    return str(path)
+
+
+def test_info_of_the_default_graph(capsys):
+    assert main(["info"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    A = gg.datasets.load("fe_4elt2")
+    assert rows["graph"].startswith("fe_4elt2 (the default")
+    assert rows["n"] == f"{A.shape[0]:,}" and rows["edges"].startswith(f"{A.nnz // 2:,} ")
+    assert rows["symmetric"] == "yes" and rows["weighted"] == "no (a pattern)"
+    degree = np.diff(A.indptr)
+    assert rows["degree"].startswith(f"min {degree.min()}, max {degree.max()}, mean {degree.mean():.2f}")
+
+
+def test_info_counts_components_isolated_vertices_and_one_way_entries(tmp_path, capsys):
+    # 0 - 1 - 2 (the edge 1 -> 2 stored one way), 3 = 4, a loop on 5, 6 alone
+    path = _grid_graph_file(tmp_path, [(0, 1), (1, 0), (1, 2), (3, 4), (4, 3), (5, 5)], 7)
+    assert main(["info", path, "--json"]) == 0
+    record = _json(capsys)
+    assert (record["n"], record["edges"], record["components"], record["largest_component"]) == (7, 3, 4, 3)
+    assert (record["isolated"], record["diagonal_entries"], record["stored_entries"]) == (2, 1, 6)
+    assert record["symmetric"] is False and record["one_way_entries"] == 1 and record["symmetric_values"] is None
+    assert record["degree"] == {"min": 0, "max": 2, "mean": 6 / 7, "median": 1.0}
+    assert main(["info", path]) == 0
+    assert "--symmetrize" in _rows(capsys.readouterr().out)["symmetric"]
+
+
+def test_info_of_a_generator_reports_its_values(capsys):
+    assert main(["info", "laplace3d:5,4,3", "--json"]) == 0
+    record = _json(capsys)
+    assert record["weighted"] is True and record["weights"] == {"min": -1.0, "max": 6.0}
+    assert record["symmetric_values"] is True and record["diagonal_entries"] == 60
+    assert record["degree"]["min"] == 3 and record["degree"]["max"] == 6
+
+
+@pytest.mark.parametrize("spec", ["nope.mtx", "laplace3d:x", "cube:3"])
+def test_info_errors_are_one_line(spec, capsys):
+    assert main(["info", spec]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gbgraph info: error: ") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["aggregate", "laplace3d:10,10,1"], ["aggregate", "fe_4elt2"], ["coarsen", "laplace3d:10"],
+    ["partition", "laplace3d:12,8,1", "--weights", "pattern"],
+])
+def test_plot_writes_a_picture(tmp_path, argv, capsys):
+    import matplotlib.image
+
+    picture = tmp_path / "picture.png"
+    assert main(argv + ["--plot", str(picture)]) == 0
+    assert _rows(capsys.readouterr().out)["plotted"].split() == ["to", str(picture)]
+    pixels = matplotlib.image.imread(picture)[..., :3]
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 5 and np.mean(np.any(pixels < 0.95, axis=-1)) > 0.01
+
+
+def test_plot_without_matplotlib_fails_before_computing(monkeypatch, tmp_path, capsys):
+    def never(*args):
+        raise AssertionError("the graph was loaded before matplotlib was looked for")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setattr("gbgraph.cli.load_graph", never)
+    assert main(["coarsen", "laplace3d:4", "--plot", str(tmp_path / "h.png")]) == 2
+    assert capsys.readouterr().err == "gbgraph coarsen: error: --plot needs matplotlib: pip install gbgraph[plot]\n"
+
+
+def test_unwritable_plot_is_found_before_computing(tmp_path, capsys):
+    path = tmp_path / "missing" / "h.png"
+    assert main(["coarsen", "laplace3d:4", "--plot", str(path)]) == 2
+    assert capsys.readouterr().err == (f"gbgraph coarsen: error: cannot write --plot {str(path)!r}: "
+                                       "No such file or directory\n")
+
+
+def test_no_progress_bars_off_a_terminal(capsys):
+    assert main(["partition", gg.datasets.path("fe_4elt2"), "-k", "4", "--tries", "1"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_progress_bars_on_a_terminal_and_never_with_json(monkeypatch, capsys, json_flag):
+    monkeypatch.setattr("gbgraph.cli._BAR_DELAY", 0)  # this test's work is quicker than a second
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["coarsen", gg.datasets.path("fe_4elt2"), "--cutoff", "20"] + json_flag) == 0
+    captured = capsys.readouterr()
+    if json_flag:
+        assert captured.err == "" and _json_line(captured.out)["command"] == "coarsen"
+    else:
+        assert "reading" in captured.err and "coarsen: level" in captured.err
+        assert _rows(captured.out)["n"] == "11,143"  # the table is untouched
+
+
+def _json_line(out):
+    assert len(out.splitlines()) == 1, out
+    return json.loads(out)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .. import backends
+from .. import _progress, backends
 from .._checks import check_integer
 from ..errors import GBGraphError
 from ..graph import Graph, as_graph, to_container
@@ -548,6 +548,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     weights = be.xp.ones(graph.n, be.xp.int64)
     levels, stopped = [], "cutoff"
     bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
+    _progress.report("hierarchy", n=graph.n)
     while graph.n > cutoff:  # l.2
         if max_levels is not None and len(levels) + 1 >= max_levels:
             stopped = "max_levels"
@@ -568,6 +569,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         if bounded:
             _carry_checks(graph, coarse)
         graph = coarse
+        _progress.report("level", level=len(levels), n=graph.n)
     levels.append(Level(graph, None, weights))
     return Hierarchy(levels, method, stopped)
 

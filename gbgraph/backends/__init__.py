@@ -20,7 +20,18 @@ _INSTANCES = {}
 
 
 def names():
-    """Names of the known backends."""
+    """Names of the known backends, whether or not they can run here.
+
+    Returns
+    -------
+    list of str
+        Sorted; :func:`backend` takes each (``"cupy"`` needs CuPy and a GPU).
+
+    Examples
+    --------
+    >>> names()
+    ['cupy', 'numba', 'suitesparse']
+    """
     return sorted(_IMPLEMENTATIONS)
 
 
@@ -31,6 +42,11 @@ def backend(name=None):
     ----------
     name : str, Backend or None
         ``"numba"``, ``"suitesparse"`` or ``"cupy"``; None gives the default, ``"numba"``.
+
+    Returns
+    -------
+    Backend
+        The one instance of that backend in this process.
 
     Raises
     ------
@@ -58,7 +74,30 @@ def backend(name=None):
 
 def for_graph(name, graph):
     """The backend for an algorithm on ``graph``: ``name``, or for None the GPU backend when
-    the graph came from the GPU (cupyx sparse or CuPy arrays), else the default."""
+    the graph came from the GPU (cupyx sparse or CuPy arrays), else the default.
+
+    Parameters
+    ----------
+    name : str, Backend or None
+        As in :func:`backend`.
+    graph : Graph
+        From :func:`gbgraph.as_graph`.
+
+    Returns
+    -------
+    Backend
+
+    Raises
+    ------
+    ValueError, ImportError
+        as :func:`backend`.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> for_graph(None, gg.as_graph(np.ones((3, 3)))).name
+    'numba'
+    """
     if name is None and graph.container == "cupyx":
         name = "cupy"
     return backend(name)
