@@ -250,8 +250,8 @@ def main(argv=None):
     print("\n".join(lines))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend, tries=args.tries, only=args.only,
-                                         threads_kaminpar=os.cpu_count()),
+            {"machine": describe_machine(repeat=args.repeat, eps=EPS, backend=args.backend, tries=args.tries,
+                                         only=args.only, threads_kaminpar=os.cpu_count()),
              "rows": {str(k): rows for k, rows in all_rows.items()}, "summary": lines}, indent=1))
 
 

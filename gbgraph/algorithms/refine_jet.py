@@ -69,12 +69,11 @@ def jet_levels(be, h, weights, bounds, targets, seed, seconds):
 
 class _Level:
     """A level's matrix and the full vectors the rounds read: vertex weights w and 1 / w,
-    hash keys, zeros and minus ones, the filter's threshold θ = c d / (2 - c) (-1 for an isolated vertex, which
-    never moves), and the totals of d and w."""
+    hash keys, zeros and minus ones, the filter's threshold θ = c d / (2 - c) (-1 for an
+    isolated vertex, which never moves), and the totals of d and w."""
 
     def __init__(self, be, level, vertex_weights, seed, c):
         xp, n = be.xp, level.n
-        self.be, self.n = be, n
         self.A = be.adjacency(level.graph, weighted=True)
         self.zero = be.full(n, 0.0, "float64")
         d = be.ewise_add("plus", self.zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
@@ -101,7 +100,8 @@ def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
         t = be.ewise_add("plus", lv.zero, be.mxv("plus_times", lv.A, sigma))  # t = A ⊕plus.times σ, full
         loss = be.ewise_mult("times", sigma, t)  # ℓ = σ t = int - ext
         cut = (lv.degrees - float(be.reduce(loss, "plus") or 0.0)) / 4  # Σ ext / 2 = (Σ d - Σ ℓ) / 4
-        heavy = (lv.total - float(be.reduce(be.ewise_mult("times", lv.w, sigma), "plus") or 0.0)) / 2  # Σ w (1 - σ) / 2
+        weighted = float(be.reduce(be.ewise_mult("times", lv.w, sigma), "plus") or 0.0)  # Σ w σ
+        heavy = (lv.total - weighted) / 2  # side 1's weight: Σ w (1 - σ) / 2
         pw = (lv.total - heavy, heavy)
         over = sum(max(pw[s] - bounds[s], 0.0) for s in range(2))
         if best_key is None or (over, cut) < best_key:
