@@ -356,12 +356,13 @@ def transposed_weights(graph):
     transpose, O(nnz), on the weights' device).
     """
     shape = (graph.n, graph.n)
+    indptr = graph.indptr.astype(graph.indices.dtype)  # int32 indices: then the offsets fit too, and nothing is copied
     if _array_module(graph.weights) is np:
-        W = sp.csr_array((graph.weights, graph.indices, graph.indptr), shape=shape)
+        W = sp.csr_array((graph.weights, graph.indices, indptr), shape=shape)
     else:
         import cupyx.scipy.sparse as csp
 
-        W = csp.csr_matrix((graph.weights, graph.indices, graph.indptr), shape=shape)
+        W = csp.csr_matrix((graph.weights, graph.indices, indptr), shape=shape)
     Wt = W.T.tocsr()
     Wt.sort_indices()
     return Wt.data
