@@ -291,6 +291,22 @@ def check_symmetric_values(graph, remedy, name="A"):
         ends the message.
     name : str
         How the message refers to the input.
+
+    Raises
+    ------
+    AsymmetricValuesError
+        (a ValueError) with the number of entries that differ, and the position and values
+        of the largest difference.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(np.array([[0.0, 1.0], [5.0, 0.0]]))
+    >>> check_symmetric_values(G, "make them symmetric")
+    Traceback (most recent call last):
+    ...
+    gbgraph.errors.AsymmetricValuesError: A has asymmetric values: 2 of its 2 off-diagonal entries A[i, j] differ from A[j, i]; the largest difference is |A[0, 1] - A[1, 0]| = |1.0 - 5.0| = 4.0; make them symmetric
+    >>> check_symmetric_values(gg.symmetrize(G, values="max"), "")   # passes
     """
     if graph.weights is None:
         return
@@ -316,7 +332,8 @@ def _value_asymmetry(graph):
 
 def check_symmetric_matrix(A, remedy, name="A"):
     """Raise :class:`~gbgraph.errors.AsymmetricValuesError` unless the scipy CSR ``A`` equals
-    its transpose (any pattern: a missing entry reads 0), naming the largest difference.
+    its transpose (any pattern: a missing entry reads 0, and the entries counted are the
+    off-diagonal positions of A ∪ Aᵀ), naming the largest difference.
 
     Parameters
     ----------
@@ -326,6 +343,20 @@ def check_symmetric_matrix(A, remedy, name="A"):
         Why the caller needs a symmetric A, and what to do; it ends the message.
     name : str
         How the message refers to A.
+
+    Raises
+    ------
+    AsymmetricValuesError
+        (a ValueError) with the number of entries that differ, and the position and values
+        of the largest difference.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> check_symmetric_matrix(sp.csr_array([[4.0, 1.0], [0.0, 4.0]]), "symmetrize it")
+    Traceback (most recent call last):
+    ...
+    gbgraph.errors.AsymmetricValuesError: A has asymmetric values: 2 of its 2 off-diagonal entries A[i, j] differ from A[j, i]; the largest difference is |A[0, 1] - A[1, 0]| = |1.0 - 0.0| = 1.0; symmetrize it
     """
     D = sp.csr_array(A - A.T)
     D.eliminate_zeros()
@@ -333,13 +364,37 @@ def check_symmetric_matrix(A, remedy, name="A"):
         return
     p = int(np.argmax(np.abs(D.data)))  # the first largest in row order: its row is i < j
     i, j = int(np.searchsorted(D.indptr, p, side="right")) - 1, int(D.indices[p])
-    stored = int(np.count_nonzero(np.repeat(np.arange(A.shape[0]), np.diff(A.indptr)) != A.indices[:A.indptr[-1]]))
+    coo = sp.coo_array(A)
+    off = coo.row != coo.col
+    row, col, n = coo.row[off].astype(np.int64), coo.col[off].astype(np.int64), A.shape[0]
+    stored = int(np.unique(np.concatenate((row * n + col, col * n + row))).size)  # positions of A ∪ Aᵀ
     raise AsymmetricValuesError(name, D.nnz, stored, (i, j), (float(A[i, j]), float(A[j, i])), remedy)
 
 
 def check_finite_matrix(A, why, name="A"):
-    """Raise ValueError if the scipy CSR ``A`` stores NaN or infinite values, giving their
-    number and the first one's position; ``why`` ends the message."""
+    """Raise ValueError if the scipy CSR ``A`` stores NaN or infinite values.
+
+    Parameters
+    ----------
+    A : scipy.sparse.csr_array
+    why : str
+        Why the caller needs finite values; it ends the message.
+    name : str
+        How the message refers to A.
+
+    Raises
+    ------
+    ValueError
+        with the number of NaN or infinite entries and the first one's position and value.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> check_finite_matrix(sp.csr_array([[1.0, np.inf], [np.nan, 1.0]]), "sweeps need finite values")
+    Traceback (most recent call last):
+    ...
+    ValueError: A has 2 NaN or infinite entries; the first is A[0, 1] = inf; sweeps need finite values
+    """
     bad = ~np.isfinite(A.data[:A.indptr[-1]])
     if bad.any():
         p = int(np.argmax(bad))
@@ -354,6 +409,23 @@ def transposed_weights(graph):
     The pattern is symmetric and the rows sorted, so the CSR of Wᵀ lists the same positions
     in the same order: its values are aligned with the graph's (scipy's or cuSPARSE's
     transpose, O(nnz), on the weights' device).
+
+    Parameters
+    ----------
+    graph : Graph
+        With weights.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        float64, aligned with ``graph.indices``.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(np.array([[0.0, 1.0, 2.0], [5.0, 0.0, 0.0], [3.0, 0.0, 0.0]]))
+    >>> G.weights.tolist(), transposed_weights(G).tolist()
+    ([1.0, 2.0, 5.0, 3.0], [5.0, 3.0, 1.0, 2.0])
     """
     shape = (graph.n, graph.n)
     indptr = graph.indptr.astype(graph.indices.dtype)  # int32 indices: then the offsets fit too, and nothing is copied

@@ -26,11 +26,34 @@ __all__ = ["CAN_RUN", "greedy_color", "kernighan_lin_bisection", "maximal_indepe
 
 
 def maximal_independent_set(G, nodes=None, seed=None):
-    """A maximal independent set holding ``nodes``: those nodes, then ``gg.mis1`` of the graph
-    without them and their neighbours (any maximal independent set there completes them).
+    """networkx's ``maximal_independent_set``: a maximal independent set holding ``nodes``.
 
-    Raises ``networkx.NetworkXUnfeasible``, as networkx does, for nodes that are not in G or
-    not independent.
+    Those nodes, then ``gg.mis1`` of the graph without them and their neighbours: any
+    maximal independent set there completes them to one of G.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    nodes : iterable, optional
+        Nodes the set must hold (independent).
+    seed : None
+        networkx's global generator (``can_run`` declines other seeds); unused.
+
+    Returns
+    -------
+    list
+        The given nodes first, as networkx lists them, then the rest in node order.
+
+    Raises
+    ------
+    networkx.NetworkXUnfeasible
+        as networkx raises it, for nodes that are not in G or not independent.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(nx.maximal_independent_set(nx.path_graph(5), [1], backend="gbgraph"))
+    [1, 3]
     """
     g = G.graph.on_device_of(np)
     if not nodes:  # networkx's test: None and empty collections alike mean no nodes
@@ -51,9 +74,34 @@ def maximal_independent_set(G, nodes=None, seed=None):
 
 
 def greedy_color(G, strategy="largest_first", interchange=False):
-    """networkx's greedy coloring in the strategy's vertex order: ``gg.color(G,
-    "sequential", order=...)``, whose Jones-Plassmann rounds with first fit give each node
-    the smallest color its earlier neighbours left free, as networkx's loop does."""
+    """networkx's ``greedy_color`` for the strategies ``"largest_first"`` and ``"random_sequential"``.
+
+    ``gg.color(G, "sequential", order=...)`` in the strategy's node order: its
+    Jones-Plassmann rounds with first fit give each node the smallest color its earlier
+    neighbours left free, as networkx's loop does.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    strategy : {"largest_first", "random_sequential"} or networkx's function of that name
+        ``"largest_first"``: a stable sort by decreasing degree. ``"random_sequential"``:
+        the permutation networkx's ``random.shuffle`` of the nodes would draw, from the
+        same (global) generator.
+    interchange : False
+        (``can_run`` declines True.)
+
+    Returns
+    -------
+    dict
+        node -> color (Python ints), in the order of coloring; networkx's exactly.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.petersen_graph()
+    >>> nx.greedy_color(G, backend="gbgraph") == nx.greedy_color(G)
+    True
+    """
     n = len(G)
     if n == 0:
         return {}
@@ -68,12 +116,35 @@ def greedy_color(G, strategy="largest_first", interchange=False):
 
 
 def kernighan_lin_bisection(G, partition=None, max_iter=10, weight="weight", seed=None):
-    """Halves of ⌈n/2⌉ and ⌊n/2⌋ nodes with few edges between them: ``gg.bisect(G,
-    imbalance=0)``. networkx's sweeps keep the halves of its random start, ⌈n/2⌉ nodes in the
-    first set it returns; so does this.
+    """networkx's ``kernighan_lin_bisection`` without an initial partition: ``gg.bisect(G, imbalance=0)``.
 
-    Raises NotImplementedError (networkx then runs its own) for negative, NaN or infinite
-    weights, which gbgraph's cut does not take.
+    networkx's sweeps keep the halves of its random start, ⌈n/2⌉ nodes in the first set it
+    returns; gbgraph's multilevel bisection with FM refinement returns halves of the same
+    sizes, in the same order.
+
+    Parameters
+    ----------
+    G : BackendGraph
+        Its weights are those of the ``weight`` attribute (1 where missing), or none.
+    partition, max_iter, weight, seed
+        networkx's; ``can_run`` admits None, 10, an attribute name or None, and None.
+
+    Returns
+    -------
+    tuple of set
+        The ⌈n/2⌉ nodes of one side, then the ⌊n/2⌋ of the other.
+
+    Raises
+    ------
+    NotImplementedError
+        for negative, NaN or infinite weights, which gbgraph's cut does not take (networkx
+        then runs its own implementation, or, for ``backend="gbgraph"``, says so).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.community.kernighan_lin_bisection(nx.barbell_graph(3, 0), backend="gbgraph")
+    ({0, 1, 2}, {3, 4, 5})
     """
     w = G.graph.weights
     if w is not None and not bool(np.all(np.isfinite(_host(w)) & (_host(w) >= 0))):
@@ -85,9 +156,29 @@ def kernighan_lin_bisection(G, partition=None, max_iter=10, weight="weight", see
 
 
 def maximal_matching(G):
-    """A maximal matching: the pairs of heavy edge matching on the pattern, ``gg.coarse_mapping(G,
-    "hem")`` (groups of one or two adjacent nodes, maximal); each pair as the edge (u, v) with u
-    first in node order, the way networkx lists edges."""
+    """networkx's ``maximal_matching``: the pairs of heavy edge matching on the pattern.
+
+    ``gg.coarse_mapping(G, "hem")`` groups the nodes into pairs of adjacent nodes and
+    singletons, maximally: no edge joins two singletons.
+
+    Parameters
+    ----------
+    G : BackendGraph
+
+    Returns
+    -------
+    set of tuple
+        Each pair as the edge (u, v) with u first in node order, the way networkx lists
+        edges.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.star_graph(5)
+    >>> M = nx.maximal_matching(G, backend="gbgraph")
+    >>> len(M), nx.is_maximal_matching(G, M)
+    (1, True)
+    """
     g = G.graph.on_device_of(np)
     labels = _host(coarse_mapping(as_graph(g, weights=False), "hem").labels)
     members = np.argsort(labels, kind="stable")  # grouped by coarse vertex, ascending inside
@@ -181,7 +272,28 @@ CAN_RUN = {
 
 
 def can_run(name, args, kwargs):
-    """networkx's hook: True where gbgraph returns what networkx returns, else the reason."""
+    """networkx's hook: whether gbgraph returns what networkx returns for this call.
+
+    Parameters
+    ----------
+    name : str
+        The networkx function.
+    args, kwargs
+        Its arguments, as the caller gave them (after networkx's ``py_random_state``).
+
+    Returns
+    -------
+    True or str
+        True, or why gbgraph declines (networkx logs it and runs its own code).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> can_run("greedy_color", (nx.path_graph(3),), {"strategy": "DSATUR"})
+    "gbgraph reproduces the strategies 'largest_first' and 'random_sequential', not 'DSATUR'"
+    >>> can_run("greedy_color", (nx.path_graph(3),), {})
+    True
+    """
     if name not in CAN_RUN:
         return f"gbgraph does not serve {name}"
     check = CAN_RUN[name][1]

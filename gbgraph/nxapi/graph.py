@@ -58,13 +58,32 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
                     preserve_graph_attrs=False, name=None, graph_name=None):
     """networkx's hook: an undirected networkx graph as a :class:`BackendGraph`.
 
-    ``edge_attrs`` (networkx's ``{attribute: default}``) names the weight; the functions
-    gbgraph serves read at most one. Node attributes are not kept (none of them reads any).
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.MultiGraph
+    edge_attrs : dict, optional
+        networkx's ``{attribute: default}``: the weight (the functions gbgraph serves read at
+        most one); None: the pattern.
+    node_attrs, preserve_edge_attrs, preserve_node_attrs, name, graph_name
+        networkx's; node attributes are not kept (no served function reads any).
+    preserve_graph_attrs : bool
+        Keep ``G.graph``.
+
+    Returns
+    -------
+    BackendGraph
 
     Raises
     ------
     NotImplementedError
         for a directed graph (networkx then runs its own implementation, or says so).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> B = convert_from_nx(nx.Graph([("a", "b", {"weight": 2.0})]), edge_attrs={"weight": 1})
+    >>> B.nodes, B.graph.weights.tolist()
+    (['a', 'b'], [2.0, 2.0])
     """
     if G.is_directed():
         raise NotImplementedError("gbgraph's networkx backend takes undirected graphs")
@@ -89,8 +108,27 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
 
 
 def convert_to_nx(obj, *, name=None):
-    """networkx's hook: a :class:`BackendGraph` as a networkx graph (its edges, with the
-    weights under their attribute); every other result is networkx's type already."""
+    """networkx's hook: a :class:`BackendGraph` as a networkx graph; other objects unchanged.
+
+    Parameters
+    ----------
+    obj : BackendGraph or any result
+    name : str, optional
+        networkx's.
+
+    Returns
+    -------
+    networkx.Graph, networkx.MultiGraph or ``obj``
+        The nodes in their order and the edges, with the weights under their attribute;
+        results of the served functions are networkx's types already and pass as they are.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(["x", "y", "z"])
+    >>> list(convert_to_nx(convert_from_nx(G)).edges)
+    [('x', 'y'), ('y', 'z')]
+    """
     if not isinstance(obj, BackendGraph):
         return obj
     import networkx as nx
