@@ -14,13 +14,14 @@ from .algorithms.mapping import CoarseMapping, coarse_mapping
 from .algorithms.mis import MISResult, mis1, mis2, misk
 from .algorithms.partition import PartitionResult, bisect, partition
 from .backends import Backend, backend
-from .errors import AsymmetricGraphError, GBGraphError, InvalidGraphError, StallError, UnsupportedGraphTypeError
+from .errors import (AsymmetricGraphError, AsymmetricValuesError, GBGraphError, InvalidGraphError, StallError,
+                     UnsupportedGraphTypeError)
 from .graph import Graph, as_graph, symmetrize
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Aggregation", "AsymmetricGraphError", "Backend", "CoarseMapping", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
+    "Aggregation", "AsymmetricGraphError", "AsymmetricValuesError", "Backend", "CoarseMapping", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
     "MISResult", "PartitionResult", "StallError", "UnsupportedGraphTypeError", "aggregate", "aggregation_operator", "amg", "as_graph",
     "backend", "bisect", "coarse_graph", "coarse_mapping", "coarsen", "color", "datasets", "generators", "io", "mis1", "mis2", "misk",
     "partition", "plot", "solvers", "symmetrize", "validate",

@@ -14,7 +14,7 @@ from ._checks import check_integer
 from .algorithms.aggregation import METHODS, aggregate
 from .algorithms.coarsen import _stalled, aggregation_operator
 from .errors import InvalidGraphError
-from .graph import as_graph, check_sparse_arrays, symmetrize
+from .graph import as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, symmetrize
 
 __all__ = ["smoothed_aggregation_solver"]
 
@@ -70,8 +70,11 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
     Raises
     ------
     ValueError
-        for a non-square A, an unknown aggregation, strength or symmetry, a B of the wrong
-        shape, a ``max_levels`` below 1 or a negative ``max_coarse``.
+        for a non-square A, NaN or infinite entries (the message gives their number and the
+        first one), an A that is not symmetric (:class:`~gbgraph.errors.AsymmetricValuesError`,
+        naming the largest difference ``|A[i, j] - A[j, i]|``), an unknown aggregation,
+        strength or symmetry, a B of the wrong shape, a ``max_levels`` below 1 or a negative
+        ``max_coarse``.
     TypeError
         for an A that cannot become a real CSR matrix, or a ``max_levels`` or
         ``max_coarse`` that is not an integer (numpy integers are).
@@ -136,6 +139,11 @@ def _checked_matrix(A, symmetry):
     if A.dtype.kind not in "biuf":
         raise TypeError(f"A must be real, got {A.dtype}")
     A = A.astype(np.float64, copy=A.dtype != np.float64)
+    A.sum_duplicates()
+    check_finite_matrix(A, "smoothed aggregation needs finite values")
+    check_symmetric_matrix(A, f"symmetry={symmetry!r} declares A symmetric (R = Pᵀ, and the smoothers and "
+                              "Krylov methods rely on it); make it symmetric with gg.symmetrize(A, values=\"max\") "
+                              "or values=\"sum\" (which doubles the diagonal)")
     A.symmetry = symmetry
     return A
 

@@ -1,6 +1,7 @@
 """Exceptions raised by gbgraph."""
 
-__all__ = ["GBGraphError", "InvalidGraphError", "AsymmetricGraphError", "UnsupportedGraphTypeError", "StallError"]
+__all__ = ["GBGraphError", "InvalidGraphError", "AsymmetricGraphError", "AsymmetricValuesError",
+           "UnsupportedGraphTypeError", "StallError"]
 
 
 class GBGraphError(Exception):
@@ -34,6 +35,39 @@ class AsymmetricGraphError(InvalidGraphError):
 
     def __reduce__(self):  # pickle through the fields, not the message alone
         return type(self), (self.name, self.one_way, self.stored, self.remedy)
+
+
+class AsymmetricValuesError(InvalidGraphError):
+    """A matrix whose values differ from their transpose where the computation needs them
+    equal (coarse graphs, heavy edges, symmetric Gauss-Seidel); the message names the largest
+    difference and what to do about it.
+
+    Attributes
+    ----------
+    name : str
+        How the message refers to the input.
+    count : int
+        Off-diagonal entries A[i, j] that differ from A[j, i] (both of a pair count).
+    stored : int
+        Off-diagonal entries in all.
+    position : tuple of int
+        (i, j) of the largest difference ``|A[i, j] - A[j, i]|``, i < j.
+    values : tuple of float
+        (A[i, j], A[j, i]) there (a missing entry reads 0).
+    remedy : str
+        Why the values must be symmetric there, and how to make them so.
+    """
+
+    def __init__(self, name, count, stored, position, values, remedy):
+        (i, j), (a, b) = position, values
+        super().__init__(f"{name} has asymmetric values: {count:,} of its {stored:,} off-diagonal entries A[i, j] "
+                         f"differ from A[j, i]; the largest difference is |{name}[{i}, {j}] - {name}[{j}, {i}]| = "
+                         f"|{a!r} - {b!r}| = {abs(a - b)!r}; {remedy}")
+        self.name, self.count, self.stored, self.remedy = name, count, stored, remedy
+        self.position, self.values = (i, j), (a, b)
+
+    def __reduce__(self):  # pickle through the fields, not the message alone
+        return type(self), (self.name, self.count, self.stored, self.position, self.values, self.remedy)
 
 
 class UnsupportedGraphTypeError(GBGraphError, TypeError):

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import AsymmetricGraphError, InvalidGraphError, UnsupportedGraphTypeError
+from .errors import AsymmetricGraphError, AsymmetricValuesError, InvalidGraphError, UnsupportedGraphTypeError
 from .io import read_matrix_market
 
-__all__ = ["Graph", "as_graph", "check_sparse_arrays", "symmetrize", "to_container"]
+__all__ = ["Graph", "SYMMETRIZE_VALUES", "as_graph", "check_finite_matrix", "check_sparse_arrays", "check_symmetric_matrix",
+           "check_symmetric_values", "symmetrize", "to_container", "transposed_weights"]
 
 _SUPPORTED = (
     "a scipy or cupyx sparse matrix or array, a graphblas.Matrix, a networkx.Graph, "
@@ -166,25 +167,40 @@ def as_graph(A, *, weights=True, name="A"):
     return _canonical(csr, container, weighted and weights, name)
 
 
-def symmetrize(A):
-    """Pattern of A ∪ Aᵀ, in the container type of ``A``.
+#: The ``values`` of :func:`symmetrize`: the pattern only, the larger value, the sum.
+SYMMETRIZE_VALUES = (None, "max", "sum")
 
-    Use it on a directed or one-sided input that gbgraph rejects as asymmetric.
+
+def symmetrize(A, values=None):
+    """A ∪ Aᵀ in the container type of ``A``: its pattern, or symmetric values.
+
+    Use it on a directed or one-sided input that gbgraph rejects as asymmetric (its pattern),
+    or on one whose values differ from their transpose where the values matter (coarse
+    graphs, heavy edges, symmetric Gauss-Seidel).
 
     Parameters
     ----------
     A : any graph input accepted by :func:`as_graph` (it need not be symmetric)
+    values : {None, "max", "sum"}
+        None: the boolean pattern of A ∪ Aᵀ. ``"max"``: ``max(A[i, j], A[j, i])`` where both
+        are stored, the diagonal kept. ``"sum"``: ``A + Aᵀ``, the diagonal doubled. Either way
+        an entry stored on one side only is copied to the other, and duplicates of the
+        input are summed first.
 
     Returns
     -------
     same kind as ``A``
-        A boolean pattern: scipy input gives the same scipy class (CSR), numpy gives a bool
-        array, graphblas a BOOL Matrix, networkx a ``networkx.Graph`` over the same nodes,
-        and a path gives a ``scipy.sparse.csr_array``. Diagonal entries of A are kept. A
-        :class:`Graph`, symmetric by construction, gives a Graph of its pattern.
+        scipy input gives the same scipy class (CSR), numpy an array, graphblas a Matrix,
+        networkx a ``networkx.Graph`` over the same nodes (values as ``weight``), and a path
+        a ``scipy.sparse.csr_array``; the pattern is boolean, values keep A's dtype.
+        Diagonal entries of A are kept. A :class:`Graph` gives a Graph (of its pattern, or
+        with symmetric weights).
 
     Raises
     ------
+    ValueError
+        for an unknown ``values``, or NaN or infinite values with ``"max"`` or ``"sum"``
+        (the message gives their count).
     InvalidGraphError
         if A is not square.
     UnsupportedGraphTypeError
@@ -195,15 +211,233 @@ def symmetrize(A):
     >>> import numpy as np, gbgraph as gg
     >>> gg.symmetrize(np.array([[0, 1], [0, 0]])).astype(int).tolist()
     [[0, 1], [1, 0]]
+    >>> A = np.array([[2.0, 1.0, 0.0], [5.0, 0.0, 3.0], [0.0, 0.0, 0.0]])
+    >>> gg.symmetrize(A, values="max").tolist()
+    [[2.0, 5.0, 0.0], [5.0, 0.0, 3.0], [0.0, 3.0, 0.0]]
+    >>> gg.symmetrize(A, values="sum").tolist()
+    [[4.0, 6.0, 0.0], [6.0, 0.0, 3.0], [0.0, 3.0, 0.0]]
     """
+    if values not in SYMMETRIZE_VALUES:
+        raise ValueError(f"values must be one of {SYMMETRIZE_VALUES}, got {values!r}")
     if isinstance(A, Graph):
-        return A if A.weights is None else Graph(A.n, A.indptr, A.indices, None, A.container)
+        return _symmetrized_graph(A, values)
     csr, container, _ = _to_scipy_csr(A, "A")
     _check_square(csr.shape, "A")
-    P = sp.csr_array((np.ones(csr.nnz, bool), csr.indices, csr.indptr), shape=csr.shape)
-    S = (P + P.T).tocsr()
-    S.sort_indices()
+    if values is None:
+        P = sp.csr_array((np.ones(csr.nnz, bool), csr.indices, csr.indptr), shape=csr.shape)
+        S = (P + P.T).tocsr()
+        S.sort_indices()
+    else:
+        S = _union_with_transpose(csr, values)
     return to_container(S, container, nodes=list(A.nodes) if container == "networkx" else None)
+
+
+def _symmetrized_graph(graph, values):
+    """A Graph (symmetric pattern) with symmetric weights, or its pattern."""
+    if graph.weights is None:
+        return graph
+    if values is None:
+        return Graph(graph.n, graph.indptr, graph.indices, None, graph.container)
+    _check_finite_values(graph.weights)
+    other = transposed_weights(graph)
+    weights = _array_module(other).maximum(graph.weights, other) if values == "max" else graph.weights + other
+    return Graph(graph.n, graph.indptr, graph.indices, weights, graph.container)
+
+
+def _union_with_transpose(csr, values):
+    """The entries of A and Aᵀ, those at one position combined by max or sum: a sorted CSR."""
+    csr = sp.csr_array(csr, copy=True)
+    csr.sum_duplicates()
+    _check_finite_values(csr.data)
+    n = csr.shape[0]
+    if not csr.nnz:
+        return csr
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
+    cols = csr.indices.astype(np.int64)
+    r, c, v = np.concatenate((rows, cols)), np.concatenate((cols, rows)), np.concatenate((csr.data, csr.data))
+    order = np.lexsort((c, r))
+    r, c, v = r[order], c[order], v[order]
+    start = np.flatnonzero(np.concatenate(([True], (r[1:] != r[:-1]) | (c[1:] != c[:-1]))))
+    v = (np.maximum if values == "max" else np.add).reduceat(v, start)
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(r[start], minlength=n))))
+    return sp.csr_array((v, c[start], indptr), shape=csr.shape)
+
+
+def _check_finite_values(values):
+    """Max and sum of NaN or infinite values make NaN or lose them without a word."""
+    xp = _array_module(values)
+    bad = int(values.size - xp.count_nonzero(xp.isfinite(values))) if values.dtype.kind == "f" else 0
+    if bad:
+        raise ValueError(f"A has {bad:,} NaN or infinite values among its {values.size:,} stored entries; "
+                         "symmetric values are made of finite ones")
+
+
+#: Graph cache key of :func:`check_symmetric_values`' finding (coarse levels inherit a symmetric one).
+SYMMETRIC_VALUES = ("values", "asymmetry")
+
+
+def check_symmetric_values(graph, remedy, name="A"):
+    """Raise :class:`~gbgraph.errors.AsymmetricValuesError` if some weight ``A[i, j]`` differs
+    from ``A[j, i]``, naming the largest difference; a pattern passes.
+
+    Computed once per graph (a transpose of its weights, on their device) and kept under
+    :data:`SYMMETRIC_VALUES`.
+
+    Parameters
+    ----------
+    graph : Graph
+    remedy : str
+        Why the values must be symmetric where the caller uses them, and what to do; it
+        ends the message.
+    name : str
+        How the message refers to the input.
+
+    Raises
+    ------
+    AsymmetricValuesError
+        (a ValueError) with the number of entries that differ, and the position and values
+        of the largest difference.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(np.array([[0.0, 1.0], [5.0, 0.0]]))
+    >>> check_symmetric_values(G, "make them symmetric")
+    Traceback (most recent call last):
+    ...
+    gbgraph.errors.AsymmetricValuesError: A has asymmetric values: 2 of its 2 off-diagonal entries A[i, j] differ from A[j, i]; the largest difference is |A[0, 1] - A[1, 0]| = |1.0 - 5.0| = 4.0; make them symmetric
+    >>> check_symmetric_values(gg.symmetrize(G, values="max"), "")   # passes
+    """
+    if graph.weights is None:
+        return
+    count, position, values = graph.cached(SYMMETRIC_VALUES, lambda: _value_asymmetry(graph))
+    if count:
+        raise AsymmetricValuesError(name, count, graph.nnz, position, values, remedy)
+
+
+def _value_asymmetry(graph):
+    """(entries whose weight differs from the transposed one, (i, j) of the largest
+    difference, (A[i, j], A[j, i])); (0, None, None) for symmetric weights."""
+    weights = graph.weights
+    xp = _array_module(weights)
+    other = transposed_weights(graph)
+    differ = weights != other
+    count = int(xp.count_nonzero(differ))
+    if not count:
+        return 0, None, None
+    p = int(xp.argmax(xp.where(differ, xp.abs(weights - other), -1.0)))  # the first largest: its row is i < j
+    i = int(xp.searchsorted(xp.asarray(graph.indptr), p, side="right")) - 1
+    return count, (i, int(graph.indices[p])), (float(weights[p]), float(other[p]))
+
+
+def check_symmetric_matrix(A, remedy, name="A"):
+    """Raise :class:`~gbgraph.errors.AsymmetricValuesError` unless the scipy CSR ``A`` equals
+    its transpose (any pattern: a missing entry reads 0, and the entries counted are the
+    off-diagonal positions of A ∪ Aᵀ), naming the largest difference.
+
+    Parameters
+    ----------
+    A : scipy.sparse.csr_array
+        Square, duplicates summed.
+    remedy : str
+        Why the caller needs a symmetric A, and what to do; it ends the message.
+    name : str
+        How the message refers to A.
+
+    Raises
+    ------
+    AsymmetricValuesError
+        (a ValueError) with the number of entries that differ, and the position and values
+        of the largest difference.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> check_symmetric_matrix(sp.csr_array([[4.0, 1.0], [0.0, 4.0]]), "symmetrize it")
+    Traceback (most recent call last):
+    ...
+    gbgraph.errors.AsymmetricValuesError: A has asymmetric values: 2 of its 2 off-diagonal entries A[i, j] differ from A[j, i]; the largest difference is |A[0, 1] - A[1, 0]| = |1.0 - 0.0| = 1.0; symmetrize it
+    """
+    D = sp.csr_array(A - A.T)
+    D.eliminate_zeros()
+    if not D.nnz:
+        return
+    p = int(np.argmax(np.abs(D.data)))  # the first largest in row order: its row is i < j
+    i, j = int(np.searchsorted(D.indptr, p, side="right")) - 1, int(D.indices[p])
+    coo = sp.coo_array(A)
+    off = coo.row != coo.col
+    row, col, n = coo.row[off].astype(np.int64), coo.col[off].astype(np.int64), A.shape[0]
+    stored = int(np.unique(np.concatenate((row * n + col, col * n + row))).size)  # positions of A ∪ Aᵀ
+    raise AsymmetricValuesError(name, D.nnz, stored, (i, j), (float(A[i, j]), float(A[j, i])), remedy)
+
+
+def check_finite_matrix(A, why, name="A"):
+    """Raise ValueError if the scipy CSR ``A`` stores NaN or infinite values.
+
+    Parameters
+    ----------
+    A : scipy.sparse.csr_array
+    why : str
+        Why the caller needs finite values; it ends the message.
+    name : str
+        How the message refers to A.
+
+    Raises
+    ------
+    ValueError
+        with the number of NaN or infinite entries and the first one's position and value.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> check_finite_matrix(sp.csr_array([[1.0, np.inf], [np.nan, 1.0]]), "sweeps need finite values")
+    Traceback (most recent call last):
+    ...
+    ValueError: A has 2 NaN or infinite entries; the first is A[0, 1] = inf; sweeps need finite values
+    """
+    bad = ~np.isfinite(A.data[:A.indptr[-1]])
+    if bad.any():
+        p = int(np.argmax(bad))
+        i, j = int(np.searchsorted(A.indptr, p, side="right")) - 1, int(A.indices[p])
+        raise ValueError(f"{name} has {int(bad.sum()):,} NaN or infinite entries; the first is {name}[{i}, {j}] = "
+                         f"{A.data[p]}; {why}")
+
+
+def transposed_weights(graph):
+    """The weight of (j, i) at the position of each entry (i, j) of a weighted Graph.
+
+    The pattern is symmetric and the rows sorted, so the CSR of Wᵀ lists the same positions
+    in the same order: its values are aligned with the graph's (scipy's or cuSPARSE's
+    transpose, O(nnz), on the weights' device).
+
+    Parameters
+    ----------
+    graph : Graph
+        With weights.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        float64, aligned with ``graph.indices``.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(np.array([[0.0, 1.0, 2.0], [5.0, 0.0, 0.0], [3.0, 0.0, 0.0]]))
+    >>> G.weights.tolist(), transposed_weights(G).tolist()
+    ([1.0, 2.0, 5.0, 3.0], [5.0, 3.0, 1.0, 2.0])
+    """
+    shape = (graph.n, graph.n)
+    indptr = graph.indptr.astype(graph.indices.dtype)  # int32 indices: then the offsets fit too, and nothing is copied
+    if _array_module(graph.weights) is np:
+        W = sp.csr_array((graph.weights, graph.indices, indptr), shape=shape)
+    else:
+        import cupyx.scipy.sparse as csp
+
+        W = csp.csr_matrix((graph.weights, graph.indices, indptr), shape=shape)
+    Wt = W.T.tocsr()
+    Wt.sort_indices()
+    return Wt.data
 
 
 def _to_scipy_csr(A, name):
@@ -235,7 +469,8 @@ def _to_scipy_csr(A, name):
             raise UnsupportedGraphTypeError(f"{name} is a {type(A).__name__}; expected {_SUPPORTED}")
         if len(A) == 0:  # networkx builds no matrix of an empty graph
             return sp.csr_array((0, 0), dtype=bool), "networkx", False
-        weighted = nx.is_weighted(A)
+        # networkx reads a missing weight as 1; one weighted edge makes the graph weighted
+        weighted = any("weight" in data for _, _, data in A.edges(data=True))
         csr = nx.to_scipy_sparse_array(A, weight="weight" if weighted else None, format="csr")
         return _checked_values(csr, name), "networkx", weighted
     raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")

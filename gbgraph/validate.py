@@ -8,6 +8,7 @@ them.
 import numpy as np
 
 from ._checks import check_integer
+from ._labels import node_ids, node_values
 from .graph import as_graph
 
 __all__ = ["is_coloring", "is_independent", "is_maximal", "is_mis"]
@@ -20,8 +21,9 @@ def is_independent(A, S, *, distance=1):
     ----------
     A : graph
         Anything :func:`gbgraph.as_graph` accepts.
-    S : array_like
-        Vertex ids, or a boolean mask of length n.
+    S : array_like or collection
+        Vertex ids, or a boolean mask of length n; for a networkx graph also a set (or other
+        non-array collection) of its nodes, as ``gg.mis2(G).vertices``.
     distance : int
         1 for an ordinary independent set, 2 for a distance-2 one, and so on.
 
@@ -75,6 +77,10 @@ def is_mis(A, S, *, distance=1):
     >>> path = np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1)   # 0 - 1 - 2 - 3
     >>> is_mis(path, [0, 3], distance=2), is_mis(path, [1, 3])
     (True, True)
+    >>> import networkx as nx, gbgraph as gg
+    >>> G = nx.path_graph(["a", "b", "c", "d"])
+    >>> is_mis(G, {"a", "c"}), is_mis(G, gg.mis2(G).vertices, distance=2)
+    (True, True)
     """
     return is_independent(A, S, distance=distance) and is_maximal(A, S, distance=distance)
 
@@ -86,8 +92,9 @@ def is_coloring(A, colors, *, distance=1):
     ----------
     A : graph
         Anything :func:`gbgraph.as_graph` accepts.
-    colors : array_like of int
-        One non-negative color per vertex (length n).
+    colors : array_like of int, or dict
+        One non-negative color per vertex (length n); for a networkx graph also a dict node
+        -> color, as ``gg.color(G).colors``.
     distance : int
         1 for an ordinary coloring, 2 for a distance-2 one (every closed neighbourhood holds
         distinct colors), and so on.
@@ -113,10 +120,13 @@ def is_coloring(A, colors, *, distance=1):
     (True, False)
     >>> is_coloring(path, [0, 1, 2, 0], distance=2)
     True
+    >>> import networkx as nx
+    >>> is_coloring(nx.path_graph("abc"), {"a": 0, "b": 1, "c": 0})
+    True
     """
     distance = check_integer("distance", distance, minimum=1)
     graph = as_graph(A, weights=False).on_device_of(np)
-    colors = _colors(colors, graph.n)
+    colors = _colors(node_values(A, colors, "colors"), graph.n)
     if distance == 1:
         rows = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
         return bool(np.all(colors[rows] != colors[graph.indices]))
@@ -145,7 +155,7 @@ def _colors(colors, n):
 def _setup(A, S, distance):
     distance = check_integer("distance", distance, minimum=1)
     graph = as_graph(A, weights=False).on_device_of(np)
-    return graph, _membership(S, graph.n), distance
+    return graph, _membership(node_ids(A, S, "S"), graph.n), distance
 
 
 def _membership(S, n):

@@ -105,6 +105,19 @@ def test_bad_matrices():
         gg.amg.smoothed_aggregation_solver(sp.csr_array(np.eye(3, dtype=complex)))
 
 
+def test_nonfinite_and_asymmetric_matrices_are_rejected():
+    A = sp.lil_array(laplace3d(4))
+    A[0, 1] = np.nan
+    with pytest.raises(ValueError, match=r"A has 1 NaN or infinite entries; the first is A\[0, 1\] = nan"):
+        gg.amg.smoothed_aggregation_solver(sp.csr_array(A))
+    A[0, 1] = -3.0  # A[1, 0] = -1
+    with pytest.raises(gg.AsymmetricValuesError, match=r"\|A\[0, 1\] - A\[1, 0\]\| = \|-3.0 - -1.0\| = 2.0; "
+                       r"symmetry='hermitian' declares A symmetric"):
+        gg.amg.smoothed_aggregation_solver(sp.csr_array(A))
+    ml = gg.amg.smoothed_aggregation_solver(gg.symmetrize(sp.csr_array(A), values="max"))
+    assert len(ml.levels) >= 2
+
+
 def test_stalled_aggregation_stops_the_hierarchy():
     # 4·I: no edges, every row its own aggregate; the hierarchy used to repeat 36-row levels
     from gbgraph.algorithms.coarsen import CoarseningStallWarning

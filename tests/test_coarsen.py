@@ -324,13 +324,36 @@ def test_nonfinite_weights_raise(method, bad):
         gg.coarsen(A, construction=method, cutoff=2)
 
 
-@pytest.mark.parametrize("method", ["sort", "hash"])
-def test_low_degree_end_with_asymmetric_weights_raises(method):
-    A = np.array([[0.0, 1.0], [5.0, 0.0]])  # Pᵀ A P = A: one end alone cannot give it
-    with pytest.raises(ValueError, match=r"symmetric weights, but 2 of the 2 stored entries A\[i, j\] differ"):
-        gg.coarse_graph(A, [0, 1], method, low_degree_end=True)
-    assert gg.coarse_graph(A, [0, 1], method, low_degree_end=False).tolist() == [[0, 1], [5, 0]]
-    assert gg.coarse_graph(A, [0, 1], method).tolist() == [[0, 1], [5, 0]]  # None: two-sided
+ASYMMETRIC = np.array([[0.0, 1.0, 0.0], [5.0, 0.0, 2.0], [0.0, 2.5, 0.0]])  # a symmetric pattern, values 4 and 0.5 apart
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("low_degree_end", [None, False, True])
+def test_asymmetric_weights_raise_naming_the_largest_difference(method, low_degree_end):
+    message = (r"A has asymmetric values: 4 of its 4 off-diagonal entries A\[i, j\] differ from A\[j, i\]; the largest "
+               r"difference is \|A\[0, 1\] - A\[1, 0\]\| = \|1.0 - 5.0\| = 4.0; the coarse graph .*"
+               r"gg.symmetrize\(A, values=\"max\"\) or values=\"sum\"")
+    with pytest.raises(gg.AsymmetricValuesError, match=message) as e:
+        gg.coarse_graph(ASYMMETRIC, [0, 1, 1], method, low_degree_end=low_degree_end)
+    assert (e.value.position, e.value.values) == ((0, 1), (1.0, 5.0))
+    # the remedy: max(1, 5) joins {0} and {1, 2}; the sum gives 1 + 5
+    symmetric = gg.coarse_graph(gg.symmetrize(ASYMMETRIC, values="max"), [0, 1, 1], method, low_degree_end=low_degree_end)
+    assert symmetric.tolist() == [[0, 5], [5, 0]]
+    assert gg.coarse_graph(gg.symmetrize(ASYMMETRIC, values="sum"), [0, 1, 1], method).tolist() == [[0, 6], [6, 0]]
+    assert gg.coarse_graph(ASYMMETRIC != 0, [0, 1, 1], method).tolist() == [[0, 1], [1, 0]]  # the pattern counts edges
+
+
+@pytest.mark.parametrize("mapping", ["mis2", "hec"])
+def test_coarsen_rejects_asymmetric_weights_once(mapping):
+    A = _random_weights(laplace3d(6), np.random.default_rng(5))
+    A = abs(A)
+    A[0, 1] = A[1, 0] + 0.25  # one pair apart by 0.25
+    with pytest.raises(gg.AsymmetricValuesError, match=r"2 of its 1,080 off-diagonal.*\|A\[0, 1\] - A\[1, 0\]\|"):
+        gg.coarsen(A, mapping)
+    h = gg.coarsen(gg.symmetrize(A, values="max"), mapping, cutoff=10)
+    for level in h:  # symmetric weights give symmetric coarse levels (up to rounding in the sums)
+        W = sp.csr_array((level.graph.weights, level.graph.indices, level.graph.indptr), shape=(level.n, level.n))
+        np.testing.assert_allclose(W.toarray(), W.T.toarray(), rtol=1e-12)
 
 
 @pytest.mark.parametrize("construction", METHODS)

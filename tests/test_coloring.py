@@ -10,12 +10,13 @@ from gbgraph.generators import laplace3d
 
 from conftest import shared_graphs
 from properties import assert_is_coloring
+from conftest import backend_params
 from reference import (che_base_coloring, che_hybrid_coloring, coloring_keys, mis_peeling_coloring,
-                       neighbour_lists, speculative_greedy_coloring)
+                       neighbour_lists, sequential_greedy_coloring, speculative_greedy_coloring)
 from strategies import graphs
 
 VARIANTS = [("greedy", 1), ("greedy", 2), ("jones_plassmann", 1), ("jones_plassmann", 2),
-            ("hybrid", 1), ("mis", 1)]
+            ("hybrid", 1), ("mis", 1), ("sequential", 1)]
 
 
 def _degree_keys(A, seed=0):
@@ -144,6 +145,13 @@ def test_empty_single_and_isolated(method):
     ({"method": "hybrid", "degree_rounds": -1}, "degree_rounds must be a non-negative integer, got -1"),
     ({"seed": -3}, r"seed must be an integer from 0 to 2\*\*63 - 1, got -3"),
     ({"max_iter": 0}, "max_iter must be a positive integer, got 0"),
+    ({"method": "sequential", "distance": 2}, "not 'sequential'"),
+    ({"method": "sequential", "max_iter": 5}, "'sequential' is one ordered pass"),
+    ({"order": np.arange(27)}, "order is a 'sequential' option, got it with method 'greedy'"),
+    ({"method": "sequential", "order": np.arange(27), "priority": "random"}, "give one"),
+    ({"method": "sequential", "order": np.arange(26)}, r"order must list every vertex once, 27 integers"),
+    ({"method": "sequential", "order": np.zeros(27, np.int64)}, "repeats or leaves out some"),
+    ({"method": "sequential", "order": np.arange(1, 28)}, "repeats or leaves out some"),
 ])
 def test_bad_options(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -159,7 +167,7 @@ def test_options_of_other_types(kwargs, message):
         gg.color(laplace3d(3), **kwargs)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "sequential"])  # one pass, no rounds to bound
 def test_stall_error_reports_uncolored_vertices(method):
     with pytest.raises(gg.StallError, match=r"vertices uncolored after max_iter=2 rounds"):
         gg.color(laplace3d(10), method, max_iter=2)
@@ -180,3 +188,39 @@ def test_shared_graphs(path):
 def test_embedded_graph_distance_2():
     A = gg.datasets.load("fe_4elt2")
     assert_is_coloring(A, gg.color(A, distance=2), 2)
+
+
+@pytest.mark.parametrize("backend", backend_params())
+@given(A=graphs(), seed=st.integers(0, 2**32 - 1))
+def test_sequential_is_first_fit_in_the_given_order(backend, A, seed):
+    n = A.shape[0]
+    order = np.random.default_rng(seed).permutation(n)
+    keys = np.empty(n)
+    keys[order] = np.arange(n, 0, -1)  # the first in order has the largest key
+    if backend == "cupy":
+        import cupy
+
+        order = cupy.asarray(order)
+        A = gg.as_graph(A).on_device_of(cupy)
+    r = gg.color(A, "sequential", order=order, backend=backend)
+    colors = r.colors.get() if hasattr(r.colors, "get") else r.colors
+    np.testing.assert_array_equal(colors, sequential_greedy_coloring(A, keys))
+    assert r.iterations == (1 if n else 0)
+
+
+@given(graphs(), st.integers(0, 3))
+def test_sequential_orders_by_priority(A, seed):
+    np.testing.assert_array_equal(gg.color(A, "sequential", priority="random", seed=seed).colors,
+                                  sequential_greedy_coloring(A, coloring_keys(A, seed)))
+    np.testing.assert_array_equal(gg.color(A, "sequential", seed=seed).colors,  # default: larger degree first
+                                  sequential_greedy_coloring(A, _degree_keys(A, seed)[0]))
+
+
+def test_sequential_takes_node_orders_for_networkx():
+    import networkx as nx
+
+    G = nx.cycle_graph(["a", "b", "c", "d", "e"])  # odd: three colors
+    r = gg.color(G, "sequential", order=["c", "a", "e", "b", "d"])
+    assert r.colors == {"c": 0, "a": 0, "e": 1, "b": 1, "d": 2} and r.n_colors == 3
+    with pytest.raises(ValueError, match="order holds 'z', which is not a node of A"):
+        gg.color(G, "sequential", order=["a", "b", "c", "d", "z"])

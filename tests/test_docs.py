@@ -12,13 +12,19 @@ import re
 import pytest
 
 import gbgraph as gg
+import gbgraph.nxapi  # noqa: F401  (NetworkX backend: loaded by networkx, not by gbgraph)
 
 API = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.rst"
 #: The public modules and the prefix of their names in docs/api.rst (``.. currentmodule:: gbgraph``).
 MODULES = {"": gg, "generators.": gg.generators, "datasets.": gg.datasets, "io.": gg.io, "validate.": gg.validate,
-           "solvers.": gg.solvers, "amg.": gg.amg, "plot.": gg.plot, "backends.": gg.backends}
+           "solvers.": gg.solvers, "amg.": gg.amg, "plot.": gg.plot, "backends.": gg.backends,
+           "nxapi.": gg.nxapi}
 #: Functions that raise nothing of their own, so have no Raises section.
-RAISE_NOTHING = {"datasets.names", "backends.names"}
+RAISE_NOTHING = {"datasets.names", "backends.names", "graph.transposed_weights", "nxapi.get_info",
+                 "nxapi.algorithms.can_run", "nxapi.algorithms.greedy_color", "nxapi.algorithms.maximal_matching",
+                 "nxapi.graph.convert_to_nx"}
+#: Checks that return nothing: their Raises section is what they do.
+RETURN_NOTHING = {"graph.check_finite_matrix", "graph.check_symmetric_matrix", "graph.check_symmetric_values"}
 #: Sections still missing from docstrings in files another branch is rewriting (graph.py,
 #: validate.py); checked to be missing, so that this list shrinks as they are written.
 PENDING = {"graph.to_container": {"Raises", "Examples", "Returns"},
@@ -67,7 +73,9 @@ FUNCTIONS = sorted(name for name in listed() if inspect.isfunction(resolve(name)
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_every_function_documents_its_parameters_result_errors_and_an_example(name):
     obj = resolve(name)
-    expected = {"Returns", "Examples"} | ({"Parameters"} if inspect.signature(obj).parameters else set())
+    expected = {"Examples"} | ({"Parameters"} if inspect.signature(obj).parameters else set())
+    if name not in RETURN_NOTHING:
+        expected.add("Returns")
     if name not in RAISE_NOTHING:
         expected.add("Raises")
     missing = expected - sections(obj)

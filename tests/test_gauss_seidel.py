@@ -12,11 +12,15 @@ from reference import cluster_gauss_seidel_reference
 from strategies import graphs
 
 
-def _matrix(G, seed):
-    """A diagonally dominant matrix with the pattern of G, unsymmetric values."""
+def _matrix(G, seed, symmetric=False):
+    """A diagonally dominant matrix with the pattern of G: unsymmetric values, or symmetric
+    ones (the upper triangle mirrored), which the symmetric sweeps need."""
     G = sp.csr_array(G)
     rng = np.random.default_rng(seed)
     A = sp.csr_array((rng.uniform(-1, 1, G.nnz), G.indices, G.indptr), shape=G.shape)
+    if symmetric:
+        upper = sp.triu(A, 1)
+        A = sp.csr_array(upper + upper.T)
     return sp.csr_array(A + sp.diags_array(abs(A).sum(axis=1) + rng.uniform(0.5, 2, G.shape[0])))
 
 
@@ -28,7 +32,7 @@ def _coarse_coupled(A, labels):
 
 @given(graphs(), st.integers(0, 2**32 - 1), st.booleans(), st.integers(1, 2))
 def test_point_equals_sequential_reference(G, seed, symmetric, sweeps):
-    A = _matrix(G, seed)
+    A = _matrix(G, seed, symmetric)
     b = np.random.default_rng(seed + 1).standard_normal(A.shape[0])
     M = gg.solvers.multicolor_gauss_seidel(A, symmetric=symmetric, sweeps=sweeps)
     assert gg.validate.is_coloring(G, M.colors)
@@ -38,7 +42,7 @@ def test_point_equals_sequential_reference(G, seed, symmetric, sweeps):
 
 @given(graphs(), st.integers(0, 2**32 - 1), st.booleans(), st.integers(1, 2), st.data())
 def test_cluster_equals_algorithm_4(G, seed, symmetric, sweeps, data):
-    A = _matrix(G, seed)
+    A = _matrix(G, seed, symmetric)
     n = A.shape[0]
     labels = np.asarray(data.draw(st.lists(st.integers(0, max(1, n // 3)), min_size=n, max_size=n)), np.int64)
     b = np.random.default_rng(seed + 1).standard_normal(n)
@@ -59,7 +63,7 @@ def test_cluster_steps_follow_the_largest_cluster_of_each_color():
 
 
 def test_singleton_clusters_are_point_gauss_seidel():
-    A = _matrix(laplace3d(5), 0)
+    A = _matrix(laplace3d(5), 0, symmetric=True)
     b = np.random.default_rng(0).standard_normal(A.shape[0])
     cluster = gg.solvers.cluster_gauss_seidel(A, np.arange(A.shape[0])[::-1])
     point = gg.solvers.multicolor_gauss_seidel(A, colors=cluster.colors[::-1])
@@ -117,7 +121,7 @@ def test_preconditioned_krylov_converges(make):
 
 
 def test_accepts_dense_and_other_sparse_formats():
-    A = _matrix(laplace3d(4), 3)
+    A = _matrix(laplace3d(4), 3, symmetric=True)
     b = np.arange(A.shape[0], dtype=float)
     expected = gg.solvers.multicolor_gauss_seidel(A) @ b
     for variant in (A.toarray(), sp.csc_matrix(A), sp.coo_array(A)):
@@ -171,3 +175,29 @@ def test_empty_matrix(build):
     M = build(sp.csr_array((0, 0)))
     assert M.shape == (0, 0) and M.steps == 0 and M.n_colors == 0
     assert (M @ np.zeros(0)).shape == (0,)
+
+
+@pytest.mark.parametrize("build", BUILDERS, ids=lambda f: f.__name__)
+def test_symmetric_sweeps_reject_asymmetric_values(build):
+    A = sp.lil_array(laplace3d(3))
+    A[0, 1], A[1, 0] = -1.0, -5.0  # a symmetric pattern, values 4 apart
+    A[2, 5] = -1.5  # and 0.5 apart (a 3 × 3 × 3 grid has 54 edges, 108 off-diagonal entries)
+    A = sp.csr_array(A)
+    with pytest.raises(gg.AsymmetricValuesError, match=r"4 of its 108 off-diagonal entries A\[i, j\] differ from "
+                       r"A\[j, i\]; the largest difference is \|A\[0, 1\] - A\[1, 0\]\| = \|-1.0 - -5.0\| = 4.0; "
+                       r"symmetric Gauss-Seidel.*gg.symmetrize\(A, values=\"max\"\).*symmetric=False") as e:
+        build(A)
+    assert (e.value.position, e.value.values, e.value.count) == ((0, 1), (-1.0, -5.0), 4)
+    b = np.arange(27.0)
+    forward = build(A, symmetric=False)  # forward sweeps take any matrix
+    assert np.linalg.norm(b - A @ (forward @ b)) < np.linalg.norm(b)
+    M = build(gg.symmetrize(A, values="max"))  # the remedy the message names
+    dense = M @ np.eye(27)
+    np.testing.assert_allclose(dense, dense.T, atol=1e-13)
+
+
+def test_symmetric_sweeps_reject_one_way_entries():
+    A = sp.lil_array(np.eye(3) * 4)
+    A[0, 2] = 1.0  # no A[2, 0]: it reads 0
+    with pytest.raises(gg.AsymmetricValuesError, match=r"\|A\[0, 2\] - A\[2, 0\]\| = \|1.0 - 0.0\| = 1.0"):
+        gg.solvers.multicolor_gauss_seidel(sp.csr_array(A))

@@ -211,6 +211,68 @@ def test_symmetrize_returns_the_input_container(tmp_path):
     gg.as_graph(gg.symmetrize(A))
 
 
+def _union_by_hand(A, combine):
+    """max or sum of A[i, j] and A[j, i] where both are stored, the stored one elsewhere:
+    entry by entry, in Python."""
+    entries = {}
+    coo = sp.coo_array(A)
+    for i, j, v in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()):
+        entries[i, j] = entries.get((i, j), 0) + v  # duplicates add, as in scipy
+    out = {}
+    for (i, j), v in entries.items():
+        w = entries.get((j, i))
+        out[i, j] = v if w is None else combine(v, w)
+        out[j, i] = out[i, j]
+    return out
+
+
+@pytest.mark.parametrize("values", ["max", "sum"])
+def test_symmetrize_values(values):
+    rng = np.random.default_rng(4)
+    rows, cols = rng.integers(0, 12, 60), rng.integers(0, 12, 60)  # duplicates, one-way entries, a diagonal
+    A = sp.coo_array((rng.uniform(-3, 3, 60), (rows, cols)), shape=(12, 12))
+    expected = _union_by_hand(A, max if values == "max" else (lambda a, b: a + b))
+    S = gg.symmetrize(A, values=values)
+    assert isinstance(S, sp.csr_array) and S.has_sorted_indices
+    got = sp.coo_array(S)
+    assert {(i, j): v for i, j, v in zip(got.row.tolist(), got.col.tolist(), got.data.tolist())} == \
+        pytest.approx(expected)
+    assert S.nnz == len(expected)  # entries that sum to zero stay: stored entries are edges
+    G = gg.symmetrize(gg.as_graph(A.tocsr() + A.T), values=values)  # a Graph: its weights made symmetric
+    W = sp.csr_array((G.weights, G.indices, G.indptr), shape=(12, 12))
+    assert (W != W.T).nnz == 0
+
+
+def test_symmetrize_values_keep_the_container():
+    import networkx as nx
+
+    A = np.array([[0.0, 1.0], [5.0, 0.0]])
+    assert gg.symmetrize(A, values="max").tolist() == [[0.0, 5.0], [5.0, 0.0]]
+    assert gg.symmetrize(sp.csr_matrix(A), values="sum").toarray().tolist() == [[0.0, 6.0], [6.0, 0.0]]
+    D = nx.DiGraph()
+    D.add_weighted_edges_from([("a", "b", 1.0), ("b", "a", 5.0), ("b", "c", 2.0)])
+    U = gg.symmetrize(D, values="max")
+    assert isinstance(U, nx.Graph) and dict(U.edges) == {("a", "b"): {"weight": 5.0}, ("b", "c"): {"weight": 2.0}}
+
+
+def test_symmetrize_values_reject_nan_and_unknown_modes():
+    A = np.array([[0.0, np.nan], [np.inf, 0.0]])
+    with pytest.raises(ValueError, match="A has 2 NaN or infinite values among its 2 stored entries"):
+        gg.symmetrize(A, values="max")
+    assert gg.symmetrize(A).tolist() == [[False, True], [True, False]]  # the pattern takes any values
+    with pytest.raises(ValueError, match=r"values must be one of \(None, 'max', 'sum'\), got 'mean'"):
+        gg.symmetrize(A, values="mean")
+
+
+def test_partly_weighted_networkx_graph_keeps_its_weights():
+    import networkx as nx
+
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=4.0)
+    G.add_edge(1, 2)  # no weight: networkx reads 1
+    assert gg.as_graph(G).weights.tolist() == [4.0, 4.0, 1.0, 1.0]
+
+
 def test_symmetrize_takes_a_graph():
     A = sp.csr_array(DENSE)
     G = gg.as_graph(A)
@@ -226,7 +288,7 @@ def test_empty_networkx_graph():
 
     G = gg.as_graph(nx.Graph())
     assert (G.n, G.nnz, G.weights, G.container) == (0, 0, None, "networkx")
-    assert gg.mis2(nx.Graph()).vertices.size == 0 and gg.color(nx.Graph()).n_colors == 0
+    assert gg.mis2(nx.Graph()).vertices == set() and gg.color(nx.Graph()).colors == {}
     S = gg.symmetrize(nx.Graph())
     assert isinstance(S, nx.Graph) and S.number_of_nodes() == 0
 

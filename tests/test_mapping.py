@@ -257,6 +257,18 @@ def test_bad_weights_raise_with_their_count(method, value, count):
         gg.coarse_mapping(A, method)
 
 
+@pytest.mark.parametrize("method", WEIGHTED)
+def test_asymmetric_weights_raise_with_the_largest_difference(method):
+    A = sp.csr_array(laplace3d(3) != 0, dtype=float)
+    A[0, 1], A[3, 4] = 3.0, 1.5  # A[1, 0] = A[4, 3] = 1
+    with pytest.raises(gg.AsymmetricValuesError, match=r"4 of its 108 off-diagonal entries .* \|A\[0, 1\] - "
+                       r"A\[1, 0\]\| = \|3.0 - 1.0\| = 2.0; heavy edge mappings read an edge's weight from both"):
+        gg.coarse_mapping(A, method)
+    labels = gg.coarse_mapping(gg.symmetrize(A, values="max"), method).labels
+    assert labels.shape == (27,)
+    gg.coarse_mapping(A, "gosh")  # the pattern mappings read no weights
+
+
 def test_pattern_weighs_one_and_bad_arguments():
     A = laplace3d(5)
     ones = sp.csr_array(A != 0, dtype=float)

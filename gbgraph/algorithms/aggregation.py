@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import backends
+from .._labels import labelled
 from ..graph import as_graph
 from .mis import _mis2
 from .hashing import packing_bits
@@ -29,10 +30,12 @@ class Aggregation:
 
     Attributes
     ----------
-    labels : array
-        int64, length n: the aggregate of each vertex, ``0 .. n_aggregates - 1``.
-    roots : array
-        Sorted int64 ids of the roots, one in each aggregate (roots never move).
+    labels : array or dict
+        int64, length n: the aggregate of each vertex, ``0 .. n_aggregates - 1``; for a
+        networkx input, a dict node -> aggregate.
+    roots : array or set
+        Sorted int64 ids of the roots, one in each aggregate (roots never move); for a
+        networkx input, the set of root nodes.
     n_aggregates : int
     """
 
@@ -73,7 +76,8 @@ def aggregate(A, method="mis2", *, backend=None):
     -------
     Aggregation
         ``labels`` equal to Kokkos Kernels' (>= 4.0, 32-bit ordinals) on the same graph;
-        numpy arrays on the CPU, CuPy on the GPU.
+        numpy arrays on the CPU, CuPy on the GPU; for a networkx graph, a dict node ->
+        aggregate and the set of root nodes.
 
     Raises
     ------
@@ -116,7 +120,8 @@ def aggregate(A, method="mis2", *, backend=None):
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
-        return _aggregate(be, graph, secondary=method == "mis2")
+        result = _aggregate(be, graph, secondary=method == "mis2")
+    return labelled(A, result, sets=("roots",), maps=("labels",))
 
 
 def _aggregate(be, graph, secondary):

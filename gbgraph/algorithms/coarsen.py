@@ -17,8 +17,9 @@ import scipy.sparse as sp
 
 from .. import _progress, backends
 from .._checks import check_integer
+from .._labels import labelled, node_values
 from ..errors import GBGraphError
-from ..graph import Graph, as_graph, to_container
+from ..graph import SYMMETRIC_VALUES, Graph, as_graph, check_symmetric_values, to_container
 from .mapping import BAD_WEIGHTS, coarse_mapping
 from .mapping import METHODS as MAPPINGS
 
@@ -91,8 +92,9 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its values are edge weights, a pattern
         counts every edge as 1.
-    labels : array_like of int
-        The aggregate of each vertex, as ``gg.aggregate(A).labels``.
+    labels : array_like of int, or dict
+        The aggregate of each vertex, as ``gg.aggregate(A).labels``: for a networkx graph a
+        dict node -> aggregate, or an array in the graph's node order.
     method : {"spgemm", "sort", "hash"}
         ``"spgemm"``: ``Pᵀ ⊕plus.second (A ⊕plus.first P)`` on the backend. ``"sort"``,
         ``"hash"``: Gilbert et al.'s Algorithm 6, deduplicating coarse edges by sorting or
@@ -100,8 +102,7 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     low_degree_end : bool, optional
         For ``"sort"`` and ``"hash"``: write each coarse edge once, from the end with the
         smaller degree estimate, and add the transpose at the end (the paper's optimisation
-        for skewed graphs). None decides by skew (max degree > 8 × mean degree); it needs
-        symmetric weights and is off otherwise.
+        for skewed graphs). None decides by skew (max degree > 8 × mean degree).
     backend : str or Backend, optional
         For ``"spgemm"``.
 
@@ -117,9 +118,12 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     Raises
     ------
     ValueError
-        for an unknown method, labels of the wrong length or with negative ids, NaN or
-        infinite weights, or ``low_degree_end=True`` with asymmetric weights (the message
-        gives the number of such entries).
+        for an unknown method, labels of the wrong length or with negative ids (or, for a
+        networkx graph, a dict without some node), NaN or infinite weights (the message
+        gives their count), or asymmetric weights, A[i, j] != A[j, i], which would make an
+        asymmetric coarse graph (:class:`~gbgraph.errors.AsymmetricValuesError`, naming the
+        largest difference; :func:`gbgraph.symmetrize` with ``values="max"`` or ``"sum"``
+        makes them symmetric).
     TypeError
         for non-integer labels.
 
@@ -154,6 +158,7 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
+    labels = node_values(A, labels, "labels")
     _check_device(labels, graph)
     labels, k = _checked_labels(labels, graph.n, None, be.xp)
     with be.guard(graph):
@@ -168,10 +173,9 @@ def _coarse_csr(be, graph, labels, k, method, low_degree_end):
 def _coarse_arrays(be, graph, labels, k, method, low_degree_end):
     """The coarse graph's CSR arrays (int64 row pointers) on the backend's device."""
     _check_finite(graph)
+    check_symmetric_values(graph, _COARSE_REMEDY)
     if method == "spgemm":
         return _by_spgemm(be, graph, labels, k)
-    if low_degree_end:
-        _check_symmetric_weights(graph)
     one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
     csr = None
     if method == "sort" and hasattr(be, "coarse_by_sort"):  # the same arrays from compiled kernels
@@ -212,13 +216,10 @@ def _count_nonfinite(weights):
     return 0 if weights is None else int(weights.size - np.count_nonzero(np.isfinite(weights)))
 
 
-def _check_symmetric_weights(graph):
-    """The one-sided construction writes each coarse edge from one end and mirrors it, which
-    is ``Pᵀ A P`` only when A's weights are symmetric."""
-    bad = _asymmetric_weights(graph)
-    if bad:
-        raise ValueError(f"low_degree_end=True needs symmetric weights, but {bad:,} of the {graph.nnz:,} stored "
-                         f"entries A[i, j] differ from A[j, i]; use low_degree_end=False")
+#: Why coarse graphs need symmetric weights, and what to do (ends the error message).
+_COARSE_REMEDY = ("the coarse graph Pᵀ A P would be asymmetric too (and the one-sided construction wrong); make the "
+                  "values symmetric with gg.symmetrize(A, values=\"max\") or values=\"sum\", or use the pattern, "
+                  "gg.as_graph(A, weights=False)")
 
 
 def _csr(xp, indptr, indices, values, shape):
@@ -392,8 +393,9 @@ class Level:
     ----------
     graph : Graph
         The level's graph (level 0: the input, canonicalised; weights summed below).
-    labels : array or None
-        Coarse vertex of each vertex in the next level (numpy on the CPU, CuPy on the GPU);
+    labels : array, dict or None
+        Coarse vertex of each vertex in the next level (numpy on the CPU, CuPy on the GPU;
+        on the first level of a networkx input's hierarchy, a dict node -> coarse vertex);
         None on the coarsest level.
     vertex_weights : array
         int64: the input vertices each vertex stands for (ones on level 0).
@@ -500,7 +502,8 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     -------
     Hierarchy
         Levels with their graphs, labels, vertex weights and times; ``stopped`` says why
-        it ended.
+        it ended. For a networkx graph, the first level's labels are a dict node -> coarse
+        vertex (coarse vertices are 0, 1, ... on every level).
 
     Warns
     -----
@@ -512,7 +515,9 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     ------
     ValueError
         for a bad method or construction, a ``cutoff``, ``minimum`` or ``max_levels`` below
-        1, a ``minimum`` above ``cutoff``, a bad seed, or weights the method cannot use.
+        1, a ``minimum`` above ``cutoff``, a bad seed, or weights the method or the coarse
+        graphs cannot use: NaN or infinite (negative, for the mappings that read weights)
+        ones, with their count, or asymmetric ones, naming the largest difference.
     TypeError
         for an integer option that is not an integer (numpy integers are).
 
@@ -566,11 +571,12 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
         levels.append(Level(graph, mapping.labels, weights, (mapped - start, time.perf_counter() - mapped)))
         weights = _coarse_weights(be, mapping.labels, weights)
-        if bounded:
-            _carry_checks(graph, coarse)
+        _carry_checks(graph, coarse, bounded)
         graph = coarse
         _progress.report("level", level=len(levels), n=graph.n)
     levels.append(Level(graph, None, weights))
+    if levels[0].labels is not None:  # the input's own vertices: nodes for networkx input
+        levels[0] = labelled(A, levels[0], maps=("labels",))
     return Hierarchy(levels, method, stopped)
 
 
@@ -586,13 +592,16 @@ def _sums_are_bounded(graph):
         return float(xp.abs(w).sum(dtype=np.float64)) < float(limit) / 2
 
 
-def _carry_checks(fine, coarse):
+def _carry_checks(fine, coarse, bounded):
     """A coarse weight sums fine ones, so a check that found no NaN, infinite or negative
-    weight on the fine level holds on the coarse one (given bounded sums): the hierarchy
-    records it instead of a pass and a synchronisation per level."""
-    for key in (_NONFINITE, BAD_WEIGHTS):
+    weight on the fine level holds on the coarse one (given bounded sums), and ``Pᵀ A P`` of
+    symmetric weights is symmetric: the hierarchy records the checks instead of a pass and a
+    synchronisation per level (a coarse level's two sums of one edge may round apart)."""
+    for key in (_NONFINITE, BAD_WEIGHTS) if bounded else ():
         if fine.known(key) == 0:
             coarse.cached(key, lambda: 0)
+    if (fine.known(SYMMETRIC_VALUES) or (None,))[0] == 0:
+        coarse.cached(SYMMETRIC_VALUES, lambda: (0, None, None))
 
 
 def _coarse_weights(be, labels, weights):

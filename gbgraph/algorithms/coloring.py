@@ -4,15 +4,20 @@ Every method repeats one round: the uncolored vertices whose priority beats ever
 vertex within reach (``m<U> = A ⊕max.second key``; win where ``key > m``) are colored
 together, then leave. Che et al.'s Algorithm 1 [1]_ gives each round's winners one new
 color; the first-fit method gives each winner the smallest color absent from its
-neighbourhood (Jones and Plassmann's rule [2]_). Priorities are the project's hash (see
+neighbourhood (Jones and Plassmann's rule [2]_), and the sequential method runs Jones and
+Plassmann's rounds with first fit, which is sequential greedy coloring in priority order
+(networkx's ``greedy_color``). Priorities are the project's hash (see
 ``docs/coloring.md``), so every result is the same on every run, thread count and backend.
 Line numbers ``l.N`` count the lines of the paper's listing from its ``procedure`` line.
 """
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .. import backends
 from .._checks import check_integer
+from .._labels import labelled, node_ids
 from ..errors import StallError
 from ..graph import as_graph
 from .hashing import Packing
@@ -21,7 +26,9 @@ from .mis import _max_iter
 __all__ = ["ColoringResult", "color", "METHODS", "PRIORITIES"]
 
 #: The coloring methods of :func:`color`.
-METHODS = ("greedy", "jones_plassmann", "hybrid", "mis")
+METHODS = ("greedy", "jones_plassmann", "hybrid", "mis", "sequential")
+#: The methods whose vertex order ``priority=`` chooses.
+_ORDERED = ("greedy", "jones_plassmann", "sequential")
 #: The vertex orders of the Jones-Plassmann methods (``priority=``).
 PRIORITIES = ("random", "largest_degree")
 #: A round that colors under 1/_TAIL of the vertices left hands over to the dense-subgraph finish.
@@ -35,12 +42,14 @@ class ColoringResult:
 
     Attributes
     ----------
-    colors : array
-        int64 color of each vertex, ``0 .. n_colors - 1`` (numpy on CPU backends).
+    colors : array or dict
+        int64 color of each vertex, ``0 .. n_colors - 1`` (numpy on CPU backends, CuPy on
+        the GPU); for a networkx input, a dict node -> color.
     n_colors : int
         Number of colors used; every value below it occurs.
     iterations : int
-        Semiring rounds: one per Jones-Plassmann round, or per MIS round for ``"mis"``.
+        Semiring rounds: one per Jones-Plassmann round, or per MIS round for ``"mis"``; 1
+        for ``"sequential"`` (one ordered first-fit pass).
     """
 
     colors: object
@@ -51,7 +60,7 @@ class ColoringResult:
         return f"ColoringResult(n={len(self.colors):,}, n_colors={self.n_colors}, iterations={self.iterations})"
 
 
-def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0,
+def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=None, seed=0,
           degree_rounds=None, max_iter=None):
     """Deterministic vertex coloring by rounds of masked semiring products.
 
@@ -59,7 +68,7 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
     ----------
     A : graph
         Anything :func:`gbgraph.as_graph` accepts; its pattern must be symmetric.
-    method : {"greedy", "jones_plassmann", "hybrid", "mis"}
+    method : {"greedy", "jones_plassmann", "hybrid", "mis", "sequential"}
         ``"greedy"``: speculative first fit [4]_, made synchronous: each round every
         uncolored vertex takes the smallest color that no colored vertex within
         ``distance`` has, and keeps it unless an uncolored vertex of higher priority
@@ -73,6 +82,12 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
         ``"mis"``: each color is a maximal independent set of the uncolored vertices,
         found by random-permutation MIS rounds with ECL-MIS priorities [3]_ (lower degree
         in the uncolored subgraph first).
+        ``"sequential"``: sequential greedy coloring: the vertices, in ``order`` (or by
+        ``priority``), each take the smallest color that no earlier neighbour took; Jones
+        and Plassmann's rounds with first fit compute it [2]_ (a vertex takes its color once
+        every neighbour before it has one). In a given order it is networkx's
+        ``greedy_color`` exactly (with the order of its ``"largest_first"`` strategy: ties
+        by node order, a stable sort by degree).
     distance : {1, 2}
         2 colors vertices within two edges differently (``"greedy"`` and
         ``"jones_plassmann"``), over closed neighbourhoods.
@@ -80,10 +95,15 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
         ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
         ``"cupy"`` for GPU input (cupyx sparse, CuPy arrays), else ``"numba"``.
     priority : {None, "random", "largest_degree"}
-        Vertex order of ``"greedy"`` and ``"jones_plassmann"``: the hash alone, or larger
-        degree first with the hash breaking ties (Welsh and Powell's order, the parallel
-        form of networkx's ``largest_first``). None: ``"largest_degree"`` for ``"greedy"``
-        (fewer colors), ``"random"`` for ``"jones_plassmann"`` (as [1]_).
+        Vertex order of ``"greedy"``, ``"jones_plassmann"`` and ``"sequential"``: the hash
+        alone, or larger degree first with the hash breaking ties (Welsh and Powell's order,
+        the parallel form of networkx's ``largest_first``). None: ``"largest_degree"`` for
+        ``"greedy"`` and ``"sequential"`` (fewer colors), ``"random"`` for
+        ``"jones_plassmann"`` (as [1]_).
+    order : array_like of int, optional
+        ``"sequential"`` only, instead of ``priority``: every vertex once, in the order of
+        coloring (numpy or CuPy like the graph); for a networkx graph, its nodes (a list or
+        other non-array sequence).
     seed : int
         Shifts the hash: another seed gives another, equally deterministic, order; from 0
         to 2**63 - 1 (the GPU kernel takes the round as a signed 64-bit integer).
@@ -91,13 +111,15 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
         ``"hybrid"`` only: most degree-based rounds before the switch to random ones (Che
         et al.'s threshold ``thr``). None: switch only after a round that colors nothing.
     max_iter : int, optional
-        Most rounds. The default, ``n + 1``, is never reached: each round colors at least
-        the uncolored vertex of highest priority, and the hybrid wastes at most one round.
+        Most rounds (not for ``"sequential"``, one ordered pass). The default, ``n + 1``, is
+        never reached: each round colors at least the uncolored vertex of highest priority,
+        and the hybrid wastes at most one round.
 
     Returns
     -------
     ColoringResult
-        ``colors`` (int64, length n), ``n_colors`` and ``iterations``.
+        ``colors`` (int64, length n; a dict node -> color for a networkx graph),
+        ``n_colors`` and ``iterations``.
 
     Raises
     ------
@@ -105,7 +127,8 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
         for inputs :func:`gbgraph.as_graph` rejects.
     ValueError
         for an unknown ``method`` or ``priority``, a ``distance`` other than 1 or 2 (or 2
-        with ``"hybrid"`` or ``"mis"``), an option the method does not take, a ``seed``
+        with ``"hybrid"``, ``"mis"`` or ``"sequential"``), an option the method does not
+        take, an ``order`` that is not every vertex once, a ``seed``
         outside 0..2**63 - 1, a negative ``degree_rounds``, a ``max_iter`` below 1, or a
         graph too large for the degree-led 64-bit priorities.
     TypeError
@@ -150,26 +173,35 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, seed=0
     (True, True)
     >>> gg.validate.is_coloring(A, gg.color(A, distance=2).colors, distance=2)
     True
+    >>> import networkx as nx
+    >>> G = nx.path_graph(["a", "b", "c", "d"])                 # a - b - c - d
+    >>> gg.color(G, "sequential", order=["b", "c", "a", "d"]).colors
+    {'a': 1, 'b': 0, 'c': 1, 'd': 0}
     """
     graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
-    distance, seed, degree_rounds = _check_options(method, distance, priority, seed, degree_rounds)
+    distance, seed, degree_rounds = _check_options(method, distance, priority, order, seed, degree_rounds, max_iter)
+    order = None if order is None else _checked_order(node_ids(A, order, "order"), graph.n, be.xp)
     max_iter = _max_iter(graph, max_iter)
     if graph.n == 0:
-        return ColoringResult(be.xp.empty(0, be.xp.int64), 0, 0)
+        return labelled(A, ColoringResult(be.xp.empty(0, be.xp.int64), 0, 0), maps=("colors",))
     with be.guard(graph):
         keys = _Keys(be, graph, seed)
         if method == "mis":
-            return _mis_peeling(be, graph, keys, max_iter)
-        if method == "hybrid":
-            return _hybrid(be, graph, keys, degree_rounds, max_iter)
-        if method == "greedy":
-            return _speculative(be, graph, keys, distance, priority or "largest_degree", max_iter)
-        return _jones_plassmann(be, graph, keys, distance, priority or "random", max_iter)
+            result = _mis_peeling(be, graph, keys, max_iter)
+        elif method == "hybrid":
+            result = _hybrid(be, graph, keys, degree_rounds, max_iter)
+        elif method == "greedy":
+            result = _speculative(be, graph, keys, distance, priority or "largest_degree", max_iter)
+        elif method == "sequential":
+            result = _sequential(be, graph, keys, priority or "largest_degree", order)
+        else:
+            result = _jones_plassmann(be, graph, keys, distance, priority or "random", max_iter)
+    return labelled(A, result, maps=("colors",))
 
 
-def _check_options(method, distance, priority, seed, degree_rounds):
+def _check_options(method, distance, priority, order, seed, degree_rounds, max_iter):
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     distance = check_integer("distance", distance, 1, 2)
@@ -177,9 +209,15 @@ def _check_options(method, distance, priority, seed, degree_rounds):
         raise ValueError(f"distance=2 is available for 'greedy' and 'jones_plassmann', not {method!r}")
     if priority is not None and priority not in PRIORITIES:
         raise ValueError(f"unknown priority {priority!r}; expected one of None, {', '.join(PRIORITIES)}")
-    if priority is not None and method not in ("greedy", "jones_plassmann"):
-        raise ValueError(f"priority={priority!r} is for 'greedy' and 'jones_plassmann'; {method!r} "
+    if priority is not None and method not in _ORDERED:
+        raise ValueError(f"priority={priority!r} is for {', '.join(map(repr, _ORDERED))}; {method!r} "
                          "fixes its own order")
+    if order is not None and method != "sequential":
+        raise ValueError(f"order is a 'sequential' option, got it with method {method!r}")
+    if order is not None and priority is not None:
+        raise ValueError(f"order and priority={priority!r} both choose the vertex order; give one")
+    if max_iter is not None and method == "sequential":
+        raise ValueError("max_iter bounds the rounds of the other methods; 'sequential' is one ordered pass")
     if degree_rounds is not None and method != "hybrid":
         raise ValueError(f"degree_rounds is a 'hybrid' option, got it with method {method!r}")
     seed = check_integer("seed", seed, 0, _SEEDS - 1)
@@ -242,6 +280,37 @@ def _jones_plassmann(be, graph, keys, distance, priority, max_iter):
             return _result(colors, rounds.count + 1 + later)
         won = rounds.advance(won)
     return _result(colors, rounds.count)
+
+
+def _checked_order(order, n, xp):
+    """``order`` as int64 ids on the graph's device, checked to list every vertex once."""
+    on_gpu = hasattr(order, "__cuda_array_interface__")
+    if on_gpu != (xp is not np):
+        raise TypeError(f"order is a {'GPU' if on_gpu else 'CPU'} array but the graph is on the "
+                        f"{'CPU' if on_gpu else 'GPU'}; move one of them (cupy.asarray or .get())")
+    order = xp.asarray(order)
+    if order.shape != (n,) or (n and order.dtype.kind not in "iu"):
+        raise ValueError(f"order must list every vertex once, {n:,} integers; got {order.dtype} values of shape "
+                         f"{order.shape}")
+    order = order.astype(xp.int64, copy=False)
+    if n and (int(order.min()) < 0 or int(order.max()) >= n or int(xp.bincount(order, minlength=n).max()) > 1):
+        raise ValueError(f"order must list every vertex 0..{n - 1} once; it repeats or leaves out some")
+    return order
+
+
+def _sequential(be, graph, keys, priority, order):
+    """Each vertex, in ``order`` (else by decreasing key), takes its first fit among the
+    vertices colored before it: ``Backend.first_fit`` with a priority, whose Jones-Plassmann
+    rounds color a vertex once every neighbour before it has its color."""
+    n, xp = graph.n, be.xp
+    if order is None:  # by decreasing key (keys are unique)
+        order = xp.argsort(_ordered(keys, xp.arange(n, dtype=xp.int64), priority))[::-1]
+    rank = xp.empty(n, xp.int64)  # int64 ranks: the first in order ranks highest
+    rank[order] = xp.arange(n, 0, -1, dtype=xp.int64)
+    uncolored = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
+    colors = be.first_fit(be.adjacency(graph), uncolored, mask=be.full(n, True, "bool"),
+                          priority=be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
+    return _result(be.values(colors), 1)
 
 
 def _ordered(keys, ids, priority):

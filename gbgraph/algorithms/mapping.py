@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import backends
 from .._checks import check_integer
-from ..graph import as_graph
+from .._labels import labelled
+from ..graph import as_graph, check_symmetric_values
 from . import gosh, heavy, matching
 from .aggregation import aggregate
 
@@ -60,7 +61,8 @@ def coarse_mapping(A, method="hec", *, seed=0, backend=None):
     ----------
     A : graph
         Anything :func:`gbgraph.as_graph` accepts. Its values are edge weights (a pattern
-        weighs 1 everywhere); they must be finite and non-negative.
+        weighs 1 everywhere); the mappings that read them need them finite, non-negative and
+        symmetric.
     method : {"hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec", "mis2", "mis2_basic"}
         ``"hec"``: heavy edge coarsening, [1]_ Algorithm 3 exactly, visiting the vertices
         by decreasing hash: each vertex still unmapped when visited joins the coarse vertex
@@ -82,14 +84,18 @@ def coarse_mapping(A, method="hec", *, seed=0, backend=None):
     Returns
     -------
     CoarseMapping
-        ``labels`` (int64, on the input's device), ``n_coarse``, ``rounds``.
+        ``labels`` (int64, on the input's device; a dict node -> coarse vertex for a
+        networkx graph), ``n_coarse``, ``rounds``.
 
     Raises
     ------
     ValueError
         for an unknown method, a seed out of range (or not 0 with ``"mis2"``,
         ``"mis2_basic"``), negative, NaN or infinite weights with a method that reads them
-        (the message gives their count), or a graph too large for the packed keys.
+        (the message gives their count), asymmetric weights with such a method
+        (:class:`~gbgraph.errors.AsymmetricValuesError`, naming the largest difference
+        ``|A[i, j] - A[j, i]|``; :func:`gbgraph.symmetrize` with ``values="max"`` or
+        ``"sum"`` makes them symmetric), or a graph too large for the packed keys.
     TypeError
         for a seed that is not an integer (numpy integers are).
     InvalidGraphError, UnsupportedGraphTypeError
@@ -136,7 +142,7 @@ def coarse_mapping(A, method="hec", *, seed=0, backend=None):
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
-        return map_vertices(be, graph, method, seed)
+        return labelled(A, map_vertices(be, graph, method, seed), maps=("labels",))
 
 
 def map_vertices(be, graph, method, seed):
@@ -149,10 +155,16 @@ def map_vertices(be, graph, method, seed):
         return CoarseMapping(xp.empty(0, xp.int64), 0, method, 0)
     if method in WEIGHTED_METHODS:
         check_weights(graph)
+        check_symmetric_values(graph, _HEAVY_REMEDY)
     A = be.adjacency(graph, weighted=graph.weights is not None and method in WEIGHTED_METHODS)
     labels, count, rounds = _ALGORITHMS[method](be, graph, A, heavy.Keys(be, graph, seed))
     return CoarseMapping(labels, count, method, rounds)
 
+
+#: Why heavy edges need symmetric weights, and what to do (ends the error message).
+_HEAVY_REMEDY = ("heavy edge mappings read an edge's weight from both of its ends, which must agree; make the values "
+                 "symmetric with gg.symmetrize(A, values=\"max\") or values=\"sum\", or use the pattern, "
+                 "gg.as_graph(A, weights=False)")
 
 #: The Graph cache key of :func:`check_weights`' count (coarse levels inherit a zero).
 BAD_WEIGHTS = ("mapping", "bad weights")

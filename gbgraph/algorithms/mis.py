@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from .. import backends
 from .._checks import check_integer
+from .._labels import labelled
 from ..errors import StallError
 from ..graph import as_graph
 from .hashing import HASHES, Packing, packing_bits
@@ -61,8 +62,9 @@ class MISResult:
 
     Attributes
     ----------
-    vertices : array
-        Sorted int64 vertex ids (numpy on CPU backends).
+    vertices : array or set
+        Sorted int64 vertex ids (numpy on CPU backends, CuPy on the GPU), or the set of
+        nodes for a networkx input.
     iterations : int
         Rounds of the main loop (Kokkos Kernels counts the same).
     """
@@ -106,7 +108,8 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU; for a networkx
+        graph, the set of its nodes) and ``iterations``.
 
     Raises
     ------
@@ -158,7 +161,8 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
-        return _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
+        result = _rounds(be, graph, _statuses(graph, priority, packing, be.xp), 1, _max_iter(graph, max_iter))
+    return labelled(A, result, sets=("vertices",))
 
 
 def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", packing=None, max_iter=None):
@@ -197,7 +201,8 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU; for a networkx
+        graph, the set of its nodes) and ``iterations``.
 
     Raises
     ------
@@ -252,7 +257,8 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         statuses = _statuses(graph, priority, packing, be.xp, priority_hash)
-        return _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
+        result = _rounds(be, graph, statuses, 2, _max_iter(graph, max_iter))
+    return labelled(A, result, sets=("vertices",))
 
 
 def misk(A, k, *, backend=None, packing=None, max_iter=None):
@@ -282,7 +288,8 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     Returns
     -------
     MISResult
-        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU) and ``iterations``.
+        ``vertices`` (sorted int64: numpy on the CPU, CuPy on the GPU; for a networkx
+        graph, the set of its nodes) and ``iterations``.
 
     Raises
     ------
@@ -327,7 +334,8 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         statuses = fixed_random(graph.n, packing_bits(graph.n, packing), be.xp)
-        return _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))
+        result = _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))
+    return labelled(A, result, sets=("vertices",))
 
 
 def _statuses(graph, priority, packing, xp, priority_hash="xorshift*"):

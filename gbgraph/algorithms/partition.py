@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import backends
 from .._checks import check_integer
+from .._labels import labelled, node_values
 from ..graph import Graph, as_graph
 from .coarsen import CoarseningStallWarning, coarsen
 from .hashing import Packing
@@ -60,8 +61,9 @@ class PartitionResult:
 
     Attributes
     ----------
-    parts : array
-        int64 part of each vertex, ``0 .. k - 1``, on the input's device (numpy or CuPy).
+    parts : array or dict
+        int64 part of each vertex, ``0 .. k - 1``, on the input's device (numpy or CuPy); a
+        dict node -> part for a networkx input.
     cut : int or float
         Total weight of the edges between parts (an edge count for a pattern).
     part_weights : numpy.ndarray
@@ -111,8 +113,9 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
         hierarchy); the best (least overload, then least cut) is kept. The cut of one
         hierarchy varies by several percent with the seed; three tries take three times as
         long.
-    vertex_weights : array_like, optional
-        Non-negative finite weight of each vertex (default: 1 each), on the graph's device.
+    vertex_weights : array_like or dict, optional
+        Non-negative finite weight of each vertex (default: 1 each), on the graph's device;
+        for a networkx graph also a dict node -> weight.
     backend : str or Backend, optional
         None picks ``"cupy"`` for GPU input, else ``"numba"``.
 
@@ -217,7 +220,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
         cut, weights = _cut(be, graph, parts), _part_weights(be, parts, vw, k)
     total = float(weights.sum())
     worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
-    return PartitionResult(parts, cut, weights, worst, k, levels, seconds)
+    return labelled(A, PartitionResult(parts, cut, weights, worst, k, levels, seconds), maps=("parts",))
 
 
 @dataclass(frozen=True)
@@ -246,6 +249,7 @@ def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend):
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     _check_edge_weights(graph, be.xp)
+    vertex_weights = node_values(A, vertex_weights, "vertex_weights")  # a dict node -> weight for networkx input
     return graph, be, _vertex_weights(vertex_weights, graph, be.xp), float(imbalance), seed
 
 

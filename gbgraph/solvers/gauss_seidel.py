@@ -23,9 +23,15 @@ from scipy.sparse.linalg import LinearOperator
 
 from ..algorithms.coloring import color
 from .._checks import check_integer
-from ..graph import check_sparse_arrays
+from ..graph import check_finite_matrix, check_sparse_arrays, check_symmetric_matrix
 
 __all__ = ["GaussSeidel", "multicolor_gauss_seidel", "cluster_gauss_seidel"]
+
+#: Why symmetric Gauss-Seidel needs a symmetric A, and what to do (ends the error message).
+_SYMMETRIC_REMEDY = ("symmetric Gauss-Seidel, M = (D + U)⁻¹ D (D + L)⁻¹, is a symmetric preconditioner (for conjugate "
+                     "gradients) only for a symmetric A; make it symmetric with gg.symmetrize(A, values=\"max\") or "
+                     "values=\"sum\" (which doubles the diagonal), or pass symmetric=False for forward sweeps on a "
+                     "nonsymmetric A")
 
 
 class GaussSeidel(LinearOperator):
@@ -98,7 +104,9 @@ def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
         A coloring of the graph of A (rows i and j coupled when A_ij or A_ji is stored).
         None: ``gg.color`` of that graph (first-fit greedy).
     symmetric : bool
-        Follow each forward sweep (colors in increasing order) by a backward one (SGS).
+        Follow each forward sweep (colors in increasing order) by a backward one (SGS): a
+        symmetric preconditioner, for a symmetric A (checked). False: forward sweeps only,
+        for any A.
     sweeps : int
         Sweeps (forward, or forward and backward) per application.
 
@@ -117,8 +125,12 @@ def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
         if A is not square, has NaN or infinite entries (the message gives their number
         and the first one's row and column; the sweeps would spread them to every row they
         reach) or a zero diagonal entry (the message names the first such row), if
-        ``colors`` is not a coloring of A's graph (the message names two coupled rows with
-        one color), or ``sweeps`` is below 1.
+        ``symmetric`` and A is not symmetric
+        (:class:`~gbgraph.errors.AsymmetricValuesError`, naming the largest difference
+        ``|A[i, j] - A[j, i]|``: the symmetric sweeps would not be a symmetric operator, and
+        conjugate gradients would fail without a word), if ``colors`` is not a coloring of
+        A's graph (the message names two coupled rows with one color), or ``sweeps`` is
+        below 1.
 
     Notes
     -----
@@ -145,7 +157,7 @@ def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
     >>> info, bool(np.linalg.norm(b - A @ x) < 1e-8 * np.linalg.norm(b))
     (0, True)
     """
-    A, graph = _checked(A, sweeps)
+    A, graph = _checked(A, sweeps, symmetric)
     if colors is None:
         colors = np.asarray(color(graph).colors)
     else:
@@ -168,7 +180,8 @@ def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
         (Algorithm 3).
     symmetric : bool
         Follow each forward sweep by a backward one, which visits the colors in reverse and
-        the rows of each cluster in reverse.
+        the rows of each cluster in reverse: for a symmetric A (checked). False: forward
+        sweeps only, for any A.
     sweeps : int
         Sweeps (forward, or forward and backward) per application.
 
@@ -212,7 +225,7 @@ def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
     >>> bool(np.linalg.norm(b - A @ (M @ b)) < np.linalg.norm(b))   # one SGS application reduces the residual
     True
     """
-    A, graph = _checked(A, sweeps)
+    A, graph = _checked(A, sweeps, symmetric)
     if aggregation is None:
         import gbgraph
 
@@ -224,8 +237,9 @@ def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
                        sweeps=sweeps)
 
 
-def _checked(A, sweeps):
-    """A as a float64 CSR array, and the pattern of A + Aᵀ; checks A and ``sweeps``."""
+def _checked(A, sweeps, symmetric):
+    """A as a float64 CSR array, and the pattern of A + Aᵀ; checks A (symmetric, for the
+    symmetric sweeps) and ``sweeps``."""
     check_integer("sweeps", sweeps, minimum=1)
     if isinstance(A, np.ndarray) and A.ndim == 2:
         A = sp.csr_array(A)
@@ -238,23 +252,15 @@ def _checked(A, sweeps):
         raise TypeError(f"A must have real values, got {A.dtype}")
     A = sp.csr_array(A, dtype=np.float64)
     A.sum_duplicates()
-    _check_finite(A)
+    check_finite_matrix(A, "Gauss-Seidel needs finite values (the sweeps would spread a NaN to every row they reach)")
+    if symmetric:
+        check_symmetric_matrix(A, _SYMMETRIC_REMEDY)
     zero = np.flatnonzero(A.diagonal() == 0)
     if zero.size:
         more = f" ({zero.size:,} such rows)" if zero.size > 1 else ""
         raise ValueError(f"A has a zero diagonal entry in row {zero[0]}{more}; Gauss-Seidel divides by the diagonal")
     pattern = sp.csr_array((np.ones(A.nnz, bool), A.indices, A.indptr), shape=A.shape)
     return A, pattern + pattern.T
-
-
-def _check_finite(A):
-    """NaN or inf in A would turn every row a sweep reaches into NaN, without an error."""
-    bad = ~np.isfinite(A.data)
-    if bad.any():
-        p = int(np.argmax(bad))
-        i, j = int(np.searchsorted(A.indptr, p, side="right")) - 1, int(A.indices[p])
-        raise ValueError(f"A has {int(bad.sum()):,} NaN or infinite entries; the first is A[{i}, {j}] = "
-                         f"{A.data[p]}; Gauss-Seidel needs finite values")
 
 
 def _checked_colors(graph, colors):
