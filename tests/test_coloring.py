@@ -197,12 +197,13 @@ def test_sequential_is_first_fit_in_the_given_order(backend, A, seed):
     order = np.random.default_rng(seed).permutation(n)
     keys = np.empty(n)
     keys[order] = np.arange(n, 0, -1)  # the first in order has the largest key
+    G = A
     if backend == "cupy":
         import cupy
 
         order = cupy.asarray(order)
-        A = gg.as_graph(A).on_device_of(cupy)
-    r = gg.color(A, "sequential", order=order, backend=backend)
+        G = gg.as_graph(A).on_device_of(cupy)
+    r = gg.color(G, "sequential", order=order, backend=backend)
     colors = r.colors.get() if hasattr(r.colors, "get") else r.colors
     np.testing.assert_array_equal(colors, sequential_greedy_coloring(A, keys))
     assert r.iterations == (1 if n else 0)
