@@ -201,9 +201,11 @@ def test_bor_second(be):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_first_fit_in_priority_order_is_sequential_greedy(be, seed):
+@pytest.mark.parametrize("offset", [0, 2**64 - 30], ids=["small", "uint64-hashes"])
+def test_first_fit_in_priority_order_is_sequential_greedy(be, seed, offset):
     # a random symmetric graph with a clique (long chains of waiting rows), colors given
-    # before at some rows inside and outside the mask (-1 entries: no color), tied priorities
+    # before at some rows inside and outside the mask (-1 entries: no color), tied priorities;
+    # the offset puts them where uint64 hash priorities lie, beyond int64
     import scipy.sparse as sp
 
     rng = np.random.default_rng(seed)
@@ -216,10 +218,10 @@ def test_first_fit_in_priority_order_is_sequential_greedy(be, seed):
     M.sort_indices()
     given = np.where(rng.random(n) < 0.2, rng.integers(0, 70, n), -1)
     rows = np.flatnonzero(rng.random(n) < 0.7)
-    priority = rng.integers(0, 25, n)
+    priority = rng.integers(0, 25, n).astype(np.uint64) + np.uint64(offset)
     colors = given.copy()
     neighbours = np.split(M.indices, M.indptr[1:-1])
-    for i in sorted(rows.tolist(), key=lambda i: (-priority[i], i)):
+    for i in sorted(rows.tolist(), key=lambda i: (-int(priority[i]), i)):
         taken = set(colors[neighbours[i]].tolist())
         colors[i] = next(c for c in range(n + 1) if c not in taken)
     xp = be.xp

@@ -307,22 +307,24 @@ def by_decreasing(values):
     recoloring's priority), numpy's stable sort of the reversed keys otherwise."""
     if values.size == 0 or values.dtype.kind not in "iu":
         return np.argsort(~values if values.dtype.kind == "b" else -values, kind="stable")
-    low, high = int(values.min()), int(values.max())
-    if high - low <= 4 * values.size + 1024:
-        return _counting_order(values, low, high)
+    low = values.min()
+    if int(values.max()) - int(low) <= 4 * values.size + 1024:
+        # offsets from the least, in int64: uint64 hash priorities reach 2**64 - 1
+        return _counting_order((values - low).astype(np.int64))
     return np.argsort(~values, kind="stable")  # ~ reverses the order of either signedness
 
 
 @numba.njit(cache=True)
-def _counting_order(values, low, high):
-    start = np.zeros(high - low + 2, np.int64)
-    for v in values:
+def _counting_order(offsets):
+    high = offsets.max()
+    start = np.zeros(high + 2, np.int64)
+    for v in offsets:
         start[high - v + 1] += 1
     for k in range(1, start.size):
         start[k] += start[k - 1]
-    order = np.empty(values.size, np.int64)
-    for k in range(values.size):
-        slot = high - values[k]
+    order = np.empty(offsets.size, np.int64)
+    for k in range(offsets.size):
+        slot = high - offsets[k]
         order[start[slot]] = k
         start[slot] += 1
     return order
