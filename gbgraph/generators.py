@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from ._checks import check_integer
 
-__all__ = ["laplace3d", "elasticity3d", "grid_coordinates"]
+__all__ = ["laplace3d", "elasticity3d", "grid_coordinates", "rigid_body_modes"]
 
 # Couples the three displacement components of a node in elasticity3d: symmetric positive
 # definite (eigenvalues 2, 1/2, 1/2) and dense, as the Galeri dof pattern requires.
@@ -144,6 +144,54 @@ def grid_coordinates(nx, ny=None, nz=None, *, dofs=1):
     z, y, x = np.meshgrid(np.arange(nz), np.arange(ny), np.arange(nx), indexing="ij")  # x varies fastest
     points = np.column_stack((x.ravel(), y.ravel(), z.ravel())).astype(np.float64)
     return np.repeat(points, dofs, axis=0)
+
+
+def rigid_body_modes(nx, ny=None, nz=None):
+    """The six rigid-body modes of :func:`elasticity3d`'s grid: the near-nullspace ``B`` of
+    smoothed aggregation for elasticity (pyamg's ``B`` for ``fit_candidates``).
+
+    Columns: the translations along x, y and z, then the rotations about x, y and z,
+    ``u(p) = e × (p - c)`` about the grid's centre c, in Galeri's numbering (row
+    ``3 point + component``).
+
+    Parameters
+    ----------
+    nx : int
+    ny, nz : int, optional
+        Default ``nx``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(3*nx*ny*nz, 6)`` float64.
+
+    Raises
+    ------
+    ValueError
+        if a dimension is below 1.
+    TypeError
+        if one is not an integer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A, B = elasticity3d(5), rigid_body_modes(5)
+    >>> interior = grid_coordinates(5, dofs=3)   # rows away from the Dirichlet boundary
+    >>> inside = np.all((interior > 1) & (interior < 3), axis=1)
+    >>> bool(np.abs((A @ B)[inside]).max() < 1e-12)   # rigid motions carry no strain
+    True
+    """
+    points = grid_coordinates(nx, ny, nz, dofs=3)
+    component = np.tile(np.arange(3), points.shape[0] // 3)
+    p = points - points.mean(axis=0)
+    B = np.zeros((points.shape[0], 6))
+    rows = np.arange(points.shape[0])
+    B[rows, component] = 1.0  # translations
+    for axis in range(3):  # the rotation about axis: e_axis × p
+        a, b = (axis + 1) % 3, (axis + 2) % 3  # (e_axis × p)_a = -p_b, (e_axis × p)_b = p_a
+        B[component == a, 3 + axis] = -p[component == a, b]
+        B[component == b, 3 + axis] = p[component == b, a]
+    return B
 
 
 def _dims(nx, ny, nz):

@@ -158,6 +158,11 @@ def multicolor_gauss_seidel(A, colors=None, *, symmetric=True, sweeps=1):
     (0, True)
     """
     A, graph = _checked(A, sweeps, symmetric)
+    if _on_gpu(A):
+        from .gauss_seidel_gpu import DeviceGaussSeidel
+
+        colors = color(graph).colors if colors is None else _checked_colors_on_gpu(graph, colors)
+        return DeviceGaussSeidel(A, colors, None, symmetric=bool(symmetric), sweeps=sweeps)
     if colors is None:
         colors = np.asarray(color(graph).colors)
     else:
@@ -230,6 +235,14 @@ def cluster_gauss_seidel(A, aggregation=None, *, symmetric=True, sweeps=1):
         import gbgraph
 
         aggregation = gbgraph.aggregate(graph, "mis2")
+    if _on_gpu(A):
+        from .gauss_seidel_gpu import DeviceGaussSeidel, cluster_graph, dense_labels
+
+        labels = getattr(aggregation, "labels", aggregation)
+        _labels(labels.get() if hasattr(labels, "get") else labels, A.shape[0])  # the CPU's checks and messages
+        labels = dense_labels(cupy_array(labels))
+        return DeviceGaussSeidel(A, color(cluster_graph(graph, labels)).colors, labels, symmetric=bool(symmetric),
+                                 sweeps=sweeps)
     labels = _labels(aggregation, A.shape[0])
     cluster_colors = np.asarray(color(_cluster_graph(graph, labels)).colors)
     order, bounds = _cluster_steps(labels, cluster_colors)
@@ -241,6 +254,8 @@ def _checked(A, sweeps, symmetric):
     """A as a float64 CSR array, and the pattern of A + Aᵀ; checks A (symmetric, for the
     symmetric sweeps) and ``sweeps``."""
     check_integer("sweeps", sweeps, minimum=1)
+    if _on_gpu(A):
+        return _checked_on_gpu(A, symmetric)
     if isinstance(A, np.ndarray) and A.ndim == 2:
         A = sp.csr_array(A)
     elif not sp.issparse(A):
@@ -261,6 +276,51 @@ def _checked(A, sweeps, symmetric):
         raise ValueError(f"A has a zero diagonal entry in row {zero[0]}{more}; Gauss-Seidel divides by the diagonal")
     pattern = sp.csr_array((np.ones(A.nnz, bool), A.indices, A.indptr), shape=A.shape)
     return A, pattern + pattern.T
+
+
+def _on_gpu(A):
+    return type(A).__module__.split(".")[0] in ("cupyx", "cupy")
+
+
+def cupy_array(x):
+    import cupy
+
+    return cupy.asarray(x)
+
+
+def _checked_on_gpu(A, symmetric):
+    """_checked for a cupyx matrix or 2-D CuPy array: the tests run on the device; a failing
+    one repeats on the host copy, for the CPU's message."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    from .gauss_seidel_gpu import pattern_graph
+
+    if csp.issparse(A):
+        check_sparse_arrays(A, "A", cupy)
+    elif A.ndim != 2:
+        raise TypeError(f"A must be a cupyx sparse matrix or a 2-D cupy array, got {A.ndim} dimensions")
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"A must be square, got shape {A.shape}")
+    if A.dtype.kind not in "iuf":
+        raise TypeError(f"A must have real values, got {A.dtype}")
+    A = csp.csr_matrix(A)
+    A = A.astype(cupy.float64) if A.dtype != cupy.float64 else A.copy()  # sum_duplicates sorts in place
+    A.sum_duplicates()
+    asymmetric = False
+    if symmetric:
+        D = (A - A.T).tocsr()
+        D.eliminate_zeros()
+        asymmetric = D.nnz > 0
+    if asymmetric or not bool(cupy.isfinite(A.data).all()) or not bool((A.diagonal() != 0).all()):
+        _checked(sp.csr_array(A.get()), 1, symmetric)  # raises, with the host's message
+    return A, pattern_graph(A)
+
+
+def _checked_colors_on_gpu(graph, colors):
+    """_checked_colors of device colors: on the host (n integers), back to the device."""
+    host = colors.get() if hasattr(colors, "get") else colors
+    return cupy_array(_checked_colors(sp.csr_array(graph.get()), host))
 
 
 def _checked_colors(graph, colors):

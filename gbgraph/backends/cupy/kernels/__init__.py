@@ -16,7 +16,8 @@ import cupy
 import numpy as np
 
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "KERNEL_DIR"]
+           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_color",
+           "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -437,3 +438,14 @@ def roots(parent):
     if parent.size:
         _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
     return out
+
+
+def gauss_seidel_color(clusters, start, rows, A, inverse_diagonal, b, x, backward):
+    """One color of a (cluster) Gauss-Seidel sweep on the CSR ``A``, in place on ``x``
+    (gauss_seidel.cu): the clusters ``clusters = (first, last)``, each thread one cluster."""
+    first, last = clusters
+    if last > first:
+        kernel = _get("gauss_seidel.cu",
+                      f"gbgraph::gauss_seidel_color<{c_type(A.indices.dtype)}, {'true' if backward else 'false'}>")
+        kernel((_blocks(last - first),), (_THREADS,), (np.int64(first), np.int64(last), start, rows, A.indptr,
+                                                       A.indices, A.data, inverse_diagonal, b, x))

@@ -9,12 +9,15 @@ prolongator by ``fit_candidates``, Jacobi prolongation smoothing, smoothers) aro
 import numpy as np
 import scipy.sparse as sp
 
-from . import backends
-from ._checks import check_integer
-from .algorithms.aggregation import METHODS, aggregate
-from .algorithms.coarsen import _stalled, aggregation_operator
-from .errors import InvalidGraphError
-from .graph import as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, symmetrize
+from .. import backends
+from .._checks import check_integer
+from ..algorithms.aggregation import METHODS, aggregate
+from ..algorithms.coarsen import _stalled, aggregation_operator
+from ..errors import InvalidGraphError
+from ..graph import as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, symmetrize
+from ..solvers.polynomial import spectral_radius
+from . import multilevel
+from .setup import build_levels
 
 __all__ = ["smoothed_aggregation_solver"]
 
@@ -40,7 +43,8 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
     Parameters
     ----------
     A : sparse matrix
-        Square, real; converted to CSR.
+        Square, real; converted to CSR. A cupyx sparse matrix builds the hierarchy on the
+        GPU.
     aggregation : {"mis2", "mis2_basic"}
     strength : None, str, (str, dict) or callable
         The graph to aggregate: None for A's own pattern (MueLu's default of no dropping),
@@ -59,7 +63,17 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
 
     Returns
     -------
-    pyamg.multilevel.MultilevelSolver
+    pyamg.multilevel.MultilevelSolver or gbgraph.amg.multilevel.MultilevelSolver
+        pyamg's for CPU input. For a cupyx matrix the whole hierarchy is built and applied
+        on the GPU (:class:`~gbgraph.amg.multilevel.MultilevelSolver`: ``levels``,
+        ``operator_complexity()``, ``grid_complexity()``, ``solve(b, tol, maxiter,
+        accel="cg", residuals=...)``, ``aspreconditioner()`` as a cupyx
+        ``LinearOperator``): aggregates on the GPU, the tentative prolongator, the smoothed
+        prolongator and ``R A P`` by cupyx's products, the smoothers Jacobi, Chebyshev and
+        point or cluster multicolor Gauss-Seidel (pyamg's ``"gauss_seidel"`` and
+        ``"block_gauss_seidel"``, defaults included, run as point multicolor Gauss-Seidel
+        there, a lexicographic sweep having no parallel form), and a dense pseudo-inverse on
+        the coarsest level. Its operators are those of the CPU path to rounding.
 
     Warns
     -----
@@ -76,7 +90,8 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
         strength or symmetry, a B of the wrong shape, a ``max_levels`` below 1 or a negative
         ``max_coarse``.
     TypeError
-        for an A that cannot become a real CSR matrix, or a ``max_levels`` or
+        for an A that cannot become a real CSR matrix, a vector on the other device than
+        the hierarchy's (when solving), or a ``max_levels`` or
         ``max_coarse`` that is not an integer (numpy integers are).
 
     References
@@ -102,6 +117,20 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
     except ImportError as e:
         raise ImportError(f"gbgraph.amg builds pyamg solvers and needs pyamg: pip install 'gbgraph[amg]' ({e})") from e
 
+    if _on_gpu(A):
+        from .multilevel import MultilevelSolver
+
+        A = _checked_matrix_on_gpu(A, symmetry)
+        B = None if B is None else _checked_candidates_on_gpu(B, A)
+        _check_options(aggregation, max_levels, max_coarse)
+        if strength is not None:
+            raise ValueError(f"on the GPU, strength must be None (A's own pattern, MueLu's default), got {strength!r}")
+        if kwargs:
+            raise ValueError(f"options of pyamg's MultilevelSolver do not apply on the GPU: {sorted(kwargs)}")
+        return MultilevelSolver(build_levels(A, aggregation, B=B, smooth=smooth, presmoother=presmoother,
+                                             postsmoother=postsmoother, improve_candidates=improve_candidates,
+                                             max_levels=max_levels, max_coarse=max_coarse, keep=keep,
+                                             backend=backend))
     A = _checked_matrix(A, symmetry)
     if aggregation not in METHODS:
         raise ValueError(f"aggregation must be one of {METHODS}, got {aggregation!r}")
@@ -120,9 +149,63 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
         if _stalled(AggOp.shape[1], AggOp.shape[0], depth + 1, "rows"):  # coarsen's rule: keep 95% or less
             break
         levels.append(_next_level(levels[-1], C, AggOp, smooth[depth], improve_candidates[depth], symmetry, keep, be))
+    for level in levels[:-1]:
+        if _uses("chebyshev", presmoother, postsmoother):  # ρ(A) as on the GPU; pyamg reads A.rho
+            level.A.rho = spectral_radius(level.A)
     ml = MultilevelSolver(levels, **kwargs)
     change_smoothers(ml, presmoother, postsmoother)
     return ml
+
+
+def _uses(name, *specs):
+    """Whether a smoother spec (a name, (name, options), or a list of them per level) names ``name``."""
+    for spec in specs:
+        for one in (spec if isinstance(spec, list) else [spec]):
+            if (one[0] if isinstance(one, tuple) else one) == name:
+                return True
+    return False
+
+
+def _check_options(aggregation, max_levels, max_coarse):
+    if aggregation not in METHODS:
+        raise ValueError(f"aggregation must be one of {METHODS}, got {aggregation!r}")
+    return check_integer("max_levels", max_levels, minimum=1), check_integer("max_coarse", max_coarse, minimum=0)
+
+
+def _on_gpu(A):
+    return type(A).__module__.split(".")[0] in ("cupyx", "cupy")
+
+
+def _checked_matrix_on_gpu(A, symmetry):
+    """_checked_matrix for a cupyx matrix, on the device; a failing test repeats on the host
+    copy for the CPU's message."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    if symmetry not in ("hermitian", "symmetric"):
+        raise ValueError(f"symmetry must be 'hermitian' or 'symmetric', got {symmetry!r}")
+    if not csp.issparse(A):
+        raise TypeError(f"A must be a cupyx sparse matrix, got {type(A).__module__}.{type(A).__name__}")
+    check_sparse_arrays(A, "A", cupy)
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"A must be square, got shape {A.shape}")
+    if A.dtype.kind not in "biuf":
+        raise TypeError(f"A must be real, got {A.dtype}")
+    A = csp.csr_matrix(A)
+    A = A.astype(cupy.float64) if A.dtype != cupy.float64 else A.copy()  # sum_duplicates sorts in place
+    A.sum_duplicates()
+    D = (A - A.T).tocsr()
+    D.eliminate_zeros()
+    if D.nnz or not bool(cupy.isfinite(A.data).all()):
+        _checked_matrix(sp.csr_array(A.get()), symmetry)  # raises, with the host's message
+    return A
+
+
+def _checked_candidates_on_gpu(B, A):
+    import cupy
+
+    _checked_candidates(np.empty(B.shape), A)  # the shape's check and message
+    return cupy.asarray(B, dtype=cupy.float64).reshape(A.shape[0], -1)
 
 
 def _checked_matrix(A, symmetry):
@@ -162,6 +245,8 @@ def _next_level(level, C, AggOp, smooth, improve, symmetry, keep, be):
     from pyamg.multilevel import MultilevelSolver
 
     A = level.A
+    if A.shape[0] > 1 and np.all(A.diagonal() >= 0):  # ρ(D⁻¹A) as on the GPU, for Jacobi in improve too
+        A.rho_D_inv = spectral_radius(A, A.diagonal())
     level.B = _improved_candidates(A, level.B, improve)
     T, B = fit_candidates(AggOp, level.B)
     P = _smoothed_prolongator(A, T, C, B, smooth)
@@ -212,7 +297,8 @@ def _smoothed_prolongator(A, T, C, B, smooth):
     if set(options) - {"omega", "degree"}:
         return sp.csr_array(jacobi_prolongation_smoother(A, T, C, B, **options))
     D_inv_A = scale_rows(A, get_diagonal(A, inv=True), copy=True)
-    A.rho_D_inv = _spectral_radius(A, D_inv_A)
+    if not hasattr(A, "rho_D_inv"):
+        A.rho_D_inv = _spectral_radius(A, D_inv_A)
     D_inv_A = (options.get("omega", 4.0 / 3.0) / A.rho_D_inv) * D_inv_A
     P = T
     for _ in range(options.get("degree", 1)):
@@ -220,43 +306,16 @@ def _smoothed_prolongator(A, T, C, B, smooth):
     return sp.csr_array(P)
 
 
-def _spectral_radius(A, D_inv_A, tol=0.01, maxiter=50):
-    """ρ(D⁻¹A), estimated as pyamg's ``approximate_spectral_radius`` estimates it, at a
-    fraction of the cost.
-
-    For a symmetric A with a positive diagonal, D⁻¹A is similar to the symmetric
-    S = D^-½ A D^-½, so Lanczos' three-term recurrence on S gives the same Ritz values as
-    pyamg's Arnoldi process on D⁻¹A, which (forced nonsymmetric by its restarts)
-    orthogonalises against every earlier vector and restarts up to 5 times: setting up a
-    Laplace3D 60³ hierarchy spent about 90% of its prolongation smoothing there. The
-    estimate is the largest Ritz value once its residual is below ``tol`` times the value,
-    pyamg's criterion, from a fixed start vector, so that it does not depend on numpy's
-    global random state. A diagonal that is not positive goes to pyamg's estimator.
-    """
+def _spectral_radius(A, D_inv_A):
+    """ρ(D⁻¹A) by :func:`gbgraph.solvers.polynomial.spectral_radius` (Lanczos on
+    D^-½ A D^-½, the same estimate as on the GPU), or pyamg's estimator for a diagonal that
+    is not positive (pyamg's Arnoldi process on D⁻¹A)."""
     from pyamg.util.linalg import approximate_spectral_radius
-    from scipy.linalg import eigh_tridiagonal
 
     diagonal = A.diagonal()
-    if A.shape[0] < 2 or not np.all(diagonal > 0):
+    if A.shape[0] < 2 or not np.all(diagonal >= 0):
         return approximate_spectral_radius(D_inv_A)
-    scale = 1.0 / np.sqrt(diagonal)  # S = D^-½ A D^-½ is applied, not formed (Laplace3D 60³: 32 SpMVs)
-    v = np.random.default_rng(0).random(A.shape[0])
-    v /= np.linalg.norm(v)
-    previous, alphas, betas, beta = np.zeros_like(v), [], [], 0.0
-    for j in range(min(maxiter, A.shape[0])):
-        w = A @ (scale * v)  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
-        w *= scale
-        w -= beta * previous
-        alphas.append(w @ v)
-        w -= alphas[-1] * v
-        beta = np.linalg.norm(w)
-        theta, s = eigh_tridiagonal(np.array(alphas), np.array(betas), select="i", select_range=(j, j))
-        if beta * abs(s[-1, 0]) < tol * theta[0]:
-            break
-        betas.append(beta)
-        w /= beta
-        previous, v = v, w
-    return theta[0]
+    return spectral_radius(A, diagonal)
 
 
 def _undirected(C):

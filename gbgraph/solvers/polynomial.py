@@ -1,0 +1,249 @@
+"""Jacobi and Chebyshev relaxation, on the CPU (numpy, scipy) or the GPU (CuPy, cupyx): each a
+polynomial in A applied to the residual, so a sweep is sparse products and vector updates on
+the array's own device.
+
+The smoothers of :mod:`gbgraph.amg` and the preconditioners :func:`jacobi` and
+:func:`chebyshev` run these updates in place, with pyamg's formulas, so that a hierarchy on
+the GPU smooths as pyamg does on the CPU:
+
+* Jacobi: ``x ← x + ω D⁻¹ (b - A x)`` (pyamg's ``relaxation.jacobi``);
+* Chebyshev: ``x ← x + p(A) (b - A x)``, ``p`` the Chebyshev polynomial of the interval
+  ``[lower ρ, upper ρ]`` (pyamg's ``setup_chebyshev`` and ``relaxation.polynomial``).
+
+ρ comes from :func:`spectral_radius`, Lanczos from a fixed start vector, the same on every
+device.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._checks import check_integer
+
+__all__ = ["spectral_radius", "jacobi_sweeps", "chebyshev_coefficients", "polynomial_sweeps", "jacobi", "chebyshev",
+           "array_modules", "inverse"]
+
+
+def array_modules(A):
+    """(numpy, scipy.sparse.linalg) for a scipy matrix, (cupy, cupyx.scipy.sparse.linalg) for a cupyx one."""
+    if sp.issparse(A) or isinstance(A, np.ndarray):
+        import scipy.sparse.linalg as sla
+
+        return np, sla
+    import cupy
+    import cupyx.scipy.sparse.linalg as csla
+
+    return cupy, csla
+
+
+def start_vector(xp, n):
+    """A fixed vector in (0, 1)ⁿ, the same on every device: the top 53 bits of a
+    multiplicative hash of each index (Fibonacci hashing), so no host generator is needed."""
+    i = xp.arange(1, n + 1, dtype=xp.uint64)
+    return ((i * xp.uint64(0x9E3779B97F4A7C15)) >> xp.uint64(11)).astype(xp.float64) * 2.0**-53 + 2.0**-54
+
+
+def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
+    """ρ(A), or ρ(D⁻¹A) with ``diagonal`` = the diagonal of A, estimated by Lanczos.
+
+    For a symmetric A with a positive diagonal, D⁻¹A is similar to the symmetric
+    S = D^-½ A D^-½, so Lanczos' three-term recurrence on S gives the Ritz values of D⁻¹A.
+    The estimate is the largest Ritz value once its residual is below ``tol`` times the
+    value, pyamg's criterion for ``approximate_spectral_radius``, from
+    :func:`start_vector`, so that the same matrix gets the same estimate on every device
+    (to rounding) and run.
+
+    Parameters
+    ----------
+    A : scipy or cupyx sparse matrix
+        Symmetric.
+    diagonal : numpy or cupy array, optional
+        A's diagonal, non-negative: estimate ρ(D⁻¹A) instead of ρ(A) (D⁻¹ with 0 for a
+        zero entry).
+    tol : float
+    maxiter : int
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        for a ``diagonal`` that is not positive.
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> A = gg.generators.laplace3d(10)
+    >>> round(spectral_radius(A, A.diagonal()), 2)   # 1 + cos(π/11), to the estimate's tolerance
+    1.96
+    """
+    from scipy.linalg import eigh_tridiagonal
+
+    xp, _ = array_modules(A)
+    n = A.shape[0]
+    if n == 0:
+        return 0.0
+    if diagonal is not None and not bool((diagonal >= 0).all()):
+        raise ValueError("spectral_radius of D⁻¹A needs a non-negative diagonal")
+    # S = D^-½ A D^-½, applied, not formed; a zero diagonal entry (a zero row of a coarse
+    # operator whose candidate was dropped) scales by 0, as pyamg's D⁻¹ does
+    scale = None if diagonal is None else inverse(xp.sqrt(diagonal))
+    v = start_vector(xp, n)
+    v /= xp.linalg.norm(v)
+    previous, alphas, betas, beta = xp.zeros_like(v), [], [], 0.0
+    theta = [0.0]
+    for j in range(min(maxiter, n)):
+        w = A @ (v if scale is None else scale * v)  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
+        if scale is not None:
+            w *= scale
+        w -= beta * previous
+        alphas.append(float(w @ v))
+        w -= alphas[-1] * v
+        beta = float(xp.linalg.norm(w))
+        theta, s = eigh_tridiagonal(np.array(alphas), np.array(betas), select="i", select_range=(j, j))
+        if beta * abs(s[-1, 0]) < tol * theta[0]:
+            break
+        betas.append(beta)
+        w /= beta
+        previous, v = v, w
+    return float(theta[0])
+
+
+def inverse(d):
+    """1 / d, and 0 where d is 0 (pyamg's ``get_diagonal(inv=True)``)."""
+    xp, _ = array_modules(d)
+    return xp.where(d != 0, 1.0 / xp.where(d != 0, d, 1.0), 0.0)
+
+
+def jacobi_sweeps(A, x, b, omega, iterations, inverse_diagonal):
+    """``iterations`` of ``x ← x + ω D⁻¹ (b - A x)``, in place."""
+    for _ in range(iterations):
+        x += omega * inverse_diagonal * (b - A @ x)
+
+
+def chebyshev_coefficients(rho, lower_bound=1.0 / 30.0, upper_bound=1.1, degree=3):
+    """The coefficients of pyamg's Chebyshev smoother for a matrix of spectral radius ρ:
+    the polynomial of degree ``degree`` on ``[lower_bound ρ, upper_bound ρ]``, highest first."""
+    from pyamg.relaxation.chebyshev import chebyshev_polynomial_coefficients
+
+    return -chebyshev_polynomial_coefficients(rho * lower_bound, rho * upper_bound, degree)[:-1]
+
+
+def polynomial_sweeps(A, x, b, coefficients, iterations):
+    """``iterations`` of ``x ← x + p(A) (b - A x)``, ``p`` by Horner's rule, in place (pyamg's
+    ``relaxation.polynomial``)."""
+    xp, _ = array_modules(A)
+    for _ in range(iterations):
+        residual = b if not bool(xp.any(x)) else b - A @ x
+        h = coefficients[0] * residual
+        for c in coefficients[1:]:
+            h = c * residual + A @ h
+        x += h
+
+
+def _operator(A, apply):
+    xp, sla = array_modules(A)
+
+    def matvec(b):
+        if type(b).__module__.split(".")[0] != xp.__name__:
+            raise TypeError(f"b must be a {xp.__name__} array for this operator, got {type(b).__module__}."
+                            f"{type(b).__name__}")
+        x = xp.zeros(A.shape[0])
+        apply(x, b.reshape(-1).astype(xp.float64, copy=False))
+        return x.reshape(b.shape)
+
+    return sla.LinearOperator(A.shape, matvec=matvec, rmatvec=matvec, dtype=np.float64)
+
+
+def _checked(A, sweeps):
+    check_integer("sweeps", sweeps, minimum=1)
+    xp, _ = array_modules(A)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"A must be square, got shape {A.shape}")
+    A = A.tocsr().astype(np.float64)
+    if not bool(xp.isfinite(A.data).all()):
+        raise ValueError(f"A has {int((~xp.isfinite(A.data)).sum()):,} NaN or infinite entries; the sweeps need "
+                         "finite values")
+    return A, xp
+
+
+def jacobi(A, omega=2.0 / 3.0, *, sweeps=1):
+    """Weighted Jacobi preconditioner: ``sweeps`` of ``x ← x + ω D⁻¹ (b - A x)`` from x = 0.
+
+    Parameters
+    ----------
+    A : scipy or cupyx sparse matrix
+        Square, finite, with no zero on the diagonal.
+    omega : float
+        The weight ω (2/3 for the Laplacian's smoothing).
+    sweeps : int
+
+    Returns
+    -------
+    LinearOperator
+        scipy's for scipy input, cupyx's (on the GPU) for cupyx input; it takes vectors of
+        the same library (TypeError otherwise).
+
+    Raises
+    ------
+    ValueError
+        for a non-square A, NaN or infinite entries, a zero diagonal entry (the message names
+        its row) or ``sweeps`` below 1.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> A = gg.generators.laplace3d(8)
+    >>> M = gg.solvers.jacobi(A, sweeps=2)
+    >>> b = np.ones(A.shape[0])
+    >>> bool(np.linalg.norm(b - A @ (M @ b)) < np.linalg.norm(b))
+    True
+    """
+    A, xp = _checked(A, sweeps)
+    diagonal = A.diagonal()
+    zero = xp.flatnonzero(diagonal == 0)
+    if zero.size:
+        raise ValueError(f"A has a zero diagonal entry in row {int(zero[0])}; Jacobi divides by the diagonal")
+    inverse_diagonal = 1.0 / diagonal
+    return _operator(A, lambda x, b: jacobi_sweeps(A, x, b, omega, sweeps, inverse_diagonal))
+
+
+def chebyshev(A, *, degree=3, lower_bound=1.0 / 30.0, upper_bound=1.1, sweeps=1):
+    """Chebyshev polynomial preconditioner, pyamg's smoother: ``x ← x + p(A) (b - A x)``.
+
+    ``p`` is the Chebyshev polynomial of degree ``degree`` for the interval
+    ``[lower_bound ρ, upper_bound ρ]``, ρ = :func:`spectral_radius` of A.
+
+    Parameters
+    ----------
+    A : scipy or cupyx sparse matrix
+        Symmetric positive semidefinite, finite.
+    degree : int
+    lower_bound, upper_bound : float
+        The interval, as fractions of ρ (pyamg's defaults).
+    sweeps : int
+
+    Returns
+    -------
+    LinearOperator
+        scipy's for scipy input, cupyx's for cupyx input.
+
+    Raises
+    ------
+    ValueError
+        for a non-square A, NaN or infinite entries, or ``sweeps`` or ``degree`` below 1.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> A = gg.generators.laplace3d(8)
+    >>> M = gg.solvers.chebyshev(A)
+    >>> b = np.ones(A.shape[0])
+    >>> bool(np.linalg.norm(b - A @ (M @ b)) < np.linalg.norm(b))
+    True
+    """
+    A, xp = _checked(A, sweeps)
+    check_integer("degree", degree, minimum=1)
+    coefficients = chebyshev_coefficients(spectral_radius(A), lower_bound, upper_bound, degree)
+    return _operator(A, lambda x, b: polynomial_sweeps(A, x, b, coefficients, sweeps))
