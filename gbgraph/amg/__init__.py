@@ -17,7 +17,7 @@ from ..errors import InvalidGraphError
 from ..graph import as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, symmetrize
 from ..solvers.polynomial import spectral_radius
 from . import multilevel
-from .setup import build_levels
+from .setup import _unpack, build_levels
 
 __all__ = ["smoothed_aggregation_solver"]
 
@@ -340,14 +340,6 @@ def _strength(A, strength):
     if name not in functions:
         raise ValueError(f"strength must be None, a callable or one of {sorted(functions)}, got {name!r}")
     return sp.csr_array(functions[name](A, **options))
-
-
-def _unpack(option):
-    if option is None:
-        return None, {}
-    if isinstance(option, tuple):
-        return option[0], dict(option[1]) if len(option) > 1 else {}
-    return option, {}
 
 
 def _galerkin(be, R, A, P):
