@@ -403,6 +403,46 @@ def check_finite_matrix(A, why, name="A"):
                          f"{A.data[p]}; {why}")
 
 
+def checked_on_gpu(A, host_check, *, symmetric, nonzero_diagonal=False):
+    """A cupyx sparse matrix (or 2-D CuPy array) as a float64 CSR copy with its duplicates
+    summed, tested on the device for what ``host_check`` rejects: values that differ from
+    the transpose's (with ``symmetric``), NaN or infinite values and (with
+    ``nonzero_diagonal``) a zero on the diagonal. If a test fails, ``host_check`` runs on
+    the host copy, so that the error is the CPU path's, message and all.
+
+    Parameters
+    ----------
+    A : cupyx sparse matrix or cupy.ndarray
+        Square, real (checked by the caller).
+    host_check : callable
+        Takes the host copy as a scipy CSR array; raises.
+    symmetric, nonzero_diagonal : bool
+
+    Returns
+    -------
+    cupyx.scipy.sparse.csr_matrix
+
+    Raises
+    ------
+    ValueError
+        what ``host_check`` raises for the host copy.
+    """
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = csp.csr_matrix(A)
+    A = A.astype(cupy.float64) if A.dtype != cupy.float64 else A.copy()  # sum_duplicates sorts in place
+    A.sum_duplicates()
+    failed = not bool(cupy.isfinite(A.data).all()) or (nonzero_diagonal and not bool((A.diagonal() != 0).all()))
+    if symmetric and not failed:
+        D = (A - A.T).tocsr()
+        D.eliminate_zeros()
+        failed = D.nnz > 0
+    if failed:
+        host_check(sp.csr_array(A.get()))
+    return A
+
+
 def transposed_weights(graph):
     """The weight of (j, i) at the position of each entry (i, j) of a weighted Graph.
 

@@ -14,7 +14,8 @@ from .._checks import check_integer
 from ..algorithms.aggregation import METHODS, aggregate
 from ..algorithms.coarsen import _stalled, aggregation_operator
 from ..errors import InvalidGraphError
-from ..graph import as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, symmetrize
+from ..graph import (as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, checked_on_gpu,
+                     symmetrize)
 from ..solvers.polynomial import spectral_radius
 from . import multilevel
 from .setup import _unpack, build_levels
@@ -122,7 +123,7 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
 
         A = _checked_matrix_on_gpu(A, symmetry)
         B = None if B is None else _checked_candidates_on_gpu(B, A)
-        _check_options(aggregation, max_levels, max_coarse)
+        max_levels, max_coarse = _check_options(aggregation, max_levels, max_coarse)
         if strength is not None:
             raise ValueError(f"on the GPU, strength must be None (A's own pattern, MueLu's default), got {strength!r}")
         if kwargs:
@@ -132,10 +133,7 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
                                              max_levels=max_levels, max_coarse=max_coarse, keep=keep,
                                              backend=backend))
     A = _checked_matrix(A, symmetry)
-    if aggregation not in METHODS:
-        raise ValueError(f"aggregation must be one of {METHODS}, got {aggregation!r}")
-    max_levels = check_integer("max_levels", max_levels, minimum=1)
-    max_coarse = check_integer("max_coarse", max_coarse, minimum=0)
+    max_levels, max_coarse = _check_options(aggregation, max_levels, max_coarse)
     B = np.ones((A.shape[0], 1), A.dtype) if B is None else _checked_candidates(B, A)
     be = backends.backend(backend)
     smooth, improve_candidates = levelize(smooth, max_levels), levelize(improve_candidates, max_levels)
@@ -191,14 +189,7 @@ def _checked_matrix_on_gpu(A, symmetry):
         raise ValueError(f"A must be square, got shape {A.shape}")
     if A.dtype.kind not in "biuf":
         raise TypeError(f"A must be real, got {A.dtype}")
-    A = csp.csr_matrix(A)
-    A = A.astype(cupy.float64) if A.dtype != cupy.float64 else A.copy()  # sum_duplicates sorts in place
-    A.sum_duplicates()
-    D = (A - A.T).tocsr()
-    D.eliminate_zeros()
-    if D.nnz or not bool(cupy.isfinite(A.data).all()):
-        _checked_matrix(sp.csr_array(A.get()), symmetry)  # raises, with the host's message
-    return A
+    return checked_on_gpu(A, lambda host: _checked_matrix(host, symmetry), symmetric=True)
 
 
 def _checked_candidates_on_gpu(B, A):

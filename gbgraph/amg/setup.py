@@ -15,19 +15,15 @@ import numpy as np
 
 from ..solvers.polynomial import array_modules, inverse, spectral_radius
 
-__all__ = ["aggregation_matrix", "fit_candidates", "smoothed_prolongator", "galerkin", "sparse_module", "row_scaled"]
+__all__ = ["aggregate_sums", "fit_candidates", "smoothed_prolongator", "galerkin", "sparse_module", "row_scaled"]
 
 
-def aggregation_matrix(labels, k, transpose=False):
-    """The n × k aggregation operator (ones at (i, labels[i])), or its transpose, k × n, whose
-    product with a vector sums it over each aggregate; CSR, on the labels' device."""
+def aggregate_sums(labels, k):
+    """The k × n transpose of the aggregation operator (ones at (labels[i], i)), CSR on the
+    labels' device: its product with a vector sums the vector over each aggregate."""
     xp = array_modules(labels)[0]
-    xsp = sparse_module(xp)
     n = labels.size
-    ones = xp.ones(n)
-    if transpose:
-        return xsp.csr_matrix((ones, (labels, xp.arange(n))), shape=(k, n))
-    return xsp.csr_matrix((ones, labels, xp.arange(n + 1)), shape=(n, k))
+    return sparse_module(xp).csr_matrix((xp.ones(n), (labels, xp.arange(n))), shape=(k, n))
 
 
 def sparse_module(xp):
@@ -51,7 +47,7 @@ def fit_candidates(labels, k, B, tol=1e-10):
     xp = array_modules(labels)[0]
     xsp = sparse_module(xp)
     n, K = B.shape
-    S = aggregation_matrix(labels, k, transpose=True)  # S u: the sums of u over each aggregate
+    S = aggregate_sums(labels, k)
     Q = xp.array(B, dtype=np.float64, order="F")  # columns contiguous
     R = xp.zeros((k, K, K))
     for j in range(K):

@@ -23,7 +23,7 @@ from scipy.sparse.linalg import LinearOperator
 
 from ..algorithms.coloring import color
 from .._checks import check_integer
-from ..graph import check_finite_matrix, check_sparse_arrays, check_symmetric_matrix
+from ..graph import check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, checked_on_gpu
 
 __all__ = ["GaussSeidel", "multicolor_gauss_seidel", "cluster_gauss_seidel"]
 
@@ -304,16 +304,7 @@ def _checked_on_gpu(A, symmetric):
         raise ValueError(f"A must be square, got shape {A.shape}")
     if A.dtype.kind not in "iuf":
         raise TypeError(f"A must have real values, got {A.dtype}")
-    A = csp.csr_matrix(A)
-    A = A.astype(cupy.float64) if A.dtype != cupy.float64 else A.copy()  # sum_duplicates sorts in place
-    A.sum_duplicates()
-    asymmetric = False
-    if symmetric:
-        D = (A - A.T).tocsr()
-        D.eliminate_zeros()
-        asymmetric = D.nnz > 0
-    if asymmetric or not bool(cupy.isfinite(A.data).all()) or not bool((A.diagonal() != 0).all()):
-        _checked(sp.csr_array(A.get()), 1, symmetric)  # raises, with the host's message
+    A = checked_on_gpu(A, lambda host: _checked(host, 1, symmetric), symmetric=symmetric, nonzero_diagonal=True)
     return A, pattern_graph(A)
 
 
