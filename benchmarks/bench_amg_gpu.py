@@ -3,7 +3,10 @@ Kelley & Rajamanickam (IPDPS 2022; MueLu and Kokkos Kernels on a V100).
 
 Table V's setting: CG to a relative residual of 1e-12, smoothed aggregation with MIS-2
 aggregates, two Jacobi sweeps (omega = 2/3) before and after each coarse correction, no
-candidate improvement (MueLu's default), b = ones. On Laplace3D 100³ and 200³ and
+candidate improvement (MueLu's default), and MueLu's drivers' right-hand side: b = A x for x
+uniform on [-1, 1], solved from x = 0 (muelu/test/scaling/Driver.cpp); the iterations for
+b = ones beside them, and for 100³ also the hierarchy with MueLu's default smoother damping
+(Ifpack2's "relaxation: damping factor" 1, for the paper does not state one). On Laplace3D 100³ and 200³ and
 Elasticity3D 40³ (B: the six rigid-body modes) it prints gbgraph's hierarchy on the GPU
 (``gg.amg.smoothed_aggregation_solver`` of a cupyx matrix): iterations, the fine level's
 aggregation, setup and solve times (median of --repeat, the device synchronised), operator
@@ -39,6 +42,8 @@ from common import describe_machine
 
 JACOBI = ("jacobi", {"omega": 2.0 / 3.0, "iterations": 2})
 TABLE_V = dict(presmoother=JACOBI, postsmoother=JACOBI, improve_candidates=None)
+UNDAMPED = ("jacobi", {"omega": 1.0, "iterations": 2})  # Ifpack2's default damping factor
+TABLE_V_UNDAMPED = dict(presmoother=UNDAMPED, postsmoother=UNDAMPED, improve_candidates=None)
 # Kelley & Rajamanickam 2022, Table V (V100, Laplace3D 100³, MueLu, MIS2 aggregation):
 # iterations, setup s, of it aggregation s, solve s.
 PAPER_TABLE_V = {"iterations": 22, "setup_s": 0.538, "aggregation_s": 0.035, "solve_s": 0.370}
@@ -75,32 +80,43 @@ def problems(sizes, elasticity):
         yield f"elasticity3d:{n}", sp.csr_array(gg.generators.elasticity3d(n)), gg.generators.rigid_body_modes(n)
 
 
-def table_v(name, A, B, repeat, cpu_peers):
+def muelu_rhs(A):
+    """MueLu's drivers' right-hand side: A x for x uniform on [-1, 1] (normalised there, which
+    a relative tolerance does not see)."""
+    return A @ np.random.default_rng(0).uniform(-1.0, 1.0, A.shape[0])
+
+
+def table_v(name, A, B, repeat, cpu_peers, options=TABLE_V, label="gbgraph GPU mis2"):
     dA = csp.csr_matrix(A)
     dB = None if B is None else cupy.asarray(B)
-    b = cupy.ones(A.shape[0])
-    gg.amg.smoothed_aggregation_solver(dA, B=dB, **TABLE_V)  # compile the kernels, warm the pools
-    setup, ml = synced_ms(lambda: gg.amg.smoothed_aggregation_solver(dA, B=dB, **TABLE_V), repeat)
+    hb = muelu_rhs(A)
+    b = cupy.asarray(hb)
+    gg.amg.smoothed_aggregation_solver(dA, B=dB, **options)  # compile the kernels, warm the pools
+    setup, ml = synced_ms(lambda: gg.amg.smoothed_aggregation_solver(dA, B=dB, **options), repeat)
     graph = gg.as_graph(dA, weights=False)
     aggregation, _ = synced_ms(lambda: gg.aggregate(graph, "mis2"), repeat)
-    residuals = []
+    ml.solve(b, tol=1e-12, accel="cg")  # capture the cycle
+    residuals, ones = [], []
     solve, _ = synced_ms(lambda: ml.solve(b, tol=1e-12, accel="cg", residuals=residuals), repeat)
+    ml.solve(cupy.ones(A.shape[0]), tol=1e-12, accel="cg", residuals=ones)
     spmv, _ = synced_ms(lambda: dA @ b, 20)
-    rows = [{"graph": name, "solver": "gbgraph GPU mis2", "iterations": len(residuals) - 1, "setup_ms": setup,
-             "aggregation_ms": aggregation, "solve_ms": solve, "operator_complexity": ml.operator_complexity(),
-             "levels": len(ml.levels), "spmv_ms": spmv,
+    rows = [{"graph": name, "solver": label, "iterations": len(residuals) - 1, "iterations_ones": len(ones) - 1,
+             "setup_ms": setup, "aggregation_ms": aggregation, "solve_ms": solve,
+             "operator_complexity": ml.operator_complexity(), "levels": len(ml.levels), "spmv_ms": spmv,
              "final_relative_residual": residuals[-1] / float(cupy.linalg.norm(b))}]
     if cpu_peers:
-        hb = np.ones(A.shape[0])
-        for solver, build in (("gbgraph CPU mis2", lambda: gg.amg.smoothed_aggregation_solver(A, B=B, **TABLE_V)),
-                              ("pyamg standard", lambda: pyamg.smoothed_aggregation_solver(A, B=B, **TABLE_V))):
+        for solver, build in (("gbgraph CPU mis2", lambda: gg.amg.smoothed_aggregation_solver(A, B=B, **options)),
+                              ("pyamg standard", lambda: pyamg.smoothed_aggregation_solver(A, B=B, **options))):
             setup_c, cpu = host_ms(build, 1)
-            res = []
+            res, res_ones = [], []
             solve_c, _ = host_ms(lambda: cpu.solve(hb, tol=1e-12, accel="cg", residuals=res), 1)
+            cpu.solve(np.ones(A.shape[0]), tol=1e-12, accel="cg", residuals=res_ones)
             spmv_c, _ = host_ms(lambda: A @ hb, 20)
-            rows.append({"graph": name, "solver": solver, "iterations": len(res) - 1, "setup_ms": setup_c,
-                         "aggregation_ms": None, "solve_ms": solve_c, "operator_complexity": cpu.operator_complexity(),
-                         "levels": len(cpu.levels), "spmv_ms": spmv_c, "final_relative_residual": res[-1] / np.linalg.norm(hb)})
+            rows.append({"graph": name, "solver": solver, "iterations": len(res) - 1,
+                         "iterations_ones": len(res_ones) - 1, "setup_ms": setup_c, "aggregation_ms": None,
+                         "solve_ms": solve_c, "operator_complexity": cpu.operator_complexity(),
+                         "levels": len(cpu.levels), "spmv_ms": spmv_c,
+                         "final_relative_residual": res[-1] / np.linalg.norm(hb)})
     return rows
 
 
@@ -141,10 +157,12 @@ def setup_profile(dA, dB):
 
 
 def cycle_profile(ml, b):
-    """ms of one V-cycle, and of each level's part: smoothing, residual, restriction, prolongation."""
+    """ms of one V-cycle (the captured CUDA graph), of the same cycle by cupyx's products
+    (MultilevelSolver.cycle, the reference form), and of cupyx's SpMV on each level."""
     apply, _ = synced_ms(lambda: ml._apply(b), 10)
+    reference, _ = synced_ms(lambda: ml.cycle(cupy.zeros_like(b), b), 10)
     spmv = [synced_ms(lambda A=level.A: A @ cupy.ones(A.shape[0]), 10)[0] for level in ml.levels]
-    return apply, spmv
+    return apply, reference, spmv
 
 
 def gmres(A, b, M):
@@ -188,19 +206,23 @@ def main():
     args = parser.parse_args()
     results = {"machine": describe_machine(gpu=cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()),
                "paper_table_v": PAPER_TABLE_V, "paper_table_vi": PAPER_TABLE_VI, "table_v": [], "table_vi": []}
-    print("Table V's setting: CG to 1e-12, SA with MIS-2 aggregates, 2 Jacobi sweeps (omega 2/3), b = ones")
-    print(f"{'graph':<18}{'solver':<20}{'iters':>6}{'agg ms':>9}{'setup ms':>10}{'solve ms':>10}{'op cx':>7}"
-          f"{'levels':>7}{'SpMV ms':>9}")
-    for name, A, B in problems(args.sizes, args.elasticity):
+    print("Table V's setting: CG to 1e-12, SA with MIS-2 aggregates, 2 Jacobi sweeps (omega 2/3), "
+          "b = A x (x uniform on [-1, 1], MueLu's drivers); iters b=1: the same for b = ones")
+    print(f"{'graph':<18}{'solver':<22}{'iters':>6}{'b=1':>5}{'agg ms':>9}{'setup ms':>10}{'solve ms':>10}"
+          f"{'op cx':>7}{'levels':>7}{'SpMV ms':>9}")
+    runs = [(name, A, B, TABLE_V, "gbgraph GPU mis2", name == "laplace3d:100")
+            for name, A, B in problems(args.sizes, args.elasticity)]
+    runs[1:1] = [(name, A, B, TABLE_V_UNDAMPED, "gbgraph GPU omega=1", False) for name, A, B in problems([100], [])]
+    for name, A, B, options, label, cpu_peers in runs:
         cupy.get_default_memory_pool().free_all_blocks()  # the last problem's hierarchies
-        for row in table_v(name, A, B, args.repeat, cpu_peers=name == "laplace3d:100"):
+        for row in table_v(name, A, B, args.repeat, cpu_peers, options, label):
             results["table_v"].append(row)
             agg = "" if row["aggregation_ms"] is None else f"{row['aggregation_ms']:.1f}"
-            print(f"{row['graph']:<18}{row['solver']:<20}{row['iterations']:>6}{agg:>9}{row['setup_ms']:>10.1f}"
-                  f"{row['solve_ms']:>10.1f}{row['operator_complexity']:>7.2f}{row['levels']:>7}{row['spmv_ms']:>9.3f}",
-                  flush=True)
+            print(f"{row['graph']:<18}{row['solver']:<22}{row['iterations']:>6}{row['iterations_ones']:>5}{agg:>9}"
+                  f"{row['setup_ms']:>10.1f}{row['solve_ms']:>10.1f}{row['operator_complexity']:>7.2f}"
+                  f"{row['levels']:>7}{row['spmv_ms']:>9.3f}", flush=True)
     p = PAPER_TABLE_V
-    print(f"{'paper (V100 MueLu)':<18}{'laplace3d:100':<20}{p['iterations']:>6}{1e3 * p['aggregation_s']:>9.1f}"
+    print(f"{'paper (V100 MueLu)':<18}{'laplace3d:100':<22}{p['iterations']:>6}{'':>5}{1e3 * p['aggregation_s']:>9.1f}"
           f"{1e3 * p['setup_s']:>10.1f}{1e3 * p['solve_s']:>10.1f}")
     print("\nTable VI's analogue: GMRES(50) to 1e-8, b = A x*, point / cluster multicolor SGS on the GPU")
     print(f"{'graph':<18}{'preconditioner':<16}{'colors':>7}{'setup ms':>10}{'applies':>8}{'1 apply ms':>11}"
@@ -218,11 +240,12 @@ def main():
         cupy.get_default_memory_pool().free_all_blocks()
         dA, dB = csp.csr_matrix(A), None if B is None else cupy.asarray(B)
         total, ms, ml = setup_profile(dA, dB)
-        cycle, spmv = cycle_profile(ml, cupy.ones(A.shape[0]))
+        cycle, reference, spmv = cycle_profile(ml, cupy.ones(A.shape[0]))
         results["profile"].append({"graph": name, "setup_ms": total, "phases_ms": ms, "v_cycle_ms": cycle,
-                                   "spmv_ms_per_level": spmv})
+                                   "v_cycle_cupyx_ms": reference, "spmv_ms_per_level": spmv})
         print(f"{name}: setup {total:.1f} = " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items()))
-        print(f"{name}: V-cycle {cycle:.2f} ms; SpMV per level " + ", ".join(f"{s:.3f}" for s in spmv))
+        print(f"{name}: V-cycle {cycle:.3f} ms as one CUDA graph ({reference:.2f} ms by cupyx's products); "
+              "cupyx SpMV per level " + ", ".join(f"{s:.3f}" for s in spmv))
     for kind, (setup, apply_s, iterations) in PAPER_TABLE_VI.items():
         print(f"{'paper (V100)':<18}{kind + ' SGS':<16}{'':>7}{1e3 * setup:>10.2f}{iterations:>8}{'':>11}"
               f"{1e3 * apply_s:>10.1f}   (÷ {H100_OVER_V100:.1f}, the bandwidth ratio: {1e3 * apply_s / H100_OVER_V100:.0f} ms)")

@@ -112,6 +112,46 @@ def test_gpu_defaults_and_smoothers_solve_to_tolerance(smoother):
 
 
 @_gpu
+@pytest.mark.parametrize("smoother", [JACOBI, ("jacobi", {"omega": 0.8, "iterations": 3}), None,
+                                      ("cluster_gauss_seidel", {"sweep": "symmetric"}), "chebyshev"])
+def test_gpu_cycle_kernels_are_the_reference_cycle(smoother):
+    """The cycle as a CUDA graph of gbgraph's kernels (or, with Chebyshev, the same kernels
+    uncaptured) is MultilevelSolver.cycle through cupyx's products, to rounding, from zero
+    and from a given x; and every replay gives the same bits."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = csp.csr_matrix(elasticity3d(6))
+    ml = gg.amg.smoothed_aggregation_solver(A, B=rigid_body_modes(6), presmoother=smoother, postsmoother=smoother,
+                                            improve_candidates=None, max_coarse=40)
+    assert len(ml.levels) >= 3 and ml._device_cycle.captured == (smoother != "chebyshev")
+    rng = np.random.default_rng(6)
+    b, x0 = cupy.asarray(rng.random(A.shape[0])), cupy.asarray(rng.random(A.shape[0]))
+    for start in (None, x0):
+        reference = cupy.zeros_like(b) if start is None else start.copy()
+        ml.cycle(reference, b)
+        first, again = ml._device_cycle(b, start), ml._device_cycle(b, start)
+        scale = float(cupy.abs(reference).max())
+        assert float(cupy.abs(first - reference).max()) <= 1e-12 * scale
+        assert bool((first == again).all())
+    np.testing.assert_allclose(ml._device_cycle.matvec(b).get(), (A @ b).get(), rtol=1e-13, atol=1e-13)
+
+
+@_gpu
+def test_gpu_stationary_solve_reaches_the_tolerance():
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = csp.csr_matrix(laplace3d(16))
+    ml = gg.amg.smoothed_aggregation_solver(A, presmoother=JACOBI, postsmoother=JACOBI, improve_candidates=None)
+    b = cupy.asarray(np.random.default_rng(7).random(A.shape[0]))
+    residuals = []
+    x, info = ml.solve(b, tol=1e-8, maxiter=200, residuals=residuals, return_info=True)
+    assert info == 0 and all(later < earlier for earlier, later in zip(residuals, residuals[1:]))
+    assert float(cupy.linalg.norm(b - A @ x)) < 1e-8 * float(cupy.linalg.norm(b))
+
+
+@_gpu
 @pytest.mark.parametrize("kind", ["point", "cluster"])
 @pytest.mark.parametrize("symmetric", [True, False])
 def test_gpu_gauss_seidel_is_the_cpus(kind, symmetric):

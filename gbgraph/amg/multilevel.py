@@ -14,7 +14,8 @@ import numpy as np
 from ..solvers.polynomial import (array_modules, chebyshev_coefficients, inverse, jacobi_sweeps, polynomial_sweeps,
                                   spectral_radius)
 
-__all__ = ["Level", "MultilevelSolver", "cg", "SMOOTHERS", "smoother"]
+__all__ = ["Level", "MultilevelSolver", "cg", "SMOOTHERS", "smoother", "Jacobi", "GaussSeidelSweeps",
+           "no_smoothing"]
 
 #: Smoothers with a parallel form. pyamg's "gauss_seidel" and "block_gauss_seidel" (blocks of
 #: one row) run as point multicolor Gauss-Seidel: a lexicographic sweep has no parallel form
@@ -40,7 +41,7 @@ def smoother(level, spec):
     None, a name or ``(name, options)``."""
     name, options = (spec, {}) if not isinstance(spec, tuple) else (spec[0], dict(spec[1]) if len(spec) > 1 else {})
     if name is None:
-        return lambda A, x, b: None
+        return no_smoothing
     if name not in SMOOTHERS:
         raise ValueError(f"the smoothers on the GPU are {SMOOTHERS} or None, got {name!r}")
     A = level.A
@@ -50,8 +51,7 @@ def smoother(level, spec):
         if options.pop("withrho", True):
             omega /= _rho_D_inv(level)
         _no_more(name, options)
-        inverse_diagonal = inverse(A.diagonal())
-        return lambda A, x, b: jacobi_sweeps(A, x, b, omega, iterations, inverse_diagonal)
+        return Jacobi(omega, iterations, inverse(A.diagonal()))
     if name == "chebyshev":
         if not hasattr(level, "rho"):
             level.rho = spectral_radius(A)
@@ -64,14 +64,35 @@ def smoother(level, spec):
         raise ValueError(f"sweep must be 'forward', 'backward' or 'symmetric', got {sweep!r}")
     _no_more(name, options)
     gs = _gauss_seidel(level, "cluster" if name == "cluster_gauss_seidel" else "point")
-    passes = {"forward": (False,), "backward": (True,), "symmetric": (False, True)}[sweep]
+    return GaussSeidelSweeps(gs, {"forward": (False,), "backward": (True,), "symmetric": (False, True)}[sweep],
+                             iterations)
 
-    def relax(A, x, b):
-        for _ in range(iterations):
-            for backward in passes:
-                gs.sweep(x, b, backward)
 
-    return relax
+def no_smoothing(A, x, b):
+    """The smoother None."""
+
+
+class Jacobi:
+    """``iterations`` sweeps of ``x ← x + ω D⁻¹ (b - A x)`` (pyamg's ``jacobi``), ``s`` = D⁻¹."""
+
+    def __init__(self, omega, iterations, s):
+        self.omega, self.iterations, self.s = omega, iterations, s
+
+    def __call__(self, A, x, b):
+        jacobi_sweeps(A, x, b, self.omega, self.iterations, self.s)
+
+
+class GaussSeidelSweeps:
+    """``iterations`` times the (forward, backward) sweeps ``passes`` of a level's
+    :class:`~gbgraph.solvers.gauss_seidel_gpu.DeviceGaussSeidel`."""
+
+    def __init__(self, gs, passes, iterations):
+        self.gs, self.passes, self.iterations = gs, passes, iterations
+
+    def __call__(self, A, x, b):
+        for _ in range(self.iterations):
+            for backward in self.passes:
+                self.gs.sweep(x, b, backward)
 
 
 def _no_more(name, options):
@@ -123,6 +144,11 @@ class MultilevelSolver:
         xp, _ = array_modules(levels[-1].A)
         coarse = levels[-1].A.toarray()
         self._coarse_inverse = xp.linalg.pinv(coarse) if coarse.size else coarse  # pyamg's default: "pinv"
+        self._device_cycle = None
+        if xp is not np:
+            from .device_cycle import DeviceCycle
+
+            self._device_cycle = DeviceCycle(levels, self._coarse_inverse)
 
     def operator_complexity(self):
         """Entries of every level's A over those of the finest."""
@@ -147,6 +173,8 @@ class MultilevelSolver:
         level.postsmoother(A, x, b)
 
     def _apply(self, b):
+        if self._device_cycle is not None:
+            return self._device_cycle(b)
         xp, _ = array_modules(self.levels[0].A)
         x = xp.zeros_like(b)
         if len(self.levels) == 1:
@@ -205,7 +233,8 @@ class MultilevelSolver:
         x = b * 0.0 if x0 is None else self._vector(x0, "x0").copy()
         A = self.levels[0].A
         if accel == "cg":
-            x, info = cg(A, b, x, tol, maxiter, self._apply, residuals)
+            matvec = A.__matmul__ if self._device_cycle is None else self._device_cycle.matvec
+            x, info = cg(matvec, b, x, tol, maxiter, self._apply, residuals)
         elif accel is None:
             x, info = _stationary(self, A, b, x, tol, maxiter, residuals)
         else:
@@ -238,7 +267,9 @@ def _stationary(ml, A, b, x, tol, maxiter, residuals):
     if residuals is not None:
         residuals[:] = [normr]
     for it in range(1, maxiter + 1):
-        if len(ml.levels) == 1:
+        if ml._device_cycle is not None:
+            x = ml._device_cycle(b, x)
+        elif len(ml.levels) == 1:
             x = ml._apply(b)
         else:
             ml.cycle(x, b)
@@ -253,9 +284,10 @@ def _stationary(ml, A, b, x, tol, maxiter, residuals):
 def cg(A, b, x, tol, maxiter, M, residuals=None):
     """Preconditioned conjugate gradients, pyamg's ``krylov.cg`` step for step (the residual
     recomputed every 8th step, stopping at ``||r|| < tol ||b||``), in place on ``x``;
-    returns ``(x, info)``."""
-    xp, _ = array_modules(A)
-    r = b - A @ x
+    returns ``(x, info)``. ``A`` and ``M`` are functions applying the matrix and the
+    preconditioner."""
+    xp, _ = array_modules(b)
+    r = b - A(x)
     z = M(r)
     p = z.copy()
     rz = float(r @ z)
@@ -266,14 +298,14 @@ def cg(A, b, x, tol, maxiter, M, residuals=None):
     if normr < tol * normb:
         return x, 0
     for it in range(maxiter):
-        Ap = A @ p
+        Ap = A(p)
         rz_old = rz
         alpha = rz / float(Ap @ p)
         x += alpha * p
         if it % 8 and it > 0:
             r -= alpha * Ap
         else:
-            r = b - A @ x
+            r = b - A(x)
         z = M(r)
         rz = float(r @ z)
         p *= rz / rz_old

@@ -23,7 +23,10 @@ def aggregate_sums(labels, k):
     labels' device: its product with a vector sums the vector over each aggregate."""
     xp = array_modules(labels)[0]
     n = labels.size
-    return sparse_module(xp).csr_matrix((xp.ones(n), (labels, xp.arange(n))), shape=(k, n))
+    index = np.int32 if n < 2**31 else np.int64
+    members = xp.argsort(labels, kind="stable").astype(index)  # each aggregate's rows, ascending: no COO sort
+    indptr = xp.concatenate((xp.zeros(1, index), xp.cumsum(xp.bincount(labels, minlength=k)).astype(index)))
+    return sparse_module(xp).csr_matrix((xp.ones(n), members, indptr), shape=(k, n))
 
 
 def sparse_module(xp):

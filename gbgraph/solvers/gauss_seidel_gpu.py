@@ -2,8 +2,8 @@
 operators: what :mod:`gbgraph.solvers.gauss_seidel` builds for cupyx input.
 
 A forward sweep is one kernel launch per color (``gauss_seidel.cu``): the rows are listed
-cluster after cluster, the clusters color after color, and each thread updates the rows of
-one cluster in turn, as Algorithm 4 of Kelley and Rajamanickam does (a point sweep: clusters
+cluster after cluster, the clusters color after color, and a few lanes of a warp update the
+rows of one cluster in turn, as Algorithm 4 of Kelley and Rajamanickam does (a point sweep: clusters
 of one row). The rows of a cluster and the clusters of a color are those of the CPU's steps,
 in the same order, so the result is the CPU's to rounding (the sums run in another order).
 """
@@ -32,6 +32,7 @@ class DeviceGaussSeidel(LinearOperator):
         self.n_colors = int(colors.max()) + 1 if colors.size else 0
         self.steps, self.symmetric, self.sweeps = self.n_colors, symmetric, sweeps
         self._A = A
+        self._lanes = kernels.lanes_per_row(A)
         self._inverse_diagonal = inverse(A.diagonal())  # 0 for a zero row of a coarse operator (checked elsewhere)
         cluster = cupy.arange(n, dtype=cupy.int64) if labels is None else labels
         # rows by (color of their cluster, cluster, row)
@@ -49,7 +50,7 @@ class DeviceGaussSeidel(LinearOperator):
         """One forward (or backward) sweep on ``A x = b``, in place on ``x``."""
         for clusters in (reversed(self._colors) if backward else self._colors):
             kernels.gauss_seidel_color(clusters, self._start, self.order, self._A, self._inverse_diagonal, b, x,
-                                       backward)
+                                       backward, self._lanes)
 
     def _matvec(self, b):
         check_on_gpu(b)

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from .._checks import check_integer
 
 __all__ = ["spectral_radius", "jacobi_sweeps", "chebyshev_coefficients", "polynomial_sweeps", "jacobi", "chebyshev",
-           "array_modules", "inverse"]
+           "array_modules", "inverse", "product"]
 
 
 def array_modules(A):
@@ -91,23 +91,86 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
     scale = None if diagonal is None else inverse(xp.sqrt(diagonal))
     v = start_vector(xp, n)
     v /= xp.linalg.norm(v)
-    previous, alphas, betas, beta = xp.zeros_like(v), [], [], 0.0
-    theta = [0.0]
-    for j in range(min(maxiter, n)):
-        w = A @ (v if scale is None else scale * v)  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
-        if scale is not None:
-            w *= scale
-        w -= beta * previous
-        alphas.append(float(w @ v))
-        w -= alphas[-1] * v
-        beta = float(xp.linalg.norm(w))
-        theta, s = eigh_tridiagonal(np.array(alphas), np.array(betas), select="i", select_range=(j, j))
-        if beta * abs(s[-1, 0]) < tol * theta[0]:
-            break
-        betas.append(beta)
-        w /= beta
-        previous, v = v, w
+    steps = min(maxiter, n)
+    # the GPU runs steps in batches with one read of α and β each: the test runs after the
+    # batch, on each step's Ritz value, so the estimate is the one of testing step by step
+    recurrence, batch = (_HostLanczos, 1) if xp is np else (_DeviceLanczos, 10)
+    recurrence = recurrence(A, scale, v, steps)
+    for first in range(0, steps, batch):
+        last = min(first + batch, steps)
+        a, b = recurrence.run(first, last)
+        for j in range(first, last):
+            theta, s = eigh_tridiagonal(a[:j + 1], b[:j], select="i", select_range=(j, j))
+            if b[j] * abs(s[-1, 0]) < tol * theta[0]:
+                return float(theta[0])
     return float(theta[0])
+
+
+class _HostLanczos:
+    """Lanczos' recurrence on S = diag(scale) A diag(scale), from the unit vector v:
+    ``run(first, last)`` takes steps first .. last - 1 and returns (α, β) of every step so far."""
+
+    def __init__(self, A, scale, v, steps):
+        self.A, self.scale, self.v = A, scale, v
+        self.previous, self.beta = np.zeros_like(v), 0.0
+        self.alphas, self.betas = np.zeros(steps), np.zeros(steps)
+
+    def run(self, first, last):
+        scale, v = self.scale, self.v
+        for j in range(first, last):
+            w = self.A @ (v if scale is None else scale * v)  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
+            if scale is not None:
+                w *= scale
+            w -= self.beta * self.previous
+            self.alphas[j] = alpha = w @ v
+            w -= alpha * v
+            self.betas[j] = self.beta = np.linalg.norm(w)
+            if self.beta:  # β = 0: the Krylov space is exhausted, and the test stops here
+                w /= self.beta
+            self.previous, v = v, w
+        self.v = v
+        return self.alphas[:last], self.betas[:last]
+
+
+class _DeviceLanczos:
+    """The same recurrence on the GPU, a step in five launches (lanczos.cu), α and β read
+    once a batch."""
+
+    def __init__(self, A, scale, v, steps):
+        import cupy
+
+        from ..backends.cupy import kernels
+
+        self.kernels, self.A, self.scale, self.v = kernels, A, scale, v
+        self.previous, self.w = cupy.zeros_like(v), cupy.empty_like(v)
+        self.alphas, self.betas = cupy.zeros(steps), cupy.zeros(steps)
+        self.partial = cupy.empty(kernels.lanczos_blocks(A.shape[0]))
+
+    def run(self, first, last):
+        for j in range(first, last):
+            self.kernels.lanczos_step(self.A, self.scale, self.v, self.previous, self.betas[j - 1] if j else None,
+                                      self.w, self.alphas[j:j + 1], self.betas[j:j + 1], self.partial)
+            self.previous, self.v, self.w = self.v, self.w, self.previous
+        return self.alphas[:last].get(), self.betas[:last].get()
+
+
+def product(A):
+    """``v ↦ A v`` for the CSR ``A``: scipy's product, or on the GPU one launch of gbgraph's
+    kernel (cupyx's product sets up cuSPARSE at every call, which costs more than a product
+    on a coarse level)."""
+    xp, _ = array_modules(A)
+    if xp is np:
+        return A.__matmul__
+    from ..backends.cupy import kernels
+
+    lanes = kernels.lanes_per_row(A)
+
+    def matvec(v):
+        y = xp.empty(A.shape[0])
+        kernels.csr_product("times", A, xp.ascontiguousarray(v, dtype=xp.float64), y, lanes=lanes)
+        return y
+
+    return matvec
 
 
 def inverse(d):

@@ -17,6 +17,7 @@ import numpy as np
 
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_color",
+           "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_blocks", "lanczos_step",
            "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -440,12 +441,68 @@ def roots(parent):
     return out
 
 
-def gauss_seidel_color(clusters, start, rows, A, inverse_diagonal, b, x, backward):
+def gauss_seidel_color(clusters, start, rows, A, inverse_diagonal, b, x, backward, lanes):
     """One color of a (cluster) Gauss-Seidel sweep on the CSR ``A``, in place on ``x``
-    (gauss_seidel.cu): the clusters ``clusters = (first, last)``, each thread one cluster."""
+    (gauss_seidel.cu): the clusters ``clusters = (first, last)``, ``lanes`` threads (a power
+    of two up to 32, :func:`lanes_per_row`) to a cluster."""
     first, last = clusters
     if last > first:
-        kernel = _get("gauss_seidel.cu",
-                      f"gbgraph::gauss_seidel_color<{c_type(A.indices.dtype)}, {'true' if backward else 'false'}>")
-        kernel((_blocks(last - first),), (_THREADS,), (np.int64(first), np.int64(last), start, rows, A.indptr,
-                                                       A.indices, A.data, inverse_diagonal, b, x))
+        kernel = _get("gauss_seidel.cu", f"gbgraph::gauss_seidel_color<{c_type(A.indices.dtype)}, {lanes}, "
+                                         f"{'true' if backward else 'false'}>")
+        kernel((_blocks((last - first) * lanes),), (_THREADS,),
+               (np.int64(first), np.int64(last), start, rows, A.indptr, A.indices, A.data, inverse_diagonal, b, x))
+
+
+_PRODUCTS = {"times": "Times", "residual": "Residual", "accumulate": "Accumulate", "jacobi": "Jacobi"}
+
+
+def lanes_per_row(A):
+    """Lanes sharing a row in ``csr_product``: the power of two nearest A's mean row length,
+    1 to 32."""
+    mean = A.nnz / A.shape[0] if A.shape[0] else 1.0
+    return int(min(32, 2 ** max(0, round(np.log2(max(mean, 1.0))))))
+
+
+def csr_product(op, A, x, y, b=None, s=None, omega=0.0, lanes=None):
+    """One product of a V-cycle on the CSR ``A`` into ``y`` (cycle.cu): ``"times"`` y = A x,
+    ``"residual"`` y = b - A x, ``"accumulate"`` y += A x, ``"jacobi"`` y = x + ω s (b - A x)."""
+    n = A.shape[0]
+    if n:
+        lanes = lanes or lanes_per_row(A)
+        kernel = _get("cycle.cu", f"gbgraph::csr_product<{c_type(A.indices.dtype)}, {lanes}, "
+                                  f"gbgraph::Product::{_PRODUCTS[op]}>")
+        kernel((_blocks(n * lanes),), (_THREADS,), (np.int64(n), A.indptr, A.indices, A.data, x, _ptr(b), _ptr(s),
+                                                    np.float64(omega), y))
+
+
+def jacobi_from_zero(b, s, omega, y):
+    """y = ω s b: a Jacobi sweep from x = 0 (cycle.cu)."""
+    if b.size:
+        _get("cycle.cu", "gbgraph::jacobi_from_zero")((_blocks(b.size),), (_THREADS,),
+                                                       (np.int64(b.size), b, s, np.float64(omega), y))
+
+
+def dense_product(M, x, y):
+    """y = M x for a dense, C-ordered square M (cycle.cu)."""
+    if x.size:
+        _get("cycle.cu", "gbgraph::dense_product")((_blocks(x.size),), (_THREADS,), (np.int64(x.size), M, x, y))
+
+
+def lanczos_blocks(n):
+    """The blocks of a :func:`lanczos_step` on n rows: the length of its ``partial``."""
+    return _blocks(n)
+
+
+def lanczos_step(A, s, v, previous, beta_previous, w, alpha, beta, partial):
+    """One step of Lanczos' recurrence on ``diag(s) A diag(s)`` (or A, s None) in five launches
+    (lanczos.cu): w from v and the previous vector, α = w·v and β = ||w|| into the one-entry
+    arrays ``alpha`` and ``beta``, w normalised; ``beta_previous`` is None at the first step."""
+    n, blocks = A.shape[0], partial.size
+    _get("lanczos.cu", f"gbgraph::lanczos_product<{c_type(A.indices.dtype)}>")(
+        (blocks,), (_THREADS,), (np.int64(n), A.indptr, A.indices, A.data, _ptr(s), v, previous, _ptr(beta_previous),
+                                 w, partial))
+    total = _get("lanczos.cu", "gbgraph::lanczos_sum")
+    total((1,), (_THREADS,), (np.int64(blocks), partial, np.bool_(False), alpha))
+    _get("lanczos.cu", "gbgraph::lanczos_orthogonalise")((blocks,), (_THREADS,), (np.int64(n), alpha, v, w, partial))
+    total((1,), (_THREADS,), (np.int64(blocks), partial, np.bool_(True), beta))
+    _get("lanczos.cu", "gbgraph::lanczos_normalise")((blocks,), (_THREADS,), (np.int64(n), beta, w))
