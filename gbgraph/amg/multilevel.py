@@ -6,7 +6,9 @@ it (``levels``, ``operator_complexity``, ``grid_complexity``, ``solve``, ``aspre
 ``print``) and cycles as pyamg does: pre-smoothing, the restricted residual, the coarse
 correction (recursively, or a dense pseudo-inverse on the coarsest level), post-smoothing.
 Its smoothers are those with a parallel form: Jacobi, Chebyshev, and point or cluster
-multicolor Gauss-Seidel (one kernel per color).
+multicolor Gauss-Seidel (one kernel per color). On the GPU the cycle runs as
+:mod:`gbgraph.amg.device_cycle`'s kernels, replayed as one CUDA graph; :meth:`MultilevelSolver.cycle`
+is its reference form.
 """
 
 import numpy as np
