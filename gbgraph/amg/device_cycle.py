@@ -16,51 +16,42 @@ captured; a hierarchy with another (Chebyshev) runs the same kernels without cap
 import cupy
 
 from ..backends.cupy import kernels
-from ..solvers.polynomial import product
 from .multilevel import GaussSeidelSweeps, Jacobi, no_smoothing
 
 __all__ = ["DeviceCycle"]
 
 
 class DeviceCycle:
-    """One V-cycle of ``levels`` (coarsest level: the dense ``coarse_inverse``) on the GPU.
-
-    ``cycle(b)`` returns the cycle from ``x = 0``, ``cycle(b, x)`` from ``x``; ``matvec(v)``
-    is the finest operator's product by the same kernels.
-    """
+    """One V-cycle of ``levels`` (coarsest level: the dense ``coarse_inverse``) on the GPU:
+    ``cycle(b)`` returns the cycle from ``x = 0``, ``cycle(b, x)`` from ``x``."""
 
     def __init__(self, levels, coarse_inverse):
         self.levels = levels
         self._inverse = cupy.ascontiguousarray(coarse_inverse)
-        self._lanes = {}
         self.x = [cupy.zeros(level.A.shape[0]) for level in levels]
         self.b = [cupy.zeros(level.A.shape[0]) for level in levels]
         self.r = [cupy.zeros(level.A.shape[0]) for level in levels[:-1]]  # residuals, and Jacobi's second buffer
         self.captured = all(isinstance(s, (Jacobi, GaussSeidelSweeps)) or s is no_smoothing
                             for level in levels[:-1] for s in (level.presmoother, level.postsmoother))
-        self._graphs = {}
-        self.matvec = product(levels[0].A)  # v ↦ A v on the finest level
+        self._graphs = {}  # by "from x = 0"
 
     def __call__(self, b, x=None):
+        zero = x is None
+        if self.captured and zero not in self._graphs:
+            self._load(b, x)
+            self._cycle(0, zero)  # compiles the kernels: no module loads while capturing
+            self._graphs[zero] = _captured(lambda: self._cycle(0, zero))
+        self._load(b, x)
+        if self.captured:
+            self._graphs[zero].launch()
+        else:
+            self._cycle(0, zero)
+        return self.x[0].copy()
+
+    def _load(self, b, x):
         cupy.copyto(self.b[0], b)
         if x is not None:
             cupy.copyto(self.x[0], x)
-        zero = x is None
-        if not self.captured:
-            self._cycle(0, zero)
-        else:
-            if zero not in self._graphs:
-                self._cycle(0, zero)  # compiles the kernels: no module loads while capturing
-                cupy.copyto(self.b[0], b)
-                if x is not None:
-                    cupy.copyto(self.x[0], x)
-                self._graphs[zero] = _captured(lambda: self._cycle(0, zero))
-            self._graphs[zero].launch()
-        return self.x[0].copy()
-
-    def _product(self, op, M, x, y, b=None, s=None, omega=0.0):
-        lanes = self._lanes.setdefault(id(M), kernels.lanes_per_row(M))
-        kernels.csr_product(op, M, x, y, b, s, omega, lanes)
 
     def _cycle(self, lvl, zero):
         """The cycle from level ``lvl`` down, on ``self.x[lvl]`` and ``self.b[lvl]``, as
@@ -71,10 +62,10 @@ class DeviceCycle:
             return
         level = self.levels[lvl]
         self._relax(level.presmoother, lvl, zero)
-        self._product("residual", level.A, x, self.r[lvl], b)  # r = b - A x
-        self._product("times", level.R, self.r[lvl], self.b[lvl + 1])  # coarse b = R r
+        kernels.csr_product("residual", level.A, x, self.r[lvl], b)  # r = b - A x
+        kernels.csr_product("times", level.R, self.r[lvl], self.b[lvl + 1])  # coarse b = R r
         self._cycle(lvl + 1, True)
-        self._product("accumulate", level.P, self.x[lvl + 1], x)  # x += P (coarse x)
+        kernels.csr_product("accumulate", level.P, self.x[lvl + 1], x)  # x += P (coarse x)
         self._relax(level.postsmoother, lvl, False)
 
     def _relax(self, smoother, lvl, zero):
@@ -84,17 +75,17 @@ class DeviceCycle:
                 x.fill(0)
             smoother(A, x, b)
             return
+        if zero and not smoother.iterations:
+            x.fill(0)
         current, other = x, self.r[lvl]
         for sweep in range(smoother.iterations):
             if sweep == 0 and zero:
                 kernels.jacobi_from_zero(b, smoother.s, smoother.omega, x)  # x = ω D⁻¹ b
                 continue
-            self._product("jacobi", A, current, other, b, smoother.s, smoother.omega)  # x ← x + ω D⁻¹ (b - A x)
+            kernels.csr_product("jacobi", A, current, other, b, smoother.s, smoother.omega)  # x ← x + ω D⁻¹ (b - A x)
             current, other = other, current
         if current is not x:
             cupy.copyto(x, current)
-        if zero and smoother.iterations == 0:
-            x.fill(0)
 
 
 def _captured(run):

@@ -14,7 +14,7 @@ is its reference form.
 import numpy as np
 
 from ..solvers.polynomial import (array_modules, chebyshev_coefficients, inverse, jacobi_sweeps, polynomial_sweeps,
-                                  spectral_radius)
+                                  product, spectral_radius)
 
 __all__ = ["Level", "MultilevelSolver", "cg", "SMOOTHERS", "smoother", "Jacobi", "GaussSeidelSweeps",
            "no_smoothing"]
@@ -235,8 +235,7 @@ class MultilevelSolver:
         x = b * 0.0 if x0 is None else self._vector(x0, "x0").copy()
         A = self.levels[0].A
         if accel == "cg":
-            matvec = A.__matmul__ if self._device_cycle is None else self._device_cycle.matvec
-            x, info = cg(matvec, b, x, tol, maxiter, self._apply, residuals)
+            x, info = cg(product(A), b, x, tol, maxiter, self._apply, residuals)
         elif accel is None:
             x, info = _stationary(self, A, b, x, tol, maxiter, residuals)
         else:
