@@ -7,5 +7,6 @@ import os
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 # The GPU backend's modules import CuPy; without it, their doctests cannot be collected.
-collect_ignore = [] if importlib.util.find_spec("cupy") else ["gbgraph/backends/cupy", "gbgraph/solvers/gauss_seidel_gpu.py",
+collect_ignore = [] if importlib.util.find_spec("cupy") else ["gbgraph/backends/cupy", "gbgraph/backends/native",
+                                                                  "gbgraph/solvers/gauss_seidel_gpu.py",
                                                                   "gbgraph/amg/device_cycle.py"]

@@ -16,7 +16,7 @@ BENCHMARKS = sorted((pathlib.Path(__file__).resolve().parents[1] / "benchmarks")
 
 @pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)
 def test_benchmark_starts(script):
-    if script.stem in ("bench_gpu", "bench_amg_gpu") and importlib.util.find_spec("cupy") is None:
+    if script.stem in ("bench_gpu", "bench_amg_gpu", "bench_native") and importlib.util.find_spec("cupy") is None:
         pytest.skip(f"{script.stem} needs CuPy")
     done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -128,6 +128,9 @@ def _aggregate(be, graph, secondary):
     n, xp = graph.n, be.xp
     if n == 0:
         return Aggregation(xp.empty(0, xp.int64), xp.empty(0, xp.int64), 0)
+    fused = be.fused("aggregate")
+    if fused is not None:  # backend="native": the same phases as fused kernels
+        return fused(graph, secondary)
     A = be.adjacency(graph, closed=True)
     bits = packing_bits(n)
     roots = _mis2(be, graph, bits, n + 1).vertices  # [1] Alg.3 l.3

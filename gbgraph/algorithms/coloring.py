@@ -187,6 +187,9 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=
     if graph.n == 0:
         return labelled(A, ColoringResult(be.xp.empty(0, be.xp.int64), 0, 0), maps=("colors",))
     with be.guard(graph):
+        fused = be.fused("color") if method == "greedy" and distance == 1 else None
+        if fused is not None:  # backend="native": the rounds, their finish and the recoloring in one kernel
+            return labelled(A, fused(graph, seed, priority or "largest_degree", max_iter), maps=("colors",))
         keys = _Keys(be, graph, seed)
         if method == "mis":
             result = _mis_peeling(be, graph, keys, max_iter)

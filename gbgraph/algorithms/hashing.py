@@ -199,6 +199,8 @@ class Packing(_Statuses):
         Container type of the statuses (see the module docstring).
     IN, OUT : numpy scalar
         The statuses of decided vertices, least and greatest of the container order.
+    priority_hash : str
+        The ``f`` in use.
 
     Raises
     ------
@@ -222,6 +224,7 @@ class Packing(_Statuses):
         if priority_hash not in HASHES:
             raise ValueError(f"priority_hash must be 'xorshift*' or 'xorshift', got {priority_hash!r}")
         super().__init__(n, bits, xp)
+        self.priority_hash = priority_hash
         self._star = priority_hash == "xorshift*"
         self._f = xorshift_star if self._star else xorshift
         on_gpu = xp.__name__ == "cupy"  # the device version computes both halves in its kernel

@@ -388,6 +388,9 @@ def _rounds(be, graph, statuses, k, max_iter, candidates=None):
     n = graph.n
     if n == 0:
         return MISResult(be.xp.empty(0, be.xp.int64), 0)
+    fused = be.fused(f"mis{k}")
+    if fused is not None:  # backend="native": the same rounds in one kernel
+        return fused(graph, statuses, max_iter, candidates)
     A = be.adjacency(graph, closed=True)
     T = be.full(n, statuses.OUT, statuses.dtype)
     levels = [be.full(n, statuses.IN, statuses.dtype) for _ in range(k - 1)]

@@ -2,7 +2,8 @@
 
 ``numba`` runs on the CPU in numpy arrays and gbgraph's compiled kernels (the default for
 CPU inputs), ``suitesparse`` on the CPU through python-graphblas (the GraphBLAS reference),
-``cupy`` on an NVIDIA GPU. Use :func:`backend` to get one by name; each is created once and
+``cupy`` on an NVIDIA GPU, and ``native`` on the GPU too, with whole-algorithm CUDA kernels
+for MIS, aggregation, coloring and HEC (the cupy backend's verbs for the rest). Use :func:`backend` to get one by name; each is created once and
 shared.
 """
 
@@ -15,7 +16,8 @@ __all__ = ["Backend", "backend", "for_graph", "names", "set_threads"]
 
 _IMPLEMENTATIONS = {"numba": ("gbgraph.backends.numba", "NumbaBackend"),
                    "suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
-                    "cupy": ("gbgraph.backends.cupy", "CupyBackend")}
+                    "cupy": ("gbgraph.backends.cupy", "CupyBackend"),
+                    "native": ("gbgraph.backends.native", "NativeBackend")}
 _INSTANCES = {}
 
 
@@ -25,12 +27,12 @@ def names():
     Returns
     -------
     list of str
-        Sorted; :func:`backend` takes each (``"cupy"`` needs CuPy and a GPU).
+        Sorted; :func:`backend` takes each (``"cupy"`` and ``"native"`` need CuPy and a GPU).
 
     Examples
     --------
     >>> names()
-    ['cupy', 'numba', 'suitesparse']
+    ['cupy', 'native', 'numba', 'suitesparse']
     """
     return sorted(_IMPLEMENTATIONS)
 
@@ -41,7 +43,8 @@ def backend(name=None):
     Parameters
     ----------
     name : str, Backend or None
-        ``"numba"``, ``"suitesparse"`` or ``"cupy"``; None gives the default, ``"numba"``.
+        ``"numba"``, ``"suitesparse"``, ``"cupy"`` or ``"native"``; None gives the default,
+        ``"numba"``.
 
     Returns
     -------
@@ -53,7 +56,8 @@ def backend(name=None):
     ValueError
         for an unknown name.
     ImportError
-        for ``"cupy"`` without CuPy; the message names the ``cuda12``/``cuda13`` extras.
+        for ``"cupy"`` or ``"native"`` without CuPy; the message names the
+        ``cuda12``/``cuda13`` extras.
 
     Examples
     --------

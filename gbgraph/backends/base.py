@@ -483,6 +483,20 @@ class Backend(abc.ABC):
     #: dtype of the index arrays :meth:`matrix` adopts without a copy.
     index_dtype = "int64"
 
+    def fused(self, algorithm):
+        """The backend's whole-algorithm implementation of ``algorithm``, or None.
+
+        Algorithms ask before running their verbs: ``"mis1"``, ``"mis2"``, ``"aggregate"``,
+        ``"color"`` (greedy, distance 1) and ``"hec"``; a backend of fused kernels
+        (``"native"``) answers with a function whose result is the verbs' own, bit for
+        bit. Every other backend runs the verbs.
+
+        Returns
+        -------
+        callable or None
+        """
+        return None
+
     def guard(self, graph):
         """Context manager around an algorithm's run on ``graph``; a GPU backend turns an
         out-of-memory failure into a ``MemoryError`` that names the graph's size."""

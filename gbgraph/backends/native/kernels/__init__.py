@@ -1,0 +1,61 @@
+"""The native backend's CUDA sources and what compiles and launches them.
+
+Each algorithm is a few whole-algorithm kernels (``mis.cu``, ``ecl.cu``, ``aggregation.cu``,
+``color.cu``, ``heavy.cu``); the round loops run on the device, in cooperative kernels
+whose phases meet at grid-wide barriers, so that no host waits between rounds. Sources may
+include the cupy backend's (``hashing.cu``'s priorities, ``aggregation.cu``'s group scan):
+the two backends share every formula that decides a result.
+"""
+
+import functools
+from importlib import resources
+
+import cupy
+import numpy as np
+
+from ...cupy.kernels import KERNEL_DIR as CUPY_KERNEL_DIR, c_type
+
+__all__ = ["function", "cooperative_blocks", "blocks", "ptr", "c_type", "THREADS", "NATIVE_KERNEL_DIR"]
+
+NATIVE_KERNEL_DIR = str(resources.files(__name__))
+#: Threads per block of every native kernel.
+THREADS = 256
+
+
+@functools.lru_cache(maxsize=None)
+def _function(source, name, cooperative, device):
+    module = cupy.RawModule(code=f'#include "{source}"\n',
+                            options=("-std=c++17", f"-I{NATIVE_KERNEL_DIR}", f"-I{CUPY_KERNEL_DIR}"),
+                            name_expressions=(name,), enable_cooperative_groups=cooperative)
+    return module.get_function(name)
+
+
+def function(source, name, *, cooperative=False):
+    """The kernel ``name`` (a C++ name expression) of ``source``, compiled once per device;
+    a cooperative one is launched with ``cuLaunchCooperativeKernel``."""
+    return _function(source, name, cooperative, cupy.cuda.runtime.getDevice())
+
+
+@functools.lru_cache(maxsize=None)
+def _multiprocessors(device):
+    return cupy.cuda.Device(device).attributes["MultiProcessorCount"]
+
+
+def cooperative_blocks(work, per_multiprocessor=4):
+    """Blocks of a cooperative kernel over ``work`` items: one per THREADS items, at most
+    as many as the device holds at once, ``per_multiprocessor`` on each multiprocessor
+    (the kernel's ``__launch_bounds__(256, per_multiprocessor)`` caps its registers so
+    that they fit; a cooperative grid must be resident all at once)."""
+    limit = per_multiprocessor * _multiprocessors(cupy.cuda.runtime.getDevice())
+    return max(1, min(-(-int(work) // THREADS), limit))
+
+
+def blocks(work):
+    """Blocks of an ordinary grid-stride kernel over ``work`` items (8 per multiprocessor
+    at most)."""
+    return max(1, min(-(-int(work) // THREADS), 8 * _multiprocessors(cupy.cuda.runtime.getDevice())))
+
+
+def ptr(array):
+    """A kernel argument for an optional array: the array, or a null pointer."""
+    return np.uint64(0) if array is None else array
