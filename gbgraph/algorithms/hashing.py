@@ -287,6 +287,11 @@ class FixedPacking(_Statuses):
     xp : module
         numpy or cupy.
 
+    Attributes
+    ----------
+    values : array
+        ``statuses``: the status of every vertex, in every round.
+
     Examples
     --------
     >>> import numpy as np
@@ -299,7 +304,7 @@ class FixedPacking(_Statuses):
 
     def __init__(self, statuses, bits, xp=np):
         super().__init__(statuses.size, bits, xp)
-        self._statuses = statuses
+        self.values = statuses
 
     @classmethod
     def from_priorities(cls, priorities, bits, xp=np):
@@ -321,11 +326,11 @@ class FixedPacking(_Statuses):
 
     def __call__(self, ids, r):
         """Statuses of the vertices ``ids``; the same in every round ``r``."""
-        return self._statuses[ids]
+        return self.values[ids]
 
     def cuda(self, indices, count_ptr, count, capacity, r):
         """:meth:`__call__` for the cupy backend's ``apply_index``, with the count of
         ``indices`` possibly on the device (see :meth:`Packing.cuda`)."""
         from ..backends.cupy.kernels import gather
 
-        return gather(self._statuses, indices, count_ptr, count, capacity)
+        return gather(self.values, indices, count_ptr, count, capacity)

@@ -156,7 +156,7 @@ def map_vertices(be, graph, method, seed):
     if method in WEIGHTED_METHODS:
         check_weights(graph)
         check_symmetric_values(graph, _HEAVY_REMEDY)
-    fused = be.fused(method) if method == "hec" else None
+    fused = be.fused(method)
     if fused is not None:  # backend="native": Algorithm 3 as fused kernels, the verbs' labels and rounds
         labels, count, rounds = fused(graph, seed)
         return CoarseMapping(labels, count, method, rounds)

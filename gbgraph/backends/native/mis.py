@@ -63,7 +63,7 @@ def run(graph, statuses, k, max_iter, candidates=None, select=True):
     """
     n = graph.n
     indptr, indices = narrow_csr(graph)
-    fixed = None if statuses.refresh else statuses(cupy.arange(n, dtype=cupy.int64), 0)
+    fixed = None if statuses.refresh else statuses.values
     code = _HASHES[statuses.priority_hash] if statuses.refresh else 0
     grid = cooperative_blocks(n, 6)
     T = cupy.empty(n, statuses.dtype)
@@ -93,9 +93,8 @@ def _ecl(graph, statuses):
     state = cupy.zeros(n, cupy.uint8)
     count = cupy.empty(1, cupy.uint64)
     vertices = cupy.empty(n, cupy.int64)
-    status = statuses(cupy.arange(n, dtype=cupy.int64), 0)
     i = c_type(indices.dtype)
     name = f"gbgraph::native::ecl_mis<{c_type(statuses.dtype)}, {i}, {i}>"
     function("ecl.cu", name, cooperative=True)((grid,), (THREADS,), (
-        np.int64(n), indptr, indices, status, state, count, cupy.empty(grid, cupy.uint64), vertices))
+        np.int64(n), indptr, indices, statuses.values, state, count, cupy.empty(grid, cupy.uint64), vertices))
     return MISResult(vertices[:int(count.get()[0])].copy(), 1)  # one kernel: no rounds to count
