@@ -434,10 +434,10 @@ def checked_on_gpu(A, host_check, *, symmetric, nonzero_diagonal=False):
     A = A.astype(cupy.float64) if A.dtype != cupy.float64 else A.copy()  # sum_duplicates sorts in place
     A.sum_duplicates()
     failed = not bool(cupy.isfinite(A.data).all()) or (nonzero_diagonal and not bool((A.diagonal() != 0).all()))
-    if symmetric and not failed:
-        D = (A - A.T).tocsr()
-        D.eliminate_zeros()
-        failed = D.nnz > 0
+    if symmetric and not failed:  # A - Aᵀ has no entry but zeros: each entry looked up in its transposed row
+        from .backends.cupy import kernels
+
+        failed = int(kernels.count_one_way(A.indptr, A.indices, A.data)) > 0
     if failed:
         host_check(sp.csr_array(A.get()))
     return A
@@ -639,16 +639,19 @@ def _canonical(csr, container, weighted, name):
                              name, sorted_csr)
 
 
-def _canonical_on_gpu(A, weights, name):
+def _canonical_on_gpu(A, weights, name, checked=False):
     """The Graph of a cupyx sparse matrix or 2-D CuPy array, canonicalised on the GPU: its
-    arrays stay there (:func:`_canonical_arrays` with the GPU's kernels)."""
+    arrays stay there (:func:`_canonical_arrays` with the GPU's kernels). ``checked``: the
+    index arrays come from cuSPARSE or gbgraph's kernels, not from a user, and
+    :func:`check_sparse_arrays` is skipped."""
     import cupy
     import cupyx.scipy.sparse as csp
 
     from .backends.cupy import kernels
 
     if hasattr(A, "tocsr"):
-        check_sparse_arrays(A, name, cupy)
+        if not checked:
+            check_sparse_arrays(A, name, cupy)
         A = A.tocsr()
         weighted = A.dtype != bool
     elif getattr(A, "ndim", None) == 2:

@@ -45,27 +45,44 @@ def fit_candidates(labels, k, B, tol=1e-10):
     Column j of each aggregate's block of B is orthogonalised against the columns before it
     (modified Gram-Schmidt) and normalised, or set to zero where its norm falls to ``tol``
     times its norm before; the coefficients form the aggregate's K × K block of the coarse
-    candidates, so that B = T (coarse B).
+    candidates, so that B = T (coarse B). T has K entries in each row i, at columns
+    ``labels[i] K + c``, zeros included. On the GPU a thread takes an aggregate (the kernel
+    ``tentative``), summing as the CPU's products do, so that T is the CPU's bit for bit.
     """
     xp = array_modules(labels)[0]
-    xsp = sparse_module(xp)
+    n, K = B.shape
+    index = np.int32 if n * K < 2**31 else np.int64  # cupyx checks the contents of int64 indices
+    if xp is np:
+        Q, R = _orthonormalised(labels, k, B, tol)
+    else:
+        from ..backends.cupy import kernels
+
+        Q, R = xp.array(B, dtype=np.float64, order="C"), xp.zeros((k, K, K))
+        kernels.tentative(labels, tol, Q, R)  # Q, R ← the QR factors of each aggregate's rows of B
+    columns = (labels[:, None] * K + xp.arange(K)[None, :]).ravel().astype(index)
+    T = sparse_module(xp).csr_matrix((xp.ascontiguousarray(Q).ravel(), columns, xp.arange(0, n * K + 1, K, dtype=index)),
+                                     shape=(n, k * K))
+    return T, R.reshape(k * K, K)
+
+
+def _orthonormalised(labels, k, B, tol):
+    """fit_candidates' (Q, R) on the CPU, each step over all aggregates at once: the sums over
+    an aggregate as products with the aggregation operator."""
     n, K = B.shape
     S = aggregate_sums(labels, k)
-    Q = xp.array(B, dtype=np.float64, order="F")  # columns contiguous
-    R = xp.zeros((k, K, K))
+    Q = np.array(B, dtype=np.float64, order="F")  # columns contiguous
+    R = np.zeros((k, K, K))
     for j in range(K):
-        threshold = tol * xp.sqrt(S @ (Q[:, j] * Q[:, j]))
+        threshold = tol * np.sqrt(S @ (Q[:, j] * Q[:, j]))
         for i in range(j):
             dot = S @ (Q[:, j] * Q[:, i])
             Q[:, j] -= dot[labels] * Q[:, i]
             R[:, i, j] = dot
-        norm = xp.sqrt(S @ (Q[:, j] * Q[:, j]))
+        norm = np.sqrt(S @ (Q[:, j] * Q[:, j]))
         kept = norm > threshold
-        R[:, j, j] = xp.where(kept, norm, 0.0)
-        Q[:, j] *= xp.where(kept, 1.0 / xp.where(kept, norm, 1.0), 0.0)[labels]
-    columns = (labels[:, None] * K + xp.arange(K)[None, :]).ravel()
-    T = xsp.csr_matrix((xp.ascontiguousarray(Q).ravel(), columns, xp.arange(0, n * K + 1, K)), shape=(n, k * K))
-    return T, R.reshape(k * K, K)
+        R[:, j, j] = np.where(kept, norm, 0.0)
+        Q[:, j] *= np.where(kept, 1.0 / np.where(kept, norm, 1.0), 0.0)[labels]
+    return Q, R
 
 
 def row_scaled(A, scale):
@@ -79,11 +96,23 @@ def row_scaled(A, scale):
 
 def smoothed_prolongator(A, T, omega=4.0 / 3.0, degree=1, rho=None):
     """(P, ρ): P = (I - ω/ρ D⁻¹A)ᵈ T with ρ = ρ(D⁻¹A), pyamg's ``jacobi_prolongation_smoother``
-    operation for operation (given ρ, or :func:`~gbgraph.solvers.polynomial.spectral_radius`)."""
+    operation for operation (given ρ, or :func:`~gbgraph.solvers.polynomial.spectral_radius`),
+    for :func:`fit_candidates`' T. On the GPU, P = T - ω/ρ D⁻¹A T is a gather over each
+    row's neighbours' aggregates (the kernels ``prolongator_groups`` and
+    ``prolongator_values``), summed in the order of the CPU's product, so that P is the CPU's
+    bit for bit."""
+    xp, _ = array_modules(A)
     diagonal = A.diagonal()
     if rho is None:
         rho = spectral_radius(A, diagonal)
-    D_inv_A = row_scaled(A, (omega / rho) * inverse(diagonal))
+    scale = (omega / rho) * inverse(diagonal)
+    if xp is not np and degree == 1:
+        from ..backends.cupy import kernels
+
+        K = T.nnz // max(T.shape[0], 1)
+        indptr, indices, values = kernels.smoothed_prolongator(A, scale, T.indices[::K] // K, T.data.reshape(-1, K))
+        return _pruned(sparse_module(xp).csr_matrix((values, indices, indptr), shape=T.shape)), rho
+    D_inv_A = row_scaled(A, scale)
     P = T
     for _ in range(degree):
         P = P - D_inv_A @ P
@@ -123,12 +152,13 @@ def build_levels(A, aggregation="mis2", *, B=None, smooth=("jacobi", {"omega": 4
     from pyamg.util.utils import levelize_smooth_or_improve_candidates as levelize
 
     xp, _ = array_modules(A)
+    default = None if xp is np else "native"  # the cupy backend's aggregates, from fused kernels
     B = xp.ones((A.shape[0], 1)) if B is None else B
     smooth, improve_candidates = levelize(smooth, max_levels), levelize(improve_candidates, max_levels)
     levels = [Level(A, B)]
     while len(levels) < max_levels and levels[-1].A.shape[0] > max_coarse:
         level, depth = levels[-1], len(levels) - 1
-        agg = aggregate(_graph(level.A), aggregation, backend=backend)  # on A's device
+        agg = aggregate(_graph(level.A), aggregation, backend=backend or default)  # on A's device
         if _stalled(agg.n_aggregates, level.A.shape[0], depth + 1, "rows"):  # coarsen's rule: keep 95% or less
             break
         improve, smooth_here = improve_candidates[depth], smooth[depth]
@@ -164,16 +194,21 @@ def build_levels(A, aggregation="mis2", *, B=None, smooth=("jacobi", {"omega": 4
 def _graph(A):
     """The graph of A's pattern; A ∪ Aᵀ where the products dropped an entry on one side only
     (scipy and cuSPARSE drop the sums that cancel to zero, so a coarse operator's pattern can
-    lose its symmetry with its values kept)."""
+    lose its symmetry with its values kept). A's index arrays were checked on the way in or
+    made by cuSPARSE."""
     from ..errors import InvalidGraphError
-    from ..graph import as_graph
+    from ..graph import _canonical_on_gpu, as_graph
+
+    xp, _ = array_modules(A)
+
+    def graph(M):
+        return as_graph(M, weights=False) if xp is np else _canonical_on_gpu(M, False, "A", checked=True)
 
     try:
-        return as_graph(A, weights=False)
+        return graph(A)
     except InvalidGraphError:
-        xp, _ = array_modules(A)
         ones = sparse_module(xp).csr_matrix((xp.ones(A.nnz), A.indices, A.indptr), shape=A.shape)
-        return as_graph((ones + ones.T).tocsr(), weights=False)
+        return graph((ones + ones.T).tocsr())
 
 
 def _per_level(option, depth):

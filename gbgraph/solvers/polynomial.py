@@ -42,13 +42,18 @@ def start_vector(xp, n):
     return ((i * xp.uint64(0x9E3779B97F4A7C15)) >> xp.uint64(11)).astype(xp.float64) * 2.0**-53 + 2.0**-54
 
 
+#: Lanczos steps between two tests of :func:`spectral_radius`'s estimate
+TEST_EVERY = 10
+
+
 def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
     """ρ(A), or ρ(D⁻¹A) with ``diagonal`` = the diagonal of A, estimated by Lanczos.
 
     For a symmetric A with a positive diagonal, D⁻¹A is similar to the symmetric
     S = D^-½ A D^-½, so Lanczos' three-term recurrence on S gives the Ritz values of D⁻¹A.
     The estimate is the largest Ritz value once its residual is below ``tol`` times the
-    value, pyamg's criterion for ``approximate_spectral_radius``, from
+    value (pyamg's criterion for ``approximate_spectral_radius``), tested every
+    :data:`TEST_EVERY` steps, from
     :func:`start_vector`, so that the same matrix gets the same estimate on every device
     (to rounding) and run.
 
@@ -78,7 +83,7 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
     >>> round(spectral_radius(A, A.diagonal()), 2)   # 1 + cos(π/11), to the estimate's tolerance
     1.96
     """
-    from scipy.linalg import eigh_tridiagonal
+    from scipy.linalg.lapack import dstev
 
     xp, _ = array_modules(A)
     n = A.shape[0]
@@ -92,18 +97,16 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
     v = start_vector(xp, n)
     v /= xp.linalg.norm(v)
     steps = min(maxiter, n)
-    # the GPU runs steps in batches with one read of α and β each: the test runs after the
-    # batch, on each step's Ritz value, so the estimate is the one of testing step by step
-    recurrence, batch = (_HostLanczos, 1) if xp is np else (_DeviceLanczos, 10)
-    recurrence = recurrence(A, scale, v, steps)
-    for first in range(0, steps, batch):
-        last = min(first + batch, steps)
+    # the test runs every TEST_EVERY steps, on every device: the GPU takes them in one launch
+    # and reads α and β once
+    recurrence = (_HostLanczos if xp is np else _DeviceLanczos)(A, scale, v, steps)
+    for first in range(0, steps, TEST_EVERY):
+        last = min(first + TEST_EVERY, steps)
         a, b = recurrence.run(first, last)
-        for j in range(first, last):
-            theta, s = eigh_tridiagonal(a[:j + 1], b[:j], select="i", select_range=(j, j))
-            if b[j] * abs(s[-1, 0]) < tol * theta[0]:
-                return float(theta[0])
-    return float(theta[0])
+        theta, s, _ = dstev(a, b[:max(last - 1, 1)])  # the Ritz values; LAPACK's e has an entry at least
+        if b[last - 1] * abs(s[-1, -1]) < tol * theta[-1]:  # the largest and its residual
+            break
+    return float(theta[-1])
 
 
 class _HostLanczos:
@@ -133,24 +136,22 @@ class _HostLanczos:
 
 
 class _DeviceLanczos:
-    """The same recurrence on the GPU, a step in five launches (lanczos.cu), α and β read
-    once a batch."""
+    """The same recurrence on the GPU, a batch of steps in one cooperative launch
+    (lanczos.cu), α and β read once a batch."""
 
     def __init__(self, A, scale, v, steps):
         import cupy
 
         from ..backends.cupy import kernels
 
-        self.kernels, self.A, self.scale, self.v = kernels, A, scale, v
-        self.previous, self.w = cupy.zeros_like(v), cupy.empty_like(v)
+        self.kernels, self.A, self.scale = kernels, A, scale
+        self.vectors = (v, cupy.zeros_like(v), cupy.empty_like(v))  # v, previous, w
         self.alphas, self.betas = cupy.zeros(steps), cupy.zeros(steps)
-        self.partial = cupy.empty(kernels.lanczos_blocks(A.shape[0]))
+        self.partial = cupy.empty(kernels.lanczos_shares(A))
 
     def run(self, first, last):
-        for j in range(first, last):
-            self.kernels.lanczos_step(self.A, self.scale, self.v, self.previous, self.betas[j - 1] if j else None,
-                                      self.w, self.alphas[j:j + 1], self.betas[j:j + 1], self.partial)
-            self.previous, self.v, self.w = self.v, self.w, self.previous
+        self.vectors = self.kernels.lanczos_steps(self.A, self.scale, self.vectors, first, last, self.alphas,
+                                                  self.betas, self.partial)
         return self.alphas[:last].get(), self.betas[:last].get()
 
 

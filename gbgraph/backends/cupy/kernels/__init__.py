@@ -17,7 +17,8 @@ import numpy as np
 
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_color",
-           "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_blocks", "lanczos_step",
+           "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
+           "tentative", "smoothed_prolongator",
            "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -46,14 +47,16 @@ def c_type(dtype):
 
 
 @functools.lru_cache(maxsize=None)
-def _function(source, name, device):
+def _function(source, name, device, cooperative):
     module = cupy.RawModule(code=f'#include "{source}"\n', options=("-std=c++17", f"-I{KERNEL_DIR}"),
-                            name_expressions=(name,))
+                            name_expressions=(name,), enable_cooperative_groups=cooperative)
     return module.get_function(name)
 
 
-def _get(source, name):
-    return _function(source, name, cupy.cuda.runtime.getDevice())
+def _get(source, name, cooperative=False):
+    """The kernel ``name`` of ``source``; a cooperative one (grid-wide barriers) is launched
+    with ``cuLaunchCooperativeKernel``."""
+    return _function(source, name, cupy.cuda.runtime.getDevice(), cooperative)
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,6 +64,15 @@ def _resident_blocks(device):
     """Blocks of _THREADS threads the device holds at once (8 per multiprocessor): kernels
     stride over longer inputs, so launches over short worklists stay cheap."""
     return 8 * cupy.cuda.Device(device).attributes["MultiProcessorCount"]
+
+
+def cooperative_blocks(work, per_multiprocessor=4):
+    """Blocks of a cooperative kernel over ``work`` items: one per 256 items, at most as many
+    as the device holds at once, ``per_multiprocessor`` on each multiprocessor (the kernel's
+    ``__launch_bounds__(256, per_multiprocessor)`` caps its registers so that they fit; a
+    cooperative grid must be resident all at once)."""
+    limit = per_multiprocessor * _resident_blocks(cupy.cuda.runtime.getDevice()) // 8
+    return max(1, min(-(-int(work) // _THREADS), limit))
 
 
 def _max_blocks():
@@ -310,13 +322,15 @@ def inspect_rows(indptr, indices):
     return diagonal, unsorted[0], count_one_way(indptr, indices)
 
 
-def count_one_way(indptr, indices):
-    """Entries (i, j), i != j, of a row-sorted CSR without (j, i): a device scalar."""
+def count_one_way(indptr, indices, values=None):
+    """Entries (i, j), i != j, of a row-sorted CSR without (j, i), or with float64 ``values``
+    the entries of A - Aᵀ that are not zero: a device scalar."""
     n = indptr.size - 1
     one_way = cupy.zeros(1, cupy.uint64)
     if n:
         _get("canonical.cu", f"gbgraph::count_one_way<{c_type(indices.dtype)}>")(
-            (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), one_way))
+            (_blocks(n),), (_THREADS,), (indptr.astype(np.int64, copy=False), indices, _ptr(values), np.int64(n),
+                                         one_way))
     return one_way[0]
 
 
@@ -488,21 +502,74 @@ def dense_product(M, x, y):
         _get("cycle.cu", "gbgraph::dense_product")((_blocks(x.size),), (_THREADS,), (np.int64(x.size), M, x, y))
 
 
-def lanczos_blocks(n):
-    """The blocks of a :func:`lanczos_step` on n rows: the length of its ``partial``."""
-    return _blocks(n)
+def _lanczos_lanes(A):
+    """Lanes to a row in lanczos_steps: :func:`lanes_per_row` for rows of 16 entries or more,
+    else one. On the H100, 10 steps with 7 entries a row (Laplace3D 100³) took 0.79 ms with
+    a row per thread and 1.42 ms with 8 lanes; with 35 (its first coarse level), 1.26 ms
+    against 0.85 ms with 32 lanes."""
+    return lanes_per_row(A) if A.nnz >= 16 * A.shape[0] else 1
 
 
-def lanczos_step(A, s, v, previous, beta_previous, w, alpha, beta, partial):
-    """One step of Lanczos' recurrence on ``diag(s) A diag(s)`` (or A, s None) in five launches
-    (lanczos.cu): w from v and the previous vector, α = w·v and β = ||w|| into the one-entry
-    arrays ``alpha`` and ``beta``, w normalised; ``beta_previous`` is None at the first step."""
-    n, blocks = A.shape[0], partial.size
-    _get("lanczos.cu", f"gbgraph::lanczos_product<{c_type(A.indices.dtype)}>")(
-        (blocks,), (_THREADS,), (np.int64(n), A.indptr, A.indices, A.data, _ptr(s), v, previous, _ptr(beta_previous),
-                                 w, partial))
-    total = _get("lanczos.cu", "gbgraph::lanczos_sum")
-    total((1,), (_THREADS,), (np.int64(blocks), partial, np.bool_(False), alpha))
-    _get("lanczos.cu", "gbgraph::lanczos_orthogonalise")((blocks,), (_THREADS,), (np.int64(n), alpha, v, w, partial))
-    total((1,), (_THREADS,), (np.int64(blocks), partial, np.bool_(True), beta))
-    _get("lanczos.cu", "gbgraph::lanczos_normalise")((blocks,), (_THREADS,), (np.int64(n), beta, w))
+def lanczos_shares(A):
+    """The length of :func:`lanczos_steps`'s ``partial`` for A: two sums' shares per block."""
+    return 2 * cooperative_blocks(A.shape[0] * _lanczos_lanes(A))
+
+
+def lanczos_steps(A, s, vectors, first, last, alphas, betas, partial):
+    """Steps ``first`` .. ``last - 1`` of Lanczos' recurrence on ``diag(s) A diag(s)`` (or A, s
+    None) in one cooperative launch (lanczos.cu), a row to one thread or a few lanes: α
+    and β of each step into ``alphas[j]`` and
+    ``betas[j]``. ``vectors`` is (v, previous, w) at step ``first``; returns it at step
+    ``last``."""
+    n = A.shape[0]
+    name = f"gbgraph::lanczos_steps<{c_type(A.indices.dtype)}, {_lanczos_lanes(A)}>"
+    _get("lanczos.cu", name, cooperative=True)(
+        (partial.size // 2,), (_THREADS,), (np.int64(n), A.indptr, A.indices, A.data, _ptr(s), *vectors,
+                                            np.int32(first), np.int32(last), alphas, betas, partial))
+    turns = (last - first) % 3  # each step: (v, previous, w) becomes (w, v, previous)
+    v, previous, w = vectors
+    for _ in range(turns):
+        v, previous, w = w, v, previous
+    return v, previous, w
+
+
+def tentative(labels, tol, Q, R):
+    """pyamg's ``fit_candidates`` on the GPU, a thread per aggregate (prolongator.cu): Q (n × K,
+    C order, the candidates on entry) orthonormalised in place over each aggregate's rows in
+    ascending order, the coefficients into R (k × K × K, zeros on entry). The aggregates'
+    rows are gathered by a counting sort (two atomic passes), not a sort of the labels."""
+    n, (k, K) = labels.size, R.shape[:2]
+    if k == 0:
+        return
+    index = np.int32 if n < 2**31 else np.int64
+    grid, types = (_blocks(n),), f"{c_type(labels.dtype)}, {c_type(index)}"
+    sizes, offsets, members = cupy.zeros(k, index), cupy.zeros(k + 1, index), cupy.empty(n, index)
+    _get("prolongator.cu", f"gbgraph::aggregate_sizes<{types}>")(grid, (_THREADS,), (np.int64(n), labels, sizes))
+    cupy.cumsum(sizes, dtype=index, out=offsets[1:])
+    cursor = offsets[:-1].copy()
+    _get("prolongator.cu", f"gbgraph::aggregate_members<{types}>")(grid, (_THREADS,), (np.int64(n), labels, cursor,
+                                                                                     members))
+    _get("prolongator.cu", f"gbgraph::tentative<{c_type(index)}>")(
+        (_blocks(k),), (_THREADS,), (np.int64(k), np.int32(K), offsets, members, np.float64(tol), Q, R))
+
+
+def smoothed_prolongator(A, s, labels, Q):
+    """(indptr, indices, values) of P = T - diag(s) A T for the tentative prolongator T with
+    K entries Q[i] in each row i, at columns ``labels[i] K + c`` (prolongator.cu): each row's
+    aggregates, then its values; rows sorted, zeros kept."""
+    n, K = Q.shape
+    index = A.indices.dtype
+    indptr, labels = A.indptr.astype(index, copy=False), labels.astype(index, copy=False)
+    groups, counts = cupy.empty(A.nnz + n, index), cupy.empty(n, index)
+    P_indptr = cupy.zeros(n + 1, index)
+    if n:
+        _get("prolongator.cu", f"gbgraph::prolongator_groups<{c_type(index)}>")(
+            (_blocks(n),), (_THREADS,), (np.int64(n), indptr, A.indices, labels, groups, counts))
+        cupy.cumsum(counts * index.type(K), dtype=index, out=P_indptr[1:])
+    nnz = int(P_indptr[-1])
+    P_indices, P_values = cupy.empty(nnz, index), cupy.empty(nnz)
+    if nnz:
+        _get("prolongator.cu", f"gbgraph::prolongator_values<{c_type(index)}>")(
+            (_blocks(n),), (_THREADS,), (np.int64(n), np.int32(K), indptr, A.indices, A.data, s, labels, Q, groups,
+                                         counts, P_indptr, P_indices, P_values))
+    return P_indptr, P_indices, P_values

@@ -23,9 +23,12 @@ __global__ void inspect_rows(const long long* indptr, const I* indices, long lon
     }
 }
 
-// *one_way += the entries (i, j), i != j, of a row-sorted CSR without an entry (j, i).
+// *one_way += the entries (i, j), i != j, of a row-sorted CSR without an entry (j, i); with
+// values, those whose value differs from (j, i)'s, a missing entry counting as 0 (the entries
+// of A - Aᵀ that are not zero, without forming it).
 template <typename I>
-__global__ void count_one_way(const long long* indptr, const I* indices, long long n, unsigned long long* one_way)
+__global__ void count_one_way(const long long* indptr, const I* indices, const double* values, long long n,
+                              unsigned long long* one_way)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
         unsigned long long missing = 0;
@@ -37,7 +40,8 @@ __global__ void count_one_way(const long long* indptr, const I* indices, long lo
                 const long long mid = (lo + hi) >> 1;
                 if ((long long)indices[mid] < i) lo = mid + 1; else hi = mid;
             }
-            if (lo == indptr[j + 1] || (long long)indices[lo] != i) ++missing;
+            const bool found = lo < indptr[j + 1] && (long long)indices[lo] == i;
+            if (values == nullptr ? !found : values[p] != (found ? values[lo] : 0.0)) ++missing;
         }
         if (missing) atomicAdd(one_way, missing);
     }

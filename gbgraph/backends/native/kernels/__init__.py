@@ -13,7 +13,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-from ...cupy.kernels import KERNEL_DIR as CUPY_KERNEL_DIR, c_type
+from ...cupy.kernels import KERNEL_DIR as CUPY_KERNEL_DIR, c_type, cooperative_blocks
 
 __all__ = ["function", "cooperative_blocks", "blocks", "ptr", "c_type", "THREADS", "NATIVE_KERNEL_DIR"]
 
@@ -39,15 +39,6 @@ def function(source, name, *, cooperative=False):
 @functools.lru_cache(maxsize=None)
 def _multiprocessors(device):
     return cupy.cuda.Device(device).attributes["MultiProcessorCount"]
-
-
-def cooperative_blocks(work, per_multiprocessor=4):
-    """Blocks of a cooperative kernel over ``work`` items: one per THREADS items, at most
-    as many as the device holds at once, ``per_multiprocessor`` on each multiprocessor
-    (the kernel's ``__launch_bounds__(256, per_multiprocessor)`` caps its registers so
-    that they fit; a cooperative grid must be resident all at once)."""
-    limit = per_multiprocessor * _multiprocessors(cupy.cuda.runtime.getDevice())
-    return max(1, min(-(-int(work) // THREADS), limit))
 
 
 def blocks(work):
