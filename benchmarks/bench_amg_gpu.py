@@ -18,10 +18,12 @@ path, pyamg's levels) and pyamg's own ``smoothed_aggregation_solver`` with the s
 smoothers, in the same run, with cuSPARSE's SpMV on A as the yardstick and the paper's
 MueLu figures.
 
-Table VI's analogue: GMRES(50) to 1e-8 (cupyx's ``gmres``) preconditioned by point and
-cluster multicolor symmetric Gauss-Seidel on the GPU, on Laplace3D 100³ and Elasticity3D
-40³: setup time, preconditioner applications, the time of one application (median of 20)
-and the apply time of the solve (applications × that time).
+Table VI's analogue: GMRES(50) to 1e-8 preconditioned by point and cluster multicolor
+symmetric Gauss-Seidel on the GPU, on Laplace3D 100³ and Elasticity3D 40³: setup time,
+iterations (one application each), the time of one application (median of 20) and the
+apply time of the solve (iterations × that time). The GMRES stops at the iteration that
+reaches the tolerance, as Belos' does in the paper; cupyx's ``gmres``, which tests only at
+restarts, and its applications are printed beside it.
 
     python benchmarks/bench_amg_gpu.py --json benchmarks/results/amg-gpu.json
 """
@@ -37,6 +39,7 @@ import cupyx.scipy.sparse as csp
 import cupyx.scipy.sparse.linalg as csla
 import numpy as np
 import pyamg
+import scipy.linalg
 import scipy.sparse as sp
 
 import gbgraph as gg
@@ -173,12 +176,58 @@ def cycle_profile(ml, b):
     return apply, reference, spmv
 
 
-def gmres(A, b, M):
+def cupyx_gmres(A, b, M):
     """cupyx's GMRES(50) to 1e-8 from x = 0; returns (x, info)."""
     try:
         return csla.gmres(A, b, rtol=1e-8, atol=0.0, restart=50, maxiter=800, M=M)
     except TypeError:  # CuPy before the rename of tol
         return csla.gmres(A, b, tol=1e-8, atol=0.0, restart=50, maxiter=800, M=M)
+
+
+def gmres(A, b, M, restart=50, rtol=1e-8, maxiter=800):
+    """GMRES(restart) from x = 0, right-preconditioned by M, stopping at the first iteration
+    whose residual estimate |g_(j+1)| (Givens rotations of the Hessenberg matrix) is at most
+    rtol ‖b‖: Belos' test, which the paper's solves use. cupyx's ``gmres`` tests only at the
+    end of each restart cycle, so it reports whole cycles (154 applications for both SGS
+    variants here). Classical Gram-Schmidt, twice. Returns (x, iterations, applications)."""
+    n, bound = b.size, rtol * float(cupy.linalg.norm(b))
+    x, r = cupy.zeros(n), b.copy()
+    iterations = applications = 0
+    while iterations < maxiter:
+        beta = float(cupy.linalg.norm(r))
+        if beta <= bound:
+            break
+        V, Z = cupy.empty((restart + 1, n)), cupy.empty((restart, n))
+        H, g = np.zeros((restart + 1, restart)), np.zeros(restart + 1)
+        rotations = []
+        V[0], g[0] = r / beta, beta
+        k = 0
+        while k < restart and iterations < maxiter:
+            Z[k] = M @ V[k]
+            w = A @ Z[k]
+            applications, iterations = applications + 1, iterations + 1
+            h = cupy.zeros(k + 1)
+            for _ in range(2):
+                c = V[:k + 1] @ w
+                w -= V[:k + 1].T @ c
+                h += c
+            column = np.append(h.get(), float(cupy.linalg.norm(w)))
+            V[k + 1] = w / column[-1] if column[-1] else w
+            for i, (cs, sn) in enumerate(rotations):
+                column[i], column[i + 1] = cs * column[i] + sn * column[i + 1], -sn * column[i] + cs * column[i + 1]
+            radius = np.hypot(column[k], column[k + 1])
+            cs, sn = (1.0, 0.0) if radius == 0 else (column[k] / radius, column[k + 1] / radius)
+            rotations.append((cs, sn))
+            column[k], column[k + 1] = radius, 0.0
+            H[:k + 2, k] = column
+            g[k], g[k + 1] = cs * g[k], -sn * g[k]
+            k += 1
+            if abs(g[k]) <= bound:
+                break
+        y = scipy.linalg.solve_triangular(H[:k, :k], g[:k])
+        x += Z[:k].T @ cupy.asarray(y)
+        r = b - A @ x
+    return x, iterations, applications
 
 
 def table_vi(name, A, repeat):
@@ -197,11 +246,16 @@ def table_vi(name, A, repeat):
             return M @ r
 
         op = csla.LinearOperator(dA.shape, matvec=counted, dtype=cupy.float64)
-        solve, (x, info) = synced_ms(lambda: gmres(dA, b, op), 1)
+        solve, (x, iterations, applications) = synced_ms(lambda: gmres(dA, b, op), 1)
+        assert applications == calls[0]
         relative = float(cupy.linalg.norm(b - dA @ x) / cupy.linalg.norm(b))
+        calls[0] = 0
+        cupyx_gmres(dA, b, op)
+        cupyx_calls = calls[0]
         rows.append({"graph": name, "preconditioner": f"{kind} SGS", "colors": M.n_colors, "setup_ms": setup,
-                     "applications": calls[0], "apply_one_ms": apply_one, "apply_ms": calls[0] * apply_one,
-                     "solve_ms": solve, "info": int(info), "relative_residual": relative})
+                     "iterations": iterations, "applications": applications, "apply_one_ms": apply_one,
+                     "apply_ms": applications * apply_one, "solve_ms": solve, "relative_residual": relative,
+                     "cupyx_gmres_applications": cupyx_calls})
     return rows
 
 
@@ -233,15 +287,15 @@ def main():
     print(f"{'paper (V100 MueLu)':<18}{'laplace3d:100':<22}{p['iterations']:>6}{'':>5}{1e3 * p['aggregation_s']:>9.1f}"
           f"{1e3 * p['setup_s']:>10.1f}{1e3 * p['solve_s']:>10.1f}")
     print("\nTable VI's analogue: GMRES(50) to 1e-8, b = A x*, point / cluster multicolor SGS on the GPU")
-    print(f"{'graph':<18}{'preconditioner':<16}{'colors':>7}{'setup ms':>10}{'applies':>8}{'1 apply ms':>11}"
-          f"{'apply ms':>10}{'solve ms':>10}{'rel. res.':>10}")
+    print(f"{'graph':<18}{'preconditioner':<16}{'colors':>7}{'setup ms':>10}{'iters':>7}{'1 apply ms':>11}"
+          f"{'apply ms':>10}{'solve ms':>10}{'rel. res.':>10}{'cupyx its':>10}")
     for name, A, _ in problems([100], args.elasticity):
         cupy.get_default_memory_pool().free_all_blocks()
         for row in table_vi(name, A, args.repeat):
             results["table_vi"].append(row)
             print(f"{row['graph']:<18}{row['preconditioner']:<16}{row['colors']:>7}{row['setup_ms']:>10.2f}"
-                  f"{row['applications']:>8}{row['apply_one_ms']:>11.3f}{row['apply_ms']:>10.1f}{row['solve_ms']:>10.1f}"
-                  f"{row['relative_residual']:>10.1e}", flush=True)
+                  f"{row['iterations']:>7}{row['apply_one_ms']:>11.3f}{row['apply_ms']:>10.1f}{row['solve_ms']:>10.1f}"
+                  f"{row['relative_residual']:>10.1e}{row['cupyx_gmres_applications']:>10}", flush=True)
     print("\nProfile of one GPU setup (ms; each phase synchronised) and of one V-cycle")
     results["profile"] = []
     for name, A, B in problems(args.sizes[:1], args.elasticity[:1]):
@@ -255,7 +309,7 @@ def main():
         print(f"{name}: V-cycle {cycle:.3f} ms as one CUDA graph ({reference:.2f} ms by cupyx's products); "
               "cupyx SpMV per level " + ", ".join(f"{s:.3f}" for s in spmv))
     for kind, (setup, apply_s, iterations) in PAPER_TABLE_VI.items():
-        print(f"{'paper (V100)':<18}{kind + ' SGS':<16}{'':>7}{1e3 * setup:>10.2f}{iterations:>8}{'':>11}"
+        print(f"{'paper (V100)':<18}{kind + ' SGS':<16}{'':>7}{1e3 * setup:>10.2f}{iterations:>7}{'':>11}"
               f"{1e3 * apply_s:>10.1f}   (÷ {H100_OVER_V100:.1f}, the bandwidth ratio: {1e3 * apply_s / H100_OVER_V100:.0f} ms)")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(results, indent=1, default=float) + "\n")

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, describe_machine, graph_name, matrix, progress, specs_or_default
+from common import DEFAULT_DATA, describe_gpu, describe_machine, graph_name, matrix, progress, specs_or_default
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
 #: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate, vertex-based
@@ -121,9 +121,7 @@ def main(argv=None):
     parser.add_argument("--json", metavar="FILE", help="also write the rows and the device's description")
     args = parser.parse_args(argv)
     specs = specs_or_default(args.graphs, args.data, ["laplace3d:100", "laplace3d:200"])
-    props = cupy.cuda.runtime.getDeviceProperties(0)
-    device = {"name": props["name"].decode(), "cupy": cupy.__version__,
-              "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion()}
+    device = describe_gpu()
     print(f"GPU: {device['name']}; ms, median of {args.repeat} after {args.warmup} warm-up runs (CUDA events); "
           "eq = MIS-2 / SpMV; B/v = pool high-water bytes per vertex beyond the CSR during MIS-2; agg, basic = "
           "aggregate(mis2, mis2_basic); color = first-fit greedy, distance 1; spgemm/sort/hash = coarse_graph "

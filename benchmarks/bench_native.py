@@ -22,7 +22,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from bench_gpu import KOKKOS_H100, gpu_ms, high_water
-from common import DEFAULT_DATA, describe_machine, graph_name, matrix, progress, specs_or_default
+from common import DEFAULT_DATA, describe_gpu, describe_machine, graph_name, matrix, progress, specs_or_default
 
 #: name -> (call on a graph with a backend, the result's arrays that must agree, the index
 #: into KOKKOS_H100's tuples or None)
@@ -80,9 +80,7 @@ def main(argv=None):
     parser.add_argument("--json", metavar="FILE", help="also write the rows and the device's description")
     args = parser.parse_args(argv)
     specs = specs_or_default(args.graphs, args.data, GENERATED)
-    props = cupy.cuda.runtime.getDeviceProperties(0)
-    device = {"name": props["name"].decode(), "cupy": cupy.__version__,
-              "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion()}
+    device = describe_gpu()
     print(f"GPU: {device['name']}; ms, median of {args.repeat} after {args.warmup} warm-up runs (CUDA events); "
           "price = algebraic / native; SpMVs = native / cuSPARSE SpMV; B/v = CuPy pool high-water bytes per vertex "
           "beyond the input; KK = Kokkos Kernels on an H100 (recorded), x = native / KK")

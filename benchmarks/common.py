@@ -88,6 +88,15 @@ def describe_machine(**extra):
             "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}
 
 
+def describe_gpu():
+    """The GPU the benchmark runs on: its name, the CuPy version and the CUDA runtime."""
+    import cupy
+
+    props = cupy.cuda.runtime.getDeviceProperties(0)
+    return {"name": props["name"].decode(), "cupy": cupy.__version__,
+            "cuda_runtime": cupy.cuda.runtime.runtimeGetVersion()}
+
+
 def progress(items, what):
     """``items``, with a progress bar on standard error while a person watches (standard output
     and error are terminals; not in a pipe or a log): the count done, the time left, and

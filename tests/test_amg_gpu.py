@@ -211,6 +211,27 @@ def test_gpu_gauss_seidel_is_the_cpus(kind, symmetric):
 
 
 @_gpu
+@pytest.mark.parametrize("size", [400, 3375])  # clusters in shared memory; one cluster too large for it
+def test_gpu_cluster_gauss_seidel_with_large_clusters(size):
+    """Clusters of hundreds of rows, and one of the whole matrix (its scratch in global
+    memory), against the CPU's sweeps with the same clusters; each application gives the
+    same bits."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = sp.csr_array(laplace3d(15))
+    labels = np.arange(A.shape[0]) // size
+    cpu = gg.solvers.cluster_gauss_seidel(A, labels, sweeps=2)
+    gpu_op = gg.solvers.cluster_gauss_seidel(csp.csr_matrix(A), cupy.asarray(labels), sweeps=2)
+    assert gpu_op.layout.width == min(size, A.shape[0])
+    b = cupy.asarray(np.random.default_rng(8).random(A.shape[0]))
+    first, again = gpu_op @ b, gpu_op @ b
+    expected = cpu @ b.get()
+    np.testing.assert_allclose(first.get(), expected, rtol=1e-12, atol=1e-12 * np.abs(expected).max())
+    assert bool((first == again).all())
+
+
+@_gpu
 @pytest.mark.parametrize("name", ["jacobi", "chebyshev"])
 def test_gpu_polynomial_smoothers_are_the_cpus(name):
     import cupy

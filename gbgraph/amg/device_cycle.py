@@ -16,6 +16,7 @@ captured; a hierarchy with another (Chebyshev) runs the same kernels without cap
 import cupy
 
 from ..backends.cupy import kernels
+from ..backends.cupy.replay import captured
 from .multilevel import GaussSeidelSweeps, Jacobi, no_smoothing
 
 __all__ = ["DeviceCycle"]
@@ -40,7 +41,7 @@ class DeviceCycle:
         if self.captured and zero not in self._graphs:
             self._load(b, x)
             self._cycle(0, zero)  # compiles the kernels: no module loads while capturing
-            self._graphs[zero] = _captured(lambda: self._cycle(0, zero))
+            self._graphs[zero] = captured(lambda: self._cycle(0, zero))
         self._load(b, x)
         if self.captured:
             self._graphs[zero].launch()
@@ -87,14 +88,3 @@ class DeviceCycle:
         if current is not x:
             cupy.copyto(x, current)
 
-
-def _captured(run):
-    """``run``'s launches as a CUDA graph, captured on a stream of its own."""
-    stream = cupy.cuda.Stream(non_blocking=True)
-    with stream:
-        stream.begin_capture()
-        try:
-            run()
-        finally:
-            graph = stream.end_capture()
-    return graph

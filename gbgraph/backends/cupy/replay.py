@@ -21,7 +21,7 @@ import cupy
 from . import kernels
 from .containers import Vector
 
-__all__ = ["iterate"]
+__all__ = ["captured", "iterate"]
 
 
 def iterate(step, state, first, stop):
@@ -128,3 +128,16 @@ def _abandon(stream):
         stream.end_capture()
     except Exception:  # the capture was invalidated by the failure being reported
         pass
+
+
+def captured(run):
+    """``run``'s launches as a CUDA graph, captured on a stream of its own (a whole V-cycle, a
+    Gauss-Seidel application: kernels on buffers allocated beforehand)."""
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        try:
+            run()
+        finally:
+            graph = stream.end_capture()
+    return graph

@@ -16,7 +16,7 @@ import cupy
 import numpy as np
 
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_color",
+           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator",
            "KERNEL_DIR"]
@@ -214,12 +214,13 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     labels32 = labels.astype(cupy.int32)
     n = labels32.size
     sizes, entries = cupy.zeros(k, cupy.int64), cupy.zeros(k, cupy.int64)
-    _get("coarse.cu", "gbgraph::group_sizes")((_blocks(n),), (_THREADS,), (labels32, np.int64(n), indptr, sizes, entries))
+    _get("aggregates.cuh", "gbgraph::aggregate_sizes<int, long long>")((_blocks(n),), (_THREADS,),
+                                                                        (np.int64(n), labels32, indptr, sizes, entries))
     starts = cupy.zeros(k + 1, cupy.int64)
     cupy.cumsum(sizes, out=starts[1:])
     members = cupy.empty(n, cupy.int32)
-    _get("coarse.cu", "gbgraph::place_members")((_blocks(n),), (_THREADS,), (labels32, np.int64(n), starts[:-1].copy(),
-                                                                          members))
+    _get("aggregates.cuh", "gbgraph::aggregate_members<int, long long, int>")(
+        (_blocks(n),), (_THREADS,), (np.int64(n), labels32, starts[:-1].copy(), members))
     load = cupy.maximum(entries, sizes)
     small = cupy.flatnonzero(load <= _WARP_AGGREGATE).astype(cupy.int32)
     large = cupy.flatnonzero((load > _WARP_AGGREGATE) & (load <= _BLOCK_AGGREGATE)).astype(cupy.int32)
@@ -455,16 +456,58 @@ def roots(parent):
     return out
 
 
-def gauss_seidel_color(clusters, start, rows, A, inverse_diagonal, b, x, backward, lanes):
-    """One color of a (cluster) Gauss-Seidel sweep on the CSR ``A``, in place on ``x``
-    (gauss_seidel.cu): the clusters ``clusters = (first, last)``, ``lanes`` threads (a power
-    of two up to 32, :func:`lanes_per_row`) to a cluster."""
-    first, last = clusters
-    if last > first:
-        kernel = _get("gauss_seidel.cu", f"gbgraph::gauss_seidel_color<{c_type(A.indices.dtype)}, {lanes}, "
+def gauss_seidel_sweep(layout, lanes, backward):
+    """A function ``sweep(b, x)``: one forward (or backward) sweep of (cluster) Gauss-Seidel on
+    ``layout`` (:class:`gbgraph.solvers.gauss_seidel_gpu.Layout`) in place on ``x``, one launch
+    per color (gauss_seidel.cu), ``lanes`` threads (a power of two up to 32) to a row (point
+    sweeps) or to a cluster. Kernels, grids and scratch are settled here, so that a sweep
+    costs the host only its launches."""
+    I = c_type(layout.out_col.dtype)
+    colors = [c for c in (reversed(layout.colors) if backward else layout.colors) if c[1] > c[0]]
+    if layout.point:
+        kernel = _get("gauss_seidel.cu", f"gbgraph::gauss_seidel_points<{I}, {lanes}>")
+        grids = [(_blocks((last - first) * lanes),) for first, last in colors]
+        block, shared, tail = (_THREADS,), 0, ()
+        arrays = (layout.rows, layout.out_ptr, layout.out_col, layout.out_val, layout.inverse_diagonal)
+    else:
+        kernel = _get("gauss_seidel.cu", f"gbgraph::gauss_seidel_clusters<{I}, {lanes}, "
                                          f"{'true' if backward else 'false'}>")
-        kernel((_blocks((last - first) * lanes),), (_THREADS,),
-               (np.int64(first), np.int64(last), start, rows, A.indptr, A.indices, A.data, inverse_diagonal, b, x))
+        width = max(layout.width, 1)
+        per_warp = 32 // lanes  # a block holds whole warps: the kernel's shuffles take all 32 lanes
+
+        def groups_with(entries):  # clusters a block takes with this much shared memory each
+            group_bytes = 8 * (2 * width + entries + (width + 2 + entries) // 2)  # x, s, offsets, `in` entries
+            return group_bytes, min(_THREADS // lanes, _SHARED_BYTES // group_bytes // per_warp * per_warp)
+
+        entries = layout.entries
+        group_bytes, groups = groups_with(entries)
+        if not groups:  # the `in` entries stay in global memory
+            entries = 0
+            group_bytes, groups = groups_with(entries)
+        spill, spill_offsets = _NULL, _NULL
+        if groups:
+            shared = groups * group_bytes
+        else:  # a cluster too large for shared memory: the scratch in global memory
+            groups, shared = _THREADS // lanes, 0
+            spill = cupy.empty(2 * layout.n)
+            spill_offsets = cupy.empty(layout.n + layout.start.size, cupy.int32)
+        block = (groups * lanes,)
+        most = _max_blocks() * _THREADS // block[0]
+        grids = [(max(1, min(-(-(last - first) // groups), most)),) for first, last in colors]
+        tail = (np.int32(width), np.int32(entries), np.int64(layout.n), spill, spill_offsets)
+        arrays = (layout.start, layout.rows, layout.out_ptr, layout.out_col, layout.out_val, layout.in_ptr,
+                  layout.in_loc, layout.in_val, layout.inverse_diagonal)
+    launches = [(grid, (np.int64(first), np.int64(last)) + arrays) for grid, (first, last) in zip(grids, colors)]
+
+    def sweep(b, x):
+        for grid, head in launches:
+            kernel(grid, block, head + (b, x) + tail, shared_mem=shared)
+
+    return sweep
+
+
+#: Dynamic shared memory a block may take without asking for more (every CUDA device has it).
+_SHARED_BYTES = 48 * 1024
 
 
 _PRODUCTS = {"times": "Times", "residual": "Residual", "accumulate": "Accumulate", "jacobi": "Jacobi"}
@@ -544,11 +587,12 @@ def tentative(labels, tol, Q, R):
     index = np.int32 if n < 2**31 else np.int64
     grid, types = (_blocks(n),), f"{c_type(labels.dtype)}, {c_type(index)}"
     sizes, offsets, members = cupy.zeros(k, index), cupy.zeros(k + 1, index), cupy.empty(n, index)
-    _get("prolongator.cu", f"gbgraph::aggregate_sizes<{types}>")(grid, (_THREADS,), (np.int64(n), labels, sizes))
+    _get("aggregates.cuh", f"gbgraph::aggregate_sizes<{types}>")(grid, (_THREADS,), (np.int64(n), labels, _NULL, sizes,
+                                                                                  _NULL))
     cupy.cumsum(sizes, dtype=index, out=offsets[1:])
     cursor = offsets[:-1].copy()
-    _get("prolongator.cu", f"gbgraph::aggregate_members<{types}>")(grid, (_THREADS,), (np.int64(n), labels, cursor,
-                                                                                     members))
+    _get("aggregates.cuh", f"gbgraph::aggregate_members<{types}, {c_type(index)}>")(
+        grid, (_THREADS,), (np.int64(n), labels, cursor, members))
     _get("prolongator.cu", f"gbgraph::tentative<{c_type(index)}>")(
         (_blocks(k),), (_THREADS,), (np.int64(k), np.int32(K), offsets, members, np.float64(tol), Q, R))
 

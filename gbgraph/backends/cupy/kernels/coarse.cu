@@ -7,8 +7,8 @@
 // labels becomes one coarse edge whose weight sums the run in that order, the way numpy's
 // add.reduceat does (numpy_sum.cuh), so float weights match the CPU bit for bit.
 //
-// The members of each aggregate come from a counting sort by label (group_sizes,
-// place_members) in any order; each aggregate sorts them, then gathers its entries as keys
+// The members of each aggregate come from a counting sort by label (aggregates.cuh) in any
+// order; each aggregate sorts them, then gathers its entries as keys
 // (label(v) << POS_BITS | position in row-major order), so that one bitonic sort orders them
 // by label and, within a label, stably. Aggregates of up to 256 entries and members take a
 // warp and sort in registers (coarse_by_sort_warp); up to 2048, a block sorting in shared
@@ -16,6 +16,7 @@
 // its number of coarse edges to edge_counts[a], and the edges, sorted by column, at slot[a]
 // (the start of its fine entries, room enough); pack_rows then moves the rows together.
 #pragma once
+#include "aggregates.cuh"
 #include "numpy_sum.cuh"
 
 namespace gbgraph {
@@ -79,23 +80,6 @@ __device__ __forceinline__ int owner(const int* offsets, int m, int k)
         if (offsets[mid] <= k) lo = mid; else hi = mid;
     }
     return lo;
-}
-
-// sizes[a] = members of aggregate a, entries[a] = their fine entries
-__global__ void group_sizes(const int* labels, long long n, const long long* indptr, long long* sizes,
-                            long long* entries)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-        atomicAdd((unsigned long long*)&sizes[labels[i]], 1ULL);
-        atomicAdd((unsigned long long*)&entries[labels[i]], (unsigned long long)(indptr[i + 1] - indptr[i]));
-    }
-}
-
-// members[cursor[a]++] = i: each aggregate's members in some order (the kernels sort them)
-__global__ void place_members(const int* labels, long long n, long long* cursor, int* members)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-        members[atomicAdd((unsigned long long*)&cursor[labels[i]], 1ULL)] = (int)i;
 }
 
 // Ascending bitonic sort of a warp's 32 * R keys held in registers, element r * 32 + lane

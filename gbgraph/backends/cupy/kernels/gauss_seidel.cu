@@ -1,6 +1,8 @@
 // Multicolor and cluster Gauss-Seidel (gbgraph.solvers; Kelley and Rajamanickam's Algorithm 4):
-// one launch per color. The rows are listed cluster after cluster, the clusters color after
-// color; a point sweep is the case of clusters of one row. Clusters of one color share no
+// one launch per color. Rows sit at positions cluster after cluster, the clusters color after
+// color (gauss_seidel_gpu.py's Layout), and each position's off-diagonal entries are split in
+// two: `out` entries, whose column lies in another cluster, and `in` entries, whose column
+// lies in the row's own cluster, numbered by its place there. Clusters of one color share no
 // matrix entry, so they are updated together, and each cluster's rows in turn, as classical
 // Gauss-Seidel does:
 //     x_r = (b_r - sum_{j != r} A_rj x_j) / A_rr
@@ -10,67 +12,143 @@
 
 namespace gbgraph {
 
-// The clusters first .. last - 1: cluster c holds rows[start[c]:start[c + 1]], visited
-// upward, or downward for a backward sweep. G consecutive lanes of a warp take one cluster
-// and share each row's sum (every G-th entry each, then a shuffle tree); the warp steps
-// through as many rows as its largest cluster holds, and __syncwarp publishes each new
-// x_r before the cluster's next row reads it. A row's index, bounds, first entries and b_r
-// are loaded a step ahead: they do not depend on x, so only the loads of x wait for the
-// previous row's update.
-template <typename I, int G, bool backward>
-__global__ void gauss_seidel_color(long long first, long long last, const long long* start, const long long* rows,
-                                   const I* indptr, const I* indices, const double* values,
-                                   const double* inverse_diagonal, const double* b, double* x)
+// One color of a point sweep: the positions first .. last - 1, clusters of one row, so no
+// entry is `in`. G lanes share a row (every G-th entry each, then a shuffle tree); a color's
+// rows are consecutive, so a warp reads consecutive entries.
+template <typename I, int G>
+__global__ void gauss_seidel_points(long long first, long long last, const long long* rows, const long long* out_ptr,
+                                    const I* out_col, const double* out_val, const double* inverse_diagonal,
+                                    const double* b, double* x)
 {
-    struct Row {
-        long long r = 0, p = 0, end = 0, j = -1;
-        double a = 0.0, rhs = 0.0, d = 0.0;
-    };
+    const int lane = threadIdx.x % G;
+    const long long groups = (long long)gridDim.x * blockDim.x / G;
+    const long long group = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / G;
+    const long long rounds = (last - first + groups - 1) / groups;  // the same for every lane: full warps shuffle
+    for (long long k = 0; k < rounds; ++k) {
+        const long long p = first + group + k * groups;
+        double sum = 0.0;
+        if (p < last)
+            for (long long e = out_ptr[p] + lane; e < out_ptr[p + 1]; e += G)
+                sum += out_val[e] * x[out_col[e]];
+        for (int offset = G / 2; offset > 0; offset /= 2)
+            sum += __shfl_down_sync(0xffffffffu, sum, offset, G);
+        if (p < last && lane == 0) {
+            const long long r = rows[p];
+            x[r] = (b[r] - sum) * inverse_diagonal[p];
+        }
+    }
+}
+
+// One color of a cluster sweep: the clusters first .. last - 1, cluster c at positions
+// start[c] .. start[c + 1] - 1, visited upward, or downward for a backward sweep. G lanes take
+// a cluster, in three phases, so that only the rows' dependence on each other is serial:
+//   1. each lane takes rows of the cluster and sums their `out` entries, which read x of
+//      other colors only and so do not change during the color: s_t = b_r - sum_out A_rj x_j;
+//      the cluster's x and the offsets of its rows' `in` entries go to a scratch of the group;
+//   2. the rows in turn: x_t = (s_t - sum_in A_rj x_j) / A_rr, the lanes sharing the row's
+//      `in` entries, which read and write the scratch only; a step's entries are loaded a
+//      step ahead, their offsets being in the scratch, so a step waits on no global load;
+//   3. the cluster's x back to x.
+// The scratch is shared memory, `width` (the largest cluster) rows a group, or, for clusters
+// too large for it, the global `spill` (2 n doubles) and `spill_offsets` (n + clusters ints).
+// Where `entries` (the most `in` entries a cluster has) fit too, phase 1 also copies the
+// cluster's `in` entries there, one coalesced read, and phase 2 reads shared memory only.
+struct ClusterEntry {  // a step of phase 2: the row's first `in` entry for this lane, and 1 / A_rr
+    int begin = 0, end = 0, loc = 0;
+    double a = 0.0, d = 0.0;
+};
+
+template <typename I, int G, bool backward>
+__global__ void gauss_seidel_clusters(long long first, long long last, const long long* start, const long long* rows,
+                                      const long long* out_ptr, const I* out_col, const double* out_val,
+                                      const long long* in_ptr, const int* in_loc, const double* in_val,
+                                      const double* inverse_diagonal, const double* b, double* x, int width,
+                                      int entries, long long n, double* spill, int* spill_offsets)
+{
+    extern __shared__ double scratch[];
     const int lane = threadIdx.x % G;
     const long long groups = (long long)gridDim.x * blockDim.x / G;
     const long long group = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / G;
     const long long rounds = (last - first + groups - 1) / groups;  // the same for every lane: full warps shuffle
     for (long long k = 0; k < rounds; ++k) {
         const long long c = first + group + k * groups;
-        const long long lo = c < last ? start[c] : 0, size = c < last ? start[c + 1] - lo : 0;
-        long long steps = size;
+        const long long lo = c < last ? start[c] : 0;
+        const int size = c < last ? (int)(start[c + 1] - lo) : 0;
+        double *xs, *s, *shared_val = nullptr;
+        int *offsets, *shared_loc = nullptr;
+        if (spill) {
+            xs = spill + lo;
+            s = spill + n + lo;
+            offsets = spill_offsets + lo + c;
+        } else {
+            xs = scratch + (threadIdx.x / G) * (2 * width + entries + (width + 2 + entries) / 2);
+            s = xs + width;
+            shared_val = s + width;
+            offsets = (int*)(shared_val + entries);
+            shared_loc = offsets + width + 1;
+        }
+        const long long base = c < last ? in_ptr[lo] : 0;
+        const int count = c < last ? (int)(in_ptr[lo + size] - base) : 0;
+        const int* loc = in_loc + base;
+        const double* val = in_val + base;
+        if (entries) {
+            for (int e = lane; e < count; e += G) {
+                shared_loc[e] = loc[e];
+                shared_val[e] = val[e];
+            }
+            loc = shared_loc;
+            val = shared_val;
+        }
+        for (int t = lane; t < size; t += G) {  // phase 1
+            const long long p = lo + t, r = rows[p];
+            double sum = 0.0;
+            for (long long e = out_ptr[p]; e < out_ptr[p + 1]; ++e)
+                sum += out_val[e] * x[out_col[e]];
+            s[t] = b[r] - sum;
+            xs[t] = x[r];
+            offsets[t] = (int)(in_ptr[p] - base);
+        }
+        if (lane == 0 && c < last)
+            offsets[size] = count;
+        int steps = size;
         for (int offset = 16; offset > 0; offset /= 2)
             steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, offset));
-        auto load = [&](long long t) {
-            Row row;
+        __syncwarp();
+        auto fetch = [&](int t) {
+            ClusterEntry entry;
             if (t < size) {
-                row.r = rows[lo + (backward ? size - 1 - t : t)];
-                row.p = indptr[row.r] + lane;
-                row.end = indptr[row.r + 1];
-                if (row.p < row.end) {
-                    row.j = indices[row.p];
-                    row.a = values[row.p];
+                const int u = backward ? size - 1 - t : t;
+                entry.begin = offsets[u] + lane;
+                entry.end = offsets[u + 1];
+                if (entry.begin < entry.end) {
+                    entry.loc = loc[entry.begin];
+                    entry.a = val[entry.begin];
                 }
-                row.rhs = b[row.r];
-                row.d = inverse_diagonal[row.r];
+                entry.d = inverse_diagonal[lo + u];
             }
-            return row;
+            return entry;
         };
-        Row row = load(0);
-        for (long long t = 0; t < steps; ++t) {
-            const Row next = load(t + 1);
+        ClusterEntry entry = fetch(0);
+        for (int t = 0; t < steps; ++t) {  // phase 2
+            const ClusterEntry next = fetch(t + 1);
             double sum = 0.0;
-            if (t < size && row.p < row.end) {
-                if (row.j != row.r)
-                    sum += row.a * x[row.j];
-                for (long long p = row.p + G; p < row.end; p += G) {
-                    const long long j = indices[p];
-                    if (j != row.r)
-                        sum += values[p] * x[j];
-                }
+            if (entry.begin < entry.end) {
+                sum = entry.a * xs[entry.loc];
+                for (int e = entry.begin + G; e < entry.end; e += G)
+                    sum += val[e] * xs[loc[e]];
             }
             for (int offset = G / 2; offset > 0; offset /= 2)
                 sum += __shfl_down_sync(0xffffffffu, sum, offset, G);
-            if (t < size && lane == 0)
-                x[row.r] = (row.rhs - sum) * row.d;
+            if (t < size && lane == 0) {
+                const int u = backward ? size - 1 - t : t;
+                xs[u] = (s[u] - sum) * entry.d;
+            }
             __syncwarp();
-            row = next;
+            entry = next;
         }
+        for (int t = lane; t < size; t += G)  // phase 3
+            x[rows[lo + t]] = xs[t];
+        __syncwarp();  // the scratch is the next round's
     }
 }
 

@@ -5,30 +5,10 @@
 // Every sum runs in the order of the CPU path's (scipy's SpMV and SpGEMM add a row's terms one
 // after the other, in the row's order) and rounds each product and sum on its own
 // (__dmul_rn, __dadd_rn: no fused multiply-add), so that T and P are the CPU's bit for bit.
+#pragma once
+#include "aggregates.cuh"
+
 namespace gbgraph {
-
-__device__ __forceinline__ long long fetch_add_one(int* x) { return atomicAdd(x, 1); }
-__device__ __forceinline__ long long fetch_add_one(long long* x)
-{
-    return (long long)atomicAdd((unsigned long long*)x, 1ULL);
-}
-
-// sizes[g] += 1 for each row of aggregate g: integer counts, the same in any order.
-template <typename L, typename I>
-__global__ void aggregate_sizes(long long n, const L* labels, I* sizes)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-        fetch_add_one(sizes + labels[i]);
-}
-
-// Each row into its aggregate's slots, members[cursor[g]++] (cursor: the aggregates' first
-// slots on entry), in whatever order the atomics give; tentative sorts each aggregate's.
-template <typename L, typename I>
-__global__ void aggregate_members(long long n, const L* labels, I* cursor, I* members)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-        members[fetch_add_one(cursor + labels[i])] = (I)i;
-}
 
 // fit_candidates for aggregate g (one thread each), whose rows are members[offsets[g] ..
 // offsets[g + 1]), sorted here first: modified Gram-Schmidt of its block of Q (n x K,
