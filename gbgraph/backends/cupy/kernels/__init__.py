@@ -1,8 +1,9 @@
 """gbgraph's CUDA kernels: sources (``*.cu``, ``*.cuh``) and launchers of their instances.
 
 ``RawModule`` takes source text (``code=``), so each kernel instance is compiled from a
-one-line translation unit that includes its family's file, with this folder on the include
-path; instances are cached per device and type signature. Launchers size their grids from
+translation unit that includes its family's file, with this folder on the include path, after
+a digest of the sources (:func:`sources_digest`); instances are cached per device and type
+signature. Launchers size their grids from
 host-known capacities and read entry counts from the device, so no launch waits for the
 host. Each kernel's Python reference: ``mxv`` — the suitesparse backend's ``mxv``;
 ``segment_reduce`` — ``numpy.ufunc.reduceat``; ``vector.cu`` — the numpy expressions in the
@@ -10,6 +11,8 @@ docstrings below; ``packed_statuses`` — ``gbgraph.algorithms.hashing.Packing``
 """
 
 import functools
+import hashlib
+import pathlib
 from importlib import resources
 
 import cupy
@@ -18,7 +21,7 @@ import numpy as np
 __all__ = ["best_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
-           "tentative", "smoothed_prolongator",
+           "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -47,8 +50,22 @@ def c_type(dtype):
 
 
 @functools.lru_cache(maxsize=None)
+def sources_digest(*folders):
+    """A digest of the kernel sources in ``folders``, the first line of every translation unit:
+    CuPy caches compiled modules on disk by their source text, which names the files it includes
+    but not what they hold, so without it a kernel edited (or upgraded with gbgraph) would be
+    served from an old binary, its parameters perhaps no longer the launcher's."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(pathlib.Path(folder).glob("*.cu*")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
 def _function(source, name, device, cooperative):
-    module = cupy.RawModule(code=f'#include "{source}"\n', options=("-std=c++17", f"-I{KERNEL_DIR}"),
+    module = cupy.RawModule(code=f'// gbgraph kernels {sources_digest(KERNEL_DIR)}\n#include "{source}"\n',
+                            options=("-std=c++17", f"-I{KERNEL_DIR}"),
                             name_expressions=(name,), enable_cooperative_groups=cooperative)
     return module.get_function(name)
 

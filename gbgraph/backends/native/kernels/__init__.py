@@ -13,7 +13,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-from ...cupy.kernels import KERNEL_DIR as CUPY_KERNEL_DIR, c_type, cooperative_blocks
+from ...cupy.kernels import KERNEL_DIR as CUPY_KERNEL_DIR, c_type, cooperative_blocks, sources_digest
 
 __all__ = ["function", "cooperative_blocks", "blocks", "ptr", "c_type", "THREADS", "NATIVE_KERNEL_DIR"]
 
@@ -24,7 +24,8 @@ THREADS = 256
 
 @functools.lru_cache(maxsize=None)
 def _function(source, name, cooperative, device):
-    module = cupy.RawModule(code=f'#include "{source}"\n',
+    digest = sources_digest(NATIVE_KERNEL_DIR, CUPY_KERNEL_DIR)  # a new binary whenever a source changes
+    module = cupy.RawModule(code=f'// gbgraph kernels {digest}\n#include "{source}"\n',
                             options=("-std=c++17", f"-I{NATIVE_KERNEL_DIR}", f"-I{CUPY_KERNEL_DIR}"),
                             name_expressions=(name,), enable_cooperative_groups=cooperative)
     return module.get_function(name)
