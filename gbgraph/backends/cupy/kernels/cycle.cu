@@ -6,7 +6,10 @@
 //     Jacobi      y = x + omega * s * (b - A x)   (s = D^-1; y and x distinct)
 // G consecutive lanes of a warp share a row (G a power of two up to 32, about the mean row
 // length), each summing every G-th entry in order; a fixed shuffle tree adds the G sums, so a
-// row's sum runs in the same order at every launch.
+// row's sum runs in the same order at every launch (lanes.cuh).
+#pragma once
+#include "lanes.cuh"
+
 namespace gbgraph {
 
 enum class Product { Times, Residual, Accumulate, Jacobi };
@@ -15,19 +18,12 @@ template <typename I, int G, Product op>
 __global__ void csr_product(long long n, const I* indptr, const I* indices, const double* values, const double* x,
                             const double* b, const double* s, double omega, double* y)
 {
-    const int lane = threadIdx.x % G;
-    const long long groups = (long long)gridDim.x * blockDim.x / G;
-    const long long first = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / G;
-    const long long rounds = (n + groups - 1) / groups;  // the same for every lane: full warps shuffle
-    for (long long k = 0; k < rounds; ++k) {
-        const long long row = first + k * groups;
-        double sum = 0.0;
-        if (row < n)
-            for (long long p = indptr[row] + lane; p < indptr[row + 1]; p += G)
-                sum += values[p] * x[indices[p]];
-        for (int offset = G / 2; offset > 0; offset /= 2)
-            sum += __shfl_down_sync(0xffffffffu, sum, offset, G);
-        if (row < n && lane == 0) {
+    const LaneGroups<G> groups(n);
+    for (long long k = 0; k < groups.rounds; ++k) {
+        const long long row = groups.group + k * groups.count;
+        const double sum = group_sum<G>(row < n ? indptr[row] : 0, row < n ? indptr[row + 1] : 0, groups.lane, values,
+                                        indices, x);
+        if (row < n && groups.lane == 0) {
             if constexpr (op == Product::Times)
                 y[row] = sum;
             else if constexpr (op == Product::Residual)

@@ -8,7 +8,7 @@
 //     x_r = (b_r - sum_{j != r} A_rj x_j) / A_rr
 // The CPU form (gauss_seidel.py) updates the same rows in the same order, one step of
 // uncoupled rows at a time, with a sparse product each.
-#include "vector.cu"
+#include "lanes.cuh"
 
 namespace gbgraph {
 
@@ -20,19 +20,12 @@ __global__ void gauss_seidel_points(long long first, long long last, const long 
                                     const I* out_col, const double* out_val, const double* inverse_diagonal,
                                     const double* b, double* x)
 {
-    const int lane = threadIdx.x % G;
-    const long long groups = (long long)gridDim.x * blockDim.x / G;
-    const long long group = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / G;
-    const long long rounds = (last - first + groups - 1) / groups;  // the same for every lane: full warps shuffle
-    for (long long k = 0; k < rounds; ++k) {
-        const long long p = first + group + k * groups;
-        double sum = 0.0;
-        if (p < last)
-            for (long long e = out_ptr[p] + lane; e < out_ptr[p + 1]; e += G)
-                sum += out_val[e] * x[out_col[e]];
-        for (int offset = G / 2; offset > 0; offset /= 2)
-            sum += __shfl_down_sync(0xffffffffu, sum, offset, G);
-        if (p < last && lane == 0) {
+    const LaneGroups<G> groups(last - first);
+    for (long long k = 0; k < groups.rounds; ++k) {
+        const long long p = first + groups.group + k * groups.count;
+        const double sum = group_sum<G>(p < last ? out_ptr[p] : 0, p < last ? out_ptr[p + 1] : 0, groups.lane, out_val,
+                                        out_col, x);
+        if (p < last && groups.lane == 0) {
             const long long r = rows[p];
             x[r] = (b[r] - sum) * inverse_diagonal[p];
         }
@@ -66,12 +59,10 @@ __global__ void gauss_seidel_clusters(long long first, long long last, const lon
                                       int entries, long long n, double* spill, int* spill_offsets)
 {
     extern __shared__ double scratch[];
-    const int lane = threadIdx.x % G;
-    const long long groups = (long long)gridDim.x * blockDim.x / G;
-    const long long group = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / G;
-    const long long rounds = (last - first + groups - 1) / groups;  // the same for every lane: full warps shuffle
-    for (long long k = 0; k < rounds; ++k) {
-        const long long c = first + group + k * groups;
+    const LaneGroups<G> groups(last - first);
+    const int lane = groups.lane;
+    for (long long k = 0; k < groups.rounds; ++k) {
+        const long long c = first + groups.group + k * groups.count;
         const long long lo = c < last ? start[c] : 0;
         const int size = c < last ? (int)(start[c + 1] - lo) : 0;
         double *xs, *s, *shared_val = nullptr;
