@@ -22,9 +22,10 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import DEFAULT_DATA, describe_gpu, describe_machine, graph_name, matrix, progress, specs_or_default
+from common import common_arguments, describe_gpu, describe_machine, graph_name, graph_specs, matrix, progress
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
+GENERATED = ["laplace3d:100", "laplace3d:200"]  # the default graphs, before those of --data
 #: Kokkos Kernels 4.x on an H100 (CUDA 13), ms: MIS-2, graph_mis2_aggregate, vertex-based
 #: coloring (the issue's anchors)
 KOKKOS_H100 = {"laplace3d:50": (0.73, 1.72, 0.31), "laplace3d:100": (1.63, 3.38, 0.57),
@@ -113,14 +114,9 @@ def print_row(r):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 100³, 200³ "
-                                                    "and every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs")
-    parser.add_argument("--repeat", type=int, default=21, help="timed runs (median), default 21")
-    parser.add_argument("--warmup", type=int, default=3, help="untimed runs first, default 3")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows and the device's description")
+    common_arguments(parser, GENERATED, repeat=21, warmup=3)
     args = parser.parse_args(argv)
-    specs = specs_or_default(args.graphs, args.data, ["laplace3d:100", "laplace3d:200"])
+    specs = graph_specs(args, GENERATED)
     device = describe_gpu()
     print(f"GPU: {device['name']}; ms, median of {args.repeat} after {args.warmup} warm-up runs (CUDA events); "
           "eq = MIS-2 / SpMV; B/v = pool high-water bytes per vertex beyond the CSR during MIS-2; agg, basic = "
@@ -133,7 +129,7 @@ def main(argv=None):
         rows.append(bench(spec, args.repeat, args.warmup))
         print_row(rows[-1])
     if args.json:
-        description = describe_machine(repeat=args.repeat) | {"device": device, "warmup": args.warmup}
+        description = describe_machine(repeat=args.repeat, device=device, warmup=args.warmup)
         pathlib.Path(args.json).write_text(json.dumps({"machine": description, "rows": rows}, indent=1))
 
 

@@ -22,7 +22,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from bench_gpu import KOKKOS_H100, gpu_ms, high_water
-from common import DEFAULT_DATA, describe_gpu, describe_machine, graph_name, matrix, progress, specs_or_default
+from common import common_arguments, describe_gpu, describe_machine, graph_name, graph_specs, matrix, progress
 
 #: name -> (call on a graph with a backend, the result's arrays that must agree, the index
 #: into KOKKOS_H100's tuples or None)
@@ -70,16 +70,11 @@ def print_row(r, algorithms):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graphs", nargs="*", help="GRAPH specs as in the CLI (default: Laplace3D 50³, 100³, "
-                                                    "200³, 300³, Elasticity3D 60³ and every graph in --data)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs")
+    common_arguments(parser, GENERATED, repeat=21, warmup=3)
     parser.add_argument("--algorithms", nargs="*", choices=list(ALGORITHMS), default=list(ALGORITHMS),
                         help="what to measure (default: all)")
-    parser.add_argument("--repeat", type=int, default=21, help="timed runs (median), default 21")
-    parser.add_argument("--warmup", type=int, default=3, help="untimed runs first, default 3")
-    parser.add_argument("--json", metavar="FILE", help="also write the rows and the device's description")
     args = parser.parse_args(argv)
-    specs = specs_or_default(args.graphs, args.data, GENERATED)
+    specs = graph_specs(args, GENERATED)
     device = describe_gpu()
     print(f"GPU: {device['name']}; ms, median of {args.repeat} after {args.warmup} warm-up runs (CUDA events); "
           "price = algebraic / native; SpMVs = native / cuSPARSE SpMV; B/v = CuPy pool high-water bytes per vertex "
@@ -91,7 +86,7 @@ def main(argv=None):
         rows.append(bench(spec, args.algorithms, args.repeat, args.warmup))
         print_row(rows[-1], args.algorithms)
     if args.json:
-        description = describe_machine(repeat=args.repeat) | {"device": device, "warmup": args.warmup}
+        description = describe_machine(repeat=args.repeat, device=device, warmup=args.warmup)
         pathlib.Path(args.json).write_text(json.dumps({"machine": description, "rows": rows}, indent=1))
 
 

@@ -50,8 +50,9 @@ def specs_or_default(specs, data, generated):
     return list(generated) + [str(p) for p in sorted(pathlib.Path(data).glob("*.mtx.gz"))]
 
 
-def common_arguments(parser, generated, repeat):
-    """Add the options every benchmark takes: --graphs, --data, --repeat, --threads, --json."""
+def common_arguments(parser, generated, repeat, warmup=None):
+    """Add the options every benchmark takes: --graphs, --data, --repeat, --threads, --json;
+    and --warmup, the untimed runs before the timed ones, given a default (GPU benchmarks)."""
     default = " ".join(generated) + " and every graph in --data" if generated else "every graph in --data"
     parser.add_argument("--graphs", nargs="*", help=f"GRAPH specs as in the CLI (default: {default})")
     parser.add_argument("--data", default=str(DEFAULT_DATA), help="folder of .mtx.gz graphs (default ../shared/data)")
@@ -60,6 +61,8 @@ def common_arguments(parser, generated, repeat):
     parser.add_argument("--threads", type=int,
                         help="CPU threads of GraphBLAS and gbgraph's kernels (default: all cores)")
     parser.add_argument("--json", metavar="FILE", help="also write the results and the machine's description here")
+    if warmup is not None:
+        parser.add_argument("--warmup", type=int, default=warmup, help=f"untimed runs first, default {warmup}")
 
 
 def graph_specs(args, generated):
