@@ -88,8 +88,7 @@ class Layout:
     clusters of color k the range ``colors[k]``. A position's off-diagonal entries are split:
     ``out_*`` (CSR by position, original column indices) leave its cluster, ``in_*`` stay in
     it, ``in_loc`` numbering the column by its place in the cluster. ``inverse_diagonal`` is
-    1 / A_rr by position (0 for a zero row), ``width`` the largest cluster, ``entries`` the
-    most ``in`` entries of one cluster.
+    1 / A_rr by position (0 for a zero row), ``width`` the largest cluster.
     """
 
     n: int
@@ -98,7 +97,6 @@ class Layout:
     start: cupy.ndarray
     colors: list
     width: int
-    entries: int
     out_ptr: cupy.ndarray
     out_col: cupy.ndarray
     out_val: cupy.ndarray
@@ -134,11 +132,9 @@ class Layout:
         place = position[column] - start[cluster_of]  # the column's place in that cluster, if it is there
         inside = (place >= 0) & (place < sizes[cluster_of])
         outside, inside = ~inside, inside & (position[column] != at)
-        in_ptr = _pointers(at[inside], n)
-        entries = int(cupy.diff(in_ptr[start]).max()) if sizes.size else 0
         return cls(n=n, point=labels is None, rows=rows, start=start, colors=list(zip(bounds[:-1], bounds[1:])),
-                   width=width, entries=entries, out_ptr=_pointers(at[outside], n), out_col=column[outside],
-                   out_val=value[outside], in_ptr=in_ptr, in_loc=place[inside].astype(cupy.int32),
+                   width=width, out_ptr=_pointers(at[outside], n), out_col=column[outside],
+                   out_val=value[outside], in_ptr=_pointers(at[inside], n), in_loc=place[inside].astype(cupy.int32),
                    in_val=value[inside], inverse_diagonal=inverse(A.diagonal())[rows])
 
 

@@ -492,15 +492,8 @@ def gauss_seidel_sweep(layout, lanes, backward):
         width = max(layout.width, 1)
         per_warp = 32 // lanes  # a block holds whole warps: the kernel's shuffles take all 32 lanes
 
-        def groups_with(entries):  # clusters a block takes with this much shared memory each
-            group_bytes = 8 * (2 * width + entries + (width + 2 + entries) // 2)  # x, s, offsets, `in` entries
-            return group_bytes, min(_THREADS // lanes, _SHARED_BYTES // group_bytes // per_warp * per_warp)
-
-        entries = layout.entries
-        group_bytes, groups = groups_with(entries)
-        if not groups:  # the `in` entries stay in global memory
-            entries = 0
-            group_bytes, groups = groups_with(entries)
+        group_bytes = 8 * (2 * width + (width + 2) // 2)  # x, s and the offsets of a cluster's rows
+        groups = min(_THREADS // lanes, _SHARED_BYTES // group_bytes // per_warp * per_warp)
         spill, spill_offsets = _NULL, _NULL
         if groups:
             shared = groups * group_bytes
@@ -511,7 +504,7 @@ def gauss_seidel_sweep(layout, lanes, backward):
         block = (groups * lanes,)
         most = _max_blocks() * _THREADS // block[0]
         grids = [(max(1, min(-(-(last - first) // groups), most)),) for first, last in colors]
-        tail = (np.int32(width), np.int32(entries), np.int64(layout.n), spill, spill_offsets)
+        tail = (np.int32(width), np.int64(layout.n), spill, spill_offsets)
         arrays = (layout.start, layout.rows, layout.out_ptr, layout.out_col, layout.out_val, layout.in_ptr,
                   layout.in_loc, layout.in_val, layout.inverse_diagonal)
     launches = [(grid, (np.int64(first), np.int64(last)) + arrays) for grid, (first, last) in zip(grids, colors)]

@@ -39,13 +39,11 @@ __global__ void gauss_seidel_points(long long first, long long last, const long 
 //      other colors only and so do not change during the color: s_t = b_r - sum_out A_rj x_j;
 //      the cluster's x and the offsets of its rows' `in` entries go to a scratch of the group;
 //   2. the rows in turn: x_t = (s_t - sum_in A_rj x_j) / A_rr, the lanes sharing the row's
-//      `in` entries, which read and write the scratch only; a step's entries are loaded a
-//      step ahead, their offsets being in the scratch, so a step waits on no global load;
+//      `in` entries, which read and write x in the scratch only; a step's entries are loaded
+//      a step ahead, their offsets being in the scratch, so no load waits on another;
 //   3. the cluster's x back to x.
 // The scratch is shared memory, `width` (the largest cluster) rows a group, or, for clusters
 // too large for it, the global `spill` (2 n doubles) and `spill_offsets` (n + clusters ints).
-// Where `entries` (the most `in` entries a cluster has) fit too, phase 1 also copies the
-// cluster's `in` entries there, one coalesced read, and phase 2 reads shared memory only.
 struct ClusterEntry {  // a step of phase 2: the row's first `in` entry for this lane, and 1 / A_rr
     int begin = 0, end = 0, loc = 0;
     double a = 0.0, d = 0.0;
@@ -56,7 +54,7 @@ __global__ void gauss_seidel_clusters(long long first, long long last, const lon
                                       const long long* out_ptr, const I* out_col, const double* out_val,
                                       const long long* in_ptr, const int* in_loc, const double* in_val,
                                       const double* inverse_diagonal, const double* b, double* x, int width,
-                                      int entries, long long n, double* spill, int* spill_offsets)
+                                      long long n, double* spill, int* spill_offsets)
 {
     extern __shared__ double scratch[];
     const LaneGroups<G> groups(last - first);
@@ -65,31 +63,21 @@ __global__ void gauss_seidel_clusters(long long first, long long last, const lon
         const long long c = first + groups.group + k * groups.count;
         const long long lo = c < last ? start[c] : 0;
         const int size = c < last ? (int)(start[c + 1] - lo) : 0;
-        double *xs, *s, *shared_val = nullptr;
-        int *offsets, *shared_loc = nullptr;
+        double *xs, *s;
+        int* offsets;
         if (spill) {
             xs = spill + lo;
             s = spill + n + lo;
             offsets = spill_offsets + lo + c;
         } else {
-            xs = scratch + (threadIdx.x / G) * (2 * width + entries + (width + 2 + entries) / 2);
+            xs = scratch + (threadIdx.x / G) * (2 * width + (width + 2) / 2);
             s = xs + width;
-            shared_val = s + width;
-            offsets = (int*)(shared_val + entries);
-            shared_loc = offsets + width + 1;
+            offsets = (int*)(s + width);
         }
         const long long base = c < last ? in_ptr[lo] : 0;
         const int count = c < last ? (int)(in_ptr[lo + size] - base) : 0;
         const int* loc = in_loc + base;
         const double* val = in_val + base;
-        if (entries) {
-            for (int e = lane; e < count; e += G) {
-                shared_loc[e] = loc[e];
-                shared_val[e] = val[e];
-            }
-            loc = shared_loc;
-            val = shared_val;
-        }
         for (int t = lane; t < size; t += G) {  // phase 1
             const long long p = lo + t, r = rows[p];
             double sum = 0.0;
