@@ -191,6 +191,27 @@ def test_gpu_stationary_solve_reaches_the_tolerance():
     assert float(cupy.linalg.norm(b - A @ x)) < 1e-8 * float(cupy.linalg.norm(b))
 
 
+@pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=[
+    pytest.mark.gpu, pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")])])
+def test_galerkin_product_in_row_blocks_is_the_whole_product(device, monkeypatch):
+    """The setup's sparse products, split into blocks of rows when they would have many
+    intermediate products, equal scipy's product of the whole matrices."""
+    import gbgraph.amg.setup as setup
+
+    A = sp.csr_matrix(laplace3d(12))
+    P = sp.random(A.shape[0], 90, density=0.05, format="csr", random_state=3)
+    expected = (A @ P).tocsr()
+    if device == "gpu":
+        import cupyx.scipy.sparse as csp
+
+        A, P = csp.csr_matrix(A), csp.csr_matrix(P)
+    for most in (10**9, 500, 1):  # one product, blocks of rows, a row at a time
+        monkeypatch.setattr(setup, "_PRODUCTS_AT_ONCE", most)
+        product = _host(setup._product(A, P))
+        assert product.shape == expected.shape
+        assert abs(product - expected).max() <= 1e-14 * abs(expected).max()
+
+
 @_gpu
 @pytest.mark.parametrize("kind", ["point", "cluster"])
 @pytest.mark.parametrize("symmetric", [True, False])

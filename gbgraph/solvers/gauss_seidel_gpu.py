@@ -38,8 +38,9 @@ class DeviceGaussSeidel(LinearOperator):
         self.steps, self.symmetric, self.sweeps = self.n_colors, symmetric, sweeps
         self.layout = Layout.of(A, colors, labels)
         self.order = self.layout.rows
-        # as many lanes to a row or a cluster as A's rows have entries (a cluster's lanes share
-        # each turn's row): on the H100, the best of 4 to 32 on Laplace3D and Elasticity3D
+        # as many lanes to a row or a cluster as A's rows have entries (of a cluster's lanes, as
+        # many as a row has entries in it share each turn): on the H100, the best of 2 to 32 on
+        # Laplace3D and Elasticity3D
         self.lanes = kernels.lanes_per_row(A)
         self._b, self._x, self._graph = cupy.zeros(A.shape[0]), cupy.zeros(A.shape[0]), None
 

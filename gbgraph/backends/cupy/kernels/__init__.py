@@ -477,8 +477,9 @@ def gauss_seidel_sweep(layout, lanes, backward):
     """A function ``sweep(b, x)``: one forward (or backward) sweep of (cluster) Gauss-Seidel on
     ``layout`` (:class:`gbgraph.solvers.gauss_seidel_gpu.Layout`) in place on ``x``, one launch
     per color (gauss_seidel.cu), ``lanes`` threads (a power of two up to 32) to a row (point
-    sweeps) or to a cluster. Kernels, grids and scratch are settled here, so that a sweep
-    costs the host only its launches."""
+    sweeps) or to a cluster, of which as many as its rows have entries in it share each turn.
+    Kernels, grids and scratch are settled here, so that a sweep costs the host only its
+    launches."""
     I = c_type(layout.out_col.dtype)
     colors = [c for c in (reversed(layout.colors) if backward else layout.colors) if c[1] > c[0]]
     if layout.point:
@@ -487,26 +488,29 @@ def gauss_seidel_sweep(layout, lanes, backward):
         block, shared, tail = (_THREADS,), 0, ()
         arrays = (layout.rows, layout.out_ptr, layout.out_col, layout.out_val, layout.inverse_diagonal)
     else:
-        kernel = _get("gauss_seidel.cu", f"gbgraph::gauss_seidel_clusters<{I}, {lanes}, "
+        # a turn's lanes: as many as its row's entries in the cluster, at most the cluster's lanes
+        turn = min(lanes, lanes_for(layout.in_val.size / max(layout.n, 1)))
+        kernel = _get("gauss_seidel.cu", f"gbgraph::gauss_seidel_clusters<{I}, {lanes}, {turn}, "
                                          f"{'true' if backward else 'false'}>")
         width = max(layout.width, 1)
+        fixed = 8 * 3 * width + 8 * (width + 2)  # a cluster's x, s, 1 / A_rr and its rows' offsets
         per_warp = 32 // lanes  # a block holds whole warps: the kernel's shuffles take all 32 lanes
-
-        group_bytes = 8 * (2 * width + (width + 2) // 2)  # x, s and the offsets of a cluster's rows
-        groups = min(_THREADS // lanes, _SHARED_BYTES // group_bytes // per_warp * per_warp)
+        groups = next((g * per_warp for g in (_THREADS // 32, 4, 2, 1) if fixed <= _SHARED_BYTES // (g * per_warp)), 0)
         spill, spill_offsets = _NULL, _NULL
         if groups:
-            shared = groups * group_bytes
+            room = (_SHARED_BYTES // groups - fixed) // 20  # staged entries: a product; a value and its place
+            shared = groups * 8 * (3 * width + 2 * room + (2 * width + 3 + room) // 2)
         else:  # a cluster too large for shared memory: the scratch in global memory
-            groups, shared = _THREADS // lanes, 0
-            spill = cupy.empty(2 * layout.n)
+            groups, room, shared = _THREADS // lanes, 0, 0
+            spill = cupy.empty(3 * layout.n)
             spill_offsets = cupy.empty(layout.n + layout.start.size, cupy.int32)
         block = (groups * lanes,)
         most = _max_blocks() * _THREADS // block[0]
         grids = [(max(1, min(-(-(last - first) // groups), most)),) for first, last in colors]
-        tail = (np.int32(width), np.int64(layout.n), spill, spill_offsets)
-        arrays = (layout.start, layout.rows, layout.out_ptr, layout.out_col, layout.out_val, layout.in_ptr,
-                  layout.in_loc, layout.in_val, layout.inverse_diagonal)
+        tail = (np.int32(width), np.int32(room), np.int64(layout.n), spill, spill_offsets)
+        arrays = (layout.start, layout.out_ptr[layout.start], layout.in_ptr[layout.start], layout.rows,
+                  layout.out_ptr, layout.out_col, layout.out_val, layout.in_ptr, layout.in_loc, layout.in_val,
+                  layout.inverse_diagonal)
     launches = [(grid, (np.int64(first), np.int64(last)) + arrays) for grid, (first, last) in zip(grids, colors)]
 
     def sweep(b, x):
@@ -524,10 +528,13 @@ _PRODUCTS = {"times": "Times", "residual": "Residual", "accumulate": "Accumulate
 
 
 def lanes_per_row(A):
-    """Lanes sharing a row in ``csr_product``: the power of two nearest A's mean row length,
-    1 to 32."""
-    mean = A.nnz / A.shape[0] if A.shape[0] else 1.0
-    return int(min(32, 2 ** max(0, round(np.log2(max(mean, 1.0))))))
+    """Lanes sharing a row in ``csr_product``: :func:`lanes_for` A's mean row length."""
+    return lanes_for(A.nnz / A.shape[0] if A.shape[0] else 1.0)
+
+
+def lanes_for(entries):
+    """The power of two nearest ``entries`` (a mean row length), 1 to 32."""
+    return int(min(32, 2 ** max(0, round(np.log2(max(entries, 1.0))))))
 
 
 def csr_product(op, A, x, y, b=None, s=None, omega=0.0, lanes=None):
