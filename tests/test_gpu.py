@@ -8,23 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gbgraph as gg
-from gbgraph.generators import elasticity3d, laplace3d
+from gbgraph.generators import laplace3d
 
 from conftest import gpu_available, shared_graphs
+from device_cases import GRIDS, assert_same_aggregation, cupyx_matrix
 from strategies import graphs
 
 gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
 pytestmark = [pytest.mark.gpu, gpu]
 
-GRIDS = [pytest.param(lambda: laplace3d(30, 20, 10), id="laplace-30x20x10"),
-         pytest.param(lambda: elasticity3d(10, 8, 6), id="elasticity-10x8x6"),
-         pytest.param(lambda: gg.datasets.load("fe_4elt2"), id="fe_4elt2")]
-
-
-def _cupyx(A):
-    import cupyx.scipy.sparse
-
-    return cupyx.scipy.sparse.csr_matrix(sp.csr_matrix(A))
 
 
 def _host(x):
@@ -33,7 +25,7 @@ def _host(x):
 
 def assert_same_mis(A):
     cpu = gg.mis2(A, backend="numba")
-    gpu_result = gg.mis2(_cupyx(A))  # backend=None picks cupy for GPU input
+    gpu_result = gg.mis2(cupyx_matrix(A))  # backend=None picks cupy for GPU input
     assert type(gpu_result.vertices).__module__.startswith("cupy")
     np.testing.assert_array_equal(_host(gpu_result.vertices), cpu.vertices)
     assert gpu_result.iterations == cpu.iterations
@@ -47,7 +39,7 @@ MIS_VARIANTS = [pytest.param(gg.mis1, {"priority": p}, id=f"mis1-{p}") for p in 
 
 def assert_same_mis_variant(A, algorithm, options):
     cpu = algorithm(A, backend="numba", **options)
-    gpu_result = algorithm(_cupyx(A), **options)
+    gpu_result = algorithm(cupyx_matrix(A), **options)
     np.testing.assert_array_equal(_host(gpu_result.vertices), cpu.vertices)
     assert gpu_result.iterations == cpu.iterations
 
@@ -58,17 +50,9 @@ COLORINGS = [pytest.param(m, d, id=f"{m}-d{d}") for m, d in
 
 def assert_same_coloring(A, method, distance):
     cpu = gg.color(A, method, distance=distance, backend="numba")
-    gpu_result = gg.color(_cupyx(A), method, distance=distance)
+    gpu_result = gg.color(cupyx_matrix(A), method, distance=distance)
     np.testing.assert_array_equal(_host(gpu_result.colors), cpu.colors)
     assert (gpu_result.n_colors, gpu_result.iterations) == (cpu.n_colors, cpu.iterations)
-
-
-def assert_same_aggregation(A):
-    for method in ("mis2", "mis2_basic"):
-        cpu, gpu_result = gg.aggregate(A, method), gg.aggregate(_cupyx(A), method)
-        np.testing.assert_array_equal(_host(gpu_result.labels), cpu.labels)
-        np.testing.assert_array_equal(_host(gpu_result.roots), cpu.roots)
-        assert gpu_result.n_aggregates == cpu.n_aggregates
 
 
 def assert_same_coarse_graphs(A):
@@ -78,7 +62,7 @@ def assert_same_coarse_graphs(A):
 
     for method in ("spgemm", "sort", "hash"):
         cpu = sp.csr_array(gg.coarse_graph(pattern, labels, method))
-        gpu_result = gg.coarse_graph(_cupyx(pattern), cupy.asarray(labels), method)
+        gpu_result = gg.coarse_graph(cupyx_matrix(pattern), cupy.asarray(labels), method)
         assert gpu_result.__class__.__module__.startswith("cupyx")
         np.testing.assert_array_equal(gpu_result.indptr.get(), cpu.indptr, err_msg=method)
         np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices, err_msg=method)
@@ -202,7 +186,7 @@ def test_coarse_graph_sort_kernel_sums_float_weights_as_the_cpu(matrix):
     A = sp.csr_array(W + W.T)  # symmetric real weights
     labels = gg.aggregate(A).labels
     cpu = sp.csr_array(gg.coarse_graph(A, labels, "sort"))
-    gpu_result = gg.coarse_graph(_cupyx(A), cupy.asarray(labels), "sort")
+    gpu_result = gg.coarse_graph(cupyx_matrix(A), cupy.asarray(labels), "sort")
     np.testing.assert_array_equal(gpu_result.indptr.get(), cpu.indptr)
     np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices)
     np.testing.assert_array_equal(gpu_result.data.get(), cpu.data)  # bit for bit
@@ -221,14 +205,14 @@ def test_coarse_graph_sort_kernel_on_aggregates_of_every_size(largest):
     labels = np.concatenate([np.zeros(largest, np.int64), 1 + np.arange(n - largest) // 7])
     labels = labels[rng.permutation(n)]
     cpu = sp.csr_array(gg.coarse_graph(A, labels, "sort"))
-    gpu_result = gg.coarse_graph(_cupyx(A), cupy.asarray(labels), "sort")
+    gpu_result = gg.coarse_graph(cupyx_matrix(A), cupy.asarray(labels), "sort")
     np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices)
     np.testing.assert_array_equal(gpu_result.data.get(), cpu.data)
 
 
 def test_coarsen():
     A = laplace3d(24, 20, 16)
-    cpu, gpu_result = gg.coarsen(A, cutoff=30), gg.coarsen(_cupyx(A), cutoff=30)
+    cpu, gpu_result = gg.coarsen(A, cutoff=30), gg.coarsen(cupyx_matrix(A), cutoff=30)
     assert [level.n for level in cpu] == [level.n for level in gpu_result]
     for a, b in zip(cpu, gpu_result):
         if a.labels is not None:
@@ -262,7 +246,7 @@ def test_shared_graphs(path):
     assert_same_mis_variant(A, gg.mis1, {})
     assert_same_coloring(A, "greedy", 1)
     assert_same_aggregation(A)
-    cpu, gpu_result = gg.coarsen(A, backend="numba"), gg.coarsen(_cupyx(A))
+    cpu, gpu_result = gg.coarsen(A, backend="numba"), gg.coarsen(cupyx_matrix(A))
     assert [(level.n, level.nnz) for level in cpu] == [(level.n, level.nnz) for level in gpu_result]
     for a, b in zip(cpu, gpu_result):
         if a.labels is not None:
@@ -274,10 +258,10 @@ def assert_same_mappings(A):
     """Every coarse mapping, its rounds and the weighted HEC hierarchy agree with the CPU's."""
     W = sp.csr_array(abs(sp.csr_array(A))) if A.dtype != bool else sp.csr_array(A)
     for method in ("hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec"):
-        cpu, gpu_result = gg.coarse_mapping(W, method, seed=3), gg.coarse_mapping(_cupyx(W), method, seed=3)
+        cpu, gpu_result = gg.coarse_mapping(W, method, seed=3), gg.coarse_mapping(cupyx_matrix(W), method, seed=3)
         np.testing.assert_array_equal(_host(gpu_result.labels), cpu.labels, err_msg=method)
         assert (gpu_result.n_coarse, gpu_result.rounds) == (cpu.n_coarse, cpu.rounds), method
-    cpu, gpu_result = gg.coarsen(W, "hec", backend="numba"), gg.coarsen(_cupyx(W), "hec")
+    cpu, gpu_result = gg.coarsen(W, "hec", backend="numba"), gg.coarsen(cupyx_matrix(W), "hec")
     assert [level.n for level in cpu] == [level.n for level in gpu_result]
     for a, b in zip(cpu, gpu_result):
         np.testing.assert_array_equal(_host(b.vertex_weights), a.vertex_weights)
@@ -290,7 +274,7 @@ def test_mixing_cpu_labels_with_a_gpu_graph():
     A = laplace3d(5)
     labels = gg.aggregate(A).labels
     with pytest.raises(TypeError, match="labels are a CPU array but the graph is on the GPU"):
-        gg.coarse_graph(_cupyx(A), labels)
+        gg.coarse_graph(cupyx_matrix(A), labels)
     import cupy
 
     with pytest.raises(TypeError, match="labels are a GPU array but the graph is on the CPU"):

@@ -11,14 +11,12 @@ from gbgraph.errors import StallError
 from gbgraph.generators import elasticity3d, laplace3d
 
 from conftest import gpu_available, shared_graphs
+from device_cases import GRIDS, assert_same_aggregation, cupyx_matrix
 from strategies import graphs
 
 gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
 pytestmark = [pytest.mark.gpu, gpu]
 
-GRIDS = [pytest.param(lambda: laplace3d(30, 20, 10), id="laplace-30x20x10"),
-         pytest.param(lambda: elasticity3d(10, 8, 6), id="elasticity-10x8x6"),
-         pytest.param(lambda: gg.datasets.load("fe_4elt2"), id="fe_4elt2")]
 
 #: (algorithm, options, whether the native run counts the verbs' rounds): ECL-MIS's kernel
 #: for MIS-1 with fixed statuses has no rounds, and reports 1
@@ -34,27 +32,13 @@ VARIANTS = [pytest.param(gg.mis2, {}, True, id="mis2"),
             pytest.param(gg.misk, {"k": 3}, True, id="misk-3")]
 
 
-def _cupyx(A):
-    import cupyx.scipy.sparse
-
-    return cupyx.scipy.sparse.csr_matrix(sp.csr_matrix(A))
-
-
 def assert_same_mis(A, algorithm, options, same_rounds):
     cpu = algorithm(A, backend="numba", **options)
-    native = algorithm(_cupyx(A), backend="native", **options)
+    native = algorithm(cupyx_matrix(A), backend="native", **options)
     assert type(native.vertices).__module__.startswith("cupy")
     np.testing.assert_array_equal(native.vertices.get(), cpu.vertices)
     assert native.iterations == (cpu.iterations if same_rounds else 1)
     assert gg.validate.is_mis(A, cpu.vertices, distance=options.get("k", 2 if algorithm is gg.mis2 else 1))
-
-
-def assert_same_aggregation(A):
-    for method in ("mis2", "mis2_basic"):
-        cpu, native = gg.aggregate(A, method, backend="numba"), gg.aggregate(_cupyx(A), method, backend="native")
-        np.testing.assert_array_equal(native.labels.get(), cpu.labels)
-        np.testing.assert_array_equal(native.roots.get(), cpu.roots)
-        assert native.n_aggregates == cpu.n_aggregates
 
 
 @pytest.mark.parametrize(("algorithm", "options", "same_rounds"), VARIANTS)
@@ -72,13 +56,13 @@ def test_mis_family_on_random_graphs(algorithm, options, same_rounds, A):  # hyp
 
 @pytest.mark.parametrize("matrix", GRIDS)
 def test_aggregation(matrix):
-    assert_same_aggregation(matrix())
+    assert_same_aggregation(matrix(), "native")
 
 
 @settings(max_examples=25, deadline=None)
 @given(graphs())
 def test_aggregation_on_random_graphs(A):
-    assert_same_aggregation(A)
+    assert_same_aggregation(A, "native")
 
 
 @pytest.mark.parametrize("path", shared_graphs())
@@ -86,13 +70,13 @@ def test_shared_graphs(path):
     A = gg.io.read_matrix_market(path)[0]
     assert_same_mis(A, gg.mis2, {}, True)
     assert_same_mis(A, gg.mis1, {}, False)
-    assert_same_aggregation(A)
+    assert_same_aggregation(A, "native")
 
 
 def test_table_iii_sizes():
     """Kelley & Rajamanickam's Table III: MIS-2 of Laplace3D 100³ with Kokkos Kernels'
     priorities has 90,041 vertices after 10 rounds (also benchmarks/results/gpu-h100.txt)."""
-    r = gg.mis2(_cupyx(laplace3d(100)), backend="native")
+    r = gg.mis2(cupyx_matrix(laplace3d(100)), backend="native")
     assert (len(r.vertices), r.iterations) == (90_041, 10)
 
 
@@ -100,13 +84,13 @@ def test_table_iii_sizes():
 def test_tiny_graphs(n):
     A = sp.csr_array((n, n), dtype=float)
     for algorithm in (gg.mis1, gg.mis2):
-        assert algorithm(_cupyx(A), backend="native").vertices.get().tolist() == list(range(n))
-    agg = gg.aggregate(_cupyx(A), backend="native")
+        assert algorithm(cupyx_matrix(A), backend="native").vertices.get().tolist() == list(range(n))
+    agg = gg.aggregate(cupyx_matrix(A), backend="native")
     assert agg.labels.get().tolist() == gg.aggregate(A).labels.tolist()
 
 
 def test_runs_are_identical():
-    A = _cupyx(elasticity3d(12, 10, 8))
+    A = cupyx_matrix(elasticity3d(12, 10, 8))
     first, second = gg.aggregate(A, backend="native"), gg.aggregate(A, backend="native")
     np.testing.assert_array_equal(first.labels.get(), second.labels.get())
     np.testing.assert_array_equal(gg.mis1(A, backend="native").vertices.get(),
@@ -114,6 +98,6 @@ def test_runs_are_identical():
 
 
 def test_max_iter_stalls_as_the_verbs_do():
-    A = _cupyx(laplace3d(20))
+    A = cupyx_matrix(laplace3d(20))
     with pytest.raises(StallError, match=r"MIS-2: [\d,]+ of 8,000 vertices undecided after max_iter=2 rounds"):
         gg.mis2(A, backend="native", max_iter=2)

@@ -13,14 +13,12 @@ from gbgraph.errors import StallError
 from gbgraph.generators import elasticity3d, laplace3d
 
 from conftest import gpu_available, shared_graphs
+from device_cases import GRIDS, cupyx_matrix
 from strategies import graphs
 
 gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
 pytestmark = [pytest.mark.gpu, gpu]
 
-GRIDS = [pytest.param(lambda: laplace3d(30, 20, 10), id="laplace-30x20x10"),
-         pytest.param(lambda: elasticity3d(10, 8, 6), id="elasticity-10x8x6"),
-         pytest.param(lambda: gg.datasets.load("fe_4elt2"), id="fe_4elt2")]
 
 #: Graphs whose rounds hand over to the ordered finish, with more than 64 colors (first fit
 #: over several 64-color windows), and more than 512 (the recoloring sorts them in groups)
@@ -38,18 +36,12 @@ def test_native_backend_runs_the_kernel():
     assert gg.backends.backend("native").fused("color") is coloring.color
 
 
-def _cupyx(A):
-    import cupyx.scipy.sparse
-
-    return cupyx.scipy.sparse.csr_matrix(sp.csr_matrix(A))
-
-
 def assert_same_coloring(A, against=("numba",), **options):
-    native = gg.color(_cupyx(A), "greedy", backend="native", **options)
+    native = gg.color(cupyx_matrix(A), "greedy", backend="native", **options)
     assert type(native.colors).__module__.startswith("cupy")
     colors = native.colors.get()
     for backend in against:
-        reference = gg.color(A if backend == "numba" else _cupyx(A), "greedy", backend=backend, **options)
+        reference = gg.color(A if backend == "numba" else cupyx_matrix(A), "greedy", backend=backend, **options)
         expected = reference.colors if backend == "numba" else reference.colors.get()
         np.testing.assert_array_equal(colors, expected, err_msg=backend)
         assert (native.n_colors, native.iterations) == (reference.n_colors, reference.iterations), backend
@@ -80,12 +72,12 @@ def test_random_graphs(A, priority):
 @pytest.mark.parametrize("n", [0, 1, 2])
 def test_tiny_graphs(n):
     A = sp.csr_array((n, n), dtype=float)
-    r = gg.color(_cupyx(A), "greedy", backend="native")
+    r = gg.color(cupyx_matrix(A), "greedy", backend="native")
     assert (r.colors.get().tolist(), r.n_colors) == ([0] * n, min(n, 1))
 
 
 def test_runs_are_identical():
-    A = _cupyx(elasticity3d(12, 10, 8))
+    A = cupyx_matrix(elasticity3d(12, 10, 8))
     first, second = gg.color(A, backend="native"), gg.color(A, backend="native")
     np.testing.assert_array_equal(first.colors.get(), second.colors.get())
     assert (first.n_colors, first.iterations) == (second.n_colors, second.iterations)
@@ -93,4 +85,4 @@ def test_runs_are_identical():
 
 def test_max_iter_stalls_as_the_verbs_do():
     with pytest.raises(StallError, match=r"color: 4,427 of 8,000 vertices uncolored after max_iter=2 rounds"):
-        gg.color(_cupyx(laplace3d(20)), backend="native", max_iter=2)
+        gg.color(cupyx_matrix(laplace3d(20)), backend="native", max_iter=2)

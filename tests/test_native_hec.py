@@ -12,14 +12,12 @@ import gbgraph as gg
 from gbgraph.generators import elasticity3d, laplace3d
 
 from conftest import gpu_available, shared_graphs
+from device_cases import GRIDS
 from strategies import graphs
 
 gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
 pytestmark = [pytest.mark.gpu, gpu]
 
-GRIDS = [pytest.param(lambda: laplace3d(30, 20, 10), id="laplace-30x20x10"),
-         pytest.param(lambda: elasticity3d(10, 8, 6), id="elasticity-10x8x6"),
-         pytest.param(lambda: gg.datasets.load("fe_4elt2"), id="fe_4elt2")]
 SEEDS = [0, 1, 12345, 2**63 - 1]
 
 
