@@ -19,8 +19,6 @@ For each graph, in one run with interleaved timings (median of --repeat):
 """
 
 import argparse
-import json
-import pathlib
 import time
 
 import graphblas as gb
@@ -30,7 +28,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from common import (DEFAULT_DATA, describe_machine, graph_name, matrix, median_ms, progress, specs_or_default,
-                    timed_functions)
+                    timed_functions, write_results)
 import gbgraph.algorithms.coarsen
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
@@ -145,8 +143,7 @@ def main(argv=None):
     for r in rows:
         print_hierarchy_row(r)
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
-                                                      indent=1))
+        write_results(args.json, describe_machine(repeat=args.repeat), rows)
 
 
 if __name__ == "__main__":

@@ -34,8 +34,6 @@ in its code, so it is timed again on the levels it built):
 
 import argparse
 import contextlib
-import json
-import pathlib
 import time
 
 import numpy as np
@@ -45,7 +43,7 @@ import pyamg.relaxation.smoothing
 
 import gbgraph as gg
 import gbgraph.amg
-from common import describe_machine, median_ms, phase_timer, progress, timed_functions
+from common import describe_machine, median_ms, phase_timer, progress, timed_functions, write_results
 
 JACOBI = ("jacobi", {"omega": 2.0 / 3.0, "iterations": 2})
 CONFIGURATIONS = {"defaults": {}, "jacobi": {"presmoother": JACOBI, "postsmoother": JACOBI}}
@@ -172,8 +170,7 @@ def main(argv=None):
         rows += bench(size, configuration, args.repeat)
         print_rows(rows[-len(SOLVERS):])
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
-                                                      indent=1))
+        write_results(args.json, describe_machine(repeat=args.repeat), rows)
 
 
 if __name__ == "__main__":

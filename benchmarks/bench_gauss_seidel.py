@@ -15,7 +15,6 @@ solve, beside the size of the graph each setup colors. Sequential SGS in natural
 """
 
 import argparse
-import json
 import pathlib
 import statistics
 import time
@@ -27,7 +26,7 @@ import scipy.sparse.linalg as sla
 from pyamg.relaxation.relaxation import gauss_seidel
 
 import gbgraph as gg
-from common import DEFAULT_DATA, describe_machine, matrix, progress
+from common import DEFAULT_DATA, describe_machine, matrix, progress, write_results
 
 # Regular/mesh-like graphs of ../shared/data/README.md.
 MESHES = ("delaunay_n14", "delaunay_n15", "delaunay_n17", "fe_4elt2", "4elt", "commanche_dual", "rgg_n_2_15_s0",
@@ -158,9 +157,9 @@ def main(argv=None):
           f"{laplace['point']['iterations']} iterations ({'met' if fewer else 'NOT met'}; paper "
           f"{PAPER_LAPLACE[1]} vs {PAPER_LAPLACE[0]}); cluster setup colors a graph {ratio:.1f} times smaller")
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": machine, "rows": rows, "target": {
+        write_results(args.json, machine, rows, target={
             "cluster_fewer_iterations_on_laplace": fewer, "colored_graph_ratio": ratio,
-            "paper_point_cluster_iterations": PAPER_LAPLACE}}, indent=1))
+            "paper_point_cluster_iterations": PAPER_LAPLACE})
 
 
 if __name__ == "__main__":

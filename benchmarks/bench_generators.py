@@ -10,14 +10,12 @@ For each size, in one run with interleaved timings (median of --repeat after a w
 """
 
 import argparse
-import json
-import pathlib
 
 import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import describe_machine, median_ms, progress
+from common import describe_machine, median_ms, progress, write_results
 
 B = np.array([[1.0, 0.5, 0.5], [0.5, 1.0, 0.5], [0.5, 0.5, 1.0]])
 
@@ -64,8 +62,7 @@ def main(argv=None):
         print(f"{r['matrix']:<18}{r['n']:>10,}{r['nnz']:>12,}{r['gbgraph_ms']:>9.1f}{r['scipy_kron_ms']:>9.1f}"
               f"{r['spmv_ms']:>8.2f}{r['spmv_equivalents']:>6.1f}")
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": describe_machine(repeat=args.repeat), "rows": rows},
-                                                      indent=1))
+        write_results(args.json, describe_machine(repeat=args.repeat), rows)
 
 
 if __name__ == "__main__":

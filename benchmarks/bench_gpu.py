@@ -12,8 +12,6 @@ per vertex.
 """
 
 import argparse
-import json
-import pathlib
 import statistics
 
 import cupy
@@ -22,7 +20,8 @@ import numpy as np
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import common_arguments, describe_gpu, describe_machine, graph_name, graph_specs, matrix, progress
+from common import (common_arguments, describe_gpu, describe_machine, graph_name, graph_specs, matrix, progress,
+                    write_results)
 from gbgraph.algorithms.coarsen import COARSE_METHODS
 
 GENERATED = ["laplace3d:100", "laplace3d:200"]  # the default graphs, before those of --data
@@ -129,8 +128,7 @@ def main(argv=None):
         rows.append(bench(spec, args.repeat, args.warmup))
         print_row(rows[-1])
     if args.json:
-        description = describe_machine(repeat=args.repeat, device=device, warmup=args.warmup)
-        pathlib.Path(args.json).write_text(json.dumps({"machine": description, "rows": rows}, indent=1))
+        write_results(args.json, describe_machine(repeat=args.repeat, device=device, warmup=args.warmup), rows)
 
 
 if __name__ == "__main__":

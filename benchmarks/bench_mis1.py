@@ -17,7 +17,6 @@ issue's targets, checked at the end over the skewed-degree graphs of ../shared/d
 """
 
 import argparse
-import json
 import math
 import pathlib
 import time
@@ -28,7 +27,8 @@ import pyamg.graph
 import scipy.sparse as sp
 
 import gbgraph as gg
-from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress
+from common import (common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress,
+                    write_results)
 
 #: Generated meshes measured by default before those of --data (Elasticity3D's 80 neighbours
 #: per vertex squeeze ECL-MIS's degree levels).
@@ -137,7 +137,7 @@ def main(argv=None):
     result = targets(rows)
     print_targets(result)
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": machine, "rows": rows, "targets": result}, indent=1))
+        write_results(args.json, machine, rows, targets=result)
 
 
 if __name__ == "__main__":

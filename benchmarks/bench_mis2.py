@@ -15,7 +15,6 @@ Kernels figure (Kelley & Rajamanickam 2022, Table III) check it.
 
 import argparse
 import gc
-import json
 import pathlib
 import tracemalloc
 
@@ -23,7 +22,8 @@ import numpy as np
 import pyamg.graph
 
 import gbgraph as gg
-from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress
+from common import (common_arguments, describe_machine, graph_name, graph_specs, matrix, median_ms, progress,
+                    write_results)
 
 
 #: The generated graphs measured by default, before those of --data.
@@ -122,7 +122,7 @@ def main(argv=None):
         rows.append(bench(spec, args.repeat))
         print_row(rows[-1])
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": machine, "rows": rows}, indent=1))
+        write_results(args.json, machine, rows)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,6 @@ are identical.
 """
 
 import argparse
-import json
-import pathlib
 
 import cupy
 import cupyx.scipy.sparse as csp
@@ -22,7 +20,8 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from bench_gpu import KOKKOS_H100, gpu_ms, high_water
-from common import common_arguments, describe_gpu, describe_machine, graph_name, graph_specs, matrix, progress
+from common import (common_arguments, describe_gpu, describe_machine, graph_name, graph_specs, matrix, progress,
+                    write_results)
 
 #: name -> (call on a graph with a backend, the result's arrays that must agree, the index
 #: into KOKKOS_H100's tuples or None)
@@ -86,8 +85,7 @@ def main(argv=None):
         rows.append(bench(spec, args.algorithms, args.repeat, args.warmup))
         print_row(rows[-1], args.algorithms)
     if args.json:
-        description = describe_machine(repeat=args.repeat, device=device, warmup=args.warmup)
-        pathlib.Path(args.json).write_text(json.dumps({"machine": description, "rows": rows}, indent=1))
+        write_results(args.json, describe_machine(repeat=args.repeat, device=device, warmup=args.warmup), rows)
 
 
 if __name__ == "__main__":

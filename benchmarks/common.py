@@ -2,6 +2,7 @@
 
 import collections
 import contextlib
+import json
 import os
 import sys
 import pathlib
@@ -89,6 +90,11 @@ def describe_machine(**extra):
             "numba_threads": __import__("numba").get_num_threads(), "python_graphblas": graphblas.__version__,
             "numpy": np.__version__, "scipy": __import__("scipy").__version__,
             "pyamg": __import__("pyamg").__version__, "gbgraph": gg.__version__, **extra}
+
+
+def write_results(path, machine, rows, **more):
+    """A benchmark's JSON file: the machine it ran on, its rows, and ``more`` (targets)."""
+    pathlib.Path(path).write_text(json.dumps({"machine": machine, "rows": rows, **more}, indent=1))
 
 
 def describe_gpu():
