@@ -9,7 +9,7 @@ import numpy as np
 from ...algorithms.coloring import ColoringResult
 from ...errors import StallError
 from .kernels import THREADS, c_type, cooperative_blocks, function
-from .mis import csr
+from .mis import narrow_csr
 
 __all__ = ["color"]
 
@@ -18,18 +18,24 @@ def color(graph, seed, priority, max_iter):
     """:func:`gbgraph.color` with ``method="greedy"`` and ``distance=1`` on a graph of at
     least one vertex, ``priority`` ``"largest_degree"`` or ``"random"``."""
     n = graph.n
-    indptr, indices = csr(graph)
+    indptr, indices = narrow_csr(graph)
     if indices.data.ptr % 16:  # the kernel reads the column indices 16 bytes at a time
         indices = indices.copy()
     nv = (n + 1).bit_length()
     out = cupy.empty(n, cupy.int64)
     counts = cupy.zeros(8, cupy.uint64)
     led = priority == "largest_degree"
-    name = f"gbgraph::native::greedy_color<{c_type(indices.dtype)}, {str(led).lower()}>"
+    i = c_type(indices.dtype)  # row pointers in the indices' type
+    name = f"gbgraph::native::greedy_color<{i}, {i}, {str(led).lower()}>"
+    grid = cooperative_blocks(n)
+    warps = grid * (THREADS // 32)
+    chunks = -(-n // 32)
+    span = -(-chunks // warps) * 32  # list entries per warp: its chunks of 32 vertices, every warps-th
     function("color.cu", name, cooperative=True)(
-        (cooperative_blocks(n),), (THREADS,),
-        (np.int64(n), indptr, indices, np.int64(seed), np.int32(nv), np.int64(max_iter), cupy.empty(n, cupy.uint64),
-         cupy.empty(n, indices.dtype), cupy.empty(n, indices.dtype), cupy.empty(2 * n, indices.dtype), out, counts))
+        (grid,), (THREADS,),
+        (np.int64(n), indptr, indices, np.int64(seed), np.int32(nv), np.int64(max_iter), np.int64(span),
+         cupy.empty(n, indices.dtype), cupy.empty(n, indices.dtype), cupy.empty(2 * warps * span, indices.dtype), out,
+         counts))
     _, _, _, degree, _, n_colors, rounds, left = (int(x) for x in counts.get())  # the only wait for the host
     bits = max(1, degree.bit_length())
     if led and bits + nv > 64:
