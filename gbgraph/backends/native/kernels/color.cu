@@ -319,17 +319,17 @@ greedy_color(const long long n, const O* __restrict__ indptr, const I* __restric
             bool lost = false;
             const long long chunk_vertex = (w + (base >> 5) * W) * 32 + lane;  // round 0's k-th
             if (k < size && (r > 0 || chunk_vertex < n)) {
-                v = r == 0 ? (I)chunk_vertex : U[k];
-                const I t = r == 0 ? 0 : tentative[v];
-                if (r == 0)
-                    lost = has_rival(v, t, stored[v], true, indptr, indices, tentative, StoredKeys{stored});
-                else
-                    lost = has_rival(v, t, keys(v), false, indptr, indices, tentative, keys);
+                I t = 0;
                 if (r == 0) {  // every vertex passes here once: round 0 sets its first fit and color
+                    v = (I)chunk_vertex;
+                    lost = has_rival(v, t, stored[v], true, indptr, indices, tentative, StoredKeys{stored});
                     tentative[v] = 0;
                     colors[v] = lost ? -1 : 0;
-                } else if (!lost) {
-                    colors[v] = t;
+                } else {
+                    v = U[k];
+                    t = tentative[v];
+                    lost = has_rival(v, t, keys(v), false, indptr, indices, tentative, keys);
+                    if (!lost) colors[v] = t;
                 }
                 if (!lost) largest = max(largest, (long long)t);
             }
