@@ -7,7 +7,7 @@ import numpy as np
 
 from ...algorithms.aggregation import Aggregation
 from ...algorithms.hashing import Packing, packing_bits
-from .kernels import THREADS, blocks, c_type, cooperative_blocks, function
+from .kernels import THREADS, blocks, c_type, cooperative_blocks, function, head
 from .mis import narrow_csr, run
 
 __all__ = ["aggregate"]
@@ -44,7 +44,7 @@ def aggregate(graph, secondary):
     function("aggregate.cu", "gbgraph::native::select_roots", cooperative=True)(
         (grid,), (THREADS,), (np.int64(n), is_root, cupy.empty(grid, cupy.uint64), roots, count))
     count = int(count.get()[0])  # the host waits here, and in each MIS-2 for its size
-    return Aggregation(moved, roots[:count].copy(), count)
+    return Aggregation(moved, head(roots, count), count)
 
 
 def _kernel(name, work):

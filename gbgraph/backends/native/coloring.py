@@ -8,7 +8,7 @@ import numpy as np
 
 from ...algorithms.coloring import ColoringResult
 from ...errors import StallError
-from .kernels import THREADS, c_type, cooperative_blocks, function
+from .kernels import THREADS, c_type, cooperative_blocks, function, warp_span
 from .mis import narrow_csr
 
 __all__ = ["color"]
@@ -29,8 +29,7 @@ def color(graph, seed, priority, max_iter):
     name = f"gbgraph::native::greedy_color<{i}, {i}, {str(led).lower()}>"
     grid = cooperative_blocks(n)
     warps = grid * (THREADS // 32)
-    chunks = -(-n // 32)
-    span = -(-chunks // warps) * 32  # list entries per warp: its chunks of 32 vertices, every warps-th
+    span = warp_span(n, grid)
     function("color.cu", name, cooperative=True)(
         (grid,), (THREADS,),
         (np.int64(n), indptr, indices, np.int64(seed), np.int32(nv), np.int64(max_iter), np.int64(span),

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...algorithms.mis import MISResult
 from ...errors import StallError
-from .kernels import THREADS, c_type, cooperative_blocks, function, ptr
+from .kernels import THREADS, c_type, cooperative_blocks, function, head, ptr
 
 __all__ = ["mis1", "mis2", "csr", "narrow_csr", "run"]
 
@@ -65,25 +65,44 @@ def run(graph, statuses, k, max_iter, candidates=None, select=True):
     indptr, indices = narrow_csr(graph)
     fixed = None if statuses.refresh else statuses.values
     code = _HASHES[statuses.priority_hash] if statuses.refresh else 0
-    grid = cooperative_blocks(n, 6)
+    per_multiprocessor = rounds_blocks(n)
+    grid = cooperative_blocks(n, per_multiprocessor)
     T = cupy.empty(n, statuses.dtype)
     M = cupy.empty(n, statuses.dtype)
     counts = cupy.zeros(5, cupy.uint64)
     vertices = cupy.empty(n, cupy.int64) if select else None
-    block_counts = cupy.empty(grid, cupy.uint64) if select else None
+    range_counts = cupy.empty(grid, cupy.uint64) if select else None
     i = c_type(indices.dtype)
-    name = f"gbgraph::native::mis_rounds<{c_type(statuses.dtype)}, {i}, {i}, {k}, {statuses.bits}, {code}>"
+    name = (f"gbgraph::native::mis_rounds<{c_type(statuses.dtype)}, {i}, {i}, {k}, {statuses.bits}, {code}, "
+            f"{per_multiprocessor}>")
     high_bits = np.uint64(0xFFFFFFFF >> statuses.nv << statuses.nv)
     function("mis.cu", name, cooperative=True)(
         (grid,), (THREADS,),
         (np.int64(n), indptr, indices, ptr(fixed), ptr(candidates), np.int32(statuses.nv), high_bits, statuses.IN,
-         statuses.OUT, np.int64(max_iter), T, M, counts, ptr(block_counts), ptr(vertices)))
+         statuses.OUT, np.int64(max_iter), T, M, counts, np.int32(_select_shift(n, grid)), ptr(range_counts),
+         ptr(vertices)))
     counts = counts.get()  # the only wait for the host: the rounds, what stayed undecided, the set's size
     rounds_run = int(counts[3])
     left = int(counts[rounds_run % 3])
     if left:
         raise StallError(f"MIS-{k}: {left:,} of {n:,} vertices undecided after max_iter={max_iter} rounds")
-    return T, rounds_run, vertices[:int(counts[4])].copy() if select else None
+    return T, rounds_run, head(vertices, int(counts[4])) if select else None
+
+
+def _select_shift(n, grid):
+    """``select_shift`` of ``worklist.cuh``: the least s with grid * 2**s >= n."""
+    return max(0, (-(-n // grid) - 1).bit_length())
+
+
+def rounds_blocks(n):
+    """Blocks per multiprocessor of ``mis_rounds`` on n vertices: 8 (32 registers) once
+    every thread has many rows, where the rounds stream memory and more warps in flight
+    hide more of it; 6 below, where each barrier waits on fewer blocks."""
+    return 8 if n >= _MANY_ROWS else 6
+
+
+#: Vertices from which ``mis_rounds`` runs 8 blocks per multiprocessor
+_MANY_ROWS = 1 << 21
 
 
 def _ecl(graph, statuses):
@@ -97,4 +116,4 @@ def _ecl(graph, statuses):
     name = f"gbgraph::native::ecl_mis<{c_type(statuses.dtype)}, {i}, {i}>"
     function("ecl.cu", name, cooperative=True)((grid,), (THREADS,), (
         np.int64(n), indptr, indices, statuses.values, state, count, cupy.empty(grid, cupy.uint64), vertices))
-    return MISResult(vertices[:int(count.get()[0])].copy(), 1)  # one kernel: no rounds to count
+    return MISResult(head(vertices, int(count.get()[0])), 1)  # one kernel: no rounds to count

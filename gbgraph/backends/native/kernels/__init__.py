@@ -15,7 +15,8 @@ import numpy as np
 
 from ...cupy.kernels import KERNEL_DIR as CUPY_KERNEL_DIR, c_type, cooperative_blocks, sources_digest
 
-__all__ = ["function", "cooperative_blocks", "blocks", "ptr", "c_type", "THREADS", "NATIVE_KERNEL_DIR"]
+__all__ = ["function", "cooperative_blocks", "blocks", "ptr", "head", "warp_span", "c_type", "THREADS",
+           "NATIVE_KERNEL_DIR"]
 
 NATIVE_KERNEL_DIR = str(resources.files(__name__))
 #: Threads per block of every native kernel.
@@ -51,3 +52,20 @@ def blocks(work):
 def ptr(array):
     """A kernel argument for an optional array: the array, or a null pointer."""
     return np.uint64(0) if array is None else array
+
+
+def head(array, count):
+    """A new array of ``array[:count]``, copied by one ``cudaMemcpyAsync``: the copy of a
+    slice launches an element-wise kernel, which took 76 against 9 µs for the 296,000
+    vertices of Laplace3D 200³'s MIS-2 on the H100."""
+    out = cupy.empty(count, array.dtype)
+    if count:
+        out.data.copy_from_device_async(array.data, count * array.itemsize)
+    return out
+
+
+def warp_span(n, grid):
+    """List entries per warp of a kernel of ``grid`` blocks in which warp w owns the chunks
+    w, w + W, w + 2W, ... of 32 vertices (W warps): the vertices of its chunks."""
+    warps = grid * (THREADS // 32)
+    return -(-(-(-n // 32)) // warps) * 32

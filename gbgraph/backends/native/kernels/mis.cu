@@ -31,20 +31,24 @@ __device__ __forceinline__ unsigned long long half_of_round(long long r)
 
 // T: statuses (out), M: the column level (scratch), counts: 5 zeroed words (undecided rows
 // x3, rounds, the set's size). T = IN marks the set on return; counts[rounds % 3] is what
-// stayed undecided. With ``set`` (n entries, and block_counts: a word per block) the set's
-// vertices are also written there in ascending order.
+// stayed undecided. With ``set`` (n entries, and range_counts: a word per block) the set's
+// vertices are also written there in ascending order; the rounds count them by range
+// (v >> shift, shift = select_shift(n)) as they join, so that the selection needs neither a
+// pass of its own nor a barrier.
 //
 // The worklists are the statuses themselves, read in vertex order: row v is in wl1 while
 // IN < T[v] < OUT, and column c in wl2 while IN < M[c] < OUT (M starts between them, and a
 // column that reaches IN or OUT never moves again, l.34). Every pass then streams T or M
-// and the rows' CSR in order, as a GPU reads best; a compacted list would scatter the later
-// rounds' reads over the whole graph.
-template <typename S, typename O, typename I, int K, int BITS, int HASH>
-__global__ void __launch_bounds__(256, 6)
+// and the rows' CSR in order, as a GPU reads best. (Lists of the undecided rows for the
+// sparse rounds saved 0.09 of 1.71 ms at 200³ with 6 blocks per multiprocessor, but their
+// live values spill at 8, which is faster without them: docs/native.md.) BLOCKS: blocks
+// per multiprocessor, which caps the registers.
+template <typename S, typename O, typename I, int K, int BITS, int HASH, int BLOCKS>
+__global__ void __launch_bounds__(256, BLOCKS)
 mis_rounds(const long long n, const O* __restrict__ indptr, const I* __restrict__ indices,
            const S* __restrict__ fixed, const bool* __restrict__ candidates, const int nv,
            const unsigned long long high_bits, const S in, const S out, const long long max_iter, S* T, S* M,
-           unsigned long long* counts, unsigned long long* block_counts, long long* set)
+           unsigned long long* counts, const int shift, unsigned long long* range_counts, long long* set)
 {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const long long first = first_thread(), stride = thread_stride();
@@ -59,6 +63,8 @@ mis_rounds(const long long n, const O* __restrict__ indptr, const I* __restrict_
         M[i] = in + 1;
         listed_here += listed;
     }
+    if (set != nullptr)
+        for (long long b = first; b < gridDim.x; b += stride) range_counts[b] = 0;
     add_over_block(listed_here, &counts[0]);
     grid.sync();
 
@@ -91,9 +97,10 @@ mis_rounds(const long long n, const O* __restrict__ indptr, const I* __restrict_
             if (undecided) {
                 const S d = K == 2 ? closed_min(M, v, indptr, indices) : M[v];
                 undecided = d != t && d != in;
-                if (!undecided)
+                if (!undecided) {
                     T[v] = d == t ? in : out;
-                else if (HASH != 0)
+                    if (d == t && set != nullptr) atomicAdd(&range_counts[v >> shift], 1ULL);
+                } else if (HASH != 0)
                     T[v] = status<S, BITS, HASH>(v, half, fixed, nv, high_bits);
             }
             undecided_here += undecided;
@@ -102,7 +109,7 @@ mis_rounds(const long long n, const O* __restrict__ indptr, const I* __restrict_
         grid.sync();
     }
     if (first == 0) counts[3] = r;
-    if (set != nullptr) ordered_select(grid, T, in, n, block_counts, set, &counts[4]);  // l.37: select(T == IN)
+    if (set != nullptr) write_selected(T, in, n, shift, range_counts, set, &counts[4]);  // l.37: select(T == IN)
 }
 
 }  // namespace native

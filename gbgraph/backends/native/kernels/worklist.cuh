@@ -56,51 +56,74 @@ __device__ __forceinline__ unsigned long long sum_over_block(unsigned long long 
     return sum;
 }
 
-// This thread's position among the block's threads with ``flag`` (in thread order) and,
-// in ``*total``, how many have it. Every thread of the block calls it.
-__device__ __forceinline__ unsigned rank_in_block(bool flag, unsigned* total)
+// The ranges the blocks select in: block b's are the vertices v with v >> shift == b, for
+// the least shift that covers n vertices with gridDim.x blocks
+__device__ __forceinline__ int select_shift(long long n)
 {
-    __shared__ unsigned warp_counts[32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned ballot = __ballot_sync(0xffffffffu, flag);
-    if (lane == 0) warp_counts[warp] = __popc(ballot);
-    __syncthreads();
-    unsigned before = 0, sum = 0;
-    for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
-        before += w < warp ? warp_counts[w] : 0;
-        sum += warp_counts[w];
-    }
-    __syncthreads();
-    *total = sum;
-    return before + __popc(ballot & ((1u << lane) - 1u));
+    const long long per_block = (n + gridDim.x - 1) / gridDim.x;
+    return per_block <= 1 ? 0 : 64 - __clzll(per_block - 1);
 }
 
 // The vertices v < n with x[v] == value, ascending, into out[0 ..), their count into
-// *count: each block takes a contiguous range and writes it after the ranges before it
-// (block_counts: gridDim.x words). One barrier; every thread of the grid calls it.
+// *count, given range_counts[b]: how many lie in block b's range (select_shift). Each block
+// writes its range after the ranges before it, VALUES consecutive vertices a thread per
+// step, so that a step's loads go out together. Every thread of the grid calls it.
+template <typename S>
+__device__ void write_selected(const S* x, S value, long long n, int shift, const unsigned long long* range_counts,
+                               long long* out, unsigned long long* count)
+{
+    constexpr int VALUES = 8;
+    __shared__ unsigned warp_offsets[33];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const long long begin = (long long)blockIdx.x << shift, stop = begin + (1LL << shift), end = stop < n ? stop : n;
+    unsigned long long part = 0;  // the ranges before this block's, summed by all its threads
+    for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x) part += range_counts[b];
+    unsigned long long before = sum_over_block(part);
+    if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *count = before + range_counts[blockIdx.x];
+    for (long long tile = begin; tile < end; tile += (long long)VALUES * blockDim.x) {
+        const long long first = tile + (long long)VALUES * threadIdx.x;
+        unsigned chosen = 0;  // bit j: first + j
+#pragma unroll
+        for (int j = 0; j < VALUES; ++j) chosen |= (unsigned)(first + j < end && x[first + j] == value) << j;
+        const unsigned mine = __popc(chosen);
+        unsigned below = mine;  // inclusive sum over the warp's lanes
+        for (int d = 1; d < 32; d <<= 1) {
+            const unsigned other = __shfl_up_sync(0xffffffffu, below, d);
+            if (lane >= d) below += other;
+        }
+        if (lane == 31) warp_offsets[warp] = below;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned sum = 0;
+            for (int w = 0; w < warps; ++w) {
+                const unsigned own = warp_offsets[w];
+                warp_offsets[w] = sum;
+                sum += own;
+            }
+            warp_offsets[32] = sum;
+        }
+        __syncthreads();
+        long long at = before + warp_offsets[warp] + below - mine;
+        for (unsigned bits = chosen; bits != 0; bits &= bits - 1) out[at++] = first + __ffs(bits) - 1;
+        before += warp_offsets[32];
+        __syncthreads();  // warp_offsets is read before the next tile writes it
+    }
+}
+
+// write_selected after counting: one barrier; every thread of the grid calls it
+// (range_counts: gridDim.x words)
 template <typename S>
 __device__ void ordered_select(cooperative_groups::grid_group& grid, const S* x, S value, long long n,
-                              unsigned long long* block_counts, long long* out, unsigned long long* count)
+                              unsigned long long* range_counts, long long* out, unsigned long long* count)
 {
-    const long long chunk = (n + gridDim.x - 1) / gridDim.x;
-    const long long begin = blockIdx.x * chunk, end = begin + chunk < n ? begin + chunk : n;
+    const int shift = select_shift(n);
+    const long long begin = (long long)blockIdx.x << shift, stop = begin + (1LL << shift), end = stop < n ? stop : n;
     unsigned long long mine = 0;
     for (long long v = begin + threadIdx.x; v < end; v += blockDim.x) mine += x[v] == value;
     mine = sum_over_block(mine);
-    if (threadIdx.x == 0) block_counts[blockIdx.x] = mine;
+    if (threadIdx.x == 0) range_counts[blockIdx.x] = mine;
     grid.sync();
-    unsigned long long part = 0;  // the ranges before this block's, summed by all its threads
-    for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x) part += block_counts[b];
-    unsigned long long before = sum_over_block(part);
-    if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *count = before + block_counts[blockIdx.x];
-    for (long long tile = begin; tile < end; tile += blockDim.x) {
-        const long long v = tile + threadIdx.x;
-        const bool chosen = v < end && x[v] == value;
-        unsigned total;
-        const unsigned at = rank_in_block(chosen, &total);
-        if (chosen) out[before + at] = v;
-        before += total;
-    }
+    write_selected(x, value, n, shift, range_counts, out, count);
 }
 
 // min over the closed neighbourhood {v} ∪ N(v) of x: one row of A ⊕min.second x, A + I's
