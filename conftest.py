@@ -10,3 +10,6 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 collect_ignore = [] if importlib.util.find_spec("cupy") else ["gbgraph/backends/cupy", "gbgraph/backends/native",
                                                                   "gbgraph/solvers/gauss_seidel_gpu.py",
                                                                   "gbgraph/amg/device_cycle.py"]
+# The mpi backend's modules import mpi4py (gbgraph.distributed's examples need it too).
+if importlib.util.find_spec("mpi4py") is None:
+    collect_ignore += ["gbgraph/backends/mpi", "gbgraph/distributed.py"]

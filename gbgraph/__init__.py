@@ -6,7 +6,7 @@
 (11469, 9)
 """
 
-from . import amg, datasets, generators, io, plot, solvers, validate
+from . import amg, datasets, distributed, generators, io, plot, solvers, validate
 from .algorithms.aggregation import Aggregation, aggregate
 from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, coarsen
 from .algorithms.coloring import ColoringResult, color
@@ -23,6 +23,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Aggregation", "AsymmetricGraphError", "AsymmetricValuesError", "Backend", "CoarseMapping", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
     "MISResult", "PartitionResult", "StallError", "UnsupportedGraphTypeError", "aggregate", "aggregation_operator", "amg", "as_graph",
-    "backend", "bisect", "coarse_graph", "coarse_mapping", "coarsen", "color", "datasets", "generators", "io", "mis1", "mis2", "misk",
+    "backend", "bisect", "coarse_graph", "coarse_mapping", "coarsen", "color", "datasets", "distributed", "generators", "io", "mis1", "mis2", "misk",
     "partition", "plot", "solvers", "symmetrize", "validate",
 ]

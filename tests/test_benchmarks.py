@@ -18,6 +18,8 @@ BENCHMARKS = sorted((pathlib.Path(__file__).resolve().parents[1] / "benchmarks")
 def test_benchmark_starts(script):
     if script.stem in ("bench_gpu", "bench_amg_gpu", "bench_native") and importlib.util.find_spec("cupy") is None:
         pytest.skip(f"{script.stem} needs CuPy")
+    if script.stem == "bench_mpi" and importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("bench_mpi needs mpi4py")
     done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "--json" in done.stdout

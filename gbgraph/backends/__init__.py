@@ -3,7 +3,9 @@
 ``numba`` runs on the CPU in numpy arrays and gbgraph's compiled kernels (the default for
 CPU inputs), ``suitesparse`` on the CPU through python-graphblas (the GraphBLAS reference),
 ``cupy`` on an NVIDIA GPU, and ``native`` on the GPU too, with whole-algorithm CUDA kernels
-for MIS, aggregation, coloring and HEC (the cupy backend's verbs for the rest). Use :func:`backend` to get one by name; each is created once and
+for MIS, aggregation, coloring and HEC (the cupy backend's verbs for the rest); ``mpi``
+splits matrices and vectors by row blocks over MPI ranks, each block on ``suitesparse``
+(docs/distributed.md). Use :func:`backend` to get one by name; each is created once and
 shared.
 """
 
@@ -17,7 +19,8 @@ __all__ = ["Backend", "backend", "for_graph", "names", "set_threads"]
 _IMPLEMENTATIONS = {"numba": ("gbgraph.backends.numba", "NumbaBackend"),
                    "suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
                     "cupy": ("gbgraph.backends.cupy", "CupyBackend"),
-                    "native": ("gbgraph.backends.native", "NativeBackend")}
+                    "native": ("gbgraph.backends.native", "NativeBackend"),
+                    "mpi": ("gbgraph.backends.mpi", "MPIBackend")}
 _INSTANCES = {}
 
 
@@ -32,7 +35,7 @@ def names():
     Examples
     --------
     >>> names()
-    ['cupy', 'native', 'numba', 'suitesparse']
+    ['cupy', 'mpi', 'native', 'numba', 'suitesparse']
     """
     return sorted(_IMPLEMENTATIONS)
 
@@ -43,8 +46,8 @@ def backend(name=None):
     Parameters
     ----------
     name : str, Backend or None
-        ``"numba"``, ``"suitesparse"``, ``"cupy"`` or ``"native"``; None gives the default,
-        ``"numba"``.
+        ``"numba"``, ``"suitesparse"``, ``"cupy"``, ``"native"`` or ``"mpi"`` (over
+        ``MPI.COMM_WORLD``); None gives the default, ``"numba"``.
 
     Returns
     -------
@@ -57,7 +60,7 @@ def backend(name=None):
         for an unknown name.
     ImportError
         for ``"cupy"`` or ``"native"`` without CuPy; the message names the
-        ``cuda12``/``cuda13`` extras.
+        ``cuda12``/``cuda13`` extras; for ``"mpi"`` without mpi4py, naming the ``mpi`` extra.
 
     Examples
     --------
@@ -78,7 +81,8 @@ def backend(name=None):
 
 def for_graph(name, graph):
     """The backend for an algorithm on ``graph``: ``name``, or for None the GPU backend when
-    the graph came from the GPU (cupyx sparse or CuPy arrays), else the default.
+    the graph came from the GPU (cupyx sparse or CuPy arrays), the mpi backend of its
+    communicator for a :class:`~gbgraph.distributed.DistributedGraph`, else the default.
 
     Parameters
     ----------
@@ -104,6 +108,8 @@ def for_graph(name, graph):
     """
     if name is None and graph.container == "cupyx":
         name = "cupy"
+    if name is None and hasattr(graph, "default_backend"):
+        return graph.default_backend
     return backend(name)
 
 

@@ -1,0 +1,195 @@
+"""MIS-2 and MIS-2 aggregation on ``backend="mpi"``: per round, the bytes and messages the
+ranks send and the time.
+
+Run it under MPI; every rank runs it, rank 0 prints and writes the JSON file:
+
+    mpiexec -n 4 python benchmarks/bench_mpi.py                    # Laplace3D 60³
+    mpiexec -n 8 python benchmarks/bench_mpi.py --graphs laplace3d:100 laplace3d:200 --json mpi.json
+
+With --ranks it launches itself under mpiexec once per rank count and prints the scaling
+tables (strong over --graphs, weak with --weak³ vertices per rank, and MIS-2's bytes per
+round beside the partition's ghost columns):
+
+    python benchmarks/bench_mpi.py --ranks 1 2 4 8 --graphs laplace3d:100 laplace3d:200 --weak 100
+
+Each algorithm's run is cut into segments at the rounds that
+:meth:`~gbgraph.backends.base.Backend.iterate` runs (MIS-2's rounds 1, 2, ...; aggregation
+runs two MIS-2, the second over the unaggregated vertices), with what comes before and
+after them as segments of their own: round 0 and the set-up, the final gather of the set,
+aggregation's other phases. A segment ends with a barrier, so its time is the slowest
+rank's. Bytes and messages are summed over the ranks (``MPIBackend.traffic``); the graph's
+matrices are built before the timed run. Timings from one run (``--repeat`` runs, the
+fastest total kept); the result is checked against the single-process ``suitesparse`` one.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import gbgraph as gg
+from common import common_arguments, describe_machine, graph_name, matrix, write_results
+
+GENERATED = ("laplace3d:60",)
+ALGORITHMS = {"mis2": lambda G, be: gg.mis2(G, backend=be).vertices,
+              "aggregate": lambda G, be: gg.aggregate(G, backend=be).labels}
+
+
+def recording_backend(comm):
+    """The mpi backend on ``comm``, cutting a run into segments at the rounds of ``iterate``
+    (mpi4py is imported here: the driver that launches the ranks must not start MPI)."""
+    from gbgraph.backends.mpi import MPIBackend
+
+    class RecordingBackend(MPIBackend):
+        def start(self):
+            self.segments, self._label = [], "set-up and round 0"
+            self.comm.Barrier()
+            self.traffic.reset()
+            self._t = time.perf_counter()
+
+        def close(self, next_label):
+            self.comm.Barrier()
+            now = time.perf_counter()
+            self.segments.append(dict(segment=self._label, ms=(now - self._t) * 1e3, **self.traffic.reset()))
+            self._label, self._t = next_label, time.perf_counter()
+
+        def iterate(self, step, state, *, first=0, stop=None):
+            def recorded(*args):
+                self.close(f"round {args[-1]}")  # what came before this round
+                return step(*args)
+
+            result = super().iterate(recorded, state, first=first, stop=stop)
+            self.close("after the rounds")
+            return result
+
+    return RecordingBackend(comm)
+
+
+def run(be, G, name, repeat):
+    """The segments of the fastest of ``repeat`` runs, their counts summed over the ranks."""
+    best = None
+    for _ in range(repeat):
+        be.start()
+        result = ALGORITHMS[name](G, be)
+        be.close(None)
+        total = sum(s["ms"] for s in be.segments)
+        if best is None or total < best[0]:
+            best = (total, be.segments, result)
+    segments = best[1]
+    for key in ("bytes", "messages", "collectives"):
+        counts = np.array(be.comm.allreduce(np.array([s[key] for s in segments])))
+        for s, c in zip(segments, counts):
+            s[key] = int(c)
+    return segments, best[2]
+
+
+def ghost_columns(G, comm):
+    """The partition's boundary: the columns of each rank's row block that another rank
+    owns, summed over the ranks."""
+    lo, hi = gg.distributed.bounds(G.n, comm.Get_size())[comm.Get_rank():comm.Get_rank() + 2]
+    columns = np.unique(np.asarray(G.indices[G.indptr[lo]:G.indptr[hi]]))
+    return comm.allreduce(int(np.count_nonzero((columns < lo) | (columns >= hi))))
+
+
+def measure(args):
+    """One launch: every rank runs the algorithms; rank 0 prints and writes the JSON."""
+    from mpi4py import MPI
+
+    comm = MPI.COMM_WORLD
+    be = recording_backend(comm)
+    rows = []
+    if args.threads is not None:
+        gg.backends.set_threads(args.threads)
+    for spec in args.graphs or GENERATED:  # --data is not read: the shared graphs are small for MPI
+        G = gg.as_graph(matrix(spec), weights=False)
+        ghosts = ghost_columns(G, comm)
+        for closed in (True, False):  # the matrices, built before the timed runs
+            be.adjacency(G, closed=closed)
+        for name in ALGORITHMS:
+            segments, result = run(be, G, name, args.repeat)
+            same = bool(np.array_equal(result, ALGORITHMS[name](G, "suitesparse")))
+            if comm.Get_rank() == 0:
+                print(f"\n{graph_name(spec)} (n = {G.n:,}), {name} on {comm.Get_size()} ranks, "
+                      f"{ghosts:,} ghost columns, equal to suitesparse: {same}")
+                print(f"{'segment':>22} {'ms':>9} {'bytes':>13} {'messages':>9} {'collectives':>11}")
+                for s in segments:
+                    print(f"{s['segment']:>22} {s['ms']:9.2f} {s['bytes']:13,} {s['messages']:9,} {s['collectives']:11,}")
+                print(f"{'total':>22} {sum(s['ms'] for s in segments):9.2f} {sum(s['bytes'] for s in segments):13,}",
+                      flush=True)
+            rows += [dict(graph=graph_name(spec), n=G.n, ranks=comm.Get_size(), ghosts=ghosts, algorithm=name,
+                          equal=same, **s) for s in segments]
+    if args.json and comm.Get_rank() == 0:
+        write_results(args.json, describe_machine(ranks=comm.Get_size(), mpi=MPI.Get_library_version().split("\n")[0]),
+                      rows)
+
+
+def drive(args):
+    """Launch :func:`measure` under ``mpiexec -n P`` for each P of --ranks (one GraphBLAS
+    thread per rank unless --threads says otherwise), then print the scaling tables: strong
+    over --graphs (efficiency T1 P1 / (P TP), P1 the fewest ranks), weak with Laplace3D of
+    about --weak³ vertices per rank (T1 / TP), and each MIS-2 round's bytes beside the
+    partition's ghost columns."""
+    mpiexec = pathlib.Path(sys.executable).parent / "mpiexec"
+    mpiexec = str(mpiexec) if mpiexec.exists() else "mpiexec"
+    strong = list(args.graphs or GENERATED)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for ranks in args.ranks:
+            weak = f"laplace3d:{round(args.weak * ranks ** (1 / 3))}" if args.weak else None
+            specs = strong + ([weak] if weak and weak not in strong else [])
+            out = os.path.join(folder, f"{ranks}.json")
+            subprocess.run([mpiexec, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs,
+                            "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--json", out],
+                           check=True)
+            rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak)
+                     for row in json.loads(pathlib.Path(out).read_text())["rows"]]
+    base = min(args.ranks)
+    summary = []
+    for scaling in ("strong", "weak"):
+        totals = {}
+        for row in rows:
+            if row[scaling]:
+                key = (row["graph"] if scaling == "strong" else "weak", row["algorithm"], row["ranks"])
+                totals[key] = totals.get(key, 0.0) + row["ms"]
+        for (graph, algorithm, ranks), ms in sorted(totals.items()):
+            one = totals[(graph, algorithm, base)]
+            efficiency = one * base / (ranks * ms) if scaling == "strong" else one / ms
+            summary.append(dict(scaling=scaling, graph=graph, algorithm=algorithm, ranks=ranks, ms=ms,
+                                efficiency=efficiency))
+    print(f"\n{'scaling':>8} {'graph':>15} {'algorithm':>10} {'ranks':>6} {'ms':>10} {'efficiency':>11}")
+    for t in summary:
+        print(f"{t['scaling']:>8} {t['graph']:>15} {t['algorithm']:>10} {t['ranks']:>6} {t['ms']:10.1f} "
+              f"{t['efficiency']:11.2f}")
+    print(f"\n{'graph':>15} {'ranks':>6} {'ghosts':>10} {'MIS-2 bytes/round':>18} {'bytes/ghost':>12}")
+    for graph, ranks in sorted({(r["graph"], r["ranks"]) for r in rows if r["ranks"] > 1}):
+        rounds = [r for r in rows if (r["graph"], r["ranks"], r["algorithm"]) == (graph, ranks, "mis2")
+                  and r["segment"].startswith("round")]
+        per_round = sum(r["bytes"] for r in rounds) / len(rounds)
+        print(f"{graph:>15} {ranks:>6} {rounds[0]['ghosts']:10,} {per_round:18,.0f} {per_round / rounds[0]['ghosts']:12.1f}")
+    if args.json:
+        write_results(args.json, describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1), rows,
+                      summary=summary)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    common_arguments(parser, GENERATED, repeat=3)
+    parser.add_argument("--ranks", type=int, nargs="+",
+                        help="launch the measurement under mpiexec -n P for each P and print the scaling tables")
+    parser.add_argument("--weak", type=int, metavar="SIDE",
+                        help="with --ranks: weak scaling too, Laplace3D with about SIDE³ vertices per rank")
+    args = parser.parse_args(argv)
+    if args.ranks:
+        drive(args)
+    else:
+        measure(args)
+
+
+if __name__ == "__main__":
+    main()

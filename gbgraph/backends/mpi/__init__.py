@@ -1,0 +1,281 @@
+"""The ``mpi`` backend: matrices and vectors split by row blocks over MPI ranks (mpi4py),
+each block held and computed on by the local ``suitesparse`` backend.
+
+Every rank runs the same algorithm on the same protocol calls (SPMD). A vector or a
+matrix's rows are split in contiguous blocks (:mod:`.layout`); each rank keeps its block at
+the global positions (:mod:`.blocks`), so row-wise verbs are local calls. What crosses
+ranks, per verb (:mod:`.moves`, all through :mod:`.exchange`'s collectives):
+
+==========================================  =============================================
+verb                                        exchange
+==========================================  =============================================
+``mxv``                                     the ghost entries of ``u`` that the mask's rows
+                                            read: ids to their owners, values back
+``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
+``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
+``transpose``                               every entry to the owner of its column
+``extract`` (vector or rows)                the listed entries or rows, owner to holder
+``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
+                                            ``plus``/``times``: the values, summed in order)
+``indices``, ``values``, ``to_csr``         Allgatherv: the whole array on every rank
+``matrix``, ``vector``, ``full``            none: each rank keeps its block of the arrays
+ewise, ``apply``, ``select``, ``assign``,   none
+``apply_index``, ``reduce_rows``
+==========================================  =============================================
+
+Arrays cross the protocol whole and identical on every rank (``be.xp`` is numpy): that is
+what lets the algorithm modules run unchanged, and it is the cost of this design: an
+algorithm that reads a vector's entries (``indices``, ``values``) gets all of them, O(n)
+per rank. MIS rounds stay within their blocks and ghosts; aggregation and coloring read
+whole vectors between products (docs/distributed.md says where).
+
+Results equal the ``suitesparse`` backend's bit for bit on any number of ranks: blocks run
+the same GraphBLAS operations on the same rows, and partial results are combined in rank
+order.
+"""
+
+import itertools
+
+import numpy as np
+
+try:
+    from mpi4py import MPI
+except ImportError as error:  # pragma: no cover - the extra names what to install
+    raise ImportError('backend "mpi" needs mpi4py and an MPI library: pip install "gbgraph[mpi]" '
+                      '(mpi4py and the mpich wheel, which brings mpiexec)') from error
+
+from .. import backend as _backend
+from ..base import Backend
+from .blocks import DistMatrix, DistVector, block_matrix, dtype_of, entries
+from .exchange import Exchange
+from .layout import bounds
+from .moves import UFUNCS, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
+
+__all__ = ["MPIBackend", "DistVector", "DistMatrix"]
+
+_TOKENS = itertools.count()
+
+
+class MPIBackend(Backend):
+    """GraphBLAS verbs on row blocks of one MPI communicator, computed by ``suitesparse``.
+
+    Parameters
+    ----------
+    comm : mpi4py.MPI.Comm, optional
+        The ranks that share the work; None: ``MPI.COMM_WORLD`` (what ``backend="mpi"``
+        gives). Every rank of it must make the same calls.
+
+    Attributes
+    ----------
+    traffic : Traffic
+        Bytes, messages and collectives this rank has sent (:class:`.exchange.Traffic`).
+
+    Raises
+    ------
+    TypeError
+        for a ``comm`` that is not an mpi4py intracommunicator.
+
+    Examples
+    --------
+    >>> import gbgraph as gg
+    >>> from mpi4py import MPI
+    >>> be = MPIBackend(MPI.COMM_SELF)
+    >>> A = gg.generators.laplace3d(4)
+    >>> bool((gg.mis2(A, backend=be).vertices == gg.mis2(A, backend="suitesparse").vertices).all())
+    True
+    """
+
+    name = "mpi"
+    xp = np
+
+    def __init__(self, comm=None):
+        comm = MPI.COMM_WORLD if comm is None else comm
+        if not isinstance(comm, MPI.Intracomm):
+            raise TypeError(f"comm must be an mpi4py intracommunicator, got {type(comm).__name__}")
+        self.comm = comm
+        self.ex = Exchange(comm)
+        self.local = _backend("suitesparse")
+        self._token = next(_TOKENS)
+
+    @property
+    def traffic(self):
+        """This rank's :class:`~.exchange.Traffic` (``be.traffic.reset()`` between rounds)."""
+        return self.ex.traffic
+
+    def block(self, size):
+        """``(lo, hi)``: this rank's block of a vector of ``size`` entries."""
+        lo, hi = bounds(size, self.ex.size)[self.ex.rank:self.ex.rank + 2]
+        return int(lo), int(hi)
+
+    # ---- containers: each rank keeps its block of the arrays it is given ------------------
+
+    def matrix(self, indptr, indices, *, ncols=None, values=None, copy=True):
+        nrows = indptr.size - 1
+        ncols = nrows if ncols is None else ncols
+        lo, hi = self.block(nrows)
+        start, end = int(indptr[lo]), int(indptr[hi])
+        values = None if values is None else np.asarray(values)[start:end]
+        rows = block_matrix(nrows, ncols, np.arange(lo, hi), indptr[lo:hi + 1] - start, indices[start:end],
+                            values)  # A(lo:hi, :)
+        return DistMatrix(rows, nrows, ncols)
+
+    def vector(self, indices, values, size, *, copy=True):
+        lo, hi = self.block(size)
+        a, b = np.searchsorted(indices, (lo, hi))
+        values = values if np.ndim(values) == 0 else values[a:b]
+        return DistVector(self.local.vector(indices[a:b], values, size), size)  # w(lo:hi)
+
+    def full(self, size, value, dtype):
+        lo, hi = self.block(size)
+        values = np.asarray(value, dtype)[lo:hi] if np.ndim(value) else np.asarray(value, dtype)[()]
+        return DistVector(self.local.vector(np.arange(lo, hi), values, size), size)  # w(lo:hi) = value
+
+    def nvals(self, x):
+        return self.ex.allreduce(self.local.nvals(x.local))  # Σ over ranks
+
+    def to_csr(self, A):
+        lo, hi = self.block(A.nrows)
+        rows, cols, values = entries(A.local)
+        lengths = self.ex.allgatherv(np.bincount(rows - lo, minlength=hi - lo))
+        indptr = np.zeros(A.nrows + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        return indptr, self.ex.allgatherv(cols), self.ex.allgatherv(values)
+
+    def indices(self, v):
+        return self.ex.allgatherv(self.local.indices(v.local))
+
+    def values(self, v):
+        return self.ex.allgatherv(self.local.values(v.local))
+
+    # ---- products: ghosts in, the block's rows out -------------------------------------
+
+    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+        rows = self.local.indices(mask.local) if mask is not None and structure and not complement else None
+        u_ext = with_ghosts(self, u, A.plan(self.ex.rank, self.ex.size).columns(rows))  # u and its ghosts
+        w = self.local.mxv(semiring, A.local, u_ext, mask=_local(mask), structure=structure,
+                           complement=complement, out=None if out is None else out.local)  # w<mask> = A ⊕.⊗ u
+        return out if out is not None else DistVector(w, A.nrows)
+
+    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+        partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
+        w = to_owners(self, partial, A.ncols, semiring.split("_")[0])  # w = ⊕_r w_r at the owners
+        if mask is not None:
+            w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
+        return DistVector(w, A.ncols)
+
+    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
+        B_ext = with_ghost_rows(self, B, A.plan(self.ex.rank, self.ex.size).columns())  # B and its ghost rows
+        C = self.local.mxm(semiring, A.local, B_ext, mask=_local(mask), structure=structure,
+                           complement=complement)  # C<mask> = A ⊕.⊗ B over this rank's rows
+        return DistMatrix(C, A.nrows, B.ncols)
+
+    def transpose(self, A):
+        return DistMatrix(transposed(self, A), A.ncols, A.nrows)
+
+    # ---- element-wise verbs: the blocks alone -------------------------------------------
+
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
+        return _like(u, self.local.ewise_mult(op, u.local, v.local, mask=_local(mask), structure=structure,
+                                              complement=complement))  # w<mask> = u .* v
+
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+        return _like(u, self.local.ewise_add(op, u.local, v.local, mask=_local(mask), structure=structure,
+                                             complement=complement))  # w<mask> = u + v
+
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+        return _like(u, self.local.apply(op, u.local, left=left, right=right, mask=_local(mask),
+                                         structure=structure, complement=complement))  # w<mask> = op(u)
+
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+        return _like(u, self.local.select(op, u.local, thunk, mask=_local(mask), structure=structure,
+                                          complement=complement))  # w<mask> = u where op holds
+
+    def apply_index(self, op, u, thunk=None):
+        ids = self.local.indices(u.local)
+        return DistVector(self.local.vector(ids, op(ids, thunk), u.size, copy=False), u.size)  # w(i) = op(i)
+
+    def reduce_rows(self, A, monoid):
+        return DistVector(self.local.reduce_rows(A.local, monoid), A.nrows)  # w(i) = ⊕_j A(i, j)
+
+    def assign(self, w, value, *, mask, structure=True, complement=False):
+        if not isinstance(value, DistVector) and (mask is None or complement):
+            # a scalar fills every position the mask admits: keep to this rank's block
+            lo, hi = self.block(w.size)
+            block = self.local.vector(np.arange(lo, hi), True, w.size)
+            mask = DistVector(block if mask is None else self.local.apply(
+                "identity", block, mask=mask.local, structure=structure, complement=True), w.size)
+            structure, complement = True, False
+        value = value.local if isinstance(value, DistVector) else value
+        # w<mask> = value
+        self.local.assign(w.local, value, mask=_local(mask), structure=structure, complement=complement)
+        return w
+
+    # ---- verbs whose result is global ----------------------------------------------------
+
+    def reduce(self, u, monoid):
+        dtype = dtype_of(u.local)
+        if dtype.kind == "f" and monoid in ("plus", "times"):
+            # rounding depends on the order: reduce every value in the single-process order
+            values = self.ex.allgatherv(self.local.values(u.local))
+            return self.local.reduce(self.local.vector(np.arange(values.size), values, values.size), monoid)
+        parts = [p for p in self.ex.allgather(self.local.reduce(u.local, monoid)) if p is not None]
+        if not parts:
+            return None
+        if monoid == "any":
+            return parts[0]
+        return np.asarray(_combined(monoid, parts), dtype)[()]
+
+    def extract(self, u, indices):
+        indices = np.asarray(indices, dtype=np.int64)
+        if isinstance(u, DistMatrix):
+            return DistMatrix(gather_rows(self, u, indices), indices.size, u.ncols)  # C = A(indices, :)
+        return DistVector(gather_entries(self, u, indices), indices.size)  # w = u(indices)
+
+    def adjacency(self, graph, *, closed=False, weighted=False):
+        """This rank's rows of the graph's matrix (see :meth:`Backend.adjacency`), cached on
+        the graph: sliced from a :class:`~gbgraph.graph.Graph` every rank holds, or the
+        rows a :class:`~gbgraph.distributed.DistributedGraph` holds."""
+        kind = "closed" if closed else "weighted" if weighted else "pattern"
+        return graph.cached((self.name, self._token, kind), lambda: self._adjacency(graph, kind))
+
+    def _adjacency(self, graph, kind):
+        from ...distributed import local_rows
+
+        lo, hi = self.block(graph.n)
+        indptr, cols, weights = local_rows(graph, lo, hi, self.comm)
+        if kind == "closed":
+            indptr, cols = _with_diagonal(indptr, cols, lo, hi)
+        values = None
+        if kind == "weighted":
+            values = np.ones(cols.size, np.int64) if weights is None else weights
+        return DistMatrix(block_matrix(graph.n, graph.n, np.arange(lo, hi), indptr, cols, values), graph.n, graph.n)
+
+    def __repr__(self):
+        return f"<gbgraph backend 'mpi' (rank {self.ex.rank} of {self.ex.size})>"
+
+
+def _combined(monoid, parts):
+    """The parts of a reduction combined in rank order with ``monoid``'s numpy function."""
+    total = parts[0]
+    for p in parts[1:]:
+        total = UFUNCS[monoid](total, p)
+    return total
+
+
+def _local(x):
+    return None if x is None else x.local
+
+
+def _like(u, local):
+    """``local`` wrapped as ``u`` is: a vector or a matrix of ``u``'s shape."""
+    if isinstance(u, DistMatrix):
+        return DistMatrix(local, u.nrows, u.ncols)
+    return DistVector(local, u.size)
+
+
+def _with_diagonal(indptr, cols, lo, hi):
+    """The CSR of rows lo..hi with each row's diagonal entry added (the graph stores none)."""
+    rows = np.repeat(np.arange(lo, hi), np.diff(indptr))
+    diagonal = np.arange(lo, hi)
+    order = np.lexsort((np.concatenate((cols, diagonal)), np.concatenate((rows, diagonal))))
+    return indptr + np.arange(hi - lo + 1), np.concatenate((cols, diagonal))[order]

@@ -1,0 +1,294 @@
+"""The mpi backend gives the single-process suitesparse results bit for bit, on any number
+of ranks: every algorithm on grids, hypothesis graphs and shared graphs, from a graph every
+rank holds, a scattered one and one read from CSR files.
+
+Run under MPI, ``mpiexec -n 2 python -m pytest tests/test_mpi.py`` (and ``-n 3``, which
+tests/test_mpi_launch.py starts); a plain pytest run takes it on one rank. Every rank runs
+every test (SPMD) and compares its own result, which is the whole result, with the
+single-process one, and with rank 0's.
+"""
+
+import hashlib
+import os
+import tempfile
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, Phase, given, settings
+
+pytestmark = pytest.mark.filterwarnings("ignore::gbgraph.algorithms.coarsen.CoarseningStallWarning")
+
+pytest.importorskip("mpi4py")
+
+from mpi4py import MPI  # noqa: E402
+
+import gbgraph as gg  # noqa: E402
+from gbgraph import distributed  # noqa: E402
+from gbgraph.backends.mpi import MPIBackend  # noqa: E402
+from gbgraph.errors import AsymmetricGraphError  # noqa: E402
+from gbgraph.generators import elasticity3d, laplace3d  # noqa: E402
+
+import algorithm_calls  # noqa: E402
+from conftest import SHARED_DATA  # noqa: E402
+from strategies import graphs  # noqa: E402
+
+COMM = MPI.COMM_WORLD
+RANK = COMM.Get_rank()
+
+
+def _csr(C):
+    C = sp.csr_array(C)
+    return np.concatenate((C.indptr, C.indices, C.data.astype(np.float64).view(np.int64)))
+
+
+def _hierarchy(h):
+    parts = [np.array([len(h)])]
+    for level in h:
+        G = level.graph
+        parts += [np.asarray(G.indptr), np.asarray(G.indices), level.vertex_weights]
+        parts += [] if G.weights is None else [np.asarray(G.weights, np.float64).view(np.int64)]
+        parts += [] if level.labels is None else [level.labels]
+    return np.concatenate(parts)
+
+
+def _agg_labels(A):
+    return gg.aggregate(A, backend="suitesparse").labels
+
+
+ALGORITHMS = {
+    **algorithm_calls.ALGORITHMS,
+    "mis1-permutation": lambda A, b: gg.mis1(A, "permutation", backend=b).vertices,
+    "sequential": lambda A, b: gg.color(A, "sequential", backend=b).colors,
+    "coarse-spgemm": lambda A, b: _csr(gg.coarse_graph(A, _agg_labels(A), "spgemm", backend=b)),
+    "coarse-sort": lambda A, b: _csr(gg.coarse_graph(A, _agg_labels(A), "sort", backend=b)),
+    "coarse-hash": lambda A, b: _csr(gg.coarse_graph(A, _agg_labels(A), "hash", backend=b)),
+    **{f"mapping-{m}": (lambda m: lambda A, b: gg.coarse_mapping(A, m, backend=b).labels)(m)
+       for m in ("hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec", "mis2", "mis2_basic")},
+    **{f"coarsen-{m}": (lambda m: lambda A, b: _hierarchy(gg.coarsen(A, m, cutoff=20, backend=b)))(m)
+       for m in ("hec", "mis2", "hem")},
+}
+#: What the hypothesis graphs and the DistributedGraph inputs run (one of each family).
+FAMILY = ("mis2", "mis1-degree", "misk-3", "aggregate", "greedy", "jones_plassmann-d2", "coarse-sort",
+          "mapping-hec", "mapping-mtmetis", "coarsen-mis2")
+#: Shared graphs small enough for every rank count on a 2-core CI machine, and what they run.
+SHARED = ("fe_4elt2", "delaunay_n14")
+SHARED_ALGORITHMS = ("mis2", "mis1-degree", "aggregate", "greedy", "coarse-sort", "mapping-hec", "coarsen-mis2")
+
+
+def assert_identical(name, A, mpi_input=None):
+    """The mpi result of ``A`` (or of ``mpi_input``, the same graph split over the ranks)
+    equals the suitesparse result, and every rank holds the same one."""
+    expected = ALGORITHMS[name](A, "suitesparse")
+    got = ALGORITHMS[name](A if mpi_input is None else mpi_input, "mpi" if mpi_input is None else None)
+    digests = COMM.allgather(hashlib.sha256(np.ascontiguousarray(got).tobytes()).hexdigest())
+    assert len(set(digests)) == 1, f"{name}: the ranks hold different results"
+    np.testing.assert_array_equal(got, expected, err_msg=f"{name} on {COMM.Get_size()} ranks")
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+@pytest.mark.parametrize("make", [lambda: abs(laplace3d(9, 8, 7)), lambda: abs(elasticity3d(4, 3, 3))],
+                         ids=["laplace", "elasticity"])
+def test_grids(make, name):
+    assert_identical(name, make())
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_graphs_with_fewer_vertices_than_ranks(n, name):
+    ids = np.arange(max(n - 1, 0))
+    path = sp.coo_array((np.ones(ids.size), (ids, ids + 1)), shape=(n, n))  # 0 - 1 - ... - (n - 1)
+    assert_identical(name, sp.csr_array(path + path.T))
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@settings(max_examples=12, deadline=None, derandomize=True, database=None, phases=(Phase.explicit, Phase.generate),
+          suppress_health_check=list(HealthCheck))
+@given(graphs())
+def test_random_graphs(name, A):
+    # derandomize: every rank draws the same graphs; no shrinking, which could diverge
+    assert_identical(name, A)
+
+
+@pytest.mark.parametrize("name", SHARED_ALGORITHMS)
+@pytest.mark.parametrize("graph", SHARED)
+def test_shared_graphs(graph, name):
+    path = SHARED_DATA / f"{graph}.mtx.gz"
+    if not path.exists():
+        pytest.skip(f"no {path} (set GBGRAPH_DATA to the shared/data folder)")
+    csr, weighted = gg.io.read_matrix_market(path)
+    assert_identical(name, abs(csr) if weighted else csr != 0)  # the mappings need weights >= 0
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_scattered_graph(name):
+    A = abs(laplace3d(9, 8, 7))
+    G = distributed.scatter(A if RANK == 0 else None, COMM)
+    assert G.rows == tuple(MPIBackend().block(A.shape[0]))
+    assert_identical(name, A, G)
+
+
+@pytest.fixture(scope="module")
+def csr_files():
+    """The same grid as an uncompressed .npz, a compressed one, and a folder of .npy files
+    (a pattern: no data), written by rank 0."""
+    A = abs(elasticity3d(4, 3, 3))
+    folder = COMM.bcast(tempfile.mkdtemp() if RANK == 0 else None)
+    if RANK == 0:
+        sp.save_npz(os.path.join(folder, "plain.npz"), A, compressed=False)
+        sp.save_npz(os.path.join(folder, "zipped.npz"), A)
+        os.mkdir(os.path.join(folder, "arrays"))
+        np.save(os.path.join(folder, "arrays", "indptr.npy"), A.indptr)
+        np.save(os.path.join(folder, "arrays", "indices.npy"), A.indices)
+    COMM.Barrier()
+    return A, folder
+
+
+@pytest.mark.parametrize("file", ["plain.npz", "zipped.npz", "arrays"])
+@pytest.mark.parametrize("name", FAMILY)
+def test_graph_read_by_rows(csr_files, file, name):
+    A, folder = csr_files
+    G = distributed.read_csr(os.path.join(folder, file), COMM)
+    assert_identical(name, A if file != "arrays" else (A != 0), G)
+
+
+def test_read_csr_memory_maps_uncompressed_arrays(csr_files):
+    _, folder = csr_files
+    arrays = distributed._csr_arrays(os.path.join(folder, "plain.npz"))
+    assert isinstance(arrays["indices"], np.memmap)
+
+
+def test_read_csr_drops_the_diagonal_and_sums_duplicates():
+    A = sp.csr_array(laplace3d(5, 4, 3))  # stores its diagonal
+    path = COMM.bcast(os.path.join(tempfile.mkdtemp(), "A.npz") if RANK == 0 else None)
+    if RANK == 0:
+        np.savez(path, indptr=A.indptr, indices=A.indices, data=A.data)
+    COMM.Barrier()
+    G = distributed.read_csr(path, COMM)
+    expected = gg.as_graph(A)
+    np.testing.assert_array_equal(G.indptr, expected.indptr)
+    np.testing.assert_array_equal(G.indices, expected.indices)
+    np.testing.assert_array_equal(G.weights, expected.weights)
+
+
+def test_read_csr_errors():
+    folder = COMM.bcast(tempfile.mkdtemp() if RANK == 0 else None)
+    one_way = sp.csr_array(sp.eye(6, k=1, format="csr"))
+    if RANK == 0:
+        sp.save_npz(os.path.join(folder, "one_way.npz"), one_way, compressed=False)
+        sp.save_npz(os.path.join(folder, "wide.npz"), sp.csr_array(np.ones((3, 4))))
+        sp.save_npz(os.path.join(folder, "csc.npz"), sp.csc_array(np.ones((3, 3))))
+        np.savez(os.path.join(folder, "outside.npz"), indptr=np.array([0, 1, 2, 3]), indices=np.array([1, 0, 7]))
+    COMM.Barrier()
+    with pytest.raises(ValueError, match=r"columns outside 0..2 \(in the rows of 1 of"):
+        distributed.read_csr(os.path.join(folder, "outside.npz"), COMM)  # only the last rank's rows: all raise
+    with pytest.raises(AsymmetricGraphError, match="5 of its 5 off-diagonal entries"):
+        distributed.read_csr(os.path.join(folder, "one_way.npz"), COMM)
+    with pytest.raises(ValueError, match=r"square with 3 rows, got shape \(3, 4\)"):
+        distributed.read_csr(os.path.join(folder, "wide.npz"), COMM)
+    with pytest.raises(ValueError, match="holds a .*csc.* matrix"):
+        distributed.read_csr(os.path.join(folder, "csc.npz"), COMM)
+    with pytest.raises(FileNotFoundError, match="missing.npz"):
+        distributed.read_csr(os.path.join(folder, "missing.npz"), COMM)
+
+
+def test_scatter_raises_on_every_rank_for_bad_input():
+    with pytest.raises(gg.InvalidGraphError, match=r"\(3, 4\)"):
+        distributed.scatter(np.ones((3, 4)) if RANK == 0 else None, COMM)
+
+
+def test_gather_concatenates_in_rank_order():
+    everywhere = distributed.gather(np.full(RANK + 1, RANK, np.int64), COMM)
+    expected = np.repeat(np.arange(COMM.Get_size()), np.arange(1, COMM.Get_size() + 1))
+    np.testing.assert_array_equal(everywhere, expected)
+    on_root = distributed.gather(np.array([RANK % 2 == 0]), COMM, root=0)
+    assert on_root is None if RANK else on_root.tolist() == [r % 2 == 0 for r in range(COMM.Get_size())]
+    with pytest.raises(ValueError, match=r"shape \(2, 2\)"):
+        distributed.gather(np.ones((2, 2)), COMM)
+
+
+def test_backend_rejects_what_is_not_a_communicator():
+    with pytest.raises(TypeError, match="intracommunicator, got str"):
+        MPIBackend("world")
+
+
+def test_graph_of_another_communicator_is_refused():
+    if COMM.Get_size() == 1:
+        pytest.skip("needs two ranks or more: COMM_SELF is COMM_WORLD")
+    G = distributed.scatter(laplace3d(4) if RANK == 0 else None, COMM)
+    with pytest.raises(ValueError, match="split over another communicator"):
+        gg.mis2(G, backend=MPIBackend(MPI.COMM_SELF))
+
+
+# ---- the verbs themselves, against suitesparse -------------------------------------------
+
+def _pair():
+    return gg.backend("suitesparse"), gg.backend("mpi")
+
+
+def _same(ss, be, x, y):
+    np.testing.assert_array_equal(be.indices(y), ss.indices(x))
+    np.testing.assert_array_equal(be.values(y), ss.values(x))
+
+
+@pytest.mark.parametrize("semiring", ["min_second", "plus_pair", "any_pair", "max_secondi", "bor_second"])
+@pytest.mark.parametrize("mask", ["none", "sparse", "complement", "value"])
+def test_mxv(semiring, mask):
+    ss, be = _pair()
+    G = gg.as_graph(laplace3d(7, 5, 3))
+    n = G.n
+    ids = np.arange(0, n, 3)
+    vals = (np.arange(ids.size) * 7919 % 101).astype(np.uint64)
+    m_ids = np.arange(1, n, 4)
+    m_vals = m_ids % 3 == 0
+    out = []
+    for b in (ss, be):
+        u = b.vector(ids, vals, n)
+        m = None if mask == "none" else b.vector(m_ids, m_vals, n)
+        out.append(b.mxv(semiring, b.adjacency(G, closed=True), u, mask=m, structure=mask != "value",
+                         complement=mask == "complement"))
+    _same(ss, be, *out)
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "min_first", "max_first", "plus_pair", "plus_times"])
+def test_vxm(semiring):
+    ss, be = _pair()
+    G = gg.as_graph(abs(laplace3d(6, 5, 4)))
+    ids = np.arange(1, G.n, 5)
+    out = [b.vxm(semiring, b.vector(ids, ids.astype(np.float64), G.n), b.adjacency(G, weighted=True),
+                 mask=b.vector(np.arange(0, G.n, 2), True, G.n), complement=True) for b in (ss, be)]
+    _same(ss, be, *out)
+
+
+def test_matrix_verbs():
+    ss, be = _pair()
+    G = gg.as_graph(abs(laplace3d(6, 5, 4)))
+    rows = np.array([7, 3, 3, 100, 0, G.n - 1])
+    out = []
+    for b in (ss, be):
+        A = b.adjacency(G, weighted=True)
+        P = b.matrix(np.arange(G.n + 1), np.arange(G.n) // 3, ncols=(G.n + 2) // 3)
+        C = b.mxm("plus_times", b.transpose(P), b.mxm("plus_first", A, P))
+        out.append([b.to_csr(b.select("offdiag", C)), b.to_csr(b.extract(A, rows)), b.to_csr(b.select("tril", A, -2)),
+                    b.to_csr(b.transpose(b.extract(A, rows)))])
+    for x, y in zip(*out):
+        for a, c in zip(x, y):
+            np.testing.assert_array_equal(c, a)
+
+
+def test_vector_verbs():
+    ss, be = _pair()
+    n = 50
+    ids = np.arange(3, n, 4)
+    picks = np.array([49, 3, 0, 7, 7, 11])
+    results = []
+    for b in (ss, be):
+        u = b.vector(ids, ids * 0.1, n)
+        w = b.full(n, 1.5, "float64")
+        b.assign(w, -1.0, mask=u, complement=True)  # w<¬u> = -1
+        results.append([b.reduce(u, "plus"), b.reduce(u, "max"), b.reduce(b.vector(ids[:0], 0.5, n), "min"),
+                        b.nvals(w), b.values(w), b.values(b.extract(u, picks)), b.indices(b.extract(u, picks)),
+                        b.values(b.apply_index(lambda i, t: i * t, u, 3)),
+                        b.values(b.reduce_rows(b.matrix(np.arange(n + 1), np.arange(n)), "lor"))])
+    for a, c in zip(*results):
+        np.testing.assert_array_equal(c, a)

@@ -1,0 +1,37 @@
+"""tests/test_mpi.py under ``mpiexec -n 2`` and ``-n 3``: the mpi backend's results on two
+and three ranks (oversubscribed on a 2-core machine), from a plain ``pytest`` run.
+
+mpiexec comes with the ``mpich`` wheel of the ``test`` (and ``mpi``) extras, next to the
+Python that runs the tests; without mpi4py or an mpiexec the runs skip.
+"""
+
+import importlib.util
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+TESTS = pathlib.Path(__file__).resolve().parent
+#: Seconds one run may take before mpiexec stops it (a rank that raised alone would leave
+#: the others waiting in a collective).
+TIMEOUT = 900
+
+
+def _mpiexec():
+    beside = pathlib.Path(sys.executable).parent / "mpiexec"
+    return str(beside) if beside.exists() else shutil.which("mpiexec")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None, reason="needs mpi4py (pip install -e '.[mpi]')")
+@pytest.mark.skipif(_mpiexec() is None, reason="needs an mpiexec (the mpich wheel brings one)")
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_mpi_tests_pass_on_several_ranks(ranks):
+    env = dict(os.environ, MPIEXEC_TIMEOUT=str(TIMEOUT), HYPOTHESIS_PROFILE="ci")
+    run = subprocess.run([_mpiexec(), "-n", str(ranks), sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          str(TESTS / "test_mpi.py")], cwd=TESTS.parent, env=env, capture_output=True, text=True,
+                         timeout=TIMEOUT + 60)
+    assert run.returncode == 0, f"mpiexec -n {ranks}: exit status {run.returncode}\n{run.stdout[-6000:]}\n{run.stderr[-3000:]}"
