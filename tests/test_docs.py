@@ -5,6 +5,8 @@ Sphinx itself runs in .ci/run (``sphinx-build -W``, the ``docs`` extra); this te
 neither Sphinx nor numpydoc.
 """
 
+import importlib
+import importlib.util
 import inspect
 import pathlib
 import re
@@ -34,17 +36,23 @@ PENDING = {"graph.to_container": {"Raises", "Examples", "Returns"},
 
 
 def listed():
-    """The names docs/api.rst documents, relative to gbgraph."""
+    """The names docs/api.rst documents, relative to gbgraph (without mpi4py, not those of
+    the mpi backend and gbgraph.distributed, which need it)."""
     text = API.read_text()
     names = re.findall(r"^   ([A-Za-z_][\w.]*)$", text, re.M)
     names += [name.removeprefix("gbgraph.") for name in re.findall(r"^\.\. autoclass:: ([\w.]+)$", text, re.M)]
+    if importlib.util.find_spec("mpi4py") is None:
+        names = [name for name in names if not name.startswith(("backends.mpi.", "distributed."))]
     return names
 
 
 def resolve(name):
-    obj = gg
+    """The object ``gbgraph.<name>``, importing the modules on the way that gbgraph does not
+    import itself (the mpi backend)."""
+    obj, path = gg, "gbgraph"
     for part in name.split("."):
-        obj = getattr(obj, part)
+        path += "." + part
+        obj = getattr(obj, part) if hasattr(obj, part) else importlib.import_module(path)
     return obj
 
 
