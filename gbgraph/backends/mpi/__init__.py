@@ -2,9 +2,12 @@
 each block held and computed on by the local ``suitesparse`` backend.
 
 Every rank runs the same algorithm on the same protocol calls (SPMD). A vector or a
-matrix's rows are split in contiguous blocks (:mod:`.layout`); each rank keeps its block at
-the global positions (:mod:`.blocks`), so row-wise verbs are local calls. What crosses
-ranks, per verb (:mod:`.moves`, all through :mod:`.exchange`'s collectives):
+matrix's rows are split in contiguous blocks (:mod:`.layout`); each rank numbers its block
+locally (:mod:`.blocks`: a vector of the block's length, a matrix of the block's rows with
+its columns in a :class:`~.columns.ColumnMap`), so row-wise verbs are local calls that cost
+the block, O(n/p + ghosts). Positions cross the protocol global: the verbs translate the
+arrays they take and give, and what a positional operator reports. What crosses ranks, per
+verb (:mod:`.moves`, all through :mod:`.exchange`'s collectives):
 
 ==========================================  =============================================
 verb                                        exchange
@@ -46,7 +49,8 @@ except ImportError as error:  # pragma: no cover - the extra names what to insta
 
 from .. import backend as _backend
 from ..base import Backend
-from .blocks import DistMatrix, DistVector, block_matrix, dtype_of, entries
+from .blocks import DistMatrix, DistVector, csr, dtype_of, entries, local_block, local_matrix
+from .columns import ColumnMap
 from .exchange import Exchange
 from .layout import bounds
 from .moves import UFUNCS, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
@@ -54,6 +58,9 @@ from .moves import UFUNCS, gather_entries, gather_rows, to_owners, transposed, w
 __all__ = ["MPIBackend", "DistVector", "DistMatrix"]
 
 _TOKENS = itertools.count()
+
+#: The select operators that read an entry's position, ``j - i`` against the thunk k.
+_POSITIONAL_SELECT = {"offdiag": np.not_equal, "diag": np.equal, "tril": np.less_equal, "triu": np.greater_equal}
 
 
 class MPIBackend(Backend):
@@ -107,6 +114,13 @@ class MPIBackend(Backend):
         lo, hi = bounds(size, self.ex.size)[self.ex.rank:self.ex.rank + 2]
         return int(lo), int(hi)
 
+    def rows(self, nrows, ncols, indptr, cols, values=None):
+        """A :class:`DistMatrix` from this rank's rows, given as CSR with global columns
+        (``indptr`` from 0)."""
+        lo, _ = self.block(nrows)
+        local, columns = local_block(indptr, cols, values, *self.block(ncols))
+        return DistMatrix(local, nrows, ncols, lo, columns)
+
     # ---- containers: each rank keeps its block of the arrays it is given ------------------
 
     def matrix(self, indptr, indices, *, ncols=None, values=None, copy=True):
@@ -115,34 +129,33 @@ class MPIBackend(Backend):
         lo, hi = self.block(nrows)
         start, end = int(indptr[lo]), int(indptr[hi])
         values = None if values is None else np.asarray(values)[start:end]
-        rows = block_matrix(nrows, ncols, np.arange(lo, hi), indptr[lo:hi + 1] - start, indices[start:end],
-                            values)  # A(lo:hi, :)
-        return DistMatrix(rows, nrows, ncols)
+        # A(lo:hi, :), its columns numbered locally
+        return self.rows(nrows, ncols, np.asarray(indptr[lo:hi + 1], np.int64) - start, indices[start:end], values)
 
     def vector(self, indices, values, size, *, copy=True):
         lo, hi = self.block(size)
         a, b = np.searchsorted(indices, (lo, hi))
         values = values if np.ndim(values) == 0 else values[a:b]
-        return DistVector(self.local.vector(indices[a:b], values, size), size)  # w(lo:hi)
+        return DistVector(self.local.vector(indices[a:b] - lo, values, hi - lo), size, lo)  # w(lo:hi)
 
     def full(self, size, value, dtype):
         lo, hi = self.block(size)
-        values = np.asarray(value, dtype)[lo:hi] if np.ndim(value) else np.asarray(value, dtype)[()]
-        return DistVector(self.local.vector(np.arange(lo, hi), values, size), size)  # w(lo:hi) = value
+        value = np.asarray(value, dtype)[lo:hi] if np.ndim(value) else value
+        return DistVector(self.local.full(hi - lo, value, dtype), size, lo)  # w(lo:hi) = value
 
     def nvals(self, x):
         return self.ex.allreduce(self.local.nvals(x.local))  # Σ over ranks
 
     def to_csr(self, A):
-        lo, hi = self.block(A.nrows)
-        rows, cols, values = entries(A.local)
-        lengths = self.ex.allgatherv(np.bincount(rows - lo, minlength=hi - lo))
+        indptr, cols, values = csr(A.local)
+        lengths = self.ex.allgatherv(np.diff(indptr))
         indptr = np.zeros(A.nrows + 1, dtype=np.int64)
         np.cumsum(lengths, out=indptr[1:])
-        return indptr, self.ex.allgatherv(cols), self.ex.allgatherv(values)
+        # the column map is increasing: global columns stay sorted within rows
+        return indptr, self.ex.allgatherv(A.columns.ids[cols]), self.ex.allgatherv(values)
 
     def indices(self, v):
-        return self.ex.allgatherv(self.local.indices(v.local))
+        return self.ex.allgatherv(self.local.indices(v.local) + v.lo)
 
     def values(self, v):
         return self.ex.allgatherv(self.local.values(v.local))
@@ -150,63 +163,84 @@ class MPIBackend(Backend):
     # ---- products: ghosts in, the block's rows out -------------------------------------
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+        if out is not None and _positional(semiring):
+            # the columns it reports are translated in a new vector, then written as out= writes
+            w = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement)
+            self.local.assign(out.local, w.local, mask=_local(mask), structure=structure,
+                              complement=complement)  # out<mask> = w
+            return out
         rows = self.local.indices(mask.local) if mask is not None and structure and not complement else None
-        u_ext = with_ghosts(self, u, A.plan(self.ex.rank, self.ex.size).columns(rows))  # u and its ghosts
+        u_ext = with_ghosts(self, u, A, A.plan().columns(rows))  # u's block and its ghosts, in A's columns
         w = self.local.mxv(semiring, A.local, u_ext, mask=_local(mask), structure=structure,
                            complement=complement, out=None if out is None else out.local)  # w<mask> = A ⊕.⊗ u
-        return out if out is not None else DistVector(w, A.nrows)
+        if out is not None:
+            return out
+        if _positional(semiring):
+            w = self.local.vector(self.local.indices(w), A.columns.ids[self.local.values(w)], w.size)  # the global k
+        return DistVector(w, A.nrows, A.lo)
 
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
         partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
-        w = to_owners(self, partial, A.ncols, semiring.split("_")[0])  # w = ⊕_r w_r at the owners
+        ids, values = self.local.indices(partial), self.local.values(partial)
+        if _positional(semiring):
+            values = values + A.lo  # the row of A it reports, global
+        w = to_owners(self, A.columns.ids[ids], values, A.ncols, semiring.split("_")[0])  # w = ⊕_r w_r at the owners
         if mask is not None:
             w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
-        return DistVector(w, A.ncols)
+        return DistVector(w, A.ncols, self.block(A.ncols)[0])
 
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
-        B_ext = with_ghost_rows(self, B, A.plan(self.ex.rank, self.ex.size).columns())  # B and its ghost rows
-        C = self.local.mxm(semiring, A.local, B_ext, mask=_local(mask), structure=structure,
+        B_ext, columns = with_ghost_rows(self, B, A)  # B's rows at A's columns, numbered by `columns`
+        C = self.local.mxm(semiring, A.local, B_ext, mask=_aligned(mask, columns), structure=structure,
                            complement=complement)  # C<mask> = A ⊕.⊗ B over this rank's rows
-        return DistMatrix(C, A.nrows, B.ncols)
+        if _positional(semiring):
+            indptr, cols, values = csr(C)
+            C = local_matrix(C.nrows, C.ncols, indptr, cols, A.columns.ids[values])  # the global k
+        return DistMatrix(C, A.nrows, B.ncols, A.lo, columns)
 
     def transpose(self, A):
-        return DistMatrix(transposed(self, A), A.ncols, A.nrows)
+        local, columns = transposed(self, A)
+        return DistMatrix(local, A.ncols, A.nrows, self.block(A.ncols)[0], columns)
 
     # ---- element-wise verbs: the blocks alone -------------------------------------------
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
-        return _like(u, self.local.ewise_mult(op, u.local, v.local, mask=_local(mask), structure=structure,
-                                              complement=complement))  # w<mask> = u .* v
+        u, v, columns = _same_columns(u, v)
+        return _like(u, self.local.ewise_mult(op, u.local, v.local, mask=_aligned(mask, columns),
+                                              structure=structure, complement=complement), columns)  # w<mask> = u .* v
 
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
-        return _like(u, self.local.ewise_add(op, u.local, v.local, mask=_local(mask), structure=structure,
-                                             complement=complement))  # w<mask> = u + v
+        u, v, columns = _same_columns(u, v)
+        return _like(u, self.local.ewise_add(op, u.local, v.local, mask=_aligned(mask, columns),
+                                             structure=structure, complement=complement), columns)  # w<mask> = u + v
 
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
-        return _like(u, self.local.apply(op, u.local, left=left, right=right, mask=_local(mask),
+        columns = getattr(u, "columns", None)
+        return _like(u, self.local.apply(op, u.local, left=left, right=right, mask=_aligned(mask, columns),
                                          structure=structure, complement=complement))  # w<mask> = op(u)
 
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
-        return _like(u, self.local.select(op, u.local, thunk, mask=_local(mask), structure=structure,
+        columns = getattr(u, "columns", None)
+        if op in _POSITIONAL_SELECT:
+            local = _select_positions(self.local, u, _POSITIONAL_SELECT[op], 0 if thunk is None else int(thunk))
+            if mask is None:
+                return _like(u, local)
+            return _like(u, self.local.apply("identity", local, mask=_aligned(mask, columns), structure=structure,
+                                             complement=complement))  # w<mask> = the selected entries
+        return _like(u, self.local.select(op, u.local, thunk, mask=_aligned(mask, columns), structure=structure,
                                           complement=complement))  # w<mask> = u where op holds
 
     def apply_index(self, op, u, thunk=None):
         ids = self.local.indices(u.local)
-        return DistVector(self.local.vector(ids, op(ids, thunk), u.size, copy=False), u.size)  # w(i) = op(i)
+        # w(i) = op(i) at the global positions
+        return DistVector(self.local.vector(ids, op(ids + u.lo, thunk), u.local.size, copy=False), u.size, u.lo)
 
     def reduce_rows(self, A, monoid):
-        return DistVector(self.local.reduce_rows(A.local, monoid), A.nrows)  # w(i) = ⊕_j A(i, j)
+        return DistVector(self.local.reduce_rows(A.local, monoid), A.nrows, A.lo)  # w(i) = ⊕_j A(i, j)
 
     def assign(self, w, value, *, mask, structure=True, complement=False):
-        if not isinstance(value, DistVector) and (mask is None or complement):
-            # a scalar fills every position the mask admits: keep to this rank's block
-            lo, hi = self.block(w.size)
-            block = self.local.vector(np.arange(lo, hi), True, w.size)
-            mask = DistVector(block if mask is None else self.local.apply(
-                "identity", block, mask=mask.local, structure=structure, complement=True), w.size)
-            structure, complement = True, False
+        # w<mask> = value: the block holds no position of another rank, so a scalar stays in it
         value = value.local if isinstance(value, DistVector) else value
-        # w<mask> = value
         self.local.assign(w.local, value, mask=_local(mask), structure=structure, complement=complement)
         return w
 
@@ -227,9 +261,11 @@ class MPIBackend(Backend):
 
     def extract(self, u, indices):
         indices = np.asarray(indices, dtype=np.int64)
+        lo, _ = self.block(indices.size)
         if isinstance(u, DistMatrix):
-            return DistMatrix(gather_rows(self, u, indices), indices.size, u.ncols)  # C = A(indices, :)
-        return DistVector(gather_entries(self, u, indices), indices.size)  # w = u(indices)
+            local, columns = gather_rows(self, u, indices)
+            return DistMatrix(local, indices.size, u.ncols, lo, columns)  # C = A(indices, :)
+        return DistVector(gather_entries(self, u, indices), indices.size, lo)  # w = u(indices)
 
     def adjacency(self, graph, *, closed=False, weighted=False):
         """This rank's rows of the graph's matrix (see :meth:`Backend.adjacency`), cached on
@@ -248,10 +284,15 @@ class MPIBackend(Backend):
         values = None
         if kind == "weighted":
             values = np.ones(cols.size, np.int64) if weights is None else weights
-        return DistMatrix(block_matrix(graph.n, graph.n, np.arange(lo, hi), indptr, cols, values), graph.n, graph.n)
+        return self.rows(graph.n, graph.n, indptr, cols, values)
 
     def __repr__(self):
         return f"<gbgraph backend 'mpi' (rank {self.ex.rank} of {self.ex.size})>"
+
+
+def _positional(semiring):
+    """Whether the semiring's multiply reports a position (``secondi``: the inner index)."""
+    return semiring.endswith("secondi")
 
 
 def _combined(monoid, parts):
@@ -266,11 +307,60 @@ def _local(x):
     return None if x is None else x.local
 
 
-def _like(u, local):
-    """``local`` wrapped as ``u`` is: a vector or a matrix of ``u``'s shape."""
+def _aligned(mask, columns):
+    """A mask's local object, a matrix's in the column map ``columns`` (its entries at
+    columns outside it dropped: the output has no entry there to keep or replace)."""
+    if mask is None or not isinstance(mask, DistMatrix) or mask.columns == columns:
+        return _local(mask)
+    return _recolumned(mask, columns)
+
+
+def _recolumned(A, columns):
+    """``A``'s local matrix in the column map ``columns``, dropping columns it lacks."""
+    indptr, cols, values = csr(A.local)
+    cols = A.columns.ids[cols]
+    kept = columns.holds(cols)
+    if not kept.all():
+        rows = np.repeat(np.arange(A.local.nrows), np.diff(indptr))[kept]
+        indptr = np.zeros(A.local.nrows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=A.local.nrows), out=indptr[1:])
+        cols, values = cols[kept], values[kept]
+    return local_matrix(A.local.nrows, columns.size, indptr, columns.local(cols), values)
+
+
+def _same_columns(u, v):
+    """``u`` and ``v`` with one column map (matrices of two maps: both in their union), and
+    that map (None for vectors)."""
+    if not isinstance(u, DistMatrix):
+        return u, v, None
+    columns = u.columns.union(v.columns)
+    u, v = (x if x.columns == columns else DistMatrix(_recolumned(x, columns), x.nrows, x.ncols, x.lo, columns)
+            for x in (u, v))
+    return u, v, columns
+
+
+def _select_positions(local, u, compare, k):
+    """The local object of ``u`` with the entries whose global position (i, j) has
+    ``compare(j - i, k)`` (a vector's entries are at (i, 0)); ``local`` is the local backend."""
+    if not isinstance(u, DistMatrix):
+        ids, values = local.indices(u.local), local.values(u.local)
+        kept = compare(-(ids + u.lo), k)
+        return local.vector(ids[kept], values[kept], u.local.size)
+    indptr, cols, values = csr(u.local)
+    rows = np.repeat(np.arange(u.local.nrows, dtype=np.int64), np.diff(indptr))
+    kept = compare(u.columns.ids[cols] - (rows + u.lo), k)
+    lengths = np.bincount(rows[kept], minlength=u.local.nrows)
+    indptr = np.zeros(u.local.nrows + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    return local_matrix(u.local.nrows, u.local.ncols, indptr, cols[kept], values[kept])
+
+
+def _like(u, local, columns=None):
+    """``local`` wrapped as ``u`` is: a vector or a matrix of ``u``'s shape, rows and column
+    map (``columns`` when given)."""
     if isinstance(u, DistMatrix):
-        return DistMatrix(local, u.nrows, u.ncols)
-    return DistVector(local, u.size)
+        return DistMatrix(local, u.nrows, u.ncols, u.lo, u.columns if columns is None else columns)
+    return DistVector(local, u.size, u.lo)
 
 
 def _with_diagonal(indptr, cols, lo, hi):

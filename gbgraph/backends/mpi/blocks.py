@@ -1,104 +1,129 @@
-"""The mpi backend's containers: a rank's block of a vector or matrix, at global positions.
+"""The mpi backend's containers: a rank's block of a vector or matrix, numbered locally.
 
 A :class:`DistVector` of ``size`` entries holds, on each rank, a vector of the local
-backend of the same ``size`` whose entries all lie in the rank's block (:mod:`.layout`); a
-:class:`DistMatrix` of ``nrows`` × ``ncols`` holds an ``nrows`` × ``ncols`` matrix whose
-entries all lie in the rank's block of rows, stored hypersparse so that it costs its own
-rows only. Keeping global indices makes every row-wise verb a call of the local backend on
-the blocks as they are (masks, index-unary operators, ``offdiag``/``tril``, positional
-semirings see the global positions): only products that read other rows' entries, and
-verbs whose result is global, communicate.
+backend of the block's length (:mod:`.layout`): local position ``i`` is global ``lo + i``.
+A :class:`DistMatrix` of ``nrows`` × ``ncols`` holds the block's rows as a plain CSR matrix
+of ``hi - lo`` rows whose columns are numbered by a :class:`~.columns.ColumnMap` (ghosts
+below, the own column block, ghosts above). So a rank's work and memory are those of its
+block and its ghosts, O(n/p + ghosts), and SuiteSparse keeps dense blocks full or bitmap.
+
+The backend translates at the protocol's boundary: arrays of positions in and out are
+global, and so is every position an operator sees (index-unary operators, ``offdiag`` and
+``tril``, the positional semirings): the map is increasing, so the local computation picks
+the same entries as the global one and only its reported positions are translated.
 
 The local backend is ``suitesparse``; the blocks of matrices are imported with
-python-graphblas' hypersparse CSR, which the protocol's ``matrix`` (one row pointer per
-row of the whole matrix) does not offer.
+python-graphblas' CSR import (:func:`local_matrix`).
 """
 
 import numpy as np
 import graphblas as gb
 
 from ..suitesparse import _acyclic
-from .layout import bounds
+from .columns import ColumnMap
 
-__all__ = ["DistVector", "DistMatrix", "GhostPlan", "block_matrix", "entries", "dtype_of"]
+__all__ = ["DistVector", "DistMatrix", "GhostPlan", "local_matrix", "local_block", "entries", "csr",
+           "dtype_of"]
 
 
 class DistVector:
-    """This rank's block of a vector of ``size`` entries (``local``: the local backend's
-    vector of ``size``, with entries in the block only)."""
+    """This rank's block of a vector of ``size`` entries.
 
-    __slots__ = ("local", "size")
+    Attributes
+    ----------
+    local : graphblas.Vector
+        The block: ``hi - lo`` entries, position ``i`` standing for global ``lo + i``.
+    size : int
+        Entries of the whole vector.
+    lo : int
+        Global position of the block's first entry.
+    """
 
-    def __init__(self, local, size):
+    __slots__ = ("local", "size", "lo")
+
+    def __init__(self, local, size, lo):
         self.local = local
         self.size = size
+        self.lo = lo
 
     def __repr__(self):
-        return f"DistVector(size={self.size:,}, local entries={self.local.nvals:,})"
+        return f"DistVector(size={self.size:,}, block from {self.lo:,}, local entries={self.local.nvals:,})"
 
 
 class DistMatrix:
-    """This rank's block of rows of an ``nrows`` × ``ncols`` matrix (``local``: a
-    hypersparse matrix of that shape with entries in the block's rows only)."""
+    """This rank's block of rows of an ``nrows`` × ``ncols`` matrix.
 
-    __slots__ = ("local", "nrows", "ncols", "_plan")
+    Attributes
+    ----------
+    local : graphblas.Matrix
+        ``hi - lo`` rows × ``columns.size``: row ``i`` is global row ``lo + i``, column
+        ``k`` global column ``columns.ids[k]``.
+    nrows, ncols : int
+        Shape of the whole matrix.
+    lo : int
+        Global id of the block's first row.
+    columns : ColumnMap
+        Local numbering of the columns; its own block is this rank's block of a vector of
+        ``ncols`` entries (the block of ``u`` that ``A ⊕.⊗ u`` has on this rank).
+    """
 
-    def __init__(self, local, nrows, ncols):
+    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "_plan")
+
+    def __init__(self, local, nrows, ncols, lo, columns):
         self.local = local
         self.nrows = nrows
         self.ncols = ncols
+        self.lo = lo
+        self.columns = columns
         self._plan = None
 
-    def plan(self, rank, nranks):
+    def plan(self):
         """The :class:`GhostPlan` of this block (made once)."""
         if self._plan is None:
-            self._plan = GhostPlan(self, rank, nranks)
+            self._plan = GhostPlan(self)
         return self._plan
 
     def __repr__(self):
-        return f"DistMatrix({self.nrows:,} x {self.ncols:,}, local entries={self.local.nvals:,})"
+        return (f"DistMatrix({self.nrows:,} x {self.ncols:,}, rows from {self.lo:,}, {self.columns!r}, "
+                f"local entries={self.local.nvals:,})")
 
 
 class GhostPlan:
-    """The columns of a block that other ranks own: what a product must fetch.
+    """The ghost columns a block's rows read: what a product must fetch.
 
-    For ``A ⊕.⊗ u`` with u split as a vector of ``ncols`` entries, row i of the block reads
-    u at its columns; those outside the rank's block of u are ghosts. The plan keeps them
-    per row (CSR over the block's rows), so that a masked product fetches only the ghosts
+    For ``A ⊕.⊗ u``, row i of the block reads u at its columns; those outside the own
+    block are ghosts, owned by other ranks. The plan keeps them per row (CSR over the
+    block's rows, local column numbers), so that a masked product fetches only the ghosts
     of its mask's rows.
     """
 
-    def __init__(self, A, rank, nranks):
+    def __init__(self, A):
         rows, cols = entries(A.local, values=False)
-        lo, hi = bounds(A.nrows, nranks)[rank:rank + 2]
-        col_lo, col_hi = bounds(A.ncols, nranks)[rank:rank + 2]
-        ghost = (cols < col_lo) | (cols >= col_hi)
-        self.lo = int(lo)
-        self.indptr = np.zeros(int(hi - lo) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows[ghost] - lo, minlength=int(hi - lo)), out=self.indptr[1:])
+        below, above = A.columns.below, A.columns.below + A.columns.hi - A.columns.lo
+        ghost = (cols < below) | (cols >= above)
+        nrows = A.local.nrows
+        self.indptr = np.zeros(nrows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows[ghost], minlength=nrows), out=self.indptr[1:])
         self.cols = cols[ghost]
         self.all = np.unique(self.cols)
 
     def columns(self, rows=None):
-        """Sorted ghost columns of the rows ``rows`` (global ids in the block), all for None."""
+        """Sorted local numbers of the ghost columns of local rows ``rows``; all for None."""
         if rows is None or rows.size * 2 > self.indptr.size:
             return self.all
-        r = rows - self.lo
-        starts, lengths = self.indptr[r], self.indptr[r + 1] - self.indptr[r]
+        starts, lengths = self.indptr[rows], self.indptr[rows + 1] - self.indptr[rows]
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
         return np.unique(self.cols[offsets + np.arange(int(lengths.sum()))])
 
 
-def block_matrix(nrows, ncols, rows, indptr, cols, values=None):
-    """A hypersparse ``nrows`` × ``ncols`` matrix holding the listed rows.
+def local_matrix(nrows, ncols, indptr, cols, values=None):
+    """A CSR matrix of the local backend from local column numbers.
 
     Parameters
     ----------
     nrows, ncols : int
-    rows : array of int
-        The rows held, ascending.
     indptr : array of int
-        ``rows.size + 1`` offsets into ``cols``.
+        ``nrows + 1`` offsets into ``cols``.
     cols : array of int
         Columns, ascending within each row.
     values : numpy.ndarray, optional
@@ -111,22 +136,23 @@ def block_matrix(nrows, ncols, rows, indptr, cols, values=None):
 
     Examples
     --------
-    >>> M = block_matrix(5, 5, np.array([2, 3]), np.array([0, 2, 3]), np.array([0, 4, 1]))
-    >>> M.nvals, M.to_coo()[0].tolist()
-    (3, [2, 2, 3])
+    >>> M = local_matrix(2, 3, np.array([0, 2, 3]), np.array([0, 2, 1]))
+    >>> M.nvals, M.to_coo()[1].tolist()
+    (3, [0, 2, 1])
     """
     pattern = values is None
-    lengths = np.diff(indptr)
-    held = lengths > 0  # SuiteSparse's element-wise verbs misread empty rows in the hyperlist
-    if not held.any():  # and it refuses to import no rows at all when nrows is 1
-        return _acyclic(gb.Matrix(bool if pattern else values.dtype, nrows, ncols))
     u64 = np.uint64
-    starts = np.zeros(int(held.sum()) + 1, dtype=u64)
-    np.cumsum(lengths[held], out=starts[1:])
-    return _acyclic(gb.Matrix.ss.import_hypercsr(
-        nrows=nrows, ncols=ncols, rows=np.asarray(rows)[held].astype(u64), indptr=starts,
-        col_indices=np.asarray(cols).astype(u64), values=np.ones(1, bool) if pattern else values,
-        is_iso=pattern, sorted_cols=True, take_ownership=True))
+    return _acyclic(gb.Matrix.ss.import_csr(
+        nrows=nrows, ncols=ncols, indptr=np.asarray(indptr).astype(u64), col_indices=np.asarray(cols).astype(u64),
+        values=np.ones(1, bool) if pattern else np.ascontiguousarray(values), is_iso=pattern, sorted_cols=True,
+        take_ownership=True))
+
+
+def local_block(indptr, cols, values, lo, hi):
+    """Rows given with global columns, numbered locally: ``(matrix, ColumnMap)``, the map's
+    own block ``lo .. hi`` and its ghosts the other columns of ``cols``."""
+    columns = ColumnMap.of_columns(cols, lo, hi)
+    return local_matrix(np.size(indptr) - 1, columns.size, indptr, columns.local(cols), values), columns
 
 
 def entries(M, values=True):
@@ -134,6 +160,12 @@ def entries(M, values=True):
     rows, cols, vals = M.to_coo(values=values)
     rows, cols = rows.view(np.int64), cols.view(np.int64)
     return (rows, cols, vals) if values else (rows, cols)
+
+
+def csr(M):
+    """``(indptr, cols, values)`` of a local matrix, int64 indices."""
+    indptr, cols, values = M.to_csr()
+    return indptr.view(np.int64), cols.view(np.int64), values
 
 
 def dtype_of(x):

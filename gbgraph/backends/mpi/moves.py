@@ -1,10 +1,12 @@
 """Entries and rows moved between ranks: the communication of the mpi backend's verbs.
 
 Each function is one pattern of exchange, written with :class:`~.exchange.Exchange`'s
-collectives and the local backend's verbs:
+collectives and the local backend's verbs. Ids cross ranks global (a receiver numbers
+them in its own block or column map):
 
-* :func:`with_ghosts`: a vector's entries at the columns a product reads from other ranks
-  (request the columns, the owners reply with value and presence);
+* :func:`with_ghosts`: the vector a product over this rank's rows reads, ``u``'s block
+  with its entries at the ghost columns (request the columns, the owners reply with value
+  and presence);
 * :func:`with_ghost_rows`: a matrix's rows at those columns, for ``A ⊕.⊗ B``;
 * :func:`to_owners`: partial results pushed to the owners of their positions and combined
   there with a monoid, in rank order (``u ⊕.⊗ A``);
@@ -14,8 +16,10 @@ collectives and the local backend's verbs:
 """
 
 import numpy as np
+import graphblas as gb
 
-from .blocks import block_matrix, dtype_of, entries
+from ..suitesparse import _acyclic
+from .blocks import csr, dtype_of, entries, local_block
 from .layout import bounds, owners
 
 __all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "to_owners", "gather_entries", "gather_rows", "transposed"]
@@ -25,74 +29,96 @@ UFUNCS = {"min": np.minimum, "max": np.maximum, "plus": np.add, "times": np.mult
            "land": np.logical_and, "bor": np.bitwise_or, "band": np.bitwise_and}
 
 
-def with_ghosts(be, u, cols):
-    """``u``'s block and its entries at ``cols`` (sorted, owned by other ranks): a local
-    vector a product over this rank's rows reads as if it held all of ``u``.
+def with_ghosts(be, u, A, ghosts):
+    """The vector ``A ⊕.⊗ u`` reads on this rank: ``A.columns.size`` entries in A's local
+    column numbers, u's block in place and u's entries at the local columns ``ghosts``
+    (sorted) around it.
 
     Two exchanges: the column ids to their owners (counts first), then each owner's values
-    and presence flags back in the order asked.
+    and presence flags back in the order asked. The result is a bitmap of the block and its
+    ghosts, which a masked product reads by position (a sparse one, by binary search: 5x
+    the time on Laplace3D 80³).
     """
-    ex, local = be.ex, be.local
+    ex, local, columns = be.ex, be.local, A.columns
+    cols = columns.ids[ghosts]  # global ids, ascending, so grouped by owner
     sendcounts = np.bincount(owners(cols, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(cols, sendcounts)
-    found = local.extract(u.local, asked)  # found = u(asked)
-    values = np.zeros(asked.size, dtype=dtype_of(u.local))
+    found = local.extract(u.local, asked - u.lo)  # found = u(asked)
+    dtype = dtype_of(u.local)
+    values = np.zeros(asked.size, dtype=dtype)
     present = np.zeros(asked.size, dtype=bool)
     at = local.indices(found)
     values[at], present[at] = local.values(found), True
     values, _ = ex.alltoallv(values, counts, sendcounts)
     present, _ = ex.alltoallv(present, counts, sendcounts)
-    ghosts = local.vector(cols[present], values[present], u.size)
-    u_ext = local.ewise_add("first", u.local, ghosts)  # u ∪ ghosts (disjoint)
-    # SuiteSparse leaves the union sparse, and a masked product that reads u by binary
-    # search took 5x the time of one that reads a bitmap (Laplace3D 80³, one rank: 26
-    # against 5.6 ms per mxv). The bitmap spans all of u, n bytes a rank: row blocks
-    # numbered locally would bound it by the block and its ghosts (docs/distributed.md).
-    u_ext.ss.config["sparsity_control"] = ["bitmap"]
-    return u_ext
+    full = np.zeros(columns.size, dtype=dtype)
+    bitmap = np.zeros(columns.size, dtype=np.int8)
+    own = u.local.size
+    if u.local.nvals == own:  # a full block: one copy
+        full[columns.below:columns.below + own] = local.values(u.local)
+        bitmap[columns.below:columns.below + own] = 1
+    else:
+        ids = local.indices(u.local) + columns.below
+        full[ids], bitmap[ids] = local.values(u.local), 1
+    full[ghosts[present]], bitmap[ghosts[present]] = values[present], 1
+    nvals = u.local.nvals + int(np.count_nonzero(present))
+    return _acyclic(gb.Vector.ss.import_bitmap(bitmap=bitmap, values=full, nvals=nvals, take_ownership=True))
 
 
-def with_ghost_rows(be, B, rows):
-    """``B``'s block and its rows ``rows`` (sorted, owned by other ranks): a local matrix
-    that ``A ⊕.⊗ B`` over this rank's rows of A reads as if it held all of B.
+def with_ghost_rows(be, B, A):
+    """The matrix ``A ⊕.⊗ B`` reads on this rank: B's rows at A's local columns (B's block
+    in place, the rows at A's ghost columns fetched around it), numbered by a column map
+    of B's column space. Returns ``(matrix, ColumnMap)``.
 
     Three exchanges after the request: row lengths, columns and values.
     """
-    ex, local = be.ex, be.local
+    ex, local, columns = be.ex, be.local, A.columns
+    ghosts = A.plan().all
+    rows = columns.ids[ghosts]
     sendcounts = np.bincount(owners(rows, B.nrows, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(rows, sendcounts)
-    r, cols, values = entries(local.extract(B.local, asked))  # B(asked, :)
+    r, cols, values = entries(local.extract(B.local, asked - B.lo))  # B(asked, :)
+    cols = B.columns.ids[cols]
     lengths = np.bincount(r, minlength=asked.size)
     got, _ = ex.alltoallv(lengths, counts, sendcounts)
     out, back = _segment_sums(lengths, counts), _segment_sums(got, sendcounts)
     cols, _ = ex.alltoallv(cols, out, back)
     values, _ = ex.alltoallv(values, out, back)
-    indptr = np.zeros(rows.size + 1, dtype=np.int64)
-    np.cumsum(got, out=indptr[1:])
-    ghosts = block_matrix(B.nrows, B.ncols, rows, indptr, cols, values)
-    return local.ewise_add("first", B.local, ghosts)  # B ∪ ghost rows (disjoint)
+    # in A's column order: the fetched rows below B's block, B's block, the fetched rows above
+    own_indptr, own_cols, own_values = csr(B.local)
+    lengths = np.zeros(columns.size, dtype=np.int64)
+    lengths[columns.below:columns.below + B.local.nrows] = np.diff(own_indptr)
+    lengths[ghosts] = got
+    split = int(got[:np.searchsorted(ghosts, columns.below)].sum())
+    indptr = np.zeros(columns.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    cols = np.concatenate((cols[:split], B.columns.ids[own_cols], cols[split:]))
+    values = np.concatenate((values[:split], own_values, values[split:]))
+    lo, hi = bounds(B.ncols, ex.size)[ex.rank:ex.rank + 2]
+    return local_block(indptr, cols, values, lo, hi)
 
 
-def to_owners(be, partial, size, monoid):
-    """A local vector of partial results pushed to the owners of its positions and combined
-    there, ``w(j) = ⊕ partial_r(j)`` over the ranks r in order (``"any"``: the lowest
-    rank's); returns this rank's block of w."""
+def to_owners(be, ids, values, size, monoid):
+    """Partial results at global positions ``ids`` (sorted) pushed to their owners and
+    combined there, ``w(j) = ⊕ partial_r(j)`` over the ranks r in order (``"any"``: the
+    lowest rank's); returns this rank's block of w, a local vector."""
     ex, local = be.ex, be.local
-    ids, values = local.indices(partial), local.values(partial)
+    lo, hi = bounds(size, ex.size)[ex.rank:ex.rank + 2]
     sendcounts = np.bincount(owners(ids, size, ex.size), minlength=ex.size)
     ids, counts = ex.alltoallv(ids, sendcounts)
     values, _ = ex.alltoallv(values, sendcounts, counts)
     if not ids.size:
-        return local.vector(ids, values, size)
+        return local.vector(ids, values, int(hi - lo))
     order = np.argsort(ids, kind="stable")  # by position, then by source rank
     ids, values = ids[order], values[order]
     first = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
     combined = values[first] if monoid == "any" else UFUNCS[monoid].reduceat(values, first)
-    return local.vector(ids[first], combined.astype(values.dtype, copy=False), size)
+    return local.vector(ids[first] - lo, combined.astype(values.dtype, copy=False), int(hi - lo))
 
 
 def gather_entries(be, u, indices):
-    """This rank's block of ``w = u(indices)``, a vector of ``indices.size`` entries.
+    """This rank's block of ``w = u(indices)``, a vector of ``indices.size`` entries (a
+    local vector of the block's length).
 
     Every rank holds ``indices``, so the owner of ``u(indices[k])`` knows which rank's
     block holds position k: one exchange of values and one of presence flags, no request.
@@ -102,7 +128,7 @@ def gather_entries(be, u, indices):
     own = owners(indices, u.size, ex.size)
     lo, hi = bounds(m, ex.size)[ex.rank:ex.rank + 2]
     mine = np.flatnonzero(own == ex.rank)
-    found = local.extract(u.local, indices[mine])  # found = u(indices[mine])
+    found = local.extract(u.local, indices[mine] - u.lo)  # found = u(indices[mine])
     values = np.zeros(mine.size, dtype=dtype_of(u.local))
     present = np.zeros(mine.size, dtype=bool)
     at = local.indices(found)
@@ -111,20 +137,22 @@ def gather_entries(be, u, indices):
     recvcounts = np.bincount(own[lo:hi], minlength=ex.size)
     values, _ = ex.alltoallv(values, sendcounts, recvcounts)
     present, _ = ex.alltoallv(present, sendcounts, recvcounts)
-    position = lo + np.argsort(own[lo:hi], kind="stable")  # the order they arrive in: by source
+    position = np.argsort(own[lo:hi], kind="stable")  # the order they arrive in: by source
     order = np.argsort(position[present])
-    return local.vector(position[present][order], values[present][order], m)
+    return local.vector(position[present][order], values[present][order], int(hi - lo))
 
 
 def gather_rows(be, A, rows):
-    """This rank's block of rows of ``C = A(rows, :)``, ``rows.size`` × ``A.ncols``:
-    as :func:`gather_entries`, with the rows' lengths, columns and values."""
+    """This rank's block of rows of ``C = A(rows, :)``, ``rows.size`` × ``A.ncols``: as
+    :func:`gather_entries`, with the rows' lengths, columns and values. Returns
+    ``(matrix, ColumnMap)``."""
     ex, local = be.ex, be.local
     m = rows.size
     own = owners(rows, A.nrows, ex.size)
     lo, hi = bounds(m, ex.size)[ex.rank:ex.rank + 2]
     mine = np.flatnonzero(own == ex.rank)
-    r, cols, values = entries(local.extract(A.local, rows[mine]))  # A(rows[mine], :)
+    r, cols, values = entries(local.extract(A.local, rows[mine] - A.lo))  # A(rows[mine], :)
+    cols = A.columns.ids[cols]
     lengths = np.bincount(r, minlength=mine.size)
     sendcounts = np.bincount(owners(mine, m, ex.size), minlength=ex.size)
     recvcounts = np.bincount(own[lo:hi], minlength=ex.size)
@@ -141,14 +169,17 @@ def gather_rows(be, A, rows):
     indptr = np.zeros(hi - lo + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
     take = np.repeat(starts[by_position] - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
-    return block_matrix(m, A.ncols, np.arange(lo, hi), indptr, cols[take], values[take])
+    col_lo, col_hi = bounds(A.ncols, ex.size)[ex.rank:ex.rank + 2]
+    return local_block(indptr, cols[take], values[take], col_lo, col_hi)
 
 
 def transposed(be, A):
     """This rank's block of rows of ``Aᵀ``: each entry (i, j) sent to the owner of row j of
-    ``Aᵀ`` (one exchange of counts, three of rows, columns and values)."""
+    ``Aᵀ`` (one exchange of counts, three of rows, columns and values). Returns
+    ``(matrix, ColumnMap)``."""
     ex = be.ex
     rows, cols, values = entries(A.local)
+    rows, cols = rows + A.lo, A.columns.ids[cols]
     dest = owners(cols, A.ncols, ex.size)
     order = np.argsort(dest, kind="stable")
     sendcounts = np.bincount(dest, minlength=ex.size)
@@ -159,7 +190,8 @@ def transposed(be, A):
     lo, hi = bounds(A.ncols, ex.size)[ex.rank:ex.rank + 2]
     indptr = np.zeros(hi - lo + 1, dtype=np.int64)
     np.cumsum(np.bincount(new_rows - lo, minlength=hi - lo), out=indptr[1:])
-    return block_matrix(A.ncols, A.nrows, np.arange(lo, hi), indptr, new_cols[order], values[order])
+    col_lo, col_hi = bounds(A.nrows, ex.size)[ex.rank:ex.rank + 2]
+    return local_block(indptr, new_cols[order], values[order], col_lo, col_hi)
 
 
 def _segment_sums(lengths, counts):
