@@ -16,6 +16,8 @@ The local backend is ``suitesparse``; the blocks of matrices are imported with
 python-graphblas' CSR import (:func:`local_matrix`).
 """
 
+import contextlib
+
 import numpy as np
 import graphblas as gb
 
@@ -23,7 +25,7 @@ from ..suitesparse import _acyclic
 from .columns import ColumnMap
 
 __all__ = ["DistVector", "DistMatrix", "GhostPlan", "local_matrix", "local_block", "entries", "csr",
-           "dtype_of"]
+           "dtype_of", "full_values"]
 
 
 class DistVector:
@@ -102,15 +104,18 @@ class GhostPlan:
         below, above = A.columns.below, A.columns.below + A.columns.hi - A.columns.lo
         ghost = (cols < below) | (cols >= above)
         nrows = A.local.nrows
+        lengths = np.bincount(rows[ghost], minlength=nrows)
         self.indptr = np.zeros(nrows + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows[ghost], minlength=nrows), out=self.indptr[1:])
+        np.cumsum(lengths, out=self.indptr[1:])
         self.cols = cols[ghost]
         self.all = np.unique(self.cols)
+        self.boundary = lengths > 0  # the rows that read a ghost: few, on a partition's boundary
 
     def columns(self, rows=None):
         """Sorted local numbers of the ghost columns of local rows ``rows``; all for None."""
-        if rows is None or rows.size * 2 > self.indptr.size:
+        if rows is None or not self.all.size or rows.size * 2 > self.indptr.size:
             return self.all
+        rows = rows[self.boundary[rows]]
         starts, lengths = self.indptr[rows], self.indptr[rows + 1] - self.indptr[rows]
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
         return np.unique(self.cols[offsets + np.arange(int(lengths.sum()))])
@@ -171,3 +176,23 @@ def csr(M):
 def dtype_of(x):
     """The numpy dtype of a local vector's or matrix's values."""
     return np.dtype(x.dtype.np_type)
+
+
+@contextlib.contextmanager
+def full_values(v):
+    """The values of a full local vector, lent without a copy; None for one that is not full.
+
+    SuiteSparse's data are unpacked into a numpy array (O(1)) and packed back on exit, so
+    that a product's ghosts and its own block are read from them directly instead of
+    through two copies (``extractTuples``, then the copy into place). The vector is empty
+    meanwhile: read the array, not the vector. An iso-valued vector lends a broadcast view.
+    """
+    if v.ss.format != "full":
+        yield None
+        return
+    unpacked = v.ss.unpack("full")
+    values, iso = unpacked["values"], unpacked["is_iso"]
+    try:
+        yield np.broadcast_to(values, v.size) if iso else values
+    finally:
+        v.ss.pack_full(values, is_iso=iso, take_ownership=True)

@@ -68,7 +68,7 @@ class Exchange:
         Parameters
         ----------
         send : numpy.ndarray
-            One-dimensional, ordered by destination rank.
+            One-dimensional, ordered by destination rank; numbers, bools or records.
         sendcounts : array of int
             Entries for each rank.
         recvcounts : array of int, optional
@@ -87,13 +87,16 @@ class Exchange:
             self._count(sendcounts.itemsize * (self.size - 1), self.size - 1)
         recvcounts = np.asarray(recvcounts, dtype=np.int64)
         send = np.ascontiguousarray(send)
-        wire = send.view(np.uint8) if send.dtype == np.bool_ else send
-        recv = np.empty(int(recvcounts.sum()), dtype=wire.dtype)
-        self.comm.Alltoallv([wire, (sendcounts, _displacements(sendcounts))],
-                            [recv, (recvcounts, _displacements(recvcounts))])
+        # bool and records (a value with its presence flag) have no MPI type: sent as bytes
+        raw = send.dtype == np.bool_ or send.dtype.fields is not None
+        width = send.dtype.itemsize if raw else 1
+        wire = send.view(np.uint8) if raw else send
+        recv = np.empty(int(recvcounts.sum()) * width, dtype=wire.dtype)
+        self.comm.Alltoallv([wire, (sendcounts * width, _displacements(sendcounts * width))],
+                            [recv, (recvcounts * width, _displacements(recvcounts * width))])
         others = np.arange(self.size) != self.rank
-        self._count(int(sendcounts[others].sum()) * wire.itemsize, int(np.count_nonzero(sendcounts[others])))
-        return (recv.view(np.bool_) if send.dtype == np.bool_ else recv), recvcounts
+        self._count(int(sendcounts[others].sum()) * send.dtype.itemsize, int(np.count_nonzero(sendcounts[others])))
+        return (recv.view(send.dtype) if raw else recv), recvcounts
 
     def allgatherv(self, local):
         """Every rank's ``local`` array, concatenated in rank order, on every rank."""

@@ -19,7 +19,7 @@ import numpy as np
 import graphblas as gb
 
 from ..suitesparse import _acyclic
-from .blocks import csr, dtype_of, entries, local_block
+from .blocks import csr, dtype_of, entries, full_values, local_block
 from .layout import bounds, owners
 
 __all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "to_owners", "gather_entries", "gather_rows", "transposed"]
@@ -35,33 +35,48 @@ def with_ghosts(be, u, A, ghosts):
     (sorted) around it.
 
     Two exchanges: the column ids to their owners (counts first), then each owner's values
-    and presence flags back in the order asked. The result is a bitmap of the block and its
-    ghosts, which a masked product reads by position (a sparse one, by binary search: 5x
-    the time on Laplace3D 80³).
+    with presence flags, one record each, back in the order asked. The result is full when
+    every column has an entry, else a bitmap, which a masked product reads by position (a
+    sparse one, by binary search: 5x the time on Laplace3D 80³).
     """
     ex, local, columns = be.ex, be.local, A.columns
-    cols = columns.ids[ghosts]  # global ids, ascending, so grouped by owner
+    own = u.local.size
+    if ex.size == 1:  # no ghost column, and no other rank to answer: u's block is what A reads
+        return u.local
+    cols = columns.ghosts[np.where(ghosts < columns.below, ghosts, ghosts - own)]  # global, ascending
     sendcounts = np.bincount(owners(cols, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(cols, sendcounts)
-    found = local.extract(u.local, asked - u.lo)  # found = u(asked)
     dtype = dtype_of(u.local)
-    values = np.zeros(asked.size, dtype=dtype)
-    present = np.zeros(asked.size, dtype=bool)
-    at = local.indices(found)
-    values[at], present[at] = local.values(found), True
-    values, _ = ex.alltoallv(values, counts, sendcounts)
-    present, _ = ex.alltoallv(present, counts, sendcounts)
-    full = np.zeros(columns.size, dtype=dtype)
+    reply = np.zeros(asked.size, dtype=[("value", dtype), ("present", bool)])
+    with full_values(u.local) as block:
+        if block is not None:  # u(asked), read in place
+            reply["value"], reply["present"] = block[asked - u.lo], True
+        else:
+            found = local.extract(u.local, asked - u.lo)  # found = u(asked)
+            at = local.indices(found)
+            reply["value"][at], reply["present"][at] = local.values(found), True
+        reply, _ = ex.alltoallv(reply, counts, sendcounts)
+        if columns.size == own:  # no ghost column in A's rows (the exchange served the others)
+            return u.local
+        present = reply["present"]
+        got = ghosts[present]
+        nvals = (u.local.nvals if block is None else own) + got.size
+        full = np.zeros(columns.size, dtype=dtype)
+        inside = slice(columns.below, columns.below + own)
+        if block is not None:
+            full[inside] = block
+        else:
+            ids = local.indices(u.local) + columns.below
+            full[ids] = local.values(u.local)
+    full[got] = reply["value"][present]
+    if nvals == columns.size:  # u's block and every ghost: read as a dense array
+        return _acyclic(gb.Vector.ss.import_full(values=full, take_ownership=True))
     bitmap = np.zeros(columns.size, dtype=np.int8)
-    own = u.local.size
-    if u.local.nvals == own:  # a full block: one copy
-        full[columns.below:columns.below + own] = local.values(u.local)
-        bitmap[columns.below:columns.below + own] = 1
+    if block is not None:
+        bitmap[inside] = 1
     else:
-        ids = local.indices(u.local) + columns.below
-        full[ids], bitmap[ids] = local.values(u.local), 1
-    full[ghosts[present]], bitmap[ghosts[present]] = values[present], 1
-    nvals = u.local.nvals + int(np.count_nonzero(present))
+        bitmap[ids] = 1
+    bitmap[got] = 1
     return _acyclic(gb.Vector.ss.import_bitmap(bitmap=bitmap, values=full, nvals=nvals, take_ownership=True))
 
 
