@@ -89,12 +89,10 @@ def run(be, G, name, repeat):
     return segments, best[2]
 
 
-def ghost_columns(G, comm):
-    """The partition's boundary: the columns of each rank's row block that another rank
-    owns, summed over the ranks."""
-    lo, hi = gg.distributed.bounds(G.n, comm.Get_size())[comm.Get_rank():comm.Get_rank() + 2]
-    columns = np.unique(np.asarray(G.indices[G.indptr[lo]:G.indptr[hi]]))
-    return comm.allreduce(int(np.count_nonzero((columns < lo) | (columns >= hi))))
+def ghost_columns(be, G):
+    """The partition's boundary: the ghost columns of the ranks' blocks of the graph's
+    matrix (their column maps), summed over the ranks."""
+    return be.comm.allreduce(int(be.adjacency(G).columns.ghosts.size))
 
 
 def measure(args):
@@ -108,9 +106,9 @@ def measure(args):
         gg.backends.set_threads(args.threads)
     for spec in args.graphs or GENERATED:  # --data is not read: the shared graphs are small for MPI
         G = gg.as_graph(matrix(spec), weights=False)
-        ghosts = ghost_columns(G, comm)
         for closed in (True, False):  # the matrices, built before the timed runs
             be.adjacency(G, closed=closed)
+        ghosts = ghost_columns(be, G)
         for name in ALGORITHMS:
             segments, result = run(be, G, name, args.repeat)
             same = bool(np.array_equal(result, ALGORITHMS[name](G, "suitesparse")))

@@ -51,7 +51,7 @@ class DistributedGraph(Graph):
     """
 
     def __init__(self, n, indptr, indices, weights, comm):
-        lo, hi = (int(x) for x in bounds(n, comm.Get_size())[comm.Get_rank():comm.Get_rank() + 2])
+        lo, hi = _block(n, comm)
         if indptr.size != hi - lo + 1:
             raise ValueError(f"rank {comm.Get_rank()} holds {indptr.size - 1:,} rows; its block is rows {lo:,} "
                              f"to {hi:,} of {n:,}")
@@ -254,7 +254,7 @@ def read_csr(path, comm=None, *, name="A"):
     shape = tuple(int(s) for s in arrays.get("shape", (n, n)))
     if shape != (n, n):
         raise ValueError(f"{name} must be square with {n:,} rows, got shape {shape}")
-    lo, hi = (int(x) for x in bounds(n, comm.Get_size())[comm.Get_rank():comm.Get_rank() + 2])
+    lo, hi = _block(n, comm)
     indptr = np.array(arrays["indptr"][lo:hi + 1], dtype=np.int64)
     start, end = int(indptr[0]), int(indptr[-1])
     cols = np.array(arrays["indices"][start:end], dtype=np.int64)
@@ -402,6 +402,12 @@ def _mpi():
     from mpi4py import MPI
 
     return MPI
+
+
+def _block(n, comm):
+    """``(lo, hi)``: this rank's block of ``n`` rows (:func:`bounds`)."""
+    b = bounds(n, comm.Get_size())
+    return int(b[comm.Get_rank()]), int(b[comm.Get_rank() + 1])
 
 
 def bounds(size, nranks):

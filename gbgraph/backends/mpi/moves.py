@@ -20,7 +20,7 @@ import graphblas as gb
 
 from ..suitesparse import _acyclic
 from .blocks import csr, dtype_of, entries, full_values, local_block
-from .layout import bounds, owners
+from .layout import owners
 
 __all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "to_owners", "gather_entries", "gather_rows", "transposed"]
 
@@ -109,7 +109,7 @@ def with_ghost_rows(be, B, A):
     np.cumsum(lengths, out=indptr[1:])
     cols = np.concatenate((cols[:split], B.columns.ids[own_cols], cols[split:]))
     values = np.concatenate((values[:split], own_values, values[split:]))
-    lo, hi = bounds(B.ncols, ex.size)[ex.rank:ex.rank + 2]
+    lo, hi = be.block(B.ncols)
     return local_block(indptr, cols, values, lo, hi)
 
 
@@ -118,7 +118,7 @@ def to_owners(be, ids, values, size, monoid):
     combined there, ``w(j) = ⊕ partial_r(j)`` over the ranks r in order (``"any"``: the
     lowest rank's); returns this rank's block of w, a local vector."""
     ex, local = be.ex, be.local
-    lo, hi = bounds(size, ex.size)[ex.rank:ex.rank + 2]
+    lo, hi = be.block(size)
     sendcounts = np.bincount(owners(ids, size, ex.size), minlength=ex.size)
     ids, counts = ex.alltoallv(ids, sendcounts)
     values, _ = ex.alltoallv(values, sendcounts, counts)
@@ -141,7 +141,7 @@ def gather_entries(be, u, indices):
     ex, local = be.ex, be.local
     m = indices.size
     own = owners(indices, u.size, ex.size)
-    lo, hi = bounds(m, ex.size)[ex.rank:ex.rank + 2]
+    lo, hi = be.block(m)
     mine = np.flatnonzero(own == ex.rank)
     found = local.extract(u.local, indices[mine] - u.lo)  # found = u(indices[mine])
     values = np.zeros(mine.size, dtype=dtype_of(u.local))
@@ -164,7 +164,7 @@ def gather_rows(be, A, rows):
     ex, local = be.ex, be.local
     m = rows.size
     own = owners(rows, A.nrows, ex.size)
-    lo, hi = bounds(m, ex.size)[ex.rank:ex.rank + 2]
+    lo, hi = be.block(m)
     mine = np.flatnonzero(own == ex.rank)
     r, cols, values = entries(local.extract(A.local, rows[mine] - A.lo))  # A(rows[mine], :)
     cols = A.columns.ids[cols]
@@ -184,7 +184,7 @@ def gather_rows(be, A, rows):
     indptr = np.zeros(hi - lo + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
     take = np.repeat(starts[by_position] - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
-    col_lo, col_hi = bounds(A.ncols, ex.size)[ex.rank:ex.rank + 2]
+    col_lo, col_hi = be.block(A.ncols)
     return local_block(indptr, cols[take], values[take], col_lo, col_hi)
 
 
@@ -202,10 +202,10 @@ def transposed(be, A):
     new_cols, _ = ex.alltoallv(rows[order], sendcounts, counts)
     values, _ = ex.alltoallv(values[order], sendcounts, counts)
     order = np.lexsort((new_cols, new_rows))
-    lo, hi = bounds(A.ncols, ex.size)[ex.rank:ex.rank + 2]
+    lo, hi = be.block(A.ncols)
     indptr = np.zeros(hi - lo + 1, dtype=np.int64)
     np.cumsum(np.bincount(new_rows - lo, minlength=hi - lo), out=indptr[1:])
-    col_lo, col_hi = bounds(A.nrows, ex.size)[ex.rank:ex.rank + 2]
+    col_lo, col_hi = be.block(A.nrows)
     return local_block(indptr, new_cols[order], values[order], col_lo, col_hi)
 
 
