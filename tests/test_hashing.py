@@ -25,6 +25,19 @@ def test_statuses_match_the_cpp_definition(n, bits):
         assert pk.tuples(pk(ids, r)).tolist() == want
 
 
+@given(st.lists(st.tuples(st.integers(0, 99), st.integers(0, 99)), min_size=1, max_size=6))
+def test_statuses_of_ranges_asked_in_any_order_match_the_cpp_definition(ranges):
+    """The per-vertex half is computed for the ids asked for and widened later (a rank of
+    the mpi backend asks for its block): any sequence of ranges gives the defined values."""
+    n, nv = 100, 7
+    pk = Packing(n, 32)
+    for r, (a, b) in enumerate(ranges):
+        ids = np.arange(min(a, b), max(a, b))
+        want = [((i + 1) | (xorshift_hash(xorshift_hash(i, 32) ^ xorshift_hash(r, 32), 32) << nv)) & (2**32 - 1)
+                for i in ids.tolist()]
+        assert pk.tuples(pk(ids, r)).tolist() == want
+
+
 @pytest.mark.parametrize("bits", [32, 64])
 def test_statuses_are_strictly_between_in_and_out_and_unique(bits):
     n = 2**12 - 2  # n + 1 = 2**12 - 1: all low nv bits but one can be set

@@ -181,32 +181,34 @@ def _join_leftovers(be, graph, labels, roots):
     ``TRACKED`` of them, as Kokkos Kernels scans), and moves only if that is strictly
     better. An aggregated vertex thus moves only toward an aggregate whose root it touches;
     it always touches its own root, so only the unaggregated vertices and those adjacent to
-    two or more roots are examined: every other vertex keeps its label.
+    two or more roots are examined: every other vertex keeps its label. Every step is a
+    verb on vectors (aggregate sizes go through P, ``P(i, labels(i)) = 1``), so that a
+    distributed backend moves only what a vertex's neighbourhood and aggregate reach.
     """
     xp = be.xp
     n = graph.n
     A = be.adjacency(graph)
-    old = xp.full(n, -1, dtype=xp.int64)  # l.16: the snapshot; -1 = unaggregated
-    old[be.indices(labels)] = be.values(labels)
     rooted = be.vector(xp.sort(roots), True, n)
-    sizes = be.vector(xp.arange(int(roots.size), dtype=xp.int64),
-                      xp.bincount(old[old >= 0], minlength=int(roots.size)), int(roots.size))  # l.18
+    sizes = be.reduce_to(labels, be.apply("one", labels), "plus", size=int(roots.size))  # l.18: sizes = Pᵀ ⊕plus.one labels
     touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
-    movable = old < 0
-    movable[be.indices(be.select("valuege", touching, 2))] = True  # select(touching >= 2)
-    movable[roots] = False  # roots never move
-    rows = be.vector(xp.flatnonzero(movable), True, n)
+    rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
+    rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
+    rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
     best, best_key = be.best_group(A, labels, rooted, sizes, mask=rows, limit=TRACKED)  # l.19-20
-    # conn<rows> = (A ∘ [label_i = label_j]) ⊕plus.pair labels: neighbours in its own aggregate
-    conn = be.mxv_grouped("plus_pair", A, labels, labels, mask=be.select("valueeq", rows, True, mask=labels))
-    own_key = xp.where(old >= 0, np.uint64(1) << np.uint64(32), np.uint64(0))  # root flag 1 when aggregated
-    own_key[be.indices(conn)] |= be.values(conn).astype(xp.uint64)
-    size = be.values(sizes)
-    own_size = xp.where(old >= 0, size[xp.maximum(old, 0)], 0)
-    target = xp.full(n, -1, xp.int64)
-    target[be.indices(best)] = be.values(best)
-    key = xp.zeros(n, xp.uint64)
-    key[be.indices(best_key)] = be.values(best_key)
-    # l.19-21: strictly better key; an equal key with a strictly smaller aggregate
-    better = (key > own_key) | ((key == own_key) & (target >= 0) & (size[xp.maximum(target, 0)] < own_size))
-    return xp.where(better, target, old)
+    # only a row with a best group may move; an unaggregated one always does (its own key is 0)
+    own = be.ewise_mult("first", labels, best)  # own = labels .first best: the aggregated ones
+    # conn<own> = (A ∘ [label_i = label_j]) ⊕plus.pair labels: neighbours in its own aggregate,
+    # at least its root (an aggregated vertex is its root's neighbour), so an entry at each row
+    conn = be.mxv_grouped("plus_pair", A, labels, labels, mask=own)
+    own_key = be.apply("plus", conn, right=1 << 32)  # 1 << 32 | conn: root adjacent, neighbours there
+    # l.19-21: a row stays unless its best key is strictly better, or equal with a strictly smaller aggregate
+    stay = be.select("valueeq", be.ewise_mult("lt", best_key, own_key), True)  # select(key < own key)
+    tied = be.select("valueeq", be.ewise_mult("eq", best_key, own_key), True)  # select(key == own key)
+    larger = be.ewise_mult("ge", be.gather(sizes, be.ewise_mult("first", best, tied)),
+                           be.gather(sizes, be.ewise_mult("first", own, tied)))  # size(best) >= size(own)
+    stay = be.ewise_add("lor", stay, be.select("valueeq", larger, True))
+    moved = be.apply("identity", best, mask=stay, complement=True)  # moved<¬stay> = best
+    result = xp.full(n, -1, xp.int64)  # -1: still unaggregated (no neighbouring aggregate)
+    result[be.indices(labels)] = be.values(labels)
+    result[be.indices(moved)] = be.values(moved)  # the moved rows overwritten
+    return result

@@ -178,8 +178,10 @@ class Packing(_Statuses):
 
     They change every round (``refresh`` is True). ``xorshift`` is linear over GF(2), so
     ``xorshift(f(i) ^ f(r))`` equals ``xorshift(f(i)) ^ xorshift(f(r))``: the per-vertex half
-    is computed once here and each round costs a gather and six element-wise operations per
-    vertex.
+    is computed once and each round costs a gather and six element-wise operations per
+    vertex. It is computed at the first call, for the range of ids asked for (widened when
+    a later call asks outside it): a rank of the mpi backend, which asks for its block only,
+    computes its block only.
 
     Parameters
     ----------
@@ -227,18 +229,18 @@ class Packing(_Statuses):
         self.priority_hash = priority_hash
         self._star = priority_hash == "xorshift*"
         self._f = xorshift_star if self._star else xorshift
-        on_gpu = xp.__name__ == "cupy"  # the device version computes both halves in its kernel
-        self._vertex_part = None if on_gpu else _xorshift(self._f(xp.arange(n, dtype=xp.uint64), bits, xp))
+        self._on_gpu = xp.__name__ == "cupy"  # the device version computes both halves in its kernel
+        self._lo, self._vertex_part = 0, xp.empty(0, xp.uint64)  # xorshift(f(i)) for ids _lo, _lo + 1, ...
         if bits == 32:
             self._high_bits = (_LOW32 >> np.uint64(self.nv)) << np.uint64(self.nv)
 
     def __call__(self, ids, r):
         """Statuses of the vertices ``ids`` (int64 array, each < n) in round ``r``."""
         xp = self.xp
-        if self._vertex_part is None:
+        if self._on_gpu:
             return self.cuda(ids, None, ids.size, ids.size, r)
         round_part = _xorshift(self._f([r], self.bits, xp))
-        x = self._vertex_part[ids]
+        x = self._vertex_parts(ids)
         x ^= round_part
         x = _finish(x, 64, self._star)
         if self.bits == 32:
@@ -256,6 +258,19 @@ class Packing(_Statuses):
         x |= id1
         del id1
         return _stored(x, self.bits, xp)
+
+    def _vertex_parts(self, ids):
+        """``xorshift(f(i))`` of each id of ``ids`` (sorted), from the range computed so far,
+        widened to hold them."""
+        xp = self.xp
+        if not ids.size:
+            return xp.empty(0, xp.uint64)
+        first, stop = int(ids[0]), int(ids[-1]) + 1
+        end = self._lo + self._vertex_part.size
+        if first < self._lo or stop > end:
+            lo, hi = (first, stop) if not self._vertex_part.size else (min(first, self._lo), max(stop, end))
+            self._lo, self._vertex_part = lo, _xorshift(self._f(xp.arange(lo, hi, dtype=xp.uint64), self.bits, xp))
+        return self._vertex_part[ids - self._lo if self._lo else ids]
 
     def numba(self, ids, r):
         """:meth:`__call__` as one parallel numba kernel (``backends/numba/kernels/hashing.py``),

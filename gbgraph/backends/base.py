@@ -382,7 +382,7 @@ class Backend(abc.ABC):
         """
         return forms.pair_groups(self, groups, keys)
 
-    def reduce_to(self, targets, u, monoid):
+    def reduce_to(self, targets, u, monoid, *, size=None):
         """``w = Pᵀ ⊕monoid.second u`` with P the matrix of the function ``targets``:
         ``w(t) = ⊕ u(j)`` over the entries j of ``u`` with ``targets(j) = t``.
 
@@ -394,18 +394,43 @@ class Backend(abc.ABC):
         ----------
         targets : vector
             int64 target of each position, an entry at every position of ``u``; values
-            below ``targets.size``.
+            below ``size``.
         u : vector
         monoid : {"max", "min", "plus", "any"}
             ``"plus"`` on floating-point values adds in an order of the backend's choosing;
             ``"any"`` keeps one of the values (all equal, where it is used).
+        size : int, optional
+            Entries of ``w`` (P's columns); None: ``targets.size``.
 
         Returns
         -------
         vector
             ``u``'s type, an entry at each target reached.
         """
-        return forms.reduce_to(self, targets, u, monoid)
+        return forms.reduce_to(self, targets, u, monoid, targets.size if size is None else size)
+
+    def gather(self, u, targets):
+        """``w = P ⊕any.second u`` with P the matrix of the function ``targets``: ``w(i) =
+        u(targets(i))``, the pull that :meth:`reduce_to` pushes.
+
+        P has one entry per entry of ``targets``, ``P(i, targets(i)) = 1``: each position
+        reads the entry of ``u`` it points at (an aggregate's size at each member). In
+        GraphBLAS, ``u(I)`` with the index list I the values of ``targets``
+        (``GrB_extract``), put back at the positions of ``targets``.
+
+        Parameters
+        ----------
+        u : vector
+        targets : vector
+            int64 positions of ``u``, each below ``u.size``.
+
+        Returns
+        -------
+        vector
+            ``u``'s type, ``targets.size`` entries: an entry at each entry of ``targets``
+            whose target has one in ``u``.
+        """
+        return forms.gather(self, u, targets)
 
     def unclaimed(self, H, keys, pending):
         """Gilbert et al.'s Algorithm 3 visiting by decreasing key: the vertices of

@@ -218,7 +218,7 @@ def _stable_argsort(xp, x):
 
 # ---- the fused verbs of the coarse mappings ----------------------------------------------
 
-__all__ += ["heavy_neighbor", "pair_groups", "reduce_to", "unclaimed", "roots"]
+__all__ += ["heavy_neighbor", "pair_groups", "reduce_to", "gather", "unclaimed", "roots"]
 
 
 def heavy_neighbor(be, A, keys, mask):
@@ -269,7 +269,7 @@ def pair_groups(be, groups, keys):
     return be.vector(members[order], partners[order], groups.size, copy=False)
 
 
-def reduce_to(be, targets, u, monoid):
+def reduce_to(be, targets, u, monoid, size):
     """:meth:`~gbgraph.backends.base.Backend.reduce_to`: the one-entry-per-row matrix P of
     ``targets`` and the push ``w = u ⊕monoid.first P``."""
     xp = be.xp
@@ -277,8 +277,16 @@ def reduce_to(be, targets, u, monoid):
     rows = be.indices(u)
     indptr = xp.zeros(n + 1, xp.int64)
     indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
-    P = be.matrix(indptr, be.values(be.extract(targets, rows)), ncols=n)  # P(j, targets(j)) = 1
+    P = be.matrix(indptr, be.values(be.extract(targets, rows)), ncols=size)  # P(j, targets(j)) = 1
     return be.vxm(f"{monoid}_first", u, P)  # w = u ⊕monoid.first P
+
+
+def gather(be, u, targets):
+    """:meth:`~gbgraph.backends.base.Backend.gather`: ``u(I)`` for the index list I of
+    ``targets``' values, put back at its positions."""
+    ids = be.indices(targets)
+    found = be.extract(u, be.values(targets))  # found = u(I)
+    return be.vector(ids[be.indices(found)], be.values(found), targets.size, copy=False)
 
 
 def unclaimed(be, H, keys, pending):

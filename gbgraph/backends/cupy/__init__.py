@@ -270,13 +270,14 @@ class CupyBackend(Backend):
         positions = found if rows is None else rows[found]
         return Vector(A.nrows, positions, column[found])
 
-    def reduce_to(self, targets, u, monoid):
+    def reduce_to(self, targets, u, monoid, *, size=None):
         if monoid not in kernels.REDUCE_TO_MONOIDS or u.dtype not in kernels._ATOMIC_TYPES:
-            return super().reduce_to(targets, u, monoid)
+            return super().reduce_to(targets, u, monoid, size=size)
+        size = targets.size if size is None else size
         at = targets.dense()[0][self.indices(u)].astype(cupy.int64, copy=False)
-        out, found = kernels.reduce_to(at, u.values, targets.size, monoid)
+        out, found = kernels.reduce_to(at, u.values, size, monoid)
         keep = cupy.flatnonzero(found)
-        return Vector(targets.size, keep, out[keep])
+        return Vector(size, keep, out[keep])
 
     def unclaimed(self, H, keys, pending):
         free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),

@@ -16,6 +16,8 @@ verb                                        exchange
                                             read: ids to their owners, values back
 ``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
 ``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
+``gather`` (a pull)                         the entries pointed at: ids to their owners,
+                                            values back
 ``transpose``                               every entry to the owner of its column
 ``extract`` (vector or rows)                the listed entries or rows, owner to holder
 ``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
@@ -53,7 +55,7 @@ from .blocks import DistMatrix, DistVector, csr, dtype_of, entries, local_block,
 from .columns import ColumnMap
 from .exchange import Exchange
 from .layout import bounds
-from .moves import UFUNCS, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
+from .moves import UFUNCS, fetch, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
 
 __all__ = ["MPIBackend", "DistVector", "DistMatrix"]
 
@@ -243,6 +245,23 @@ class MPIBackend(Backend):
         value = value.local if isinstance(value, DistVector) else value
         self.local.assign(w.local, value, mask=_local(mask), structure=structure, complement=complement)
         return w
+
+    # ---- fused verbs through a function: P's entries cross ranks ------------------------
+
+    def reduce_to(self, targets, u, monoid, *, size=None):
+        size = targets.size if size is None else size
+        ids = self.local.indices(u.local)
+        to = self.local.values(self.local.extract(targets.local, ids))  # targets at u's entries
+        order = np.argsort(to, kind="stable")  # by target, then position: the order of the sum
+        # w = Pᵀ ⊕monoid.second u: each partial result pushed to the owner of its target
+        w = to_owners(self, to[order], self.local.values(u.local)[order], size, monoid)
+        return DistVector(w, size, self.block(size)[0])
+
+    def gather(self, u, targets):
+        ids, to = self.local.indices(targets.local), self.local.values(targets.local)
+        values, present = fetch(self, u, to)  # w = P ⊕any.second u: u(targets(i)) from its owner
+        return DistVector(self.local.vector(ids[present], values[present], targets.local.size), targets.size,
+                          targets.lo)
 
     # ---- verbs whose result is global ----------------------------------------------------
 

@@ -8,6 +8,7 @@ them in its own block or column map):
   with its entries at the ghost columns (request the columns, the owners reply with value
   and presence);
 * :func:`with_ghost_rows`: a matrix's rows at those columns, for ``A ⊕.⊗ B``;
+* :func:`fetch`: a vector's entries at any global positions (request, reply);
 * :func:`to_owners`: partial results pushed to the owners of their positions and combined
   there with a monoid, in rank order (``u ⊕.⊗ A``);
 * :func:`gather_entries`, :func:`gather_rows`: ``u(indices)`` and ``A(rows, :)`` for an
@@ -22,7 +23,7 @@ from ..suitesparse import _acyclic
 from .blocks import csr, dtype_of, entries, full_values, local_block
 from .layout import owners
 
-__all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "to_owners", "gather_entries", "gather_rows", "transposed"]
+__all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "fetch", "to_owners", "gather_entries", "gather_rows", "transposed"]
 
 #: numpy's form of each protocol monoid, for combining partial results in rank order.
 UFUNCS = {"min": np.minimum, "max": np.maximum, "plus": np.add, "times": np.multiply, "lor": np.logical_or,
@@ -111,6 +112,22 @@ def with_ghost_rows(be, B, A):
     values = np.concatenate((values[:split], own_values, values[split:]))
     lo, hi = be.block(B.ncols)
     return local_block(indptr, cols, values, lo, hi)
+
+
+def fetch(be, u, ids):
+    """``(values, present)`` of ``u`` at the global positions ``ids`` (any order, repeats
+    allowed), aligned with ``ids``: each id asked of its owner once per asker, the owners
+    reply with value and presence in one record each (a count exchange, then two)."""
+    ex, local = be.ex, be.local
+    wanted, back = np.unique(ids, return_inverse=True)  # ascending: grouped by owner
+    sendcounts = np.bincount(owners(wanted, u.size, ex.size), minlength=ex.size)
+    asked, counts = ex.alltoallv(wanted, sendcounts)
+    reply = np.zeros(asked.size, dtype=[("value", dtype_of(u.local)), ("present", bool)])
+    found = local.extract(u.local, asked - u.lo)  # found = u(asked)
+    at = local.indices(found)
+    reply["value"][at], reply["present"][at] = local.values(found), True
+    reply, _ = ex.alltoallv(reply, counts, sendcounts)
+    return reply["value"][back], reply["present"][back]
 
 
 def to_owners(be, ids, values, size, monoid):

@@ -289,14 +289,15 @@ class NumbaBackend(Backend):
         positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
         return Vector(A.nrows, positions[found], out[found])
 
-    def reduce_to(self, targets, u, monoid):
+    def reduce_to(self, targets, u, monoid, *, size=None):
         from .kernels import mapping
 
         _check(monoid, tuple(mapping.MONOIDS))
+        size = targets.size if size is None else size
         at = targets.values if targets.indices is None else targets.dense()[0]
-        out, found = mapping.reduce_to(at[u.positions()].astype(np.int64, copy=False), u.values, targets.size,
+        out, found = mapping.reduce_to(at[u.positions()].astype(np.int64, copy=False), u.values, size,
                                        mapping.MONOIDS[monoid])
-        return Vector(targets.size, np.flatnonzero(found), out[found])
+        return Vector(size, np.flatnonzero(found), out[found])
 
     def unclaimed(self, H, keys, pending):
         from .kernels import mapping
