@@ -112,6 +112,17 @@ def test_apply_ewise_add_reduce_extract(be):
     assert _entries(be, be.extract(u, be.xp.asarray([5, 1, 2]))) == {0: 1, 2: 7}
 
 
+def test_gather_pulls_and_reduce_to_pushes_through_a_function(be):
+    u = be.vector(be.xp.asarray([0, 1, 3], dtype=be.xp.int64), be.xp.asarray([10, 11, 13], dtype=be.xp.int64), 4)
+    targets = _sparse(be, [0, 2, 5, 7], np.array([3, 1, 2, 3], np.int64))
+    w = be.gather(u, targets)  # w(i) = u(targets(i)); u has no entry at 2
+    assert w.size == N and _entries(be, w) == {0: 13, 2: 11, 7: 13}
+    ones = _sparse(be, [0, 2, 5, 7], np.ones(4, np.int64))
+    counts = be.reduce_to(targets, ones, "plus", size=4)  # counts(t) = |{i : targets(i) = t}|
+    assert counts.size == 4 and _entries(be, counts) == {1: 1, 2: 1, 3: 2}
+    assert be.reduce_to(targets, ones, "plus").size == N
+
+
 def test_matrix_verbs(be):
     values = np.arange(1, A_INDICES.size + 1, dtype=np.float64)
     A = be.matrix(be.xp.asarray(A_INDPTR), be.xp.asarray(A_INDICES), values=be.xp.asarray(values))

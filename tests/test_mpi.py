@@ -25,6 +25,7 @@ from mpi4py import MPI  # noqa: E402
 
 import gbgraph as gg  # noqa: E402
 from gbgraph import distributed  # noqa: E402
+from gbgraph.algorithms import aggregation  # noqa: E402
 from gbgraph.backends.mpi import MPIBackend  # noqa: E402
 from gbgraph.errors import AsymmetricGraphError  # noqa: E402
 from gbgraph.generators import elasticity3d, laplace3d  # noqa: E402
@@ -96,9 +97,14 @@ def test_grids(make, name):
 @pytest.mark.parametrize("n", [0, 1, 2, 5])
 @pytest.mark.parametrize("name", ALGORITHMS)
 def test_graphs_with_fewer_vertices_than_ranks(n, name):
+    assert_identical(name, _path(n))
+
+
+def _path(n):
+    """The path 0 - 1 - ... - (n - 1)."""
     ids = np.arange(max(n - 1, 0))
-    path = sp.coo_array((np.ones(ids.size), (ids, ids + 1)), shape=(n, n))  # 0 - 1 - ... - (n - 1)
-    assert_identical(name, sp.csr_array(path + path.T))
+    path = sp.coo_array((np.ones(ids.size), (ids, ids + 1)), shape=(n, n))
+    return sp.csr_array(path + path.T)
 
 
 @pytest.mark.parametrize("name", FAMILY)
@@ -292,3 +298,156 @@ def test_vector_verbs():
                         b.values(b.reduce_rows(b.matrix(np.arange(n + 1), np.arange(n)), "lor"))])
     for a, c in zip(*results):
         np.testing.assert_array_equal(c, a)
+
+
+@pytest.mark.parametrize("size", [None, 7, 50])
+@pytest.mark.parametrize("monoid", ["plus", "max", "any"])
+def test_reduce_to_and_gather_cross_ranks_through_a_function(monoid, size):
+    ss, be = _pair()
+    n = 50
+    rng = np.random.default_rng(5)
+    ids = np.flatnonzero(rng.random(n) < 0.6)
+    to = rng.integers(0, 7, ids.size)  # targets below every size: most ranks push to rank 0's block
+    results = []
+    for b in (ss, be):
+        targets = b.vector(ids, to, n)
+        u = b.vector(ids, (ids * 3) % 11 if monoid != "any" else 1, n)  # "any": all equal, as where it is used
+        w = b.reduce_to(targets, u, monoid, size=size)  # w = Pᵀ ⊕ u
+        pointers = b.vector(np.arange(0, n, 3), np.arange(0, n, 3)[::-1], n)
+        results.append([w.size, b.indices(w), b.values(w), b.indices(b.gather(w, targets)),
+                        b.values(b.gather(u, pointers)), b.indices(b.gather(u, pointers))])
+    for a, c in zip(*results):
+        np.testing.assert_array_equal(c, a)
+
+
+# ---- the fused verbs: each rank's rows as a local problem (backends/mpi/fused.py) --------
+
+#: Each fused verb's graphs: a grid, a dense one (elasticity's 3 x 27-point couplings: rows
+#: meet more than ``aggregation.TRACKED`` groups), a complete one (rows see over 64 colors).
+FUSED_GRAPHS = {"laplace": lambda: abs(laplace3d(7, 5, 3)), "elasticity": lambda: abs(elasticity3d(4, 3, 3)),
+                "complete": lambda: sp.csr_array(np.ones((100, 100)) - np.eye(100))}
+#: Rows of the fused verbs: a few scattered ones, none, every one.
+FUSED_MASKS = {"sparse": lambda n: np.arange(1, n, 7), "empty": lambda n: np.arange(0),
+               "full": lambda n: np.arange(n)}
+
+
+def _same_typed(ss, be, x, y):
+    _same(ss, be, x, y)
+    assert be.values(y).dtype == ss.values(x).dtype
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("mask", FUSED_MASKS)
+@pytest.mark.parametrize("graph", FUSED_GRAPHS)
+def test_first_fit(graph, mask, hops):
+    ss, be = _pair()
+    G = gg.as_graph(FUSED_GRAPHS[graph]())
+    n = G.n
+    ids = np.flatnonzero(np.arange(n) % 5 != 2)  # no entry at every fifth vertex
+    colors = np.full(ids.size, -1)  # -1: no color
+    colored = ids % 11 != 0
+    colors[colored] = np.arange(np.count_nonzero(colored)) % 67  # 67 colors: two windows of 64
+    rows = FUSED_MASKS[mask](n)
+    out = [b.first_fit(b.adjacency(G), b.vector(ids, colors, n), mask=b.vector(rows, True, n), hops=hops)
+           for b in (ss, be)]
+    _same_typed(ss, be, *out)
+    assert ss.nvals(out[0]) == rows.size
+    if graph == "complete" and rows.size:  # rows that see every color of the first window
+        assert ss.values(out[0]).max() >= 64
+
+
+def test_first_fit_in_order():
+    ss, be = _pair()
+    G = gg.as_graph(abs(laplace3d(6, 5, 4)))
+    rows = np.arange(0, G.n, 3)
+    out = [b.first_fit(b.adjacency(G), b.vector(np.arange(1, G.n, 3), 0, G.n), mask=b.vector(rows, True, G.n),
+                       priority=b.vector(rows, rows * 7919 % 113, G.n)) for b in (ss, be)]
+    _same_typed(ss, be, *out)
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("mask", ["none", *FUSED_MASKS])
+@pytest.mark.parametrize("semiring", ["plus_pair", "max_second", "min_secondi", "plus_times"])
+@pytest.mark.parametrize("graph", ["laplace", "elasticity"])
+def test_mxv_grouped(graph, semiring, mask, hops):
+    ss, be = _pair()
+    G = gg.as_graph(FUSED_GRAPHS[graph]())
+    n = G.n
+    ids = np.arange(0, n, 2)
+    u = ids * 7919 % 1009
+    u = u / 7 if semiring == "plus_times" else u.astype(np.uint64)  # sums of floats: in the same order
+    groups = (np.arange(n) // 4) * 13 % n  # global ids up to n, groups of 4 consecutive vertices
+    groups *= 1 if graph == "laplace" else 1009  # ids far apart: a rank numbers them by sorting, not counting
+    out = []
+    for b in (ss, be):
+        m = None if mask == "none" else b.vector(FUSED_MASKS[mask](n), True, n)
+        out.append(b.mxv_grouped(semiring, b.adjacency(G, weighted=semiring == "plus_times"), b.vector(ids, u, n),
+                                 b.vector(np.arange(n), groups, n), mask=m, hops=hops))
+    _same_typed(ss, be, *out)
+
+
+def _best_group_inputs(b, n, labelled, label, roots, groups):
+    return (b.vector(labelled, label, n), b.vector(roots, True, n),
+            b.vector(np.arange(groups), np.bincount(label, minlength=groups).astype(np.int64), groups))
+
+
+@pytest.mark.parametrize("limit", [None, 1, aggregation.TRACKED])
+@pytest.mark.parametrize("mask", FUSED_MASKS)
+@pytest.mark.parametrize("graph", FUSED_GRAPHS)
+def test_best_group(graph, mask, limit):
+    ss, be = _pair()
+    G = gg.as_graph(FUSED_GRAPHS[graph]())
+    n = G.n
+    labelled = np.flatnonzero(np.arange(n) % 7 != 3)  # every seventh vertex unlabelled
+    groups = (n + 1) // 2
+    label = labelled * 7919 % groups  # scattered over the vertices, so rows meet many groups
+    roots = labelled[::5]
+    if limit == aggregation.TRACKED and graph != "laplace":  # a row meets more groups than it tracks
+        adjacency = sp.csr_array((np.ones(G.indices.size), G.indices, G.indptr), shape=(n, n))
+        member = sp.csr_array((np.ones(labelled.size), (labelled, label)), shape=(n, groups))
+        assert (np.diff((adjacency @ member).indptr) > limit + 1).any()
+    out = []
+    for b in (ss, be):
+        labels, rooted, sizes = _best_group_inputs(b, n, labelled, label, roots, groups)
+        out.append(b.best_group(b.adjacency(G), labels, rooted, sizes, mask=b.vector(FUSED_MASKS[mask](n), True, n),
+                                limit=limit))
+    for x, y in zip(*out):
+        _same_typed(ss, be, x, y)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_fused_verbs_with_fewer_vertices_than_ranks(n):
+    ss, be = _pair()
+    G = gg.as_graph(_path(n))
+    ids = np.arange(n)
+    out = []
+    for b in (ss, be):
+        A, every = b.adjacency(G), b.vector(ids, True, n)
+        labels, rooted, sizes = _best_group_inputs(b, n, ids, ids // 2, ids[::2], (n + 1) // 2)
+        out.append([b.first_fit(A, b.vector(ids[::2], 0, n), mask=every),
+                    b.mxv_grouped("plus_pair", A, every, b.vector(ids, ids // 2, n)),
+                    *b.best_group(A, labels, rooted, sizes, mask=every, limit=aggregation.TRACKED)])
+    for x, y in zip(*out):
+        _same_typed(ss, be, x, y)
+
+
+def test_fused_verbs_move_only_ghosts():
+    be = MPIBackend()
+    G = gg.as_graph(abs(laplace3d(20)))
+    n, ids = G.n, np.arange(G.n)
+    A, every, few = be.adjacency(G), be.vector(ids, True, n), be.vector(ids[::97], True, n)
+    labels, rooted, sizes = be.vector(ids, ids // 4, n), be.vector(ids[::4], True, n), be.full(n // 4, 4, "int64")
+    lo, hi = be.block(n)
+    met = np.unique(np.concatenate((ids[lo:hi], A.columns.ghosts)) // 4).size  # the groups this rank meets
+    few_ghosts = min(6 * ((hi - 1) // 97 - (lo - 1) // 97), A.columns.ghosts.size)  # 6 neighbours a row at most
+    calls = {"first_fit": (1, 0, lambda mask: be.first_fit(A, be.vector(ids[::2], 0, n), mask=mask)),
+             "mxv_grouped": (2, 0, lambda mask: be.mxv_grouped("plus_pair", A, every, labels, mask=mask)),
+             "best_group": (2, met, lambda mask: be.best_group(A, labels, rooted, sizes, mask=mask, limit=8))}
+    for name, (vectors, groups, call) in calls.items():
+        for mask, ghosts in ((every, A.columns.ghosts.size), (few, few_ghosts)):
+            be.traffic.reset()
+            call(mask)
+            sent = be.traffic.reset()["bytes"]
+            # a request and a reply per ghost column read and per group met, and the counts: no whole vector
+            bound = 32 * (vectors * ghosts + groups) + 64 * COMM.Get_size()
+            assert sent <= bound, f"{name}: {sent:,} bytes sent, more than {bound:,}"

@@ -22,6 +22,11 @@ verb                                        exchange
 ``extract`` (vector or rows)                the listed entries or rows, owner to holder
 ``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
+``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
+                                            mask's rows read, as ``mxv`` (:mod:`.fused`)
+``best_group``                              the same, and the sizes of the groups met
+``first_fit`` (two hops or a priority),     as the verbs they are made of (the inherited
+``mxv_grouped`` (two hops)                  forms): whole vectors and matrices gathered
 ``indices``, ``values``, ``to_csr``         Allgatherv: the whole array on every rank
 ``matrix``, ``vector``, ``full``            none: each rank keeps its block of the arrays
 ewise, ``apply``, ``select``, ``assign``,   none
@@ -31,8 +36,10 @@ ewise, ``apply``, ``select``, ``assign``,   none
 Arrays cross the protocol whole and identical on every rank (``be.xp`` is numpy): that is
 what lets the algorithm modules run unchanged, and it is the cost of this design: an
 algorithm that reads a vector's entries (``indices``, ``values``) gets all of them, O(n)
-per rank. MIS rounds stay within their blocks and ghosts; aggregation and coloring read
-whole vectors between products (docs/distributed.md says where).
+per rank. MIS rounds stay within their blocks and ghosts, and so do the fused verbs of
+aggregation and speculative coloring (:mod:`.fused`: each rank's rows as a local problem);
+aggregation and coloring still read whole vectors between them (docs/distributed.md says
+where).
 
 Results equal the ``suitesparse`` backend's bit for bit on any number of ranks: blocks run
 the same GraphBLAS operations on the same rows, and partial results are combined in rank
@@ -53,6 +60,7 @@ from .. import backend as _backend
 from ..base import Backend
 from .blocks import DistMatrix, DistVector, csr, dtype_of, entries, local_block, local_matrix
 from .columns import ColumnMap
+from . import fused
 from .exchange import Exchange
 from .layout import bounds
 from .moves import UFUNCS, fetch, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
@@ -262,6 +270,27 @@ class MPIBackend(Backend):
         values, present = fetch(self, u, to)  # w = P ⊕any.second u: u(targets(i)) from its owner
         return DistVector(self.local.vector(ids[present], values[present], targets.local.size), targets.size,
                           targets.lo)
+
+    # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
+
+    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
+        """:meth:`Backend.first_fit` on this rank's rows and their ghosts; ``hops=2`` and a
+        ``priority`` (a global order) run the inherited form, which gathers whole vectors."""
+        if hops == 2 or priority is not None:
+            return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
+        return fused.first_fit(self, A, colors, mask)
+
+    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
+        """:meth:`Backend.mxv_grouped` on this rank's rows and their ghosts; ``hops=2`` runs
+        the inherited form, which gathers whole vectors and matrices."""
+        if hops == 2:
+            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
+        return fused.mxv_grouped(self, semiring, A, u, groups, mask)
+
+    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+        """:meth:`Backend.best_group` on this rank's rows and their ghosts, with the sizes
+        of the groups they meet."""
+        return fused.best_group(self, A, labels, rooted, sizes, mask, limit)
 
     # ---- verbs whose result is global ----------------------------------------------------
 

@@ -69,7 +69,7 @@ class DistMatrix:
         ``ncols`` entries (the block of ``u`` that ``A ⊕.⊗ u`` has on this rank).
     """
 
-    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "_plan")
+    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "_plan", "_square")
 
     def __init__(self, local, nrows, ncols, lo, columns):
         self.local = local
@@ -78,12 +78,28 @@ class DistMatrix:
         self.lo = lo
         self.columns = columns
         self._plan = None
+        self._square = None
 
     def plan(self):
         """The :class:`GhostPlan` of this block (made once)."""
         if self._plan is None:
             self._plan = GhostPlan(self)
         return self._plan
+
+    def square(self):
+        """The block's rows in a square local matrix of ``columns.size`` rows and columns
+        (made once): local row ``columns.below + i`` is row i of the block, the other rows
+        are empty, so that row k and column k stand for the same vertex, as the fused
+        verbs' forms take a matrix (:mod:`.fused`)."""
+        if self._square is None:
+            indptr, cols, values = csr(self.local)
+            below, size = self.columns.below, self.columns.size
+            pointers = np.full(size + 1, indptr[-1], dtype=np.int64)  # empty rows above the block
+            pointers[:below] = 0  # and below it
+            pointers[below:below + self.local.nrows + 1] = indptr
+            pattern = self.local.ss.is_iso and dtype_of(self.local) == np.bool_
+            self._square = local_matrix(size, size, pointers, cols, None if pattern else values)
+        return self._square
 
     def __repr__(self):
         return (f"DistMatrix({self.nrows:,} x {self.ncols:,}, rows from {self.lo:,}, {self.columns!r}, "

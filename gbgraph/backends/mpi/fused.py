@@ -1,0 +1,123 @@
+"""The fused verbs on a rank's block of rows: each is the local backend's verb on a local
+problem, the block's rows and their ghosts.
+
+The forms of :mod:`gbgraph.backends.forms` take A square, row k and column k the same
+vertex, and read whole vectors (``indices``, ``values``, ``to_csr``), which on the mpi
+backend gather every array to every rank. Here each rank poses its rows as a problem of
+their own: :meth:`~.blocks.DistMatrix.square` places them in a square matrix of A's local
+columns, the vectors are read at those columns (:func:`~.moves.with_ghosts`: u's block and
+its entries at the ghost columns of the mask's rows), the mask is shifted to the block's
+rows, and the local backend's verb solves it. Its rows are the block's, so the result is
+this rank's block; no array of the whole graph is built on any rank. What each verb
+exchanges:
+
+==================  ===================================================================
+verb                exchange
+==================  ===================================================================
+``first_fit``       ``colors`` at the ghost columns of the mask's rows
+``mxv_grouped``     ``u`` and ``groups`` at the ghost columns of the mask's rows
+``best_group``      ``labels`` and ``rooted`` at the ghost columns of the mask's rows;
+                    ``sizes`` of the groups met (their ids to the owners, sizes back)
+==================  ===================================================================
+
+Group ids are global (up to n); each rank numbers the groups it meets ``0 .. k - 1`` in
+increasing order, so that its one-hot matrices have k columns, and maps the best group
+back. The forms' choices do not depend on the numbering or on the number of vertices:
+within a row they compare packed keys, group sizes and column positions, which the local
+numbers keep in order (the column map is increasing), and the largest size that
+``best_group`` offsets by is the largest among the groups met, at least that of any group
+a row compares. So the results equal the single-process ones bit for bit.
+
+The cases that reach further than a row's neighbours (``hops=2``) or follow a global order
+(``first_fit`` with a priority) are not posed locally: :class:`~gbgraph.backends.mpi.MPIBackend`
+runs the inherited forms for them.
+"""
+
+import numpy as np
+
+from .blocks import DistVector
+from .moves import fetch, with_ghosts
+
+__all__ = ["first_fit", "mxv_grouped", "best_group"]
+
+
+def first_fit(be, A, colors, mask):
+    """This rank's block of :meth:`~gbgraph.backends.base.Backend.first_fit` with
+    ``hops=1`` and no priority: the smallest color that no neighbour holds, per row of
+    ``mask``."""
+    rows, m = _mask_rows(be, A, mask)
+    c = with_ghosts(be, colors, A, A.plan().columns(rows))  # c = colors at the mask's rows' columns
+    if not rows.size:
+        return _empty(be, A, colors.size, np.int64)
+    w = be.local.first_fit(A.square(), c, mask=m)  # w<m> = first fit of A's rows
+    return _to_block(be, A, w, colors.size)
+
+
+def mxv_grouped(be, semiring, A, u, groups, mask):
+    """This rank's block of :meth:`~gbgraph.backends.base.Backend.mxv_grouped` with
+    ``hops=1``: ``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u`` over the block's rows."""
+    rows, m = _mask_rows(be, A, groups if mask is None else mask)
+    ghosts = A.plan().columns(rows)
+    x = with_ghosts(be, u, A, ghosts)  # x = u at the mask's rows' columns
+    g, _ = _renumbered(be.local, with_ghosts(be, groups, A, ghosts))  # g = groups there, numbered 0 .. k - 1
+    if not rows.size:  # the product's type, no entry
+        return _to_block(be, A, be.local.mxv(semiring, A.square(), x, mask=m), groups.size)
+    w = be.local.mxv_grouped(semiring, A.square(), x, g, mask=m)  # w<m> = (A ∘ [g_i = g_j]) ⊕.⊗ x
+    if semiring.endswith("secondi"):  # its values are A's local columns
+        w = be.local.vector(be.local.indices(w), A.columns.ids[be.local.values(w)], w.size)
+    return _to_block(be, A, w, groups.size)
+
+
+def best_group(be, A, labels, rooted, sizes, mask, limit):
+    """This rank's block of :meth:`~gbgraph.backends.base.Backend.best_group`: each row of
+    ``mask``'s best neighbouring group (global id) and its key."""
+    rows, m = _mask_rows(be, A, mask)
+    ghosts = A.plan().columns(rows)
+    lab, groups = _renumbered(be.local, with_ghosts(be, labels, A, ghosts))  # lab = labels there, 0 .. k - 1
+    root = with_ghosts(be, rooted, A, ghosts)  # root = rooted there
+    size = be.local.vector(np.arange(groups.size), fetch(be, sizes, groups)[0], groups.size)  # size = sizes(groups)
+    if not rows.size:
+        return _empty(be, A, labels.size, np.int64), _empty(be, A, labels.size, np.uint64)
+    best, key = be.local.best_group(A.square(), lab, root, size, mask=m, limit=limit)  # the best of A's rows
+    best = be.local.vector(be.local.indices(best), groups[be.local.values(best)], best.size)  # global group ids
+    return _to_block(be, A, best, labels.size), _to_block(be, A, key, labels.size)
+
+
+def _mask_rows(be, A, mask):
+    """The local rows of ``mask``'s entries in A's block, and the mask in A's local
+    columns (shifted by ``A.columns.below``), a local vector."""
+    rows = be.local.indices(mask.local)
+    return rows, be.local.vector(rows + A.columns.below, True, A.columns.size)
+
+
+def _renumbered(local, v):
+    """``v`` (a local vector of int64 ids) with each id ``>= 0`` replaced by its rank among
+    the ids present, negative ones by -1 (the forms read both as none), and the sorted ids."""
+    values = local.values(v)
+    known = values >= 0
+    ids, number = _ranked(values[known])
+    numbered = np.full(values.size, -1, np.int64)
+    numbered[known] = number
+    return local.vector(local.indices(v), numbered, v.size), ids
+
+
+def _ranked(values):
+    """The sorted unique ``values`` and the rank of each among them: counted over their range
+    when it spans at most four per value (a block's group ids, mostly), else sorted."""
+    if not values.size or int(values.max() - values.min()) > 4 * values.size:
+        return np.unique(values, return_inverse=True)
+    low = values.min()
+    present = np.bincount(values - low) > 0
+    return np.flatnonzero(present) + low, (np.cumsum(present) - 1)[values - low]
+
+
+def _to_block(be, A, w, size):
+    """A local result over A's local columns, masked to the block's rows, as this rank's
+    block of a vector of ``size`` entries."""
+    ids = be.local.indices(w) - A.columns.below  # w(below + i) is the block's row i
+    return DistVector(be.local.vector(ids, be.local.values(w), A.local.nrows), size, A.lo)
+
+
+def _empty(be, A, size, dtype):
+    """This rank's block of a vector of ``size`` entries of ``dtype``, with no entry."""
+    return DistVector(be.local.vector(np.empty(0, np.int64), np.empty(0, dtype), A.local.nrows), size, A.lo)
