@@ -128,8 +128,8 @@ def measure(args):
 
 
 def drive(args):
-    """Launch :func:`measure` under ``mpiexec -n P`` for each P of --ranks (one GraphBLAS
-    thread per rank unless --threads says otherwise), then print the scaling tables: strong
+    """Launch :func:`measure` under ``mpiexec -bind-to core -n P`` for each P of --ranks (one
+    GraphBLAS thread per rank unless --threads says otherwise), then print the scaling tables: strong
     over --graphs (efficiency T1 P1 / (P TP), P1 the fewest ranks), weak with Laplace3D of
     about --weak³ vertices per rank (T1 / TP), and each MIS-2 round's bytes beside the
     partition's ghost columns."""
@@ -142,7 +142,8 @@ def drive(args):
             weak = f"laplace3d:{round(args.weak * ranks ** (1 / 3))}" if args.weak else None
             specs = strong + ([weak] if weak and weak not in strong else [])
             out = os.path.join(folder, f"{ranks}.json")
-            subprocess.run([mpiexec, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs,
+            binding = [] if args.bind == "none" else ["-bind-to", args.bind]
+            subprocess.run([mpiexec, *binding, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs,
                             "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--json", out],
                            check=True)
             rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak)
@@ -171,8 +172,8 @@ def drive(args):
         per_round = sum(r["bytes"] for r in rounds) / len(rounds)
         print(f"{graph:>15} {ranks:>6} {rounds[0]['ghosts']:10,} {per_round:18,.0f} {per_round / rounds[0]['ghosts']:12.1f}")
     if args.json:
-        write_results(args.json, describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1), rows,
-                      summary=summary)
+        machine = describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1, bind=args.bind)
+        write_results(args.json, machine, rows, summary=summary)
 
 
 def main(argv=None):
@@ -180,6 +181,9 @@ def main(argv=None):
     common_arguments(parser, GENERATED, repeat=3)
     parser.add_argument("--ranks", type=int, nargs="+",
                         help="launch the measurement under mpiexec -n P for each P and print the scaling tables")
+    parser.add_argument("--bind", default="core", choices=("core", "hwthread", "none"),
+                        help="with --ranks: pin each rank to a core (MPICH's -bind-to), so that ranks neither "
+                             "share a core nor migrate (default: core)")
     parser.add_argument("--weak", type=int, metavar="SIDE",
                         help="with --ranks: weak scaling too, Laplace3D with about SIDE³ vertices per rank")
     args = parser.parse_args(argv)

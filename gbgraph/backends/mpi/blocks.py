@@ -126,6 +126,7 @@ class GhostPlan:
         self.cols = cols[ghost]
         self.all = np.unique(self.cols)
         self.boundary = lengths > 0  # the rows that read a ghost: few, on a partition's boundary
+        self._below, self._own, self._ghosts = below, above - below, A.columns.ghosts.size
 
     def columns(self, rows=None):
         """Sorted local numbers of the ghost columns of local rows ``rows``; all for None."""
@@ -134,7 +135,13 @@ class GhostPlan:
         rows = rows[self.boundary[rows]]
         starts, lengths = self.indptr[rows], self.indptr[rows + 1] - self.indptr[rows]
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-        return np.unique(self.cols[offsets + np.arange(int(lengths.sum()))])
+        cols = self.cols[offsets + np.arange(int(lengths.sum()))]
+        # marked among the ghosts, which are few: no sort of the rows' columns
+        below, own = self._below, self._own
+        marked = np.zeros(self._ghosts, dtype=bool)
+        marked[np.where(cols < below, cols, cols - own)] = True
+        at = np.flatnonzero(marked)
+        return np.where(at < below, at, at + own)
 
 
 def local_matrix(nrows, ncols, indptr, cols, values=None):
