@@ -331,6 +331,13 @@ FUSED_MASKS = {"sparse": lambda n: np.arange(1, n, 7), "empty": lambda n: np.ara
                "full": lambda n: np.arange(n)}
 
 
+def _fused_graph(name):
+    """The backends to compare and a graph of FUSED_GRAPHS with its vertex count."""
+    ss, be = _pair()
+    G = gg.as_graph(FUSED_GRAPHS[name]())
+    return ss, be, G, G.n
+
+
 def _same_typed(ss, be, x, y):
     _same(ss, be, x, y)
     assert be.values(y).dtype == ss.values(x).dtype
@@ -340,9 +347,7 @@ def _same_typed(ss, be, x, y):
 @pytest.mark.parametrize("mask", FUSED_MASKS)
 @pytest.mark.parametrize("graph", FUSED_GRAPHS)
 def test_first_fit(graph, mask, hops):
-    ss, be = _pair()
-    G = gg.as_graph(FUSED_GRAPHS[graph]())
-    n = G.n
+    ss, be, G, n = _fused_graph(graph)
     ids = np.flatnonzero(np.arange(n) % 5 != 2)  # no entry at every fifth vertex
     colors = np.full(ids.size, -1)  # -1: no color
     colored = ids % 11 != 0
@@ -370,9 +375,7 @@ def test_first_fit_in_order():
 @pytest.mark.parametrize("semiring", ["plus_pair", "max_second", "min_secondi", "plus_times"])
 @pytest.mark.parametrize("graph", ["laplace", "elasticity"])
 def test_mxv_grouped(graph, semiring, mask, hops):
-    ss, be = _pair()
-    G = gg.as_graph(FUSED_GRAPHS[graph]())
-    n = G.n
+    ss, be, G, n = _fused_graph(graph)
     ids = np.arange(0, n, 2)
     u = ids * 7919 % 1009
     u = u / 7 if semiring == "plus_times" else u.astype(np.uint64)  # sums of floats: in the same order
@@ -395,9 +398,7 @@ def _best_group_inputs(b, n, labelled, label, roots, groups):
 @pytest.mark.parametrize("mask", FUSED_MASKS)
 @pytest.mark.parametrize("graph", FUSED_GRAPHS)
 def test_best_group(graph, mask, limit):
-    ss, be = _pair()
-    G = gg.as_graph(FUSED_GRAPHS[graph]())
-    n = G.n
+    ss, be, G, n = _fused_graph(graph)
     labelled = np.flatnonzero(np.arange(n) % 7 != 3)  # every seventh vertex unlabelled
     groups = (n + 1) // 2
     label = labelled * 7919 % groups  # scattered over the vertices, so rows meet many groups
