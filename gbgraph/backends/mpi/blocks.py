@@ -126,7 +126,7 @@ class GhostPlan:
         self.cols = cols[ghost]
         self.all = np.unique(self.cols)
         self.boundary = lengths > 0  # the rows that read a ghost: few, on a partition's boundary
-        self._below, self._own, self._ghosts = below, above - below, A.columns.ghosts.size
+        self._columns = A.columns
 
     def columns(self, rows=None):
         """Sorted local numbers of the ghost columns of local rows ``rows``; all for None."""
@@ -137,11 +137,9 @@ class GhostPlan:
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
         cols = self.cols[offsets + np.arange(int(lengths.sum()))]
         # marked among the ghosts, which are few: no sort of the rows' columns
-        below, own = self._below, self._own
-        marked = np.zeros(self._ghosts, dtype=bool)
-        marked[np.where(cols < below, cols, cols - own)] = True
-        at = np.flatnonzero(marked)
-        return np.where(at < below, at, at + own)
+        marked = np.zeros(self._columns.ghosts.size, dtype=bool)
+        marked[self._columns.ghost_index(cols)] = True
+        return self._columns.ghost_positions()[marked]
 
 
 def local_matrix(nrows, ncols, indptr, cols, values=None):

@@ -68,6 +68,12 @@ class ColumnMap:
                                         self.ghosts[self.below:]))
         return self._ids
 
+    def ghost_index(self, cols):
+        """The place of each local ghost column ``cols`` among the ghosts: ``ghosts[k]`` is
+        its global id (the inverse of :meth:`ghost_positions`)."""
+        cols = np.asarray(cols)
+        return np.where(cols < self.below, cols, cols - (self.hi - self.lo))
+
     def ghost_positions(self):
         """Local numbers of the ghost columns, ascending."""
         own = self.hi - self.lo

@@ -44,19 +44,12 @@ def with_ghosts(be, u, A, ghosts):
     own = u.local.size
     if ex.size == 1:  # no ghost column, and no other rank to answer: u's block is what A reads
         return u.local
-    cols = columns.ghosts[np.where(ghosts < columns.below, ghosts, ghosts - own)]  # global, ascending
+    cols = columns.ghosts[columns.ghost_index(ghosts)]  # global, ascending
     sendcounts = np.bincount(owners(cols, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(cols, sendcounts)
     dtype = dtype_of(u.local)
-    reply = np.zeros(asked.size, dtype=[("value", dtype), ("present", bool)])
     with full_values(u.local) as block:
-        if block is not None:  # u(asked), read in place
-            reply["value"], reply["present"] = block[asked - u.lo], True
-        else:
-            found = local.extract(u.local, asked - u.lo)  # found = u(asked)
-            at = local.indices(found)
-            reply["value"][at], reply["present"][at] = local.values(found), True
-        reply, _ = ex.alltoallv(reply, counts, sendcounts)
+        reply, _ = ex.alltoallv(_answers(local, u, asked, block), counts, sendcounts)
         if columns.size == own:  # no ghost column in A's rows (the exchange served the others)
             return u.local
         present = reply["present"]
@@ -122,12 +115,23 @@ def fetch(be, u, ids):
     wanted, back = np.unique(ids, return_inverse=True)  # ascending: grouped by owner
     sendcounts = np.bincount(owners(wanted, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(wanted, sendcounts)
-    reply = np.zeros(asked.size, dtype=[("value", dtype_of(u.local)), ("present", bool)])
-    found = local.extract(u.local, asked - u.lo)  # found = u(asked)
-    at = local.indices(found)
-    reply["value"][at], reply["present"][at] = local.values(found), True
-    reply, _ = ex.alltoallv(reply, counts, sendcounts)
+    with full_values(u.local) as block:
+        reply, _ = ex.alltoallv(_answers(local, u, asked, block), counts, sendcounts)
     return reply["value"][back], reply["present"][back]
+
+
+def _answers(local, u, asked, block):
+    """An owner's reply to the global ids ``asked`` (its own): one record of value and
+    presence each, read from ``block`` (u's values lent by :func:`full_values`) when u's
+    block is full, else extracted."""
+    reply = np.zeros(asked.size, dtype=[("value", dtype_of(u.local)), ("present", bool)])
+    if block is not None:  # u(asked), read in place
+        reply["value"], reply["present"] = block[asked - u.lo], True
+    else:
+        found = local.extract(u.local, asked - u.lo)  # found = u(asked)
+        at = local.indices(found)
+        reply["value"][at], reply["present"][at] = local.values(found), True
+    return reply
 
 
 def to_owners(be, ids, values, size, monoid):
