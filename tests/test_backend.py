@@ -112,11 +112,8 @@ def test_apply_ewise_add_reduce_extract(be):
     assert _entries(be, be.extract(u, be.xp.asarray([5, 1, 2]))) == {0: 1, 2: 7}
 
 
-def test_gather_pulls_and_reduce_to_pushes_through_a_function(be):
-    u = be.vector(be.xp.asarray([0, 1, 3], dtype=be.xp.int64), be.xp.asarray([10, 11, 13], dtype=be.xp.int64), 4)
+def test_reduce_to_pushes_through_a_function(be):
     targets = _sparse(be, [0, 2, 5, 7], np.array([3, 1, 2, 3], np.int64))
-    w = be.gather(u, targets)  # w(i) = u(targets(i)); u has no entry at 2
-    assert w.size == N and _entries(be, w) == {0: 13, 2: 11, 7: 13}
     ones = _sparse(be, [0, 2, 5, 7], np.ones(4, np.int64))
     counts = be.reduce_to(targets, ones, "plus", size=4)  # counts(t) = |{i : targets(i) = t}|
     assert counts.size == 4 and _entries(be, counts) == {1: 1, 2: 1, 3: 2}
@@ -335,3 +332,70 @@ def test_ewise_with_a_full_operand(be, op, kinds):
     union = {i: float(a_vals[i]) for i in ia} | {i: float(b_vals[i]) for i in ib}
     union.update({i: float(fn(a_vals[i], b_vals[i])) for i in both})
     assert _entries(be, be.ewise_add(op, u, v)) == union
+
+
+def _better_group_reference(neighbours, label, is_root, size, rows, limit):
+    """better_group's rule, row by row: groups met in column order, key (rooted, count),
+    the best other group by key, then smaller size, then first met; the move if it beats
+    the row's own group, counted over the whole row."""
+    moved = {}
+    label, is_root, size = label.tolist(), is_root.tolist(), size.tolist()
+    for i in rows.tolist():
+        own, order, count, rooted, stopped = label[i], [], {}, {}, False
+        own_count = own_rooted = 0
+        for j in neighbours[i].tolist():
+            g = label[j]
+            if g < 0:
+                continue
+            if g == own:
+                own_count, own_rooted = own_count + 1, own_rooted | is_root[j]
+                continue
+            stopped = stopped or (g not in count and limit is not None and len(order) == limit)
+            if stopped:  # the first neighbour of one group too many: no other group is read further
+                continue
+            if g not in count:
+                order.append(g)
+                count[g], rooted[g] = 0, False
+            count[g] += 1
+            rooted[g] |= is_root[j]
+        if not order:
+            continue
+        best = min(order, key=lambda g: (-rooted[g], -count[g], size[g], order.index(g)))
+        mine = (own_rooted, own_count, -size[own]) if own >= 0 else (0, 0, 0)
+        if (rooted[best], count[best], -size[best]) > mine:
+            moved[i] = best
+    return moved
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("limit", [None, 1, 8])
+def test_better_group_moves_to_a_strictly_better_group(be, seed, limit):
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    n, k = 200, 40
+    M = sp.random(n, n, density=0.06, random_state=rng, format="csr")
+    M = sp.csr_array(M + M.T)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M.sort_indices()
+    label = np.where(rng.random(n) < 0.8, rng.integers(0, k, n), -1)
+    is_root = np.zeros(n, bool)
+    for g in rng.choice(k, k * 3 // 4, replace=False):  # at most one rooted vertex per group
+        members = np.flatnonzero(label == g)
+        if members.size:
+            is_root[rng.choice(members)] = True
+    size = rng.integers(1, 4, k)  # few sizes: ties on key and size
+    rows = np.flatnonzero(rng.random(n) < 0.6)
+    neighbours = np.split(M.indices, M.indptr[1:-1])
+    expected = _better_group_reference(neighbours, label, is_root, size, rows, limit)
+    assert limit is None or any(len(set(label[neighbours[i]]) - {-1, label[i]}) > limit for i in rows)
+    xp = be.xp
+    labelled = np.flatnonzero(label >= 0)
+    moved = be.better_group(be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n),
+                            be.vector(xp.asarray(labelled), xp.asarray(label[labelled]), n),
+                            be.vector(xp.asarray(np.flatnonzero(is_root)), True, n),
+                            be.vector(xp.arange(k, dtype=xp.int64), xp.asarray(size), k),
+                            mask=be.vector(xp.asarray(rows), True, n), limit=limit)
+    assert dict(zip(_host(be.indices(moved)).tolist(), _host(be.values(moved)).tolist())) == expected
+    assert expected and len(expected) < rows.size  # some rows move, some stay

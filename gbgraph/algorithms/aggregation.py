@@ -177,13 +177,14 @@ def _join_leftovers(be, graph, labels, roots):
 
     Each vertex compares the key (root adjacent, neighbours there, -size) of its own
     aggregate, (1, conn, -size) if it has one and (0, 0, 0) if not, with the best key among
-    its neighbouring aggregates (:meth:`~gbgraph.backends.base.Backend.best_group`, at most
-    ``TRACKED`` of them, as Kokkos Kernels scans), and moves only if that is strictly
-    better. An aggregated vertex thus moves only toward an aggregate whose root it touches;
-    it always touches its own root, so only the unaggregated vertices and those adjacent to
-    two or more roots are examined: every other vertex keeps its label. Every step is a
-    verb on vectors (aggregate sizes go through P, ``P(i, labels(i)) = 1``), so that a
-    distributed backend moves only what a vertex's neighbourhood and aggregate reach.
+    its neighbouring aggregates (at most ``TRACKED`` of them, as Kokkos Kernels scans), and
+    moves only if that is strictly better
+    (:meth:`~gbgraph.backends.base.Backend.better_group`). An aggregated vertex thus moves
+    only toward an aggregate whose root it touches; it always touches its own root, so only
+    the unaggregated vertices and those adjacent to two or more roots are examined: every
+    other vertex keeps its label. Aggregate sizes go through P, ``P(i, labels(i)) = 1``,
+    so that a distributed backend moves only what a vertex's neighbourhood and aggregate
+    reach.
     """
     xp = be.xp
     n = graph.n
@@ -194,20 +195,7 @@ def _join_leftovers(be, graph, labels, roots):
     rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
     rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
     rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
-    best, best_key = be.best_group(A, labels, rooted, sizes, mask=rows, limit=TRACKED)  # l.19-20
-    # only a row with a best group may move; an unaggregated one always does (its own key is 0)
-    own = be.ewise_mult("first", labels, best)  # own = labels .first best: the aggregated ones
-    # conn<own> = (A ∘ [label_i = label_j]) ⊕plus.pair labels: neighbours in its own aggregate,
-    # at least its root (an aggregated vertex is its root's neighbour), so an entry at each row
-    conn = be.mxv_grouped("plus_pair", A, labels, labels, mask=own)
-    own_key = be.apply("plus", conn, right=1 << 32)  # 1 << 32 | conn: root adjacent, neighbours there
-    # l.19-21: a row stays unless its best key is strictly better, or equal with a strictly smaller aggregate
-    stay = be.select("valueeq", be.ewise_mult("lt", best_key, own_key), True)  # select(key < own key)
-    tied = be.select("valueeq", be.ewise_mult("eq", best_key, own_key), True)  # select(key == own key)
-    larger = be.ewise_mult("ge", be.gather(sizes, be.ewise_mult("first", best, tied)),
-                           be.gather(sizes, be.ewise_mult("first", own, tied)))  # size(best) >= size(own)
-    stay = be.ewise_add("lor", stay, be.select("valueeq", larger, True))
-    moved = be.apply("identity", best, mask=stay, complement=True)  # moved<¬stay> = best
+    moved = be.better_group(A, labels, rooted, sizes, mask=rows, limit=TRACKED)  # l.19-21
     result = xp.full(n, -1, xp.int64)  # -1: still unaggregated (no neighbouring aggregate)
     result[be.indices(labels)] = be.values(labels)
     result[be.indices(moved)] = be.values(moved)  # the moved rows overwritten

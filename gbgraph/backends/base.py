@@ -257,18 +257,23 @@ class Backend(abc.ABC):
         """
         return forms.mxv_grouped(self, semiring, A, u, groups, mask, hops)
 
-    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        """Phase 3 of MIS-2 aggregation: each row's best neighbouring group other than its own.
+    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+        """Phase 3 of MIS-2 aggregation: the neighbouring group each row of ``mask`` moves to.
 
-        For row i, over its neighbours j in column order (A's pattern) that have a label
-        other than ``labels(i)``: group g = labels(j) scores ``key(i, g) = r << 32 | c``,
-        with c the neighbours of i in g and r = 1 if one of them is ``rooted``; the best has
-        the largest key, then the smallest ``sizes(g)``, then the earliest first neighbour.
-        With ``limit``, only the first ``limit`` groups met count, and the row is read only
-        up to the first neighbour of another one (Kokkos Kernels' fixed-size scan). In
-        algebra: ``C = A(mask, :) ⊕plus.second P`` with P's entries packed as ``rooted << 32
-        | 1`` and ``F = A(mask, :) ⊕min.secondi P`` (each group's first neighbour), then
-        row-wise max-reductions of packed keys.
+        For row i, the neighbours j (A's pattern, in column order) that have a label group
+        the row: group g scores ``key(i, g) = r << 32 | c``, with c the neighbours of i in g
+        and r = 1 if one of them is ``rooted`` (at most one rooted vertex per group). Row
+        i's own group ``labels(i)`` is the incumbent, scored over the whole row (key 0 where
+        i has no label). Among the other groups the best has the largest key, then the
+        smallest ``sizes(g)``, then the earliest first neighbour; with ``limit``, only the
+        first ``limit`` of them met count, and they are read only up to the first neighbour
+        of another one (Kokkos Kernels' fixed-size scan). The row moves to the best group if
+        it beats the incumbent: a larger key, or an equal key and a strictly smaller size.
+
+        In algebra: ``C = A(mask, :) ⊕plus.second P`` with P's entries packed as ``rooted
+        << 32 | 1`` at ``(j, labels(j))``, ``F = A(mask, :) ⊕min.secondi P`` (each group's
+        first neighbour), row-wise max-reductions of packed keys over the columns other than
+        ``labels(i)``, and the incumbent's key ``C(i, labels(i))``.
 
         Parameters
         ----------
@@ -286,11 +291,10 @@ class Backend(abc.ABC):
 
         Returns
         -------
-        (vector, vector)
-            The best group (int64) and its key (uint64), at the rows of ``mask`` that have a
-            neighbour in another group.
+        vector
+            int64: the group each moving row moves to, at the rows of ``mask`` that move.
         """
-        return forms.best_group(self, A, labels, rooted, sizes, mask, limit)
+        return forms.better_group(self, A, labels, rooted, sizes, mask, limit)
 
     # ---- fused verb of the partitioner's parallel refinement (algorithms/refine_jet.py) --
 
@@ -408,29 +412,6 @@ class Backend(abc.ABC):
             ``u``'s type, an entry at each target reached.
         """
         return forms.reduce_to(self, targets, u, monoid, targets.size if size is None else size)
-
-    def gather(self, u, targets):
-        """``w = P ⊕any.second u`` with P the matrix of the function ``targets``: ``w(i) =
-        u(targets(i))``, the pull that :meth:`reduce_to` pushes.
-
-        P has one entry per entry of ``targets``, ``P(i, targets(i)) = 1``: each position
-        reads the entry of ``u`` it points at (an aggregate's size at each member). In
-        GraphBLAS, ``u(I)`` with the index list I the values of ``targets``
-        (``GrB_extract``), put back at the positions of ``targets``.
-
-        Parameters
-        ----------
-        u : vector
-        targets : vector
-            int64 positions of ``u``, each below ``u.size``.
-
-        Returns
-        -------
-        vector
-            ``u``'s type, ``targets.size`` entries: an entry at each entry of ``targets``
-            whose target has one in ``u``.
-        """
-        return forms.gather(self, u, targets)
 
     def unclaimed(self, H, keys, pending):
         """Gilbert et al.'s Algorithm 3 visiting by decreasing key: the vertices of

@@ -8,7 +8,7 @@ and the tests check that both agree.
 
 import numpy as np
 
-__all__ = ["first_fit", "chain_depth", "mxv_grouped", "best_group"]
+__all__ = ["first_fit", "chain_depth", "mxv_grouped", "better_group"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 
@@ -118,11 +118,12 @@ def _onehot(be, groups, u, ncols):
     return be.matrix(indptr, cols.astype(xp.int64), ncols=ncols, values=be.values(u))
 
 
-def best_group(be, A, labels, rooted, sizes, mask, limit):
-    """:meth:`~gbgraph.backends.base.Backend.best_group`: ``C = A(mask, :) ⊕plus.second P``
+def better_group(be, A, labels, rooted, sizes, mask, limit):
+    """:meth:`~gbgraph.backends.base.Backend.better_group`: ``C = A(mask, :) ⊕plus.second P``
     with P's entries packed ``rooted << 32 | 1``, ``F = A(mask, :) ⊕min.secondi P`` (the first
-    neighbour in each group), the ``limit`` applied to the rows it affects, and two row-wise
-    max-reductions of packed keys."""
+    neighbour in each group), the ``limit`` applied to the rows it affects, two row-wise
+    max-reductions of packed keys over the other groups, and the comparison with the
+    incumbent ``C(i, labels(i))``."""
     xp = be.xp
     n = labels.size
     rows = be.indices(mask)
@@ -142,13 +143,17 @@ def best_group(be, A, labels, rooted, sizes, mask, limit):
     owner = xp.repeat(rows, xp.diff(c_indptr))
     coupling = coupling.astype(xp.uint64)
     candidate = cols != label[owner]
+    own_key = xp.zeros(n, xp.uint64)  # the incumbent: C(i, labels(i)), 0 where unlabelled
+    own_key[owner[~candidate]] = coupling[~candidate]
     if limit is not None:
         candidate, coupling = _track_at_most(be, R, rows, label, is_root, owner, cols, candidate, coupling, first, limit)
     best_key, seen_at = _best_of(be, n, owner, cols, coupling, first, candidate, size)
-    has = xp.flatnonzero(best_key[rows] > 0)
-    chosen = rows[has]
-    return (be.vector(chosen, label[seen_at[chosen]], n, copy=False),
-            be.vector(chosen, best_key[chosen], n, copy=False))
+    best = label[seen_at]
+    own_size = xp.where(label >= 0, size[xp.maximum(label, 0)], 0)
+    key, incumbent = best_key[rows], own_key[rows]
+    moves = (key > incumbent) | ((key == incumbent) & (key > 0) & (size[xp.maximum(best[rows], 0)] < own_size[rows]))
+    chosen = rows[moves]
+    return be.vector(chosen, best[chosen], n, copy=False)
 
 
 def _track_at_most(be, R, rows, label, is_root, owner, cols, candidate, coupling, first, limit):
@@ -218,7 +223,7 @@ def _stable_argsort(xp, x):
 
 # ---- the fused verbs of the coarse mappings ----------------------------------------------
 
-__all__ += ["heavy_neighbor", "pair_groups", "reduce_to", "gather", "unclaimed", "roots"]
+__all__ += ["heavy_neighbor", "pair_groups", "reduce_to", "unclaimed", "roots"]
 
 
 def heavy_neighbor(be, A, keys, mask):
@@ -279,14 +284,6 @@ def reduce_to(be, targets, u, monoid, size):
     indptr[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
     P = be.matrix(indptr, be.values(be.extract(targets, rows)), ncols=size)  # P(j, targets(j)) = 1
     return be.vxm(f"{monoid}_first", u, P)  # w = u ⊕monoid.first P
-
-
-def gather(be, u, targets):
-    """:meth:`~gbgraph.backends.base.Backend.gather`: ``u(I)`` for the index list I of
-    ``targets``' values, put back at its positions."""
-    ids = be.indices(targets)
-    found = be.extract(u, be.values(targets))  # found = u(I)
-    return be.vector(ids[be.indices(found)], be.values(found), targets.size, copy=False)
 
 
 def unclaimed(be, H, keys, pending):

@@ -16,15 +16,13 @@ verb                                        exchange
                                             read: ids to their owners, values back
 ``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
 ``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
-``gather`` (a pull)                         the entries pointed at: ids to their owners,
-                                            values back
 ``transpose``                               every entry to the owner of its column
 ``extract`` (vector or rows)                the listed entries or rows, owner to holder
 ``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
 ``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
                                             mask's rows read, as ``mxv`` (:mod:`.fused`)
-``best_group``                              the same, and the sizes of the groups met
+``better_group``                            the same, and the sizes of the groups met
 ``first_fit`` (two hops or a priority),     as the verbs they are made of (the inherited
 ``mxv_grouped`` (two hops)                  forms): whole vectors and matrices gathered
 ``indices``, ``values``, ``to_csr``         Allgatherv: the whole array on every rank
@@ -63,7 +61,7 @@ from .columns import ColumnMap
 from . import fused
 from .exchange import Exchange
 from .layout import bounds
-from .moves import UFUNCS, fetch, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
+from .moves import UFUNCS, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
 
 __all__ = ["MPIBackend", "DistVector", "DistMatrix"]
 
@@ -265,12 +263,6 @@ class MPIBackend(Backend):
         w = to_owners(self, to[order], self.local.values(u.local)[order], size, monoid)
         return DistVector(w, size, self.block(size)[0])
 
-    def gather(self, u, targets):
-        ids, to = self.local.indices(targets.local), self.local.values(targets.local)
-        values, present = fetch(self, u, to)  # w = P ⊕any.second u: u(targets(i)) from its owner
-        return DistVector(self.local.vector(ids[present], values[present], targets.local.size), targets.size,
-                          targets.lo)
-
     # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):
@@ -287,10 +279,10 @@ class MPIBackend(Backend):
             return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
         return fused.mxv_grouped(self, semiring, A, u, groups, mask)
 
-    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        """:meth:`Backend.best_group` on this rank's rows and their ghosts, with the sizes
+    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+        """:meth:`Backend.better_group` on this rank's rows and their ghosts, with the sizes
         of the groups they meet."""
-        return fused.best_group(self, A, labels, rooted, sizes, mask, limit)
+        return fused.better_group(self, A, labels, rooted, sizes, mask, limit)
 
     # ---- verbs whose result is global ----------------------------------------------------
 

@@ -16,7 +16,7 @@ verb                exchange
 ==================  ===================================================================
 ``first_fit``       ``colors`` at the ghost columns of the mask's rows
 ``mxv_grouped``     ``u`` and ``groups`` at the ghost columns of the mask's rows
-``best_group``      ``labels`` and ``rooted`` at the ghost columns of the mask's rows;
+``better_group``    ``labels`` and ``rooted`` at the ghost columns of the mask's rows;
                     ``sizes`` of the groups met (their ids to the owners, sizes back)
 ==================  ===================================================================
 
@@ -25,8 +25,8 @@ increasing order, so that its one-hot matrices have k columns, and maps the best
 back. The forms' choices do not depend on the numbering or on the number of vertices:
 within a row they compare packed keys, group sizes and column positions, which the local
 numbers keep in order (the column map is increasing), and the largest size that
-``best_group`` offsets by is the largest among the groups met, at least that of any group
-a row compares. So the results equal the single-process ones bit for bit.
+``better_group`` offsets by is the largest among the groups met, at least that of any
+group a row compares. So the results equal the single-process ones bit for bit.
 
 The cases that reach further than a row's neighbours (``hops=2``) or follow a global order
 (``first_fit`` with a priority) are not posed locally: :class:`~gbgraph.backends.mpi.MPIBackend`
@@ -38,7 +38,7 @@ import numpy as np
 from .blocks import DistVector
 from .moves import fetch, with_ghosts
 
-__all__ = ["first_fit", "mxv_grouped", "best_group"]
+__all__ = ["first_fit", "mxv_grouped", "better_group"]
 
 
 def first_fit(be, A, colors, mask):
@@ -68,19 +68,19 @@ def mxv_grouped(be, semiring, A, u, groups, mask):
     return _to_block(be, A, w, groups.size)
 
 
-def best_group(be, A, labels, rooted, sizes, mask, limit):
-    """This rank's block of :meth:`~gbgraph.backends.base.Backend.best_group`: each row of
-    ``mask``'s best neighbouring group (global id) and its key."""
+def better_group(be, A, labels, rooted, sizes, mask, limit):
+    """This rank's block of :meth:`~gbgraph.backends.base.Backend.better_group`: the group
+    (global id) each row of ``mask`` moves to."""
     rows, m = _mask_rows(be, A, mask)
     ghosts = A.plan().columns(rows)
     lab, groups = _renumbered(be.local, with_ghosts(be, labels, A, ghosts))  # lab = labels there, 0 .. k - 1
     root = with_ghosts(be, rooted, A, ghosts)  # root = rooted there
     size = be.local.vector(np.arange(groups.size), fetch(be, sizes, groups)[0], groups.size)  # size = sizes(groups)
     if not rows.size:
-        return _empty(be, A, labels.size, np.int64), _empty(be, A, labels.size, np.uint64)
-    best, key = be.local.best_group(A.square(), lab, root, size, mask=m, limit=limit)  # the best of A's rows
-    best = be.local.vector(be.local.indices(best), groups[be.local.values(best)], best.size)  # global group ids
-    return _to_block(be, A, best, labels.size), _to_block(be, A, key, labels.size)
+        return _empty(be, A, labels.size, np.int64)
+    moved = be.local.better_group(A.square(), lab, root, size, mask=m, limit=limit)  # the moves of A's rows
+    moved = be.local.vector(be.local.indices(moved), groups[be.local.values(moved)], moved.size)  # global group ids
+    return _to_block(be, A, moved, labels.size)
 
 
 def _mask_rows(be, A, mask):

@@ -253,14 +253,14 @@ class NumbaBackend(Backend):
             return None
         return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
 
-    def best_group(self, A, labels, rooted, sizes, *, mask, limit=None):
+    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
         rows = mask.positions()
         is_root = np.zeros(labels.size, bool)
         is_root[rooted.positions()] = True
-        group, key = aggregation.best_group_rows(A.indptr, A.indices, labels.dense(-1)[0], is_root,
-                                                 sizes.dense()[0], rows, 0 if limit is None else limit)
+        group = aggregation.better_group_rows(A.indptr, A.indices, labels.dense(-1)[0], is_root, sizes.dense()[0],
+                                              rows, 0 if limit is None else limit)
         found = group >= 0
-        return Vector(labels.size, rows[found], group[found]), Vector(labels.size, rows[found], key[found])
+        return Vector(labels.size, rows[found], group[found])
 
     # ---- fused verb of the parallel refinement: kernels/partition.py (form in partition_forms.py)
 

@@ -82,9 +82,9 @@ __global__ void grow_secondary(const long long n, const O* __restrict__ indptr, 
 }
 
 // Alg.3 l.14-22 from the snapshot ``label``: a vertex that is not a root, and is
-// unaggregated or next to two roots or more, moves to its best neighbouring aggregate
-// (best_group_of, 8 tracked) when that key beats its own, (1 << 32 | neighbours in its
-// aggregate) or 0 when unaggregated, or equals it with a strictly smaller aggregate.
+// unaggregated or next to two roots or more, moves to the neighbouring aggregate that beats
+// its own (better_group_of, 8 tracked); any other vertex touches only its own root, which
+// no other aggregate's key can beat.
 template <typename O, typename I>
 __global__ void join_leftovers(const long long n, const O* __restrict__ indptr, const I* __restrict__ indices,
                                const long long* __restrict__ label, const bool* __restrict__ is_root,
@@ -95,18 +95,10 @@ __global__ void join_leftovers(const long long n, const O* __restrict__ indptr, 
         long long result = old;
         if (!is_root[v]) {
             int touching = 0;
-            unsigned long long conn = 0;
-            for (O p = indptr[v]; p < indptr[v + 1]; ++p) {
-                const I u = indices[p];
-                touching += is_root[u];
-                conn += old >= 0 && label[u] == old;
-            }
+            for (O p = indptr[v]; p < indptr[v + 1]; ++p) touching += is_root[indices[p]];
             if (old < 0 || touching >= 2) {
-                unsigned long long key;
-                const long long target = best_group_of<8>(v, indptr, indices, label, is_root, size, &key);
-                const unsigned long long own_key = old >= 0 ? (1ULL << 32) | conn : 0ULL;
-                const long long own_size = old >= 0 ? size[old] : 0;
-                if (key > own_key || (key == own_key && target >= 0 && size[target] < own_size)) result = target;
+                const long long target = better_group_of<8>(v, indptr, indices, label, is_root, size);
+                if (target >= 0) result = target;
             }
         }
         moved[v] = result;
