@@ -1,5 +1,7 @@
 """MIS-2 and MIS-2 aggregation on ``backend="mpi"``: per round, the bytes and messages the
-ranks send and the time.
+ranks send and the time, beside the yardstick: 20 distributed SpMVs on the same matrix
+(``spmv``), as many products as MIS-2 runs, which scale only as far as the machine's memory
+system and the ghost exchange let any product.
 
 Run it under MPI; every rank runs it, rank 0 prints and writes the JSON file:
 
@@ -37,7 +39,24 @@ import gbgraph as gg
 from common import common_arguments, describe_machine, graph_name, matrix, write_results
 
 GENERATED = ("laplace3d:60",)
-ALGORITHMS = {"mis2": lambda G, be: gg.mis2(G, backend=be).vertices,
+#: The yardstick's products: as many as MIS-2 runs on Laplace3D (two a round, ten rounds).
+PRODUCTS = 20
+
+
+def spmv(G, be):
+    """The yardstick: PRODUCTS products ``w = A ⊕plus.second u`` on MIS-2's matrix (the
+    closed adjacency, its ghosts exchanged each time as MIS-2's are), u(j) = j mod 7; returns
+    the sum of w's values."""
+    be = gg.backend(be) if isinstance(be, str) else be
+    A = be.adjacency(G, closed=True)
+    u = be.apply_index(lambda ids, mod: ids % mod, be.full(G.n, 0, "int64"), 7)  # u(j) = j mod 7
+    for _ in range(PRODUCTS):
+        w = be.mxv("plus_second", A, u)  # w = A ⊕plus.second u
+    return be.reduce(w, "plus")
+
+
+ALGORITHMS = {"spmv": spmv,
+              "mis2": lambda G, be: gg.mis2(G, backend=be).vertices,
               "aggregate": lambda G, be: gg.aggregate(G, backend=be).labels}
 
 

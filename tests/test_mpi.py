@@ -213,6 +213,21 @@ def test_gather_concatenates_in_rank_order():
         distributed.gather(np.ones((2, 2)), COMM)
 
 
+@pytest.mark.parametrize("wide", [None, 2**31, -(2**31) - 1], ids=["fits", "above", "below"])
+def test_allgatherv_sends_int64_as_int32_only_where_every_value_fits(wide):
+    from gbgraph.backends.mpi.exchange import Exchange
+
+    ex, p = Exchange(COMM), COMM.Get_size()
+    mine = [RANK * 10 + k for k in range(RANK + 1)]
+    if wide is not None and RANK == p - 1:  # one value out of int32's range, on one rank only
+        mine[-1] = wide
+    got = ex.allgatherv(np.array(mine, np.int64))
+    assert got.dtype == np.int64
+    assert got.tolist() == [v for values in COMM.allgather(mine) for v in values]
+    width = 4 if wide is None else 8
+    assert ex.traffic.bytes == width * len(mine) * (p - 1)
+
+
 def test_backend_rejects_what_is_not_a_communicator():
     with pytest.raises(TypeError, match="intracommunicator, got str"):
         MPIBackend("world")

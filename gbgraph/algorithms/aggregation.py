@@ -196,7 +196,7 @@ def _join_leftovers(be, graph, labels, roots):
     rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
     rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
     moved = be.better_group(A, labels, rooted, sizes, mask=rows, limit=TRACKED)  # l.19-21
-    result = xp.full(n, -1, xp.int64)  # -1: still unaggregated (no neighbouring aggregate)
-    result[be.indices(labels)] = be.values(labels)
-    result[be.indices(moved)] = be.values(moved)  # the moved rows overwritten
-    return result
+    result = be.full(n, -1, "int64")  # -1: still unaggregated (no neighbouring aggregate)
+    result = be.assign(result, labels, mask=labels)  # result<labels> = labels
+    result = be.assign(result, moved, mask=moved)  # result<moved> = moved
+    return be.values(result)
