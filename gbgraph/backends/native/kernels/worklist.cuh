@@ -64,6 +64,14 @@ __device__ __forceinline__ int select_shift(long long n)
     return per_block <= 1 ? 0 : 64 - __clzll(per_block - 1);
 }
 
+// Block b's range: the vertices from b << shift up to (b + 1) << shift, clipped to n
+__device__ __forceinline__ long long range_begin(int shift) { return (long long)blockIdx.x << shift; }
+__device__ __forceinline__ long long range_end(long long n, int shift)
+{
+    const long long stop = ((long long)blockIdx.x + 1) << shift;
+    return stop < n ? stop : n;
+}
+
 // The vertices v < n with x[v] == value, ascending, into out[0 ..), their count into
 // *count, given range_counts[b]: how many lie in block b's range (select_shift). Each block
 // writes its range after the ranges before it, VALUES consecutive vertices a thread per
@@ -75,7 +83,7 @@ __device__ void write_selected(const S* x, S value, long long n, int shift, cons
     constexpr int VALUES = 8;
     __shared__ unsigned warp_offsets[33];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    const long long begin = (long long)blockIdx.x << shift, stop = begin + (1LL << shift), end = stop < n ? stop : n;
+    const long long begin = range_begin(shift), end = range_end(n, shift);
     unsigned long long part = 0;  // the ranges before this block's, summed by all its threads
     for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x) part += range_counts[b];
     unsigned long long before = sum_over_block(part);
@@ -117,7 +125,7 @@ __device__ void ordered_select(cooperative_groups::grid_group& grid, const S* x,
                               unsigned long long* range_counts, long long* out, unsigned long long* count)
 {
     const int shift = select_shift(n);
-    const long long begin = (long long)blockIdx.x << shift, stop = begin + (1LL << shift), end = stop < n ? stop : n;
+    const long long begin = range_begin(shift), end = range_end(n, shift);
     unsigned long long mine = 0;
     for (long long v = begin + threadIdx.x; v < end; v += blockDim.x) mine += x[v] == value;
     mine = sum_over_block(mine);
