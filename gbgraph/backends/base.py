@@ -260,9 +260,9 @@ class Backend(abc.ABC):
     def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
         """Phase 3 of MIS-2 aggregation: the neighbouring group each row of ``mask`` moves to.
 
-        For row i, the neighbours j (A's pattern, in column order) that have a label group
-        the row: group g scores ``key(i, g) = r << 32 | c``, with c the neighbours of i in g
-        and r = 1 if one of them is ``rooted`` (at most one rooted vertex per group). Row
+        Row i's labelled neighbours j (A's pattern, in column order) fall into groups: group
+        g scores ``key(i, g) = r << 32 | c``, with c the neighbours of i in g and r = 1 if
+        one of them is ``rooted`` (at most one rooted vertex per group). Row
         i's own group ``labels(i)`` is the incumbent, scored over the whole row (key 0 where
         i has no label). Among the other groups the best has the largest key, then the
         smallest ``sizes(g)``, then the earliest first neighbour; with ``limit``, only the
