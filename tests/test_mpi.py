@@ -464,3 +464,21 @@ def test_fused_verbs_move_only_ghosts():
             # a request and a reply per ghost column read and per group met, and the counts: no whole vector
             bound = 32 * (vectors * ghosts + groups) + 64 * COMM.Get_size()
             assert sent <= bound, f"{name}: {sent:,} bytes sent, more than {bound:,}"
+
+
+def test_first_fit_in_order_moves_ghosts_and_its_rows_only():
+    # the in-order rounds' first fits are the fused verb: what a rank sends follows the
+    # boundary and the rows to color (their ranking), not n (whole colors vectors)
+    ss, be = _pair()
+    G = gg.as_graph(abs(laplace3d(20)))
+    n, rows = G.n, np.arange(0, G.n, 97)
+    out = []
+    for b in (ss, be):
+        b_colors, mask = b.vector(np.arange(1, n, 2), np.arange(1, n, 2) % 5, n), b.vector(rows, True, n)
+        if b is be:
+            be.traffic.reset()
+        out.append(b.first_fit(b.adjacency(G), b_colors, mask=mask, priority=b.vector(rows, rows % 13, n)))
+    sent = be.traffic.reset()["bytes"]
+    _same_typed(ss, be, *out)
+    # under a byte a vertex (a whole vector's block crossing would cost 4 to 8)
+    assert sent < n, f"{sent:,} bytes sent for {rows.size} rows of {n:,}"

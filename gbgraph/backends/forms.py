@@ -51,7 +51,7 @@ def _first_fit_in_order(be, A, colors, mask, hops, priority):
     left = _rank(be, mask, priority)
     while be.nvals(left):
         won = _unbeaten(be, A, left, hops)
-        be.assign(colors, first_fit(be, A, colors, won, hops, None), mask=won)  # colors<won> = first fit
+        be.assign(colors, be.first_fit(A, colors, mask=won, hops=hops), mask=won)  # colors<won> = first fit
         left = be.select("valuege", left, 0, mask=won, complement=True)  # left<¬won> = left
     return be.apply("identity", colors, mask=mask)
 

@@ -23,8 +23,10 @@ verb                                        exchange
 ``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
                                             mask's rows read, as ``mxv`` (:mod:`.fused`)
 ``better_group``                            the same, and the sizes of the groups met
-``first_fit`` (two hops or a priority),     as the verbs they are made of (the inherited
-``mxv_grouped`` (two hops)                  forms): whole vectors and matrices gathered
+``first_fit`` (one hop, a priority)         its rounds' products and first fits, as above;
+                                            the ranking of its rows gathered once
+``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
+                                            forms): whole vectors and matrices gathered
 ``indices``, ``values``, ``to_csr``         Allgatherv: the whole array on every rank
 ``matrix``, ``vector``, ``full``            none: each rank keeps its block of the arrays
 ewise, ``apply``, ``select``, ``assign``,   none
@@ -266,8 +268,9 @@ class MPIBackend(Backend):
     # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
 
     def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        """:meth:`Backend.first_fit` on this rank's rows and their ghosts; ``hops=2`` and a
-        ``priority`` (a global order) run the inherited form, which gathers whole vectors."""
+        """:meth:`Backend.first_fit` on this rank's rows and their ghosts; ``hops=2`` runs
+        the inherited form, which gathers whole vectors, and a ``priority`` (a global order)
+        the form's Jones-Plassmann rounds, each round's first fit this verb again."""
         if hops == 2 or priority is not None:
             return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
         return fused.first_fit(self, A, colors, mask)
