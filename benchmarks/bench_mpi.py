@@ -14,6 +14,11 @@ round beside the partition's ghost columns):
 
     python benchmarks/bench_mpi.py --ranks 1 2 4 8 --graphs laplace3d:100 laplace3d:200 --weak 100
 
+With --blocks cupy the ranks' blocks run on the GPU (``backend="mpi-cupy"``, one GPU per
+rank, the ranks of a node taking its GPUs in turn), and rank 0 times the single-process
+``cupy`` backend on the same graph beside them (``one GPU``): what the layer costs on one
+rank, and what more GPUs gain.
+
 Each algorithm's run is cut into segments at the rounds that
 :meth:`~gbgraph.backends.base.Backend.iterate` runs (MIS-2's rounds 1, 2, ...; aggregation
 runs two MIS-2, the second over the unaggregated vertices), with what comes before and
@@ -60,9 +65,10 @@ ALGORITHMS = {"spmv": spmv,
               "aggregate": lambda G, be: gg.aggregate(G, backend=be).labels}
 
 
-def recording_backend(comm):
-    """The mpi backend on ``comm``, cutting a run into segments at the rounds of ``iterate``
-    (mpi4py is imported here: the driver that launches the ranks must not start MPI)."""
+def recording_backend(comm, blocks):
+    """The mpi backend on ``comm`` with its blocks on ``blocks``, cutting a run into segments
+    at the rounds of ``iterate`` (mpi4py is imported here: the driver that launches the
+    ranks must not start MPI)."""
     from gbgraph.backends.mpi import MPIBackend
 
     class RecordingBackend(MPIBackend):
@@ -73,6 +79,7 @@ def recording_backend(comm):
             self._t = time.perf_counter()
 
         def close(self, next_label):
+            synchronize()  # the GPU's queued work belongs to the segment
             self.comm.Barrier()
             now = time.perf_counter()
             self.segments.append(dict(segment=self._label, ms=(now - self._t) * 1e3, **self.traffic.reset()))
@@ -87,7 +94,28 @@ def recording_backend(comm):
             self.close("after the rounds")
             return result
 
-    return RecordingBackend(comm)
+    synchronize = (lambda: None) if blocks == "suitesparse" else _device_synchronize
+    return RecordingBackend(comm, local=blocks)
+
+
+def _device_synchronize():
+    import cupy
+
+    cupy.cuda.Device().synchronize()
+
+
+def one_gpu(G, name, repeat):
+    """The fastest of ``repeat`` runs of ``name`` on the single-process ``cupy`` backend, in
+    ms (after one untimed run, which compiles the kernels)."""
+    ALGORITHMS[name](G, "cupy")
+    best = float("inf")
+    for _ in range(repeat):
+        _device_synchronize()
+        start = time.perf_counter()
+        ALGORITHMS[name](G, "cupy")
+        _device_synchronize()
+        best = min(best, (time.perf_counter() - start) * 1e3)
+    return best
 
 
 def run(be, G, name, repeat):
@@ -119,7 +147,7 @@ def measure(args):
     from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
-    be = recording_backend(comm)
+    be = recording_backend(comm, args.blocks)
     rows = []
     if args.threads is not None:
         gg.backends.set_threads(args.threads)
@@ -129,21 +157,26 @@ def measure(args):
             be.adjacency(G, closed=closed)
         ghosts = ghost_columns(be, G)
         for name in ALGORITHMS:
+            if args.blocks == "cupy":
+                run(be, G, name, 1)  # compiles the kernels
             segments, result = run(be, G, name, args.repeat)
             same = bool(np.array_equal(result, ALGORITHMS[name](G, "suitesparse")))
+            single = one_gpu(G, name, args.repeat) if args.blocks == "cupy" and comm.Get_rank() == 0 else None
+            comm.Barrier()
             if comm.Get_rank() == 0:
-                print(f"\n{graph_name(spec)} (n = {G.n:,}), {name} on {comm.Get_size()} ranks, "
-                      f"{ghosts:,} ghost columns, equal to suitesparse: {same}")
+                print(f"\n{graph_name(spec)} (n = {G.n:,}), {name} on {comm.Get_size()} ranks ({args.blocks} blocks), "
+                      f"{ghosts:,} ghost columns, equal to suitesparse: {same}"
+                      + ("" if single is None else f"; one GPU (cupy backend): {single:.2f} ms"))
                 print(f"{'segment':>22} {'ms':>9} {'bytes':>13} {'messages':>9} {'collectives':>11}")
                 for s in segments:
                     print(f"{s['segment']:>22} {s['ms']:9.2f} {s['bytes']:13,} {s['messages']:9,} {s['collectives']:11,}")
                 print(f"{'total':>22} {sum(s['ms'] for s in segments):9.2f} {sum(s['bytes'] for s in segments):13,}",
                       flush=True)
             rows += [dict(graph=graph_name(spec), n=G.n, ranks=comm.Get_size(), ghosts=ghosts, algorithm=name,
-                          equal=same, **s) for s in segments]
+                          blocks=args.blocks, equal=same, one_gpu_ms=single, **s) for s in segments]
     if args.json and comm.Get_rank() == 0:
-        write_results(args.json, describe_machine(ranks=comm.Get_size(), mpi=MPI.Get_library_version().split("\n")[0]),
-                      rows)
+        write_results(args.json, describe_machine(ranks=comm.Get_size(), blocks=args.blocks,
+                                                  mpi=MPI.Get_library_version().split("\n")[0]), rows)
 
 
 def drive(args):
@@ -163,7 +196,8 @@ def drive(args):
             out = os.path.join(folder, f"{ranks}.json")
             binding = [] if args.bind == "none" else ["-bind-to", args.bind]
             subprocess.run([mpiexec, *binding, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs,
-                            "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--json", out],
+                            "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--blocks", args.blocks,
+                            "--json", out],
                            check=True)
             rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak)
                      for row in json.loads(pathlib.Path(out).read_text())["rows"]]
@@ -184,6 +218,13 @@ def drive(args):
     for t in summary:
         print(f"{t['scaling']:>8} {t['graph']:>15} {t['algorithm']:>10} {t['ranks']:>6} {t['ms']:10.1f} "
               f"{t['efficiency']:11.2f}")
+    if args.blocks == "cupy":  # the peer: one GPU, no MPI, timed by rank 0 of each launch
+        peer = {(r["graph"], r["algorithm"], r["ranks"]): r["one_gpu_ms"] for r in rows if r["one_gpu_ms"] is not None}
+        print(f"\n{'graph':>15} {'algorithm':>10} {'ranks':>6} {'mpi-cupy ms':>12} {'one GPU ms':>11}")
+        for t in summary:
+            if t["scaling"] == "strong":
+                print(f"{t['graph']:>15} {t['algorithm']:>10} {t['ranks']:>6} {t['ms']:12.1f} "
+                      f"{peer[(t['graph'], t['algorithm'], t['ranks'])]:11.1f}")
     print(f"\n{'graph':>15} {'ranks':>6} {'ghosts':>10} {'MIS-2 bytes/round':>18} {'bytes/ghost':>12}")
     for graph, ranks in sorted({(r["graph"], r["ranks"]) for r in rows if r["ranks"] > 1}):
         rounds = [r for r in rows if (r["graph"], r["ranks"], r["algorithm"]) == (graph, ranks, "mis2")
@@ -191,7 +232,8 @@ def drive(args):
         per_round = sum(r["bytes"] for r in rounds) / len(rounds)
         print(f"{graph:>15} {ranks:>6} {rounds[0]['ghosts']:10,} {per_round:18,.0f} {per_round / rounds[0]['ghosts']:12.1f}")
     if args.json:
-        machine = describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1, bind=args.bind)
+        machine = describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1, bind=args.bind,
+                                   blocks=args.blocks)
         write_results(args.json, machine, rows, summary=summary)
 
 
@@ -203,6 +245,9 @@ def main(argv=None):
     parser.add_argument("--bind", default="core", choices=("core", "hwthread", "none"),
                         help="with --ranks: pin each rank to a core (MPICH's -bind-to), so that ranks neither "
                              "share a core nor migrate (default: core)")
+    parser.add_argument("--blocks", default="suitesparse", choices=("suitesparse", "cupy"),
+                        help="what computes on each rank's blocks: suitesparse on the CPU (default), or cupy on a "
+                             "GPU of the rank's node (backend mpi-cupy)")
     parser.add_argument("--weak", type=int, metavar="SIDE",
                         help="with --ranks: weak scaling too, Laplace3D with about SIDE³ vertices per rank")
     args = parser.parse_args(argv)

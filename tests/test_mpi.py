@@ -5,7 +5,8 @@ rank holds, a scattered one and one read from CSR files.
 Run under MPI, ``mpiexec -n 2 python -m pytest tests/test_mpi.py`` (and ``-n 3``, which
 tests/test_mpi_launch.py starts); a plain pytest run takes it on one rank. Every rank runs
 every test (SPMD) and compares its own result, which is the whole result, with the
-single-process one, and with rank 0's.
+single-process one, and with rank 0's. With ``GBGRAPH_TEST_MPI_BACKEND=mpi-cupy`` the same
+tests run the blocks on the GPU (tests/test_mpi_launch.py's gpu test).
 """
 
 import hashlib
@@ -36,6 +37,9 @@ from strategies import graphs  # noqa: E402
 
 COMM = MPI.COMM_WORLD
 RANK = COMM.Get_rank()
+#: The backend under test: ``mpi`` (blocks on suitesparse) or ``mpi-cupy`` (on the GPU).
+MPI_BACKEND = os.environ.get("GBGRAPH_TEST_MPI_BACKEND", "mpi")
+BLOCKS = {"mpi": "suitesparse", "mpi-cupy": "cupy"}[MPI_BACKEND]
 
 
 def _csr(C):
@@ -81,7 +85,10 @@ def assert_identical(name, A, mpi_input=None):
     """The mpi result of ``A`` (or of ``mpi_input``, the same graph split over the ranks)
     equals the suitesparse result, and every rank holds the same one."""
     expected = ALGORITHMS[name](A, "suitesparse")
-    got = ALGORITHMS[name](A if mpi_input is None else mpi_input, "mpi" if mpi_input is None else None)
+    if mpi_input is None:
+        got = ALGORITHMS[name](A, MPI_BACKEND)
+    else:  # a split graph names its backend itself, with suitesparse blocks
+        got = ALGORITHMS[name](mpi_input, None if BLOCKS == "suitesparse" else MPIBackend(local=BLOCKS))
     digests = COMM.allgather(hashlib.sha256(np.ascontiguousarray(got).tobytes()).hexdigest())
     assert len(set(digests)) == 1, f"{name}: the ranks hold different results"
     np.testing.assert_array_equal(got, expected, err_msg=f"{name} on {COMM.Get_size()} ranks")
@@ -228,9 +235,11 @@ def test_allgatherv_sends_int64_as_int32_only_where_every_value_fits(wide):
     assert ex.traffic.bytes == width * len(mine) * (p - 1)
 
 
-def test_backend_rejects_what_is_not_a_communicator():
+def test_backend_rejects_what_is_not_a_communicator_or_a_block_backend():
     with pytest.raises(TypeError, match="intracommunicator, got str"):
         MPIBackend("world")
+    with pytest.raises(ValueError, match="'suitesparse' or 'cupy', got 'numba'"):
+        MPIBackend(local="numba")
 
 
 def test_graph_of_another_communicator_is_refused():
@@ -238,18 +247,25 @@ def test_graph_of_another_communicator_is_refused():
         pytest.skip("needs two ranks or more: COMM_SELF is COMM_WORLD")
     G = distributed.scatter(laplace3d(4) if RANK == 0 else None, COMM)
     with pytest.raises(ValueError, match="split over another communicator"):
-        gg.mis2(G, backend=MPIBackend(MPI.COMM_SELF))
+        gg.mis2(G, backend=MPIBackend(MPI.COMM_SELF, local=BLOCKS))
 
 
-# ---- the verbs themselves, against suitesparse -------------------------------------------
+# ---- the verbs themselves, against the blocks' backend in one process ----------------------
 
 def _pair():
-    return gg.backend("suitesparse"), gg.backend("mpi")
+    """The blocks' backend (suitesparse or cupy) and the mpi backend under test: each verb of
+    the second gives the first's result (cupy's float products are its own: cuSPARSE's)."""
+    return gg.backend(BLOCKS), gg.backend(MPI_BACKEND)
+
+
+def _host(x):
+    """``x`` as a numpy array (a CuPy array copied from the GPU)."""
+    return np.asarray(x.get() if hasattr(x, "get") and not isinstance(x, np.generic) else x)
 
 
 def _same(ss, be, x, y):
-    np.testing.assert_array_equal(be.indices(y), ss.indices(x))
-    np.testing.assert_array_equal(be.values(y), ss.values(x))
+    np.testing.assert_array_equal(be.indices(y), _host(ss.indices(x)))
+    np.testing.assert_array_equal(be.values(y), _host(ss.values(x)))
 
 
 @pytest.mark.parametrize("semiring", ["min_second", "plus_pair", "any_pair", "max_secondi", "bor_second"])
@@ -294,7 +310,7 @@ def test_matrix_verbs():
                     b.to_csr(b.transpose(b.extract(A, rows)))])
     for x, y in zip(*out):
         for a, c in zip(x, y):
-            np.testing.assert_array_equal(c, a)
+            np.testing.assert_array_equal(c, _host(a))
 
 
 def test_vector_verbs():
@@ -312,12 +328,13 @@ def test_vector_verbs():
                         b.values(b.apply_index(lambda i, t: i * t, u, 3)),
                         b.values(b.reduce_rows(b.matrix(np.arange(n + 1), np.arange(n)), "lor"))])
     for a, c in zip(*results):
-        np.testing.assert_array_equal(c, a)
+        np.testing.assert_array_equal(c, _host(a))
 
 
 @pytest.mark.parametrize("size", [None, 7, 50])
-@pytest.mark.parametrize("monoid", ["plus", "max", "any"])
+@pytest.mark.parametrize("monoid", ["plus", "max", "any", "plus-float"])
 def test_reduce_to_crosses_ranks_through_a_function(monoid, size):
+    # integers: each rank's entries combined before they cross; floats: added in position order
     ss, be = _pair()
     n = 50
     rng = np.random.default_rng(5)
@@ -326,11 +343,12 @@ def test_reduce_to_crosses_ranks_through_a_function(monoid, size):
     results = []
     for b in (ss, be):
         targets = b.vector(ids, to, n)
-        u = b.vector(ids, (ids * 3) % 11 if monoid != "any" else 1, n)  # "any": all equal, as where it is used
-        w = b.reduce_to(targets, u, monoid, size=size)  # w = Pᵀ ⊕ u
+        values = ids / 7 if monoid == "plus-float" else (ids * 3) % 11 if monoid != "any" else 1
+        u = b.vector(ids, values, n)  # "any": all equal, as where it is used
+        w = b.reduce_to(targets, u, monoid.removesuffix("-float"), size=size)  # w = Pᵀ ⊕ u
         results.append([w.size, b.indices(w), b.values(w)])
     for a, c in zip(*results):
-        np.testing.assert_array_equal(c, a)
+        np.testing.assert_array_equal(c, _host(a))
 
 
 # ---- the fused verbs: each rank's rows as a local problem (backends/mpi/fused.py) --------
@@ -353,7 +371,7 @@ def _fused_graph(name):
 
 def _same_typed(ss, be, x, y):
     _same(ss, be, x, y)
-    assert be.values(y).dtype == ss.values(x).dtype
+    assert be.values(y).dtype == _host(ss.values(x)).dtype
 
 
 @pytest.mark.parametrize("hops", [1, 2])
@@ -399,6 +417,12 @@ def test_mxv_grouped(graph, semiring, mask, hops):
         m = None if mask == "none" else b.vector(FUSED_MASKS[mask](n), True, n)
         out.append(b.mxv_grouped(semiring, b.adjacency(G, weighted=semiring == "plus_times"), b.vector(ids, u, n),
                                  b.vector(np.arange(n), groups, n), mask=m, hops=hops))
+    if BLOCKS == "cupy" and semiring == "plus_times" and hops == 2:
+        # two float products of matrices: cupy sums them in cuSPARSE's order, which follows
+        # the blocks' shapes (docs/determinism.md); the entries are the same, the sums within rounding
+        np.testing.assert_array_equal(be.indices(out[1]), _host(ss.indices(out[0])))
+        np.testing.assert_allclose(be.values(out[1]), _host(ss.values(out[0])), rtol=1e-14)
+        return
     _same_typed(ss, be, *out)
 
 
@@ -445,7 +469,7 @@ def test_fused_verbs_with_fewer_vertices_than_ranks(n):
 
 
 def test_fused_verbs_move_only_ghosts():
-    be = MPIBackend()
+    be = gg.backend(MPI_BACKEND)
     G = gg.as_graph(abs(laplace3d(20)))
     n, ids = G.n, np.arange(G.n)
     A, every, few = be.adjacency(G), be.vector(ids, True, n), be.vector(ids[::97], True, n)

@@ -1,5 +1,6 @@
 """tests/test_mpi.py under ``mpiexec -n 2`` and ``-n 3``: the mpi backend's results on two
-and three ranks (oversubscribed on a 2-core machine), from a plain ``pytest`` run.
+and three ranks (oversubscribed on a 2-core machine), from a plain ``pytest`` run; and on
+two ranks with their blocks on the GPU (``mpi-cupy``, a gpu test).
 
 mpiexec comes with the ``mpich`` wheel of the ``test`` (and ``mpi``) extras, next to the
 Python that runs the tests; without mpi4py or an mpiexec the runs skip.
@@ -14,6 +15,8 @@ import sys
 
 import pytest
 
+from conftest import gpu_available
+
 TESTS = pathlib.Path(__file__).resolve().parent
 #: Seconds one run may take before mpiexec stops it (a rank that raised alone would leave
 #: the others waiting in a collective).
@@ -25,13 +28,28 @@ def _mpiexec():
     return str(beside) if beside.exists() else shutil.which("mpiexec")
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None, reason="needs mpi4py (pip install -e '.[mpi]')")
-@pytest.mark.skipif(_mpiexec() is None, reason="needs an mpiexec (the mpich wheel brings one)")
-@pytest.mark.parametrize("ranks", [2, 3])
-def test_mpi_tests_pass_on_several_ranks(ranks):
-    env = dict(os.environ, MPIEXEC_TIMEOUT=str(TIMEOUT), HYPOTHESIS_PROFILE="ci")
+def _run_tests(ranks, **env):
+    """tests/test_mpi.py under ``mpiexec -n ranks`` with ``env`` added; asserts they pass."""
+    env = dict(os.environ, MPIEXEC_TIMEOUT=str(TIMEOUT), HYPOTHESIS_PROFILE="ci", **env)
     run = subprocess.run([_mpiexec(), "-n", str(ranks), sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           str(TESTS / "test_mpi.py")], cwd=TESTS.parent, env=env, capture_output=True, text=True,
                          timeout=TIMEOUT + 60)
-    assert run.returncode == 0, f"mpiexec -n {ranks}: exit status {run.returncode}\n{run.stdout[-6000:]}\n{run.stderr[-3000:]}"
+    assert run.returncode == 0, (f"mpiexec -n {ranks} ({env.get('GBGRAPH_TEST_MPI_BACKEND', 'mpi')}): exit status "
+                                 f"{run.returncode}\n{run.stdout[-6000:]}\n{run.stderr[-3000:]}")
+
+
+pytestmark = [pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None, reason="needs mpi4py (pip install -e '.[mpi]')"),
+              pytest.mark.skipif(_mpiexec() is None, reason="needs an mpiexec (the mpich wheel brings one)")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_mpi_tests_pass_on_several_ranks(ranks):
+    _run_tests(ranks)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
+def test_mpi_tests_pass_with_blocks_on_the_gpu():
+    # two ranks taking the node's GPUs in turn (one GPU: both on it)
+    _run_tests(2, GBGRAPH_TEST_MPI_BACKEND="mpi-cupy")

@@ -320,6 +320,7 @@ class FixedPacking(_Statuses):
     def __init__(self, statuses, bits, xp=np):
         super().__init__(statuses.size, bits, xp)
         self.values = statuses
+        self._device_values = None
 
     @classmethod
     def from_priorities(cls, priorities, bits, xp=np):
@@ -345,7 +346,12 @@ class FixedPacking(_Statuses):
 
     def cuda(self, indices, count_ptr, count, capacity, r):
         """:meth:`__call__` for the cupy backend's ``apply_index``, with the count of
-        ``indices`` possibly on the device (see :meth:`Packing.cuda`)."""
+        ``indices`` possibly on the device (see :meth:`Packing.cuda`); statuses held on the
+        host (the mpi backend's, whose blocks may be on the GPU) are copied there once."""
+        import cupy
+
         from ..backends.cupy.kernels import gather
 
-        return gather(self.values, indices, count_ptr, count, capacity)
+        if self._device_values is None:
+            self._device_values = cupy.asarray(self.values)  # the same array when it is on the device
+        return gather(self._device_values, indices, count_ptr, count, capacity)

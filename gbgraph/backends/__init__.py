@@ -5,7 +5,7 @@ CPU inputs), ``suitesparse`` on the CPU through python-graphblas (the GraphBLAS 
 ``cupy`` on an NVIDIA GPU, and ``native`` on the GPU too, with whole-algorithm CUDA kernels
 for MIS, aggregation, coloring and HEC (the cupy backend's verbs for the rest); ``mpi``
 splits matrices and vectors by row blocks over MPI ranks, each block on ``suitesparse``
-(docs/distributed.md). Use :func:`backend` to get one by name; each is created once and
+(``mpi-cupy``: on ``cupy``, one GPU per rank; docs/distributed.md). Use :func:`backend` to get one by name; each is created once and
 shared.
 """
 
@@ -20,7 +20,8 @@ _IMPLEMENTATIONS = {"numba": ("gbgraph.backends.numba", "NumbaBackend"),
                    "suitesparse": ("gbgraph.backends.suitesparse", "SuiteSparseBackend"),
                     "cupy": ("gbgraph.backends.cupy", "CupyBackend"),
                     "native": ("gbgraph.backends.native", "NativeBackend"),
-                    "mpi": ("gbgraph.backends.mpi", "MPIBackend")}
+                    "mpi": ("gbgraph.backends.mpi", "MPIBackend"),
+                    "mpi-cupy": ("gbgraph.backends.mpi", "MPICupyBackend")}
 _INSTANCES = {}
 
 
@@ -35,7 +36,7 @@ def names():
     Examples
     --------
     >>> names()
-    ['cupy', 'mpi', 'native', 'numba', 'suitesparse']
+    ['cupy', 'mpi', 'mpi-cupy', 'native', 'numba', 'suitesparse']
     """
     return sorted(_IMPLEMENTATIONS)
 
@@ -46,8 +47,9 @@ def backend(name=None):
     Parameters
     ----------
     name : str, Backend or None
-        ``"numba"``, ``"suitesparse"``, ``"cupy"``, ``"native"`` or ``"mpi"`` (over
-        ``MPI.COMM_WORLD``); None gives the default, ``"numba"``.
+        ``"numba"``, ``"suitesparse"``, ``"cupy"``, ``"native"``, ``"mpi"`` or
+        ``"mpi-cupy"`` (over ``MPI.COMM_WORLD``, blocks on ``suitesparse`` or on one GPU per
+        rank); None gives the default, ``"numba"``.
 
     Returns
     -------
@@ -60,7 +62,8 @@ def backend(name=None):
         for an unknown name.
     ImportError
         for ``"cupy"`` or ``"native"`` without CuPy; the message names the
-        ``cuda12``/``cuda13`` extras; for ``"mpi"`` without mpi4py, naming the ``mpi`` extra.
+        ``cuda12``/``cuda13`` extras; for ``"mpi"`` without mpi4py, naming the ``mpi`` extra
+        (``"mpi-cupy"`` needs both).
 
     Examples
     --------

@@ -1,5 +1,6 @@
 """The ``mpi`` backend: matrices and vectors split by row blocks over MPI ranks (mpi4py),
-each block held and computed on by the local ``suitesparse`` backend.
+each block held and computed on by a local backend: ``suitesparse`` (``backend="mpi"``) or
+``cupy`` on one GPU per rank (``backend="mpi-cupy"``).
 
 Every rank runs the same algorithm on the same protocol calls (SPMD). A vector or a
 matrix's rows are split in contiguous blocks (:mod:`.layout`); each rank numbers its block
@@ -16,6 +17,8 @@ verb                                        exchange
                                             read: ids to their owners, values back
 ``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
 ``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
+                                            (one per target a rank meets; a float sum:
+                                            every entry, added in position order)
 ``transpose``                               every entry to the owner of its column
 ``extract`` (vector or rows)                the listed entries or rows, owner to holder
 ``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
@@ -43,7 +46,9 @@ where).
 
 Results equal the ``suitesparse`` backend's bit for bit on any number of ranks: blocks run
 the same GraphBLAS operations on the same rows, and partial results are combined in rank
-order.
+order. With ``cupy`` blocks the protocol's arrays are still numpy arrays, identical on
+every rank; the blocks stay on the GPU, and a product's exchange copies to the host only
+the entries it sends and receives (:mod:`.local`).
 """
 
 import itertools
@@ -56,16 +61,16 @@ except ImportError as error:  # pragma: no cover - the extra names what to insta
     raise ImportError('backend "mpi" needs mpi4py and an MPI library: pip install "gbgraph[mpi]" '
                       '(mpi4py and the mpich wheel, which brings mpiexec)') from error
 
-from .. import backend as _backend
 from ..base import Backend
-from .blocks import DistMatrix, DistVector, csr, dtype_of, entries, local_block, local_matrix
+from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
 from . import fused
 from .exchange import Exchange
 from .layout import bounds
+from .local import local_backend
 from .moves import UFUNCS, gather_entries, gather_rows, to_owners, transposed, with_ghost_rows, with_ghosts
 
-__all__ = ["MPIBackend", "DistVector", "DistMatrix"]
+__all__ = ["MPIBackend", "MPICupyBackend", "DistVector", "DistMatrix"]
 
 _TOKENS = itertools.count()
 
@@ -74,13 +79,17 @@ _POSITIONAL_SELECT = {"offdiag": np.not_equal, "diag": np.equal, "tril": np.less
 
 
 class MPIBackend(Backend):
-    """GraphBLAS verbs on row blocks of one MPI communicator, computed by ``suitesparse``.
+    """GraphBLAS verbs on row blocks of one MPI communicator, computed by a local backend.
 
     Parameters
     ----------
     comm : mpi4py.MPI.Comm, optional
         The ranks that share the work; None: ``MPI.COMM_WORLD`` (what ``backend="mpi"``
         gives). Every rank of it must make the same calls.
+    local : {"suitesparse", "cupy"}, optional
+        What computes on a rank's blocks: SuiteSparse:GraphBLAS on the CPU (default), or
+        the ``cupy`` backend on a GPU of the rank's node, the ranks of a node taking its
+        GPUs in turn (``backend="mpi-cupy"``).
 
     Attributes
     ----------
@@ -91,6 +100,8 @@ class MPIBackend(Backend):
     ------
     TypeError
         for a ``comm`` that is not an mpi4py intracommunicator.
+    ValueError
+        for another ``local``.
 
     Examples
     --------
@@ -102,16 +113,18 @@ class MPIBackend(Backend):
     True
     """
 
-    name = "mpi"
     xp = np
 
-    def __init__(self, comm=None):
+    def __init__(self, comm=None, local="suitesparse"):
         comm = MPI.COMM_WORLD if comm is None else comm
         if not isinstance(comm, MPI.Intracomm):
             raise TypeError(f"comm must be an mpi4py intracommunicator, got {type(comm).__name__}")
+        self.local = local_backend(local)  # a ValueError for another name
+        if local == "cupy":
+            _use_node_gpu(comm)
+        self.name = "mpi" if local == "suitesparse" else f"mpi-{local}"
         self.comm = comm
         self.ex = Exchange(comm)
-        self.local = _backend("suitesparse")
         self._token = next(_TOKENS)
 
     @property
@@ -128,7 +141,7 @@ class MPIBackend(Backend):
         """A :class:`DistMatrix` from this rank's rows, given as CSR with global columns
         (``indptr`` from 0)."""
         lo, _ = self.block(nrows)
-        local, columns = local_block(indptr, cols, values, *self.block(ncols))
+        local, columns = local_block(self.local, indptr, cols, values, *self.block(ncols))
         return DistMatrix(local, nrows, ncols, lo, columns)
 
     # ---- containers: each rank keeps its block of the arrays it is given ------------------
@@ -157,7 +170,7 @@ class MPIBackend(Backend):
         return self.ex.allreduce(self.local.nvals(x.local))  # Σ over ranks
 
     def to_csr(self, A):
-        indptr, cols, values = csr(A.local)
+        indptr, cols, values = self.local.csr(A.local)
         lengths = self.ex.allgatherv(np.diff(indptr))
         indptr = np.zeros(A.nrows + 1, dtype=np.int64)
         np.cumsum(lengths, out=indptr[1:])
@@ -179,8 +192,9 @@ class MPIBackend(Backend):
             self.local.assign(out.local, w.local, mask=_local(mask), structure=structure,
                               complement=complement)  # out<mask> = w
             return out
-        rows = self.local.indices(mask.local) if mask is not None and structure and not complement else None
-        u_ext = with_ghosts(self, u, A, A.plan().columns(rows))  # u's block and its ghosts, in A's columns
+        rows = mask.local if mask is not None and structure and not complement else None
+        ghosts = A.plan(self.local).columns_read(self.local, rows)
+        u_ext = with_ghosts(self, u, A, ghosts)  # u's block and its ghosts, in A's columns
         w = self.local.mxv(semiring, A.local, u_ext, mask=_local(mask), structure=structure,
                            complement=complement, out=None if out is None else out.local)  # w<mask> = A ⊕.⊗ u
         if out is not None:
@@ -201,11 +215,11 @@ class MPIBackend(Backend):
 
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
         B_ext, columns = with_ghost_rows(self, B, A)  # B's rows at A's columns, numbered by `columns`
-        C = self.local.mxm(semiring, A.local, B_ext, mask=_aligned(mask, columns), structure=structure,
+        C = self.local.mxm(semiring, A.local, B_ext, mask=_aligned(self.local, mask, columns), structure=structure,
                            complement=complement)  # C<mask> = A ⊕.⊗ B over this rank's rows
         if _positional(semiring):
-            indptr, cols, values = csr(C)
-            C = local_matrix(C.nrows, C.ncols, indptr, cols, A.columns.ids[values])  # the global k
+            indptr, cols, values = self.local.csr(C)
+            C = self.local.matrix(C.nrows, C.ncols, indptr, cols, A.columns.ids[values])  # the global k
         return DistMatrix(C, A.nrows, B.ncols, A.lo, columns)
 
     def transpose(self, A):
@@ -215,18 +229,18 @@ class MPIBackend(Backend):
     # ---- element-wise verbs: the blocks alone -------------------------------------------
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
-        u, v, columns = _same_columns(u, v)
-        return _like(u, self.local.ewise_mult(op, u.local, v.local, mask=_aligned(mask, columns),
+        u, v, columns = _same_columns(self.local, u, v)
+        return _like(u, self.local.ewise_mult(op, u.local, v.local, mask=_aligned(self.local, mask, columns),
                                               structure=structure, complement=complement), columns)  # w<mask> = u .* v
 
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
-        u, v, columns = _same_columns(u, v)
-        return _like(u, self.local.ewise_add(op, u.local, v.local, mask=_aligned(mask, columns),
+        u, v, columns = _same_columns(self.local, u, v)
+        return _like(u, self.local.ewise_add(op, u.local, v.local, mask=_aligned(self.local, mask, columns),
                                              structure=structure, complement=complement), columns)  # w<mask> = u + v
 
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
         columns = getattr(u, "columns", None)
-        return _like(u, self.local.apply(op, u.local, left=left, right=right, mask=_aligned(mask, columns),
+        return _like(u, self.local.apply(op, u.local, left=left, right=right, mask=_aligned(self.local, mask, columns),
                                          structure=structure, complement=complement))  # w<mask> = op(u)
 
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
@@ -235,15 +249,13 @@ class MPIBackend(Backend):
             local = _select_positions(self.local, u, _POSITIONAL_SELECT[op], 0 if thunk is None else int(thunk))
             if mask is None:
                 return _like(u, local)
-            return _like(u, self.local.apply("identity", local, mask=_aligned(mask, columns), structure=structure,
+            return _like(u, self.local.apply("identity", local, mask=_aligned(self.local, mask, columns), structure=structure,
                                              complement=complement))  # w<mask> = the selected entries
-        return _like(u, self.local.select(op, u.local, thunk, mask=_aligned(mask, columns), structure=structure,
+        return _like(u, self.local.select(op, u.local, thunk, mask=_aligned(self.local, mask, columns), structure=structure,
                                           complement=complement))  # w<mask> = u where op holds
 
     def apply_index(self, op, u, thunk=None):
-        ids = self.local.indices(u.local)
-        # w(i) = op(i) at the global positions
-        return DistVector(self.local.vector(ids, op(ids + u.lo, thunk), u.local.size, copy=False), u.size, u.lo)
+        return DistVector(self.local.apply_index(op, u.local, u.lo, thunk), u.size, u.lo)  # w(i) = op(i), i global
 
     def reduce_rows(self, A, monoid):
         return DistVector(self.local.reduce_rows(A.local, monoid), A.nrows, A.lo)  # w(i) = ⊕_j A(i, j)
@@ -258,11 +270,18 @@ class MPIBackend(Backend):
 
     def reduce_to(self, targets, u, monoid, *, size=None):
         size = targets.size if size is None else size
-        ids = self.local.indices(u.local)
-        to = self.local.values(self.local.extract(targets.local, ids))  # targets at u's entries
-        order = np.argsort(to, kind="stable")  # by target, then position: the order of the sum
-        # w = Pᵀ ⊕monoid.second u: each partial result pushed to the owner of its target
-        w = to_owners(self, to[order], self.local.values(u.local)[order], size, monoid)
+        if monoid == "plus" and self.local.dtype(u.local).kind == "f":
+            # float sums: every entry goes to its target's owner, added there in position order
+            ids = self.local.indices(u.local)
+            to = self.local.values(self.local.extract(targets.local, ids))  # targets at u's entries
+            order = np.argsort(to, kind="stable")  # by target, then position: the order of the sum
+            ids, values = to[order], self.local.values(u.local)[order]
+        else:
+            # exact in any order: this rank's entries combined first, one entry per target met
+            partial = self.local.reduce_to(targets.local, u.local, monoid, size=size)  # w_r = P_rᵀ ⊕ u_r
+            ids, values = self.local.indices(partial), self.local.values(partial)
+        # w = Pᵀ ⊕monoid.second u = ⊕_r w_r: each partial result pushed to the owner of its target
+        w = to_owners(self, ids, values, size, monoid)
         return DistVector(w, size, self.block(size)[0])
 
     # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
@@ -290,7 +309,7 @@ class MPIBackend(Backend):
     # ---- verbs whose result is global ----------------------------------------------------
 
     def reduce(self, u, monoid):
-        dtype = dtype_of(u.local)
+        dtype = self.local.dtype(u.local)
         if dtype.kind == "f" and monoid in ("plus", "times"):
             # rounding depends on the order: reduce every value in the single-process order
             values = self.ex.allgatherv(self.local.values(u.local))
@@ -330,7 +349,25 @@ class MPIBackend(Backend):
         return self.rows(graph.n, graph.n, indptr, cols, values)
 
     def __repr__(self):
-        return f"<gbgraph backend 'mpi' (rank {self.ex.rank} of {self.ex.size})>"
+        return f"<gbgraph backend {self.name!r} (rank {self.ex.rank} of {self.ex.size})>"
+
+
+class MPICupyBackend(MPIBackend):
+    """:class:`MPIBackend` with its blocks on the GPU (``backend="mpi-cupy"``): one GPU per
+    rank, the ranks of a node taking its GPUs in turn."""
+
+    def __init__(self, comm=None):
+        super().__init__(comm, local="cupy")
+
+
+def _use_node_gpu(comm):
+    """Make the GPU numbered (rank within the node) mod (GPUs of the node) this process's
+    current CuPy device."""
+    import cupy
+
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    cupy.cuda.Device(node.Get_rank() % cupy.cuda.runtime.getDeviceCount()).use()
+    node.Free()
 
 
 def _positional(semiring):
@@ -350,17 +387,17 @@ def _local(x):
     return None if x is None else x.local
 
 
-def _aligned(mask, columns):
+def _aligned(local, mask, columns):
     """A mask's local object, a matrix's in the column map ``columns`` (its entries at
     columns outside it dropped: the output has no entry there to keep or replace)."""
     if mask is None or not isinstance(mask, DistMatrix) or mask.columns == columns:
         return _local(mask)
-    return _recolumned(mask, columns)
+    return _recolumned(local, mask, columns)
 
 
-def _recolumned(A, columns):
+def _recolumned(local, A, columns):
     """``A``'s local matrix in the column map ``columns``, dropping columns it lacks."""
-    indptr, cols, values = csr(A.local)
+    indptr, cols, values = local.csr(A.local)
     cols = A.columns.ids[cols]
     kept = columns.holds(cols)
     if not kept.all():
@@ -368,16 +405,16 @@ def _recolumned(A, columns):
         indptr = np.zeros(A.local.nrows + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=A.local.nrows), out=indptr[1:])
         cols, values = cols[kept], values[kept]
-    return local_matrix(A.local.nrows, columns.size, indptr, columns.local(cols), values)
+    return local.matrix(A.local.nrows, columns.size, indptr, columns.local(cols), values)
 
 
-def _same_columns(u, v):
+def _same_columns(local, u, v):
     """``u`` and ``v`` with one column map (matrices of two maps: both in their union), and
     that map (None for vectors)."""
     if not isinstance(u, DistMatrix):
         return u, v, None
     columns = u.columns.union(v.columns)
-    u, v = (x if x.columns == columns else DistMatrix(_recolumned(x, columns), x.nrows, x.ncols, x.lo, columns)
+    u, v = (x if x.columns == columns else DistMatrix(_recolumned(local, x, columns), x.nrows, x.ncols, x.lo, columns)
             for x in (u, v))
     return u, v, columns
 
@@ -389,13 +426,13 @@ def _select_positions(local, u, compare, k):
         ids, values = local.indices(u.local), local.values(u.local)
         kept = compare(-(ids + u.lo), k)
         return local.vector(ids[kept], values[kept], u.local.size)
-    indptr, cols, values = csr(u.local)
+    indptr, cols, values = local.csr(u.local)
     rows = np.repeat(np.arange(u.local.nrows, dtype=np.int64), np.diff(indptr))
     kept = compare(u.columns.ids[cols] - (rows + u.lo), k)
     lengths = np.bincount(rows[kept], minlength=u.local.nrows)
     indptr = np.zeros(u.local.nrows + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    return local_matrix(u.local.nrows, u.local.ncols, indptr, cols[kept], values[kept])
+    return local.matrix(u.local.nrows, u.local.ncols, indptr, cols[kept], values[kept])
 
 
 def _like(u, local, columns=None):

@@ -12,20 +12,15 @@ global, and so is every position an operator sees (index-unary operators, ``offd
 ``tril``, the positional semirings): the map is increasing, so the local computation picks
 the same entries as the global one and only its reported positions are translated.
 
-The local backend is ``suitesparse``; the blocks of matrices are imported with
-python-graphblas' CSR import (:func:`local_matrix`).
+The local objects are the local backend's (``suitesparse`` or ``cupy``), read and built
+through a :class:`~.local.Local`, which the methods that look inside a block take.
 """
 
-import contextlib
-
 import numpy as np
-import graphblas as gb
 
-from ..suitesparse import _acyclic
 from .columns import ColumnMap
 
-__all__ = ["DistVector", "DistMatrix", "GhostPlan", "local_matrix", "local_block", "entries", "csr",
-           "dtype_of", "full_values"]
+__all__ = ["DistVector", "DistMatrix", "GhostPlan", "local_block"]
 
 
 class DistVector:
@@ -33,7 +28,7 @@ class DistVector:
 
     Attributes
     ----------
-    local : graphblas.Vector
+    local : local backend's vector
         The block: ``hi - lo`` entries, position ``i`` standing for global ``lo + i``.
     size : int
         Entries of the whole vector.
@@ -57,7 +52,7 @@ class DistMatrix:
 
     Attributes
     ----------
-    local : graphblas.Matrix
+    local : local backend's matrix
         ``hi - lo`` rows × ``columns.size``: row ``i`` is global row ``lo + i``, column
         ``k`` global column ``columns.ids[k]``.
     nrows, ncols : int
@@ -80,25 +75,25 @@ class DistMatrix:
         self._plan = None
         self._square = None
 
-    def plan(self):
-        """The :class:`GhostPlan` of this block (made once)."""
+    def plan(self, local):
+        """The :class:`GhostPlan` of this block (made once); ``local`` is the blocks'
+        :class:`~.local.Local`."""
         if self._plan is None:
-            self._plan = GhostPlan(self)
+            self._plan = GhostPlan(self, local)
         return self._plan
 
-    def square(self):
+    def square(self, local):
         """The block's rows in a square local matrix of ``columns.size`` rows and columns
         (made once): local row ``columns.below + i`` is row i of the block, the other rows
         are empty, so that row k and column k stand for the same vertex, as the fused
         verbs' forms take a matrix (:mod:`.fused`)."""
         if self._square is None:
-            indptr, cols, values = csr(self.local)
+            indptr, cols, values = local.csr(self.local)
             below, size = self.columns.below, self.columns.size
             pointers = np.full(size + 1, indptr[-1], dtype=np.int64)  # empty rows above the block
             pointers[:below] = 0  # and below it
             pointers[below:below + self.local.nrows + 1] = indptr
-            pattern = self.local.ss.is_iso and dtype_of(self.local) == np.bool_
-            self._square = local_matrix(size, size, pointers, cols, None if pattern else values)
+            self._square = local.matrix(size, size, pointers, cols, None if local.is_pattern(self.local) else values)
         return self._square
 
     def __repr__(self):
@@ -115,8 +110,8 @@ class GhostPlan:
     of its mask's rows.
     """
 
-    def __init__(self, A):
-        rows, cols = entries(A.local, values=False)
+    def __init__(self, A, local):
+        rows, cols = local.entries(A.local, values=False)
         below, above = A.columns.below, A.columns.below + A.columns.hi - A.columns.lo
         ghost = (cols < below) | (cols >= above)
         nrows = A.local.nrows
@@ -127,6 +122,13 @@ class GhostPlan:
         self.all = np.unique(self.cols)
         self.boundary = lengths > 0  # the rows that read a ghost: few, on a partition's boundary
         self._columns = A.columns
+
+    def columns_read(self, local, mask):
+        """:meth:`columns` of the rows of ``mask`` (a local vector; None: every row), whose
+        positions are read (from the GPU, copied) only when there are ghosts and few rows."""
+        if mask is None or not self.all.size or 2 * local.nvals(mask) > self.indptr.size:
+            return self.all
+        return self.columns(local.indices(mask))
 
     def columns(self, rows=None):
         """Sorted local numbers of the ghost columns of local rows ``rows``; all for None."""
@@ -142,78 +144,9 @@ class GhostPlan:
         return self._columns.ghost_positions()[marked]
 
 
-def local_matrix(nrows, ncols, indptr, cols, values=None):
-    """A CSR matrix of the local backend from local column numbers.
-
-    Parameters
-    ----------
-    nrows, ncols : int
-    indptr : array of int
-        ``nrows + 1`` offsets into ``cols``.
-    cols : array of int
-        Columns, ascending within each row.
-    values : numpy.ndarray, optional
-        Aligned with ``cols``; None gives an iso-valued boolean pattern, as the local
-        backend's ``matrix`` does.
-
-    Returns
-    -------
-    graphblas.Matrix
-
-    Examples
-    --------
-    >>> M = local_matrix(2, 3, np.array([0, 2, 3]), np.array([0, 2, 1]))
-    >>> M.nvals, M.to_coo()[1].tolist()
-    (3, [0, 2, 1])
-    """
-    pattern = values is None
-    u64 = np.uint64
-    return _acyclic(gb.Matrix.ss.import_csr(
-        nrows=nrows, ncols=ncols, indptr=np.asarray(indptr).astype(u64), col_indices=np.asarray(cols).astype(u64),
-        values=np.ones(1, bool) if pattern else np.ascontiguousarray(values), is_iso=pattern, sorted_cols=True,
-        take_ownership=True))
-
-
-def local_block(indptr, cols, values, lo, hi):
+def local_block(local, indptr, cols, values, lo, hi):
     """Rows given with global columns, numbered locally: ``(matrix, ColumnMap)``, the map's
-    own block ``lo .. hi`` and its ghosts the other columns of ``cols``."""
+    own block ``lo .. hi`` and its ghosts the other columns of ``cols``; ``local`` is the
+    blocks' :class:`~.local.Local`."""
     columns = ColumnMap.of_columns(cols, lo, hi)
-    return local_matrix(np.size(indptr) - 1, columns.size, indptr, columns.local(cols), values), columns
-
-
-def entries(M, values=True):
-    """``(rows, cols[, values])`` of a local matrix, int64, sorted by row then column."""
-    rows, cols, vals = M.to_coo(values=values)
-    rows, cols = rows.view(np.int64), cols.view(np.int64)
-    return (rows, cols, vals) if values else (rows, cols)
-
-
-def csr(M):
-    """``(indptr, cols, values)`` of a local matrix, int64 indices."""
-    indptr, cols, values = M.to_csr()
-    return indptr.view(np.int64), cols.view(np.int64), values
-
-
-def dtype_of(x):
-    """The numpy dtype of a local vector's or matrix's values."""
-    return np.dtype(x.dtype.np_type)
-
-
-@contextlib.contextmanager
-def full_values(v):
-    """The values of a full local vector, lent without a copy; None for one that is not full.
-
-    SuiteSparse's data are unpacked into a numpy array (O(1)) and packed back on exit, so
-    that a product's ghosts and its own block are read from them directly instead of
-    through two copies (``extractTuples``, then the copy into place). The vector is empty
-    meanwhile: read the array, not the vector. An iso-valued vector lends a broadcast view.
-    """
-    if v.ss.format != "full":
-        yield None
-        return
-    unpacked = v.ss.unpack("full")
-    values, iso = unpacked["values"], unpacked["is_iso"]
-    try:
-        yield np.broadcast_to(values, v.size) if iso else values
-    finally:
-        v.ss.pack_full(values, is_iso=iso, take_ownership=True)
+    return local.matrix(np.size(indptr) - 1, columns.size, indptr, columns.local(cols), values), columns

@@ -46,10 +46,10 @@ def first_fit(be, A, colors, mask):
     ``hops=1`` and no priority: the smallest color that no neighbour holds, per row of
     ``mask``."""
     rows, m = _mask_rows(be, A, mask)
-    c = with_ghosts(be, colors, A, A.plan().columns(rows))  # c = colors at the mask's rows' columns
+    c = with_ghosts(be, colors, A, A.plan(be.local).columns(rows))  # c = colors at the mask's rows' columns
     if not rows.size:
         return _empty(be, A, colors.size, np.int64)
-    w = be.local.first_fit(A.square(), c, mask=m)  # w<m> = first fit of A's rows
+    w = be.local.first_fit(A.square(be.local), c, mask=m)  # w<m> = first fit of A's rows
     return _to_block(be, A, w, colors.size)
 
 
@@ -57,12 +57,12 @@ def mxv_grouped(be, semiring, A, u, groups, mask):
     """This rank's block of :meth:`~gbgraph.backends.base.Backend.mxv_grouped` with
     ``hops=1``: ``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u`` over the block's rows."""
     rows, m = _mask_rows(be, A, groups if mask is None else mask)
-    ghosts = A.plan().columns(rows)
+    ghosts = A.plan(be.local).columns(rows)
     x = with_ghosts(be, u, A, ghosts)  # x = u at the mask's rows' columns
     g, _ = _renumbered(be.local, with_ghosts(be, groups, A, ghosts))  # g = groups there, numbered 0 .. k - 1
     if not rows.size:  # the product's type, no entry
-        return _to_block(be, A, be.local.mxv(semiring, A.square(), x, mask=m), groups.size)
-    w = be.local.mxv_grouped(semiring, A.square(), x, g, mask=m)  # w<m> = (A ∘ [g_i = g_j]) ⊕.⊗ x
+        return _to_block(be, A, be.local.mxv(semiring, A.square(be.local), x, mask=m), groups.size)
+    w = be.local.mxv_grouped(semiring, A.square(be.local), x, g, mask=m)  # w<m> = (A ∘ [g_i = g_j]) ⊕.⊗ x
     if semiring.endswith("secondi"):  # its values are A's local columns
         w = be.local.vector(be.local.indices(w), A.columns.ids[be.local.values(w)], w.size)
     return _to_block(be, A, w, groups.size)
@@ -72,13 +72,13 @@ def better_group(be, A, labels, rooted, sizes, mask, limit):
     """This rank's block of :meth:`~gbgraph.backends.base.Backend.better_group`: the group
     (global id) each row of ``mask`` moves to."""
     rows, m = _mask_rows(be, A, mask)
-    ghosts = A.plan().columns(rows)
+    ghosts = A.plan(be.local).columns(rows)
     lab, groups = _renumbered(be.local, with_ghosts(be, labels, A, ghosts))  # lab = labels there, 0 .. k - 1
     root = with_ghosts(be, rooted, A, ghosts)  # root = rooted there
     size = be.local.vector(np.arange(groups.size), fetch(be, sizes, groups)[0], groups.size)  # size = sizes(groups)
     if not rows.size:
         return _empty(be, A, labels.size, np.int64)
-    moved = be.local.better_group(A.square(), lab, root, size, mask=m, limit=limit)  # the moves of A's rows
+    moved = be.local.better_group(A.square(be.local), lab, root, size, mask=m, limit=limit)  # the moves of A's rows
     moved = be.local.vector(be.local.indices(moved), groups[be.local.values(moved)], moved.size)  # global group ids
     return _to_block(be, A, moved, labels.size)
 
@@ -92,23 +92,25 @@ def _mask_rows(be, A, mask):
 
 def _renumbered(local, v):
     """``v`` (a local vector of int64 ids) with each id ``>= 0`` replaced by its rank among
-    the ids present, negative ones by -1 (the forms read both as none), and the sorted ids."""
-    values = local.values(v)
+    the ids present, negative ones by -1 (the forms read both as none), and the sorted ids
+    (numpy). Computed where the block is (``local.xp``: on the GPU for cupy blocks)."""
+    xp = local.xp
+    values = local.backend.values(v)
     known = values >= 0
-    ids, number = _ranked(values[known])
-    numbered = np.full(values.size, -1, np.int64)
+    ids, number = _ranked(xp, values[known])
+    numbered = xp.full(values.size, -1, xp.int64)
     numbered[known] = number
-    return local.vector(local.indices(v), numbered, v.size), ids
+    return local.backend.vector(local.backend.indices(v), numbered, v.size, copy=False), local.host(ids)
 
 
-def _ranked(values):
+def _ranked(xp, values):
     """The sorted unique ``values`` and the rank of each among them: counted over their range
     when it spans at most four per value (a block's group ids, mostly), else sorted."""
     if not values.size or int(values.max() - values.min()) > 4 * values.size:
-        return np.unique(values, return_inverse=True)
+        return xp.unique(values, return_inverse=True)
     low = values.min()
-    present = np.bincount(values - low) > 0
-    return np.flatnonzero(present) + low, (np.cumsum(present) - 1)[values - low]
+    present = xp.bincount(values - low) > 0
+    return xp.flatnonzero(present) + low, (xp.cumsum(present) - 1)[values - low]
 
 
 def _to_block(be, A, w, size):

@@ -17,10 +17,8 @@ them in its own block or column map):
 """
 
 import numpy as np
-import graphblas as gb
 
-from ..suitesparse import _acyclic
-from .blocks import csr, dtype_of, entries, full_values, local_block
+from .blocks import local_block
 from .layout import owners
 
 __all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "fetch", "to_owners", "gather_entries", "gather_rows", "transposed"]
@@ -36,42 +34,20 @@ def with_ghosts(be, u, A, ghosts):
     (sorted) around it.
 
     Two exchanges: the column ids to their owners (counts first), then each owner's values
-    with presence flags, one record each, back in the order asked. The result is full when
-    every column has an entry, else a bitmap, which a masked product reads by position (a
-    sparse one, by binary search: 5x the time on Laplace3D 80³).
+    with presence flags, one record each, back in the order asked; the block and the
+    ghosts are placed by :meth:`.local.Local.around`.
     """
     ex, local, columns = be.ex, be.local, A.columns
-    own = u.local.size
     if ex.size == 1:  # no ghost column, and no other rank to answer: u's block is what A reads
         return u.local
     cols = columns.ghosts[columns.ghost_index(ghosts)]  # global, ascending
     sendcounts = np.bincount(owners(cols, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(cols, sendcounts)
-    dtype = dtype_of(u.local)
-    with full_values(u.local) as block:
-        reply, _ = ex.alltoallv(_answers(local, u, asked, block), counts, sendcounts)
-        if columns.size == own:  # no ghost column in A's rows (the exchange served the others)
-            return u.local
-        present = reply["present"]
-        got = ghosts[present]
-        nvals = (u.local.nvals if block is None else own) + got.size
-        full = np.empty(columns.size, dtype=dtype)  # every slot is written, or absent from the bitmap
-        inside = slice(columns.below, columns.below + own)
-        if block is not None:
-            full[inside] = block
-        else:
-            ids = local.indices(u.local) + columns.below
-            full[ids] = local.values(u.local)
-    full[got] = reply["value"][present]
-    if nvals == columns.size:  # u's block and every ghost: read as a dense array
-        return _acyclic(gb.Vector.ss.import_full(values=full, take_ownership=True))
-    bitmap = np.zeros(columns.size, dtype=np.int8)
-    if block is not None:
-        bitmap[inside] = 1
-    else:
-        bitmap[ids] = 1
-    bitmap[got] = 1
-    return _acyclic(gb.Vector.ss.import_bitmap(bitmap=bitmap, values=full, nvals=nvals, take_ownership=True))
+    reply, _ = ex.alltoallv(_answers(local, u, asked), counts, sendcounts)
+    if columns.size == u.local.size:  # no ghost column in A's rows (the exchange served the others)
+        return u.local
+    present = reply["present"]
+    return local.around(u.local, columns.size, columns.below, ghosts[present], reply["value"][present])
 
 
 def with_ghost_rows(be, B, A):
@@ -82,11 +58,11 @@ def with_ghost_rows(be, B, A):
     Three exchanges after the request: row lengths, columns and values.
     """
     ex, local, columns = be.ex, be.local, A.columns
-    ghosts = A.plan().all
+    ghosts = A.plan(local).all
     rows = columns.ids[ghosts]
     sendcounts = np.bincount(owners(rows, B.nrows, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(rows, sendcounts)
-    r, cols, values = entries(local.extract(B.local, asked - B.lo))  # B(asked, :)
+    r, cols, values = local.entries(local.extract(B.local, asked - B.lo))  # B(asked, :)
     cols = B.columns.ids[cols]
     lengths = np.bincount(r, minlength=asked.size)
     got, _ = ex.alltoallv(lengths, counts, sendcounts)
@@ -94,7 +70,7 @@ def with_ghost_rows(be, B, A):
     cols, _ = ex.alltoallv(cols, out, back)
     values, _ = ex.alltoallv(values, out, back)
     # in A's column order: the fetched rows below B's block, B's block, the fetched rows above
-    own_indptr, own_cols, own_values = csr(B.local)
+    own_indptr, own_cols, own_values = local.csr(B.local)
     lengths = np.zeros(columns.size, dtype=np.int64)
     lengths[columns.below:columns.below + B.local.nrows] = np.diff(own_indptr)
     lengths[ghosts] = got
@@ -104,7 +80,7 @@ def with_ghost_rows(be, B, A):
     cols = np.concatenate((cols[:split], B.columns.ids[own_cols], cols[split:]))
     values = np.concatenate((values[:split], own_values, values[split:]))
     lo, hi = be.block(B.ncols)
-    return local_block(indptr, cols, values, lo, hi)
+    return local_block(local, indptr, cols, values, lo, hi)
 
 
 def fetch(be, u, ids):
@@ -112,25 +88,21 @@ def fetch(be, u, ids):
     allowed), aligned with ``ids``: each id asked of its owner once per asker, the owners
     reply with value and presence in one record each (a count exchange, then two)."""
     ex, local = be.ex, be.local
-    wanted, back = np.unique(ids, return_inverse=True)  # ascending: grouped by owner
+    if ids.size < 2 or bool((ids[1:] > ids[:-1]).all()):  # ascending and unique already (group ids met)
+        wanted, back = ids, slice(None)
+    else:
+        wanted, back = np.unique(ids, return_inverse=True)  # ascending: grouped by owner
     sendcounts = np.bincount(owners(wanted, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(wanted, sendcounts)
-    with full_values(u.local) as block:
-        reply, _ = ex.alltoallv(_answers(local, u, asked, block), counts, sendcounts)
+    reply, _ = ex.alltoallv(_answers(local, u, asked), counts, sendcounts)
     return reply["value"][back], reply["present"][back]
 
 
-def _answers(local, u, asked, block):
+def _answers(local, u, asked):
     """An owner's reply to the global ids ``asked`` (its own): one record of value and
-    presence each, read from ``block`` (u's values lent by :func:`full_values`) when u's
-    block is full, else extracted."""
-    reply = np.zeros(asked.size, dtype=[("value", dtype_of(u.local)), ("present", bool)])
-    if block is not None:  # u(asked), read in place
-        reply["value"], reply["present"] = block[asked - u.lo], True
-    else:
-        found = local.extract(u.local, asked - u.lo)  # found = u(asked)
-        at = local.indices(found)
-        reply["value"][at], reply["present"][at] = local.values(found), True
+    presence each."""
+    reply = np.zeros(asked.size, dtype=[("value", local.dtype(u.local)), ("present", bool)])
+    reply["value"], reply["present"] = local.read(u.local, asked - u.lo)  # u(asked)
     return reply
 
 
@@ -164,11 +136,7 @@ def gather_entries(be, u, indices):
     own = owners(indices, u.size, ex.size)
     lo, hi = be.block(m)
     mine = np.flatnonzero(own == ex.rank)
-    found = local.extract(u.local, indices[mine] - u.lo)  # found = u(indices[mine])
-    values = np.zeros(mine.size, dtype=dtype_of(u.local))
-    present = np.zeros(mine.size, dtype=bool)
-    at = local.indices(found)
-    values[at], present[at] = local.values(found), True
+    values, present = local.read(u.local, indices[mine] - u.lo)  # u(indices[mine])
     sendcounts = np.bincount(owners(mine, m, ex.size), minlength=ex.size)
     recvcounts = np.bincount(own[lo:hi], minlength=ex.size)
     values, _ = ex.alltoallv(values, sendcounts, recvcounts)
@@ -187,7 +155,7 @@ def gather_rows(be, A, rows):
     own = owners(rows, A.nrows, ex.size)
     lo, hi = be.block(m)
     mine = np.flatnonzero(own == ex.rank)
-    r, cols, values = entries(local.extract(A.local, rows[mine] - A.lo))  # A(rows[mine], :)
+    r, cols, values = local.entries(local.extract(A.local, rows[mine] - A.lo))  # A(rows[mine], :)
     cols = A.columns.ids[cols]
     lengths = np.bincount(r, minlength=mine.size)
     sendcounts = np.bincount(owners(mine, m, ex.size), minlength=ex.size)
@@ -206,15 +174,15 @@ def gather_rows(be, A, rows):
     np.cumsum(lengths, out=indptr[1:])
     take = np.repeat(starts[by_position] - indptr[:-1], lengths) + np.arange(int(indptr[-1]))
     col_lo, col_hi = be.block(A.ncols)
-    return local_block(indptr, cols[take], values[take], col_lo, col_hi)
+    return local_block(local, indptr, cols[take], values[take], col_lo, col_hi)
 
 
 def transposed(be, A):
     """This rank's block of rows of ``Aᵀ``: each entry (i, j) sent to the owner of row j of
     ``Aᵀ`` (one exchange of counts, three of rows, columns and values). Returns
     ``(matrix, ColumnMap)``."""
-    ex = be.ex
-    rows, cols, values = entries(A.local)
+    ex, local = be.ex, be.local
+    rows, cols, values = local.entries(A.local)
     rows, cols = rows + A.lo, A.columns.ids[cols]
     dest = owners(cols, A.ncols, ex.size)
     order = np.argsort(dest, kind="stable")
@@ -227,7 +195,7 @@ def transposed(be, A):
     indptr = np.zeros(hi - lo + 1, dtype=np.int64)
     np.cumsum(np.bincount(new_rows - lo, minlength=hi - lo), out=indptr[1:])
     col_lo, col_hi = be.block(A.nrows)
-    return local_block(indptr, new_cols[order], values[order], col_lo, col_hi)
+    return local_block(local, indptr, new_cols[order], values[order], col_lo, col_hi)
 
 
 def _segment_sums(lengths, counts):

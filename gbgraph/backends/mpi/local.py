@@ -1,0 +1,242 @@
+"""The blocks' backend as the mpi layer sees it: the local backend's verbs, arrays on the host.
+
+The mpi layer computes its exchanges with numpy, since mpi4py sends host buffers, while a
+rank's blocks live where its local backend keeps them: SuiteSparse objects in host memory
+(``suitesparse``) or CuPy arrays on the rank's GPU (``cupy``). A :class:`Local` passes the
+verbs through to the local backend, which takes host arrays as it takes its own, and gives
+host arrays back where the layer reads a block:
+
+* :meth:`~Local.indices`, :meth:`~Local.values`, :meth:`~Local.csr`, :meth:`~Local.entries`:
+  a block's entries as numpy arrays (from the GPU, one copy each);
+* :meth:`~Local.read`: a vector's values and presence at a few positions (the entries a
+  ghost request asks for; on the GPU gathered there, so that only they are copied);
+* :meth:`~Local.around`: the vector a product over a block reads, the block's own vector
+  placed among the ghosts' values (on the GPU the block is copied on the device and only
+  the ghosts cross from the host);
+* :meth:`~Local.matrix`: a block of rows from CSR arrays with local column numbers;
+* :meth:`~Local.apply_index`: an index-unary operator at a block's global positions (on the
+  GPU by the operator's device version, where it has one: the MIS statuses).
+"""
+
+import contextlib
+
+import numpy as np
+
+__all__ = ["Local", "local_backend"]
+
+
+class Local:
+    """The local backend ``backend`` of a rank's blocks, with host-array conversions.
+
+    Attributes other than those below are the local backend's (its verbs).
+    """
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def __getattr__(self, name):
+        return getattr(self.backend, name)
+
+    def host(self, x):
+        """An array of the local backend's ``xp`` as a numpy array."""
+        return np.asarray(x)
+
+    def indices(self, v):
+        """Positions of a local vector's entries, a numpy int64 array."""
+        return np.asarray(self.backend.indices(v), dtype=np.int64)
+
+    def values(self, v):
+        """Values of a local vector's entries, a numpy array."""
+        return np.asarray(self.backend.values(v))
+
+    def apply_index(self, op, u, lo, thunk):
+        """``w(i) = op(lo + i, thunk)`` for each entry ``u(i)`` of a block starting at global
+        position ``lo``: the operator sees global positions."""
+        ids = self.indices(u)
+        return self.backend.vector(ids, op(ids + lo, thunk), u.size, copy=False)
+
+
+class SuiteSparseLocal(Local):
+    """Blocks held by python-graphblas: read through its import and export of arrays."""
+
+    def matrix(self, nrows, ncols, indptr, cols, values=None):
+        """A CSR matrix from local column numbers, ascending within rows; values None
+        gives an iso-valued boolean pattern, as the backend's ``matrix`` does."""
+        import graphblas as gb
+        from ..suitesparse import _acyclic
+
+        pattern = values is None
+        u64 = np.uint64
+        return _acyclic(gb.Matrix.ss.import_csr(
+            nrows=nrows, ncols=ncols, indptr=np.asarray(indptr).astype(u64), col_indices=np.asarray(cols).astype(u64),
+            values=np.ones(1, bool) if pattern else np.ascontiguousarray(values), is_iso=pattern, sorted_cols=True,
+            take_ownership=True))
+
+    def csr(self, M):
+        """``(indptr, cols, values)`` of a local matrix, int64 indices."""
+        indptr, cols, values = M.to_csr()
+        return indptr.view(np.int64), cols.view(np.int64), values
+
+    def entries(self, M, values=True):
+        """``(rows, cols[, values])`` of a local matrix, int64, sorted by row then column."""
+        rows, cols, vals = M.to_coo(values=values)
+        rows, cols = rows.view(np.int64), cols.view(np.int64)
+        return (rows, cols, vals) if values else (rows, cols)
+
+    def dtype(self, x):
+        """The numpy dtype of a local vector's or matrix's values."""
+        return np.dtype(x.dtype.np_type)
+
+    def is_pattern(self, M):
+        """Whether a local matrix is an iso boolean pattern (what ``matrix`` makes of None)."""
+        return M.ss.is_iso and self.dtype(M) == np.bool_
+
+    def read(self, u, ids):
+        """``(values, present)`` of local vector ``u`` at local positions ``ids``."""
+        values = np.zeros(ids.size, dtype=self.dtype(u))
+        present = np.zeros(ids.size, dtype=bool)
+        with _full_values(u) as block:
+            if block is not None:  # u(ids), read in place
+                values[:], present[:] = block[ids], True
+                return values, present
+        found = self.backend.extract(u, ids)  # found = u(ids)
+        at = self.indices(found)
+        values[at], present[at] = self.values(found), True
+        return values, present
+
+    def around(self, u, size, below, ids, values):
+        """A local vector of ``size`` entries: ``u``'s entry i at ``below + i`` and
+        ``values`` at the positions ``ids`` (outside u's range). Full when every position
+        has an entry, else a bitmap, which a masked product reads by position (a sparse
+        one, by binary search: 5x the time on Laplace3D 80³)."""
+        import graphblas as gb
+        from ..suitesparse import _acyclic
+
+        own = u.size
+        full = np.empty(size, dtype=self.dtype(u))  # every slot is written, or absent from the bitmap
+        inside = slice(below, below + own)
+        with _full_values(u) as block:
+            if block is not None:
+                full[inside] = block
+                nvals = own + ids.size
+            else:
+                at = self.indices(u) + below
+                full[at] = self.values(u)
+                nvals = at.size + ids.size
+        full[ids] = values
+        if nvals == size:  # u's block and every ghost: read as a dense array
+            return _acyclic(gb.Vector.ss.import_full(values=full, take_ownership=True))
+        bitmap = np.zeros(size, dtype=np.int8)
+        if block is not None:
+            bitmap[inside] = 1
+        else:
+            bitmap[at] = 1
+        bitmap[ids] = 1
+        return _acyclic(gb.Vector.ss.import_bitmap(bitmap=bitmap, values=full, nvals=nvals, take_ownership=True))
+
+
+class CupyLocal(Local):
+    """Blocks on this rank's GPU (the ``cupy`` backend's containers); numpy arrays cross
+    to and from the device where the layer reads or builds a block."""
+
+    def __init__(self, backend):
+        super().__init__(backend)
+        import cupy
+
+        self.cupy = cupy
+
+    def host(self, x):
+        return self.cupy.asnumpy(x)
+
+    def indices(self, v):
+        return self.cupy.asnumpy(self.backend.indices(v)).astype(np.int64, copy=False)
+
+    def values(self, v):
+        return self.cupy.asnumpy(self.backend.values(v))
+
+    def apply_index(self, op, u, lo, thunk):
+        # an operator with a device version (the MIS statuses) computes on the GPU
+        cuda = getattr(op, "cuda", None)
+        if cuda is None:
+            return super().apply_index(op, u, lo, thunk)
+        ids = self.backend.indices(u)
+        return self.backend.vector(ids, cuda(ids + lo, None, ids.size, ids.size, thunk), u.size, copy=False)
+
+    def matrix(self, nrows, ncols, indptr, cols, values=None):
+        """A CSR matrix on the device from local column numbers, ascending within rows;
+        values None gives a pattern."""
+        return self.backend.matrix(np.asarray(indptr), np.asarray(cols), ncols=ncols, values=values)
+
+    def csr(self, M):
+        indptr, cols, values = self.backend.to_csr(M)
+        return self.cupy.asnumpy(indptr), self.cupy.asnumpy(cols), self.cupy.asnumpy(values)
+
+    def entries(self, M, values=True):
+        indptr, cols, vals = self.csr(M)
+        rows = np.repeat(np.arange(M.nrows, dtype=np.int64), np.diff(indptr))
+        return (rows, cols, vals) if values else (rows, cols)
+
+    def dtype(self, x):
+        return np.dtype(x.dtype)
+
+    def is_pattern(self, M):
+        return M.values is None
+
+    def read(self, u, ids):
+        block, present = u.dense()  # on the device: u's values at every position, and presence
+        at = self.cupy.asarray(ids)
+        values = self.cupy.asnumpy(block[at])
+        return values, (np.ones(ids.size, bool) if present is None else self.cupy.asnumpy(present[at]).astype(bool))
+
+    def around(self, u, size, below, ids, values):
+        cupy = self.cupy
+        block, present = u.dense()
+        own = u.size
+        full = cupy.empty(size, dtype=block.dtype)
+        full[below:below + own] = block  # a copy on the device
+        at = cupy.asarray(ids)
+        full[at] = cupy.asarray(values)  # the ghosts, from the host
+        if present is None and own + ids.size == size:
+            return self.backend.full(size, full, full.dtype)
+        held = cupy.zeros(size, bool)
+        held[below:below + own] = True if present is None else present.astype(bool)
+        held[at] = True
+        positions = cupy.flatnonzero(held)
+        return self.backend.vector(positions, full[positions], size, copy=False)
+
+
+def local_backend(name):
+    """The :class:`Local` of the backend called ``name`` (``"suitesparse"`` or ``"cupy"``).
+
+    Raises
+    ------
+    ValueError
+        for another name.
+    """
+    from .. import backend
+
+    kinds = {"suitesparse": SuiteSparseLocal, "cupy": CupyLocal}
+    if name not in kinds:
+        raise ValueError(f"the mpi backend's blocks run on 'suitesparse' or 'cupy', got {name!r}")
+    return kinds[name](backend(name))
+
+
+@contextlib.contextmanager
+def _full_values(v):
+    """The values of a full SuiteSparse vector, lent without a copy; None for one that is
+    not full.
+
+    SuiteSparse's data are unpacked into a numpy array (O(1)) and packed back on exit, so
+    that a product's ghosts and its own block are read from them directly instead of
+    through two copies (``extractTuples``, then the copy into place). The vector is empty
+    meanwhile: read the array, not the vector. An iso-valued vector lends a broadcast view.
+    """
+    if v.ss.format != "full":
+        yield None
+        return
+    unpacked = v.ss.unpack("full")
+    values, iso = unpacked["values"], unpacked["is_iso"]
+    try:
+        yield np.broadcast_to(values, v.size) if iso else values
+    finally:
+        v.ss.pack_full(values, is_iso=iso, take_ownership=True)
