@@ -219,7 +219,7 @@ class MPIBackend(Backend):
                            complement=complement)  # C<mask> = A ⊕.⊗ B over this rank's rows
         if _positional(semiring):
             indptr, cols, values = self.local.csr(C)
-            C = self.local.matrix(C.nrows, C.ncols, indptr, cols, A.columns.ids[values])  # the global k
+            C = self.local.matrix(C.ncols, indptr, cols, A.columns.ids[values])  # the global k
         return DistMatrix(C, A.nrows, B.ncols, A.lo, columns)
 
     def transpose(self, A):
@@ -405,7 +405,7 @@ def _recolumned(local, A, columns):
         indptr = np.zeros(A.local.nrows + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=A.local.nrows), out=indptr[1:])
         cols, values = cols[kept], values[kept]
-    return local.matrix(A.local.nrows, columns.size, indptr, columns.local(cols), values)
+    return local.matrix(columns.size, indptr, columns.local(cols), values)
 
 
 def _same_columns(local, u, v):
@@ -432,7 +432,7 @@ def _select_positions(local, u, compare, k):
     lengths = np.bincount(rows[kept], minlength=u.local.nrows)
     indptr = np.zeros(u.local.nrows + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
-    return local.matrix(u.local.nrows, u.local.ncols, indptr, cols[kept], values[kept])
+    return local.matrix(u.local.ncols, indptr, cols[kept], values[kept])
 
 
 def _like(u, local, columns=None):

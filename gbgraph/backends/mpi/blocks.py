@@ -93,7 +93,7 @@ class DistMatrix:
             pointers = np.full(size + 1, indptr[-1], dtype=np.int64)  # empty rows above the block
             pointers[:below] = 0  # and below it
             pointers[below:below + self.local.nrows + 1] = indptr
-            self._square = local.matrix(size, size, pointers, cols, None if local.is_pattern(self.local) else values)
+            self._square = local.matrix(size, pointers, cols, None if local.is_pattern(self.local) else values)
         return self._square
 
     def __repr__(self):
@@ -149,4 +149,4 @@ def local_block(local, indptr, cols, values, lo, hi):
     own block ``lo .. hi`` and its ghosts the other columns of ``cols``; ``local`` is the
     blocks' :class:`~.local.Local`."""
     columns = ColumnMap.of_columns(cols, lo, hi)
-    return local.matrix(np.size(indptr) - 1, columns.size, indptr, columns.local(cols), values), columns
+    return local.matrix(columns.size, indptr, columns.local(cols), values), columns

@@ -49,6 +49,13 @@ class Local:
         """Values of a local vector's entries, a numpy array."""
         return np.asarray(self.backend.values(v))
 
+    def matrix(self, ncols, indptr, cols, values=None):
+        """A CSR matrix of ``indptr.size - 1`` rows from local column numbers, ascending
+        within rows (numpy arrays, which it may take over); values None gives a pattern."""
+        index = self.backend.index_dtype
+        return self.backend.matrix(np.asarray(indptr).astype(index), np.asarray(cols).astype(index), ncols=ncols,
+                                   values=None if values is None else np.ascontiguousarray(values), copy=False)
+
     def apply_index(self, op, u, lo, thunk):
         """``w(i) = op(lo + i, thunk)`` for each entry ``u(i)`` of a block starting at global
         position ``lo``: the operator sees global positions."""
@@ -58,19 +65,6 @@ class Local:
 
 class SuiteSparseLocal(Local):
     """Blocks held by python-graphblas: read through its import and export of arrays."""
-
-    def matrix(self, nrows, ncols, indptr, cols, values=None):
-        """A CSR matrix from local column numbers, ascending within rows; values None
-        gives an iso-valued boolean pattern, as the backend's ``matrix`` does."""
-        import graphblas as gb
-        from ..suitesparse import _acyclic
-
-        pattern = values is None
-        u64 = np.uint64
-        return _acyclic(gb.Matrix.ss.import_csr(
-            nrows=nrows, ncols=ncols, indptr=np.asarray(indptr).astype(u64), col_indices=np.asarray(cols).astype(u64),
-            values=np.ones(1, bool) if pattern else np.ascontiguousarray(values), is_iso=pattern, sorted_cols=True,
-            take_ownership=True))
 
     def csr(self, M):
         """``(indptr, cols, values)`` of a local matrix, int64 indices."""
@@ -161,11 +155,6 @@ class CupyLocal(Local):
             return super().apply_index(op, u, lo, thunk)
         ids = self.backend.indices(u)
         return self.backend.vector(ids, cuda(ids + lo, None, ids.size, ids.size, thunk), u.size, copy=False)
-
-    def matrix(self, nrows, ncols, indptr, cols, values=None):
-        """A CSR matrix on the device from local column numbers, ascending within rows;
-        values None gives a pattern."""
-        return self.backend.matrix(np.asarray(indptr), np.asarray(cols), ncols=ncols, values=values)
 
     def csr(self, M):
         indptr, cols, values = self.backend.to_csr(M)
