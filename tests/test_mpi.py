@@ -490,6 +490,31 @@ def test_fused_verbs_move_only_ghosts():
             assert sent <= bound, f"{name}: {sent:,} bytes sent, more than {bound:,}"
 
 
+def test_masked_product_sends_a_bit_per_ghost_and_a_reply_per_ghost_its_rows_read():
+    # counted from the partition alone (scipy): each rank sends its owners one bit per
+    # ghost column, in whole bytes per owner, and each owner one record (an int32 value
+    # and a presence flag) per ghost column that the mask's rows of a rank read
+    be = gg.backend(MPI_BACKEND)
+    G = gg.as_graph(abs(laplace3d(12)))
+    n, p = G.n, COMM.Get_size()
+    rows = np.arange(0, n, 7)
+    A, u, mask = be.adjacency(G), be.full(n, 3, "int32"), be.vector(rows, True, n)
+    be.mxv("min_second", A, u, mask=mask)  # the first product agrees the routes with the owners
+    be.traffic.reset()
+    be.mxv("min_second", A, u, mask=mask)
+    sent = COMM.allreduce(be.traffic.reset()["bytes"])
+    S = sp.csr_array((np.ones(G.indices.size), G.indices, G.indptr), shape=(n, n))
+    starts = [n * r // p for r in range(p + 1)]
+    expected = 0
+    for lo, hi in zip(starts[:-1], starts[1:]):
+        cols = S[lo:hi].indices
+        ghosts = np.unique(cols[(cols < lo) | (cols >= hi)])
+        read = S[rows[(rows >= lo) & (rows < hi)]].indices
+        expected += np.unique(read[(read < lo) | (read >= hi)]).size * 5
+        expected += sum(-(-np.count_nonzero((ghosts >= a) & (ghosts < b)) // 8) for a, b in zip(starts[:-1], starts[1:]))
+    assert sent == expected
+
+
 def test_first_fit_in_order_moves_ghosts_and_its_rows_only():
     # the in-order rounds' first fits are the fused verb: what a rank sends follows the
     # boundary and the rows to color (their ranking), not n (whole colors vectors)

@@ -138,9 +138,9 @@ def _aggregate(be, graph, secondary):
     if secondary:
         more = _secondary_roots(be, graph, A, labels, bits)  # l.8-10
         labels = be.ewise_add("first", labels, _grow(be, A, more, roots.size, n, outside=labels))  # l.11
-        roots = xp.concatenate((roots, more))
+        roots = xp.sort(xp.concatenate((roots, more)))
     labels = _join_leftovers(be, graph, labels, roots)  # l.14-22
-    return Aggregation(labels, xp.sort(roots), int(roots.size))
+    return Aggregation(labels, roots, int(roots.size))
 
 
 def _grow(be, A, roots, first_id, n, outside=None):
@@ -184,12 +184,11 @@ def _join_leftovers(be, graph, labels, roots):
     the unaggregated vertices and those adjacent to two or more roots are examined: every
     other vertex keeps its label. Aggregate sizes go through P, ``P(i, labels(i)) = 1``,
     so that a distributed backend moves only what a vertex's neighbourhood and aggregate
-    reach.
+    reach. ``roots``: the aggregates' roots, sorted.
     """
-    xp = be.xp
     n = graph.n
     A = be.adjacency(graph)
-    rooted = be.vector(xp.sort(roots), True, n)
+    rooted = be.vector(roots, True, n)
     sizes = be.reduce_to(labels, be.apply("one", labels), "plus", size=int(roots.size))  # l.18: sizes = Pᵀ ⊕plus.one labels
     touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
     rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true

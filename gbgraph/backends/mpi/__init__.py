@@ -14,7 +14,8 @@ verb (:mod:`.moves`, all through :mod:`.exchange`'s collectives):
 verb                                        exchange
 ==========================================  =============================================
 ``mxv``                                     the ghost entries of ``u`` that the mask's rows
-                                            read: ids to their owners, values back
+                                            read: a bit per ghost column to its owner,
+                                            values back (:class:`~.moves.Routes`)
 ``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
 ``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
                                             (one per target a rank meets; a float sum:
@@ -193,8 +194,8 @@ class MPIBackend(Backend):
                               complement=complement)  # out<mask> = w
             return out
         rows = mask.local if mask is not None and structure and not complement else None
-        ghosts = A.plan(self.local).columns_read(self.local, rows)
-        u_ext = with_ghosts(self, u, A, ghosts)  # u's block and its ghosts, in A's columns
+        wanted = A.plan(self.local).wanted(self.local, rows)
+        u_ext = with_ghosts(self, u, A, wanted, product=True)  # u's block and its ghosts, in A's columns
         w = self.local.mxv(semiring, A.local, u_ext, mask=_local(mask), structure=structure,
                            complement=complement, out=None if out is None else out.local)  # w<mask> = A ⊕.⊗ u
         if out is not None:

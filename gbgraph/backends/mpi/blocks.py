@@ -62,9 +62,12 @@ class DistMatrix:
     columns : ColumnMap
         Local numbering of the columns; its own block is this rank's block of a vector of
         ``ncols`` entries (the block of ``u`` that ``A ⊕.⊗ u`` has on this rank).
+    kept : dict
+        The vectors its products read, by dtype and storage, refilled by each product
+        (:func:`~.moves.with_ghosts`).
     """
 
-    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "_plan", "_square")
+    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "kept", "_plan", "_square")
 
     def __init__(self, local, nrows, ncols, lo, columns):
         self.local = local
@@ -72,6 +75,7 @@ class DistMatrix:
         self.ncols = ncols
         self.lo = lo
         self.columns = columns
+        self.kept = {}
         self._plan = None
         self._square = None
 
@@ -107,7 +111,17 @@ class GhostPlan:
     For ``A ⊕.⊗ u``, row i of the block reads u at its columns; those outside the own
     block are ghosts, owned by other ranks. The plan keeps them per row (CSR over the
     block's rows, local column numbers), so that a masked product fetches only the ghosts
-    of its mask's rows.
+    of its mask's rows, and marks them among ``A.columns.ghosts``, which is how a product
+    asks for them (:func:`~.moves.with_ghosts`: one bit per ghost column to its owner).
+
+    Attributes
+    ----------
+    all : numpy.ndarray
+        Sorted local numbers of the ghost columns any row reads.
+    read : numpy.ndarray
+        bool over ``A.columns.ghosts``: those of ``all``.
+    routes : object
+        What :func:`~.moves.with_ghosts` agreed with the owners (made on its first call).
     """
 
     def __init__(self, A, local):
@@ -118,30 +132,35 @@ class GhostPlan:
         lengths = np.bincount(rows[ghost], minlength=nrows)
         self.indptr = np.zeros(nrows + 1, dtype=np.int64)
         np.cumsum(lengths, out=self.indptr[1:])
-        self.cols = cols[ghost]
-        self.all = np.unique(self.cols)
-        self.boundary = lengths > 0  # the rows that read a ghost: few, on a partition's boundary
         self._columns = A.columns
+        self.cols = cols[ghost]
+        self.read = self._marked(self.cols)
+        self.all = A.columns.ghost_positions()[self.read]
+        self.boundary = lengths > 0  # the rows that read a ghost: few, on a partition's boundary
+        self.routes = None
 
-    def columns_read(self, local, mask):
-        """:meth:`columns` of the rows of ``mask`` (a local vector; None: every row), whose
+    def wanted(self, local, mask):
+        """:meth:`marked` for the rows of ``mask`` (a local vector; None: every row), whose
         positions are read (from the GPU, copied) only when there are ghosts and few rows."""
         if mask is None or not self.all.size or 2 * local.nvals(mask) > self.indptr.size:
-            return self.all
-        return self.columns(local.indices(mask))
+            return self.read
+        return self.marked(local.indices(mask))
 
-    def columns(self, rows=None):
-        """Sorted local numbers of the ghost columns of local rows ``rows``; all for None."""
+    def marked(self, rows=None):
+        """bool over ``A.columns.ghosts``: the ghost columns of local rows ``rows`` (all
+        that any row reads for None)."""
         if rows is None or not self.all.size or rows.size * 2 > self.indptr.size:
-            return self.all
+            return self.read
         rows = rows[self.boundary[rows]]
         starts, lengths = self.indptr[rows], self.indptr[rows + 1] - self.indptr[rows]
         offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
-        cols = self.cols[offsets + np.arange(int(lengths.sum()))]
+        return self._marked(self.cols[offsets + np.arange(int(lengths.sum()))])
+
+    def _marked(self, cols):
         # marked among the ghosts, which are few: no sort of the rows' columns
         marked = np.zeros(self._columns.ghosts.size, dtype=bool)
         marked[self._columns.ghost_index(cols)] = True
-        return self._columns.ghost_positions()[marked]
+        return marked
 
 
 def local_block(local, indptr, cols, values, lo, hi):

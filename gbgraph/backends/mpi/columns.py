@@ -45,14 +45,14 @@ class ColumnMap:
     ([1, 4, 5, 6, 9], [4, 1, 0, 3])
     """
 
-    __slots__ = ("lo", "hi", "ghosts", "below", "size", "_ids")
+    __slots__ = ("lo", "hi", "ghosts", "below", "size", "_ids", "_positions")
 
     def __init__(self, lo, hi, ghosts):
         self.lo, self.hi = int(lo), int(hi)
         self.ghosts = np.asarray(ghosts, dtype=np.int64)
         self.below = int(np.searchsorted(self.ghosts, self.lo))
         self.size = self.hi - self.lo + int(self.ghosts.size)
-        self._ids = None
+        self._ids = self._positions = None
 
     @classmethod
     def of_columns(cls, cols, lo, hi):
@@ -75,10 +75,11 @@ class ColumnMap:
         return np.where(cols < self.below, cols, cols - (self.hi - self.lo))
 
     def ghost_positions(self):
-        """Local numbers of the ghost columns, ascending."""
-        own = self.hi - self.lo
-        at = np.arange(self.ghosts.size, dtype=np.int64)
-        return np.where(at < self.below, at, at + own)
+        """Local numbers of the ghost columns, ascending (made once)."""
+        if self._positions is None:
+            at = np.arange(self.ghosts.size, dtype=np.int64)
+            self._positions = np.where(at < self.below, at, at + (self.hi - self.lo))
+        return self._positions
 
     def local(self, cols):
         """Local numbers of global columns ``cols``, each of which the map holds."""

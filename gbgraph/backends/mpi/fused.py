@@ -46,7 +46,7 @@ def first_fit(be, A, colors, mask):
     ``hops=1`` and no priority: the smallest color that no neighbour holds, per row of
     ``mask``."""
     rows, m = _mask_rows(be, A, mask)
-    c = with_ghosts(be, colors, A, A.plan(be.local).columns(rows))  # c = colors at the mask's rows' columns
+    c = with_ghosts(be, colors, A, A.plan(be.local).marked(rows))  # c = colors at the mask's rows' columns
     if not rows.size:
         return _empty(be, A, colors.size, np.int64)
     w = be.local.first_fit(A.square(be.local), c, mask=m)  # w<m> = first fit of A's rows
@@ -57,7 +57,7 @@ def mxv_grouped(be, semiring, A, u, groups, mask):
     """This rank's block of :meth:`~gbgraph.backends.base.Backend.mxv_grouped` with
     ``hops=1``: ``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u`` over the block's rows."""
     rows, m = _mask_rows(be, A, groups if mask is None else mask)
-    ghosts = A.plan(be.local).columns(rows)
+    ghosts = A.plan(be.local).marked(rows)
     x = with_ghosts(be, u, A, ghosts)  # x = u at the mask's rows' columns
     g, _ = _renumbered(be.local, with_ghosts(be, groups, A, ghosts))  # g = groups there, numbered 0 .. k - 1
     if not rows.size:  # the product's type, no entry
@@ -72,7 +72,7 @@ def better_group(be, A, labels, rooted, sizes, mask, limit):
     """This rank's block of :meth:`~gbgraph.backends.base.Backend.better_group`: the group
     (global id) each row of ``mask`` moves to."""
     rows, m = _mask_rows(be, A, mask)
-    ghosts = A.plan(be.local).columns(rows)
+    ghosts = A.plan(be.local).marked(rows)
     lab, groups = _renumbered(be.local, with_ghosts(be, labels, A, ghosts))  # lab = labels there, 0 .. k - 1
     root = with_ghosts(be, rooted, A, ghosts)  # root = rooted there
     size = be.local.vector(np.arange(groups.size), fetch(be, sizes, groups)[0], groups.size)  # size = sizes(groups)

@@ -5,8 +5,8 @@ collectives and the local backend's verbs. Ids cross ranks global (a receiver nu
 them in its own block or column map):
 
 * :func:`with_ghosts`: the vector a product over this rank's rows reads, ``u``'s block
-  with its entries at the ghost columns (request the columns, the owners reply with value
-  and presence);
+  with its entries at the ghost columns (a bit per ghost column to its owner, the owners
+  reply with value and presence, over :class:`Routes` agreed once per matrix);
 * :func:`with_ghost_rows`: a matrix's rows at those columns, for ``A ⊕.⊗ B``;
 * :func:`fetch`: a vector's entries at any global positions (request, reply);
 * :func:`to_owners`: partial results pushed to the owners of their positions and combined
@@ -21,33 +21,116 @@ import numpy as np
 from .blocks import local_block
 from .layout import owners
 
-__all__ = ["UFUNCS", "with_ghosts", "with_ghost_rows", "fetch", "to_owners", "gather_entries", "gather_rows", "transposed"]
+__all__ = ["UFUNCS", "Routes", "with_ghosts", "with_ghost_rows", "fetch", "to_owners", "gather_entries", "gather_rows", "transposed"]
 
 #: numpy's form of each protocol monoid, for combining partial results in rank order.
 UFUNCS = {"min": np.minimum, "max": np.maximum, "plus": np.add, "times": np.multiply, "lor": np.logical_or,
            "land": np.logical_and, "bor": np.bitwise_or, "band": np.bitwise_and}
 
 
-def with_ghosts(be, u, A, ghosts):
+def with_ghosts(be, u, A, wanted, product=False):
     """The vector ``A ⊕.⊗ u`` reads on this rank: ``A.columns.size`` entries in A's local
-    column numbers, u's block in place and u's entries at the local columns ``ghosts``
-    (sorted) around it.
+    column numbers, u's block in place and u's entries at the ghost columns ``wanted``
+    (bool over ``A.columns.ghosts``, :meth:`.blocks.GhostPlan.marked`) around it.
+    ``product``: for a product that reads no other column, which may then find 0 at the
+    other ghost columns (a full vector), and which is done with the vector before the next
+    product over A asks for one: A keeps it and refills it (:meth:`.local.Local.around`).
 
-    Two exchanges: the column ids to their owners (counts first), then each owner's values
-    with presence flags, one record each, back in the order asked; the block and the
-    ghosts are placed by :meth:`.local.Local.around`.
+    Two exchanges, whose sizes both sides know (:class:`Routes`): a bit per ghost column
+    to its owner, set for those wanted, then each owner's values with presence flags, one
+    record per bit set, in the order of the bits.
     """
     ex, local, columns = be.ex, be.local, A.columns
     if ex.size == 1:  # no ghost column, and no other rank to answer: u's block is what A reads
         return u.local
-    cols = columns.ghosts[columns.ghost_index(ghosts)]  # global, ascending
-    sendcounts = np.bincount(owners(cols, u.size, ex.size), minlength=ex.size)
-    asked, counts = ex.alltoallv(cols, sendcounts)
-    reply, _ = ex.alltoallv(_answers(local, u, asked), counts, sendcounts)
+    routes = Routes.of(be, A)
+    asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
+    reply, _ = ex.alltoallv(_answers(local, u, routes.served[asked]), routes.served_counts(asked),
+                            routes.wanted_counts(wanted))
     if columns.size == u.local.size:  # no ghost column in A's rows (the exchange served the others)
         return u.local
     present = reply["present"]
-    return local.around(u.local, columns.size, columns.below, ghosts[present], reply["value"][present])
+    ghosts = columns.ghost_positions()[wanted]
+    return local.around(u.local, columns.size, columns.below, ghosts[present], reply["value"][present],
+                        keep=A.kept if product else None, pad=product and bool(present.all()))
+
+
+class Routes:
+    """The ghost exchange of a matrix's products, agreed once between the ranks.
+
+    A rank's ghost columns, sorted, fall in consecutive runs by owner; each owner learns
+    once which of its positions each rank holds as ghosts (``served``, one exchange of the
+    ids, by asking rank). A product then asks with one bit per ghost column (each owner's
+    run packed into whole bytes), and the owner answers the bits set in order: both
+    sides know every count, so neither exchange needs a count exchange before it.
+
+    Attributes
+    ----------
+    served : numpy.ndarray
+        Positions in this rank's block that the other ranks hold as ghosts, by asking
+        rank, each rank's ascending.
+    ask_bytes, asked_bytes : numpy.ndarray
+        Bytes of the bits this rank sends to each rank, and receives from each.
+    """
+
+    def __init__(self, be, A):
+        ex, ghosts = be.ex, A.columns.ghosts
+        mine = np.bincount(owners(ghosts, A.ncols, ex.size), minlength=ex.size)  # my ghosts, by owner
+        asked, theirs = ex.alltoallv(ghosts, mine)  # the ids each rank holds of my block
+        self.served = asked - be.block(A.ncols)[0]
+        self._mine, self._theirs = _starts(mine), _starts(theirs)
+        self.ask_bytes, self._ask_at = _byte_runs(mine)
+        self.asked_bytes, self._asked_at = _byte_runs(theirs)
+
+    @classmethod
+    def of(cls, be, A):
+        """A's routes, agreed on first use (every rank calls it for A at once)."""
+        plan = A.plan(be.local)
+        if plan.routes is None:
+            plan.routes = cls(be, A)
+        return plan.routes
+
+    def ask(self, wanted):
+        """The bits of ``wanted`` (bool over the ghosts), each owner's run in whole bytes."""
+        bits = np.zeros(8 * int(self.ask_bytes.sum()), dtype=bool)
+        bits[self._ask_at] = wanted
+        return np.packbits(bits)
+
+    def asked(self, received):
+        """bool over ``served``: the bits the ranks set, from the bytes ``received``."""
+        return np.unpackbits(received).view(bool)[self._asked_at]
+
+    def served_counts(self, asked):
+        """Entries this rank answers each rank: the bits set in its run of ``asked``."""
+        return _run_sums(asked, self._theirs)
+
+    def wanted_counts(self, wanted):
+        """Entries each owner answers this rank: the bits set in its run of ``wanted``."""
+        return _run_sums(wanted, self._mine)
+
+
+def _starts(counts):
+    """Where each of consecutive runs of ``counts`` entries starts, and the end."""
+    starts = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    return starts
+
+
+def _byte_runs(counts):
+    """Bytes of runs of ``counts`` bits, each run in whole bytes, and each bit's position in
+    the bytes' bits."""
+    nbytes = -(-counts // 8)
+    shift = np.repeat(8 * _starts(nbytes)[:-1] - _starts(counts)[:-1], counts)
+    return nbytes, shift + np.arange(int(counts.sum()), dtype=np.int64)
+
+
+def _run_sums(flags, starts):
+    """The number of True in each run of ``flags`` between consecutive ``starts``: counted
+    run by run (a rank's neighbours are few), not by a cumulative sum over all flags."""
+    sums = np.zeros(starts.size - 1, dtype=np.int64)
+    for r in np.flatnonzero(starts[1:] > starts[:-1]):
+        sums[r] = np.count_nonzero(flags[starts[r]:starts[r + 1]])
+    return sums
 
 
 def with_ghost_rows(be, B, A):
@@ -94,15 +177,15 @@ def fetch(be, u, ids):
         wanted, back = np.unique(ids, return_inverse=True)  # ascending: grouped by owner
     sendcounts = np.bincount(owners(wanted, u.size, ex.size), minlength=ex.size)
     asked, counts = ex.alltoallv(wanted, sendcounts)
-    reply, _ = ex.alltoallv(_answers(local, u, asked), counts, sendcounts)
+    reply, _ = ex.alltoallv(_answers(local, u, asked - u.lo), counts, sendcounts)
     return reply["value"][back], reply["present"][back]
 
 
-def _answers(local, u, asked):
-    """An owner's reply to the global ids ``asked`` (its own): one record of value and
+def _answers(local, u, at):
+    """An owner's reply for the positions ``at`` of its block: one record of value and
     presence each."""
-    reply = np.zeros(asked.size, dtype=[("value", local.dtype(u.local)), ("present", bool)])
-    reply["value"], reply["present"] = local.read(u.local, asked - u.lo)  # u(asked)
+    reply = np.zeros(at.size, dtype=[("value", local.dtype(u.local)), ("present", bool)])
+    reply["value"], reply["present"] = local.read(u.local, at)  # u(at)
     return reply
 
 
