@@ -10,7 +10,10 @@ Run it under MPI; every rank runs it, rank 0 prints and writes the JSON file:
 
 With --ranks it launches itself under mpiexec once per rank count and prints the scaling
 tables (strong over --graphs, weak with --weak³ vertices per rank, and MIS-2's bytes per
-round beside the partition's ghost columns):
+round beside the partition's ghost columns). Beside each strong-scaling efficiency stands
+the machine's ceiling at that rank count (:func:`ceiling`): each rank's local product,
+timed alone and with every rank at once, which is as far as any product-bound code can
+scale there before it exchanges a byte:
 
     python benchmarks/bench_mpi.py --ranks 1 2 4 8 --graphs laplace3d:100 laplace3d:200 --weak 100
 
@@ -136,6 +139,34 @@ def run(be, G, name, repeat):
     return segments, best[2]
 
 
+def ceiling(be, G, products=5):
+    """What the machine allows product-bound code at this rank count: each rank's local
+    product over its block of MIS-2's matrix (``plus_second``, no exchange), timed with the
+    rank running alone, rank after rank, then with every rank at once. Returns ms a
+    product: the median rank alone and the slowest rank together; their ratio is the
+    parallel efficiency a code made only of such products, exchanging nothing, would reach
+    (1.0 where the ranks do not slow each other down: memory bandwidth, clock)."""
+    comm, local = be.comm, be.local
+    A = be.adjacency(G, closed=True).local
+    x = local.full(A.ncols, 1, "int64")
+
+    def timed():
+        start = time.perf_counter()
+        for _ in range(products):
+            local.mxv("plus_second", A, x)  # w = A_r ⊕plus.second x
+        return (time.perf_counter() - start) * 1e3 / products
+
+    timed()
+    alone = None
+    for r in range(comm.Get_size()):
+        comm.Barrier()
+        if comm.Get_rank() == r:
+            alone = timed()
+        comm.Barrier()
+    together = timed()
+    return float(np.median(comm.allgather(alone))), max(comm.allgather(together))
+
+
 def ghost_columns(be, G):
     """The partition's boundary: the ghost columns of the ranks' blocks of the graph's
     matrix (their column maps), summed over the ranks."""
@@ -148,7 +179,7 @@ def measure(args):
 
     comm = MPI.COMM_WORLD
     be = recording_backend(comm, args.blocks)
-    rows = []
+    rows, ceilings = [], []
     if args.threads is not None:
         gg.backends.set_threads(args.threads)
     for spec in args.graphs or GENERATED:  # --data is not read: the shared graphs are small for MPI
@@ -174,9 +205,16 @@ def measure(args):
                       flush=True)
             rows += [dict(graph=graph_name(spec), n=G.n, ranks=comm.Get_size(), ghosts=ghosts, algorithm=name,
                           blocks=args.blocks, equal=same, one_gpu_ms=single, **s) for s in segments]
+        if args.blocks == "suitesparse":
+            alone, together = ceiling(be, G)
+            ceilings.append(dict(graph=graph_name(spec), ranks=comm.Get_size(), alone_ms=alone, together_ms=together))
+            if comm.Get_rank() == 0:
+                print(f"local products (no exchange), ms each: a rank alone {alone:.2f}, every rank at once "
+                      f"{together:.2f} (the slowest): the machine's ceiling {alone / together:.2f}", flush=True)
     if args.json and comm.Get_rank() == 0:
         write_results(args.json, describe_machine(ranks=comm.Get_size(), blocks=args.blocks,
-                                                  mpi=MPI.Get_library_version().split("\n")[0]), rows)
+                                                  mpi=MPI.Get_library_version().split("\n")[0]), rows,
+                      ceilings=ceilings)
 
 
 def drive(args):
@@ -188,7 +226,7 @@ def drive(args):
     mpiexec = pathlib.Path(sys.executable).parent / "mpiexec"
     mpiexec = str(mpiexec) if mpiexec.exists() else "mpiexec"
     strong = list(args.graphs or GENERATED)
-    rows = []
+    rows, ceilings = [], {}
     with tempfile.TemporaryDirectory() as folder:
         for ranks in args.ranks:
             weak = f"laplace3d:{round(args.weak * ranks ** (1 / 3))}" if args.weak else None
@@ -199,8 +237,9 @@ def drive(args):
                             "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--blocks", args.blocks,
                             "--json", out],
                            check=True)
-            rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak)
-                     for row in json.loads(pathlib.Path(out).read_text())["rows"]]
+            results = json.loads(pathlib.Path(out).read_text())
+            rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak) for row in results["rows"]]
+            ceilings.update({(c["graph"], c["ranks"]): c["alone_ms"] / c["together_ms"] for c in results["ceilings"]})
     base = min(args.ranks)
     summary = []
     for scaling in ("strong", "weak"):
@@ -213,11 +252,12 @@ def drive(args):
             one = totals[(graph, algorithm, base)]
             efficiency = one * base / (ranks * ms) if scaling == "strong" else one / ms
             summary.append(dict(scaling=scaling, graph=graph, algorithm=algorithm, ranks=ranks, ms=ms,
-                                efficiency=efficiency))
-    print(f"\n{'scaling':>8} {'graph':>15} {'algorithm':>10} {'ranks':>6} {'ms':>10} {'efficiency':>11}")
+                                efficiency=efficiency, ceiling=ceilings.get((graph, ranks))))
+    print(f"\n{'scaling':>8} {'graph':>15} {'algorithm':>10} {'ranks':>6} {'ms':>10} {'efficiency':>11} "
+          f"{'ceiling':>8}")
     for t in summary:
         print(f"{t['scaling']:>8} {t['graph']:>15} {t['algorithm']:>10} {t['ranks']:>6} {t['ms']:10.1f} "
-              f"{t['efficiency']:11.2f}")
+              f"{t['efficiency']:11.2f} " + ("" if t["ceiling"] is None else f"{t['ceiling']:8.2f}"))
     if args.blocks == "cupy":  # the peer: one GPU, no MPI, timed by rank 0 of each launch
         peer = {(r["graph"], r["algorithm"], r["ranks"]): r["one_gpu_ms"] for r in rows if r["one_gpu_ms"] is not None}
         print(f"\n{'graph':>15} {'algorithm':>10} {'ranks':>6} {'mpi-cupy ms':>12} {'one GPU ms':>11}")
