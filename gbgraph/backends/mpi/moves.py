@@ -78,7 +78,7 @@ class Routes:
         mine = np.bincount(owners(ghosts, A.ncols, ex.size), minlength=ex.size)  # my ghosts, by owner
         asked, theirs = ex.alltoallv(ghosts, mine)  # the ids each rank holds of my block
         self.served = asked - be.block(A.ncols)[0]
-        self._mine, self._theirs = _starts(mine), _starts(theirs)
+        self._mine, self._theirs = mine, theirs
         self.ask_bytes, self._ask_at = _byte_runs(mine)
         self.asked_bytes, self._asked_at = _byte_runs(theirs)
 
@@ -102,11 +102,11 @@ class Routes:
 
     def served_counts(self, asked):
         """Entries this rank answers each rank: the bits set in its run of ``asked``."""
-        return _run_sums(asked, self._theirs)
+        return _segment_sums(asked, self._theirs)
 
     def wanted_counts(self, wanted):
         """Entries each owner answers this rank: the bits set in its run of ``wanted``."""
-        return _run_sums(wanted, self._mine)
+        return _segment_sums(wanted, self._mine)
 
 
 def _starts(counts):
@@ -122,15 +122,6 @@ def _byte_runs(counts):
     nbytes = -(-counts // 8)
     shift = np.repeat(8 * _starts(nbytes)[:-1] - _starts(counts)[:-1], counts)
     return nbytes, shift + np.arange(int(counts.sum()), dtype=np.int64)
-
-
-def _run_sums(flags, starts):
-    """The number of True in each run of ``flags`` between consecutive ``starts``: counted
-    run by run (a rank's neighbours are few), not by a cumulative sum over all flags."""
-    sums = np.zeros(starts.size - 1, dtype=np.int64)
-    for r in np.flatnonzero(starts[1:] > starts[:-1]):
-        sums[r] = np.count_nonzero(flags[starts[r]:starts[r + 1]])
-    return sums
 
 
 def with_ghost_rows(be, B, A):
@@ -281,8 +272,13 @@ def transposed(be, A):
     return local_block(local, indptr, new_cols[order], values[order], col_lo, col_hi)
 
 
-def _segment_sums(lengths, counts):
-    """Sums of ``lengths`` over consecutive segments of ``counts`` entries each."""
-    ends = np.concatenate(([0], np.cumsum(lengths)))
-    bounds_ = np.concatenate(([0], np.cumsum(counts)))
-    return ends[bounds_[1:]] - ends[bounds_[:-1]]
+def _segment_sums(values, counts):
+    """Sums of ``values`` (numbers or flags) over consecutive segments of ``counts`` entries
+    each: summed segment by segment (a rank's partners are few), not by a cumulative sum
+    over every value."""
+    starts = _starts(counts)
+    sums = np.zeros(counts.size, dtype=np.int64)
+    for r in np.flatnonzero(counts):
+        sums[r] = values[starts[r]:starts[r + 1]].sum()
+    return sums
+
