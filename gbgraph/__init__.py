@@ -7,16 +7,17 @@
 """
 
 from . import amg, datasets, distributed, generators, io, plot, solvers, validate
-from .algorithms.aggregation import Aggregation, aggregate
+from .algorithms.aggregation import aggregate
 from .algorithms.coarsen import Hierarchy, aggregation_operator, coarse_graph, coarsen
-from .algorithms.coloring import ColoringResult, color
-from .algorithms.mapping import CoarseMapping, coarse_mapping
-from .algorithms.mis import MISResult, mis1, mis2, misk
+from .algorithms.coloring import color
+from .algorithms.mapping import coarse_mapping
+from .algorithms.mis import mis1, mis2, misk
 from .algorithms.partition import PartitionResult, bisect, partition
 from .backends import Backend, backend
 from .errors import (AsymmetricGraphError, AsymmetricValuesError, GBGraphError, InvalidGraphError, StallError,
                      UnsupportedGraphTypeError)
 from .graph import Graph, as_graph, symmetrize
+from .results import Aggregation, CoarseMapping, ColoringResult, MISResult
 
 __version__ = "0.1.0"
 

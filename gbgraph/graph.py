@@ -108,7 +108,7 @@ class Graph:
     def on_device_of(self, xp):
         """This graph with its arrays in ``xp``'s memory (numpy: the host, cupy: the GPU):
         itself when they are there already, else a copy made once and kept."""
-        if _array_module(self.indices) is xp:
+        if array_module(self.indices) is xp:
             return self
 
         def move(x):
@@ -240,7 +240,7 @@ def _symmetrized_graph(graph, values):
         return Graph(graph.n, graph.indptr, graph.indices, None, graph.container)
     _check_finite_values(graph.weights)
     other = transposed_weights(graph)
-    weights = _array_module(other).maximum(graph.weights, other) if values == "max" else graph.weights + other
+    weights = array_module(other).maximum(graph.weights, other) if values == "max" else graph.weights + other
     return Graph(graph.n, graph.indptr, graph.indices, weights, graph.container)
 
 
@@ -265,7 +265,7 @@ def _union_with_transpose(csr, values):
 
 def _check_finite_values(values):
     """Max and sum of NaN or infinite values make NaN or lose them without a word."""
-    xp = _array_module(values)
+    xp = array_module(values)
     bad = int(values.size - xp.count_nonzero(xp.isfinite(values))) if values.dtype.kind == "f" else 0
     if bad:
         raise ValueError(f"A has {bad:,} NaN or infinite values among its {values.size:,} stored entries; "
@@ -319,7 +319,7 @@ def _value_asymmetry(graph):
     """(entries whose weight differs from the transposed one, (i, j) of the largest
     difference, (A[i, j], A[j, i])); (0, None, None) for symmetric weights."""
     weights = graph.weights
-    xp = _array_module(weights)
+    xp = array_module(weights)
     other = transposed_weights(graph)
     differ = weights != other
     count = int(xp.count_nonzero(differ))
@@ -469,7 +469,7 @@ def transposed_weights(graph):
     """
     shape = (graph.n, graph.n)
     indptr = graph.indptr.astype(graph.indices.dtype)  # int32 indices: then the offsets fit too, and nothing is copied
-    if _array_module(graph.weights) is np:
+    if array_module(graph.weights) is np:
         W = sp.csr_array((graph.weights, graph.indices, indptr), shape=shape)
     else:
         import cupyx.scipy.sparse as csp
@@ -724,12 +724,25 @@ def _naming_the_graph(n, nnz):
 _INPUT_CLOSED = ("input", "closed")
 
 
-def _array_module(x):
+def array_module(x):
+    """numpy, or cupy for an array on the GPU (the module of the device ``x`` lives on)."""
     if hasattr(x, "__cuda_array_interface__"):
         import cupy
 
         return cupy
     return np
+
+
+def csr_on_device(xp, indptr, indices, values, shape):
+    """A CSR matrix of the device of ``xp``: a ``scipy.sparse.csr_array`` for numpy, a
+    ``cupyx.scipy.sparse.csr_matrix`` for cupy (whose values are floating-point only: integer
+    counts become exact float64)."""
+    if xp is np:
+        return sp.csr_array((values, indices, indptr), shape=shape)
+    import cupyx.scipy.sparse
+
+    values = values if values.dtype.kind in "fc" else values.astype(np.float64)
+    return cupyx.scipy.sparse.csr_matrix((values, indices, indptr), shape=shape)
 
 
 def _insert_diagonal(indptr, indices, xp, dtype):

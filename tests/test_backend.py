@@ -141,7 +141,7 @@ def test_matrix_verbs(be):
 
 
 def test_apply_index(be):
-    from gbgraph.algorithms.hashing import Packing
+    from gbgraph.hashing import Packing
 
     u = _sparse(be, [1, 4, 6], np.array([7, 8, 9], np.int32))
     w = be.apply_index(lambda ids, thunk: ids * 10 + thunk, u, 3)

@@ -105,7 +105,7 @@ def test_mis_family_on_random_graphs(algorithm, options, A):  # hypothesis fills
 def test_packed_statuses_kernel_equals_the_formula():
     import cupy
 
-    from gbgraph.algorithms.hashing import Packing
+    from gbgraph.hashing import Packing
 
     for n, bits in [(1000, 32), (70_000, 32), (1000, 64)]:
         ids = np.sort(np.random.default_rng(n).choice(n, n // 3, replace=False)).astype(np.int64)

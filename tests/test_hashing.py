@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gbgraph.algorithms.hashing import HASHES, FixedPacking, Packing, packing_bits, xorshift, xorshift_star
+from gbgraph.hashing import HASHES, FixedPacking, Packing, packing_bits, xorshift, xorshift_star
 
 from reference import hashed_status, xorshift_hash
 

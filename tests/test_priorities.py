@@ -3,7 +3,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given
 
-from gbgraph.algorithms.hashing import Packing
+from gbgraph.hashing import Packing
 from gbgraph.algorithms.priorities import ecl_degree, fixed_random, kokkos_quality
 from gbgraph.graph import as_graph
 

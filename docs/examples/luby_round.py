@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 import gbgraph as gg
-from gbgraph.algorithms.hashing import xorshift_star
+from gbgraph.hashing import xorshift_star
 
 
 def luby_round(be, A, undecided, n):

@@ -6,15 +6,15 @@
 followed here are Kokkos Kernels' own, see :func:`aggregate`.
 """
 
-from dataclasses import dataclass
 
 import numpy as np
 
 from .. import backends
 from .._labels import labelled
+from ..results import Aggregation
 from ..graph import as_graph
 from .mis import _mis2
-from .hashing import packing_bits
+from ..hashing import packing_bits
 
 __all__ = ["Aggregation", "aggregate", "METHODS"]
 
@@ -23,28 +23,6 @@ METHODS = ("mis2", "mis2_basic")
 #: Kokkos Kernels keeps at most this many neighbouring aggregates per vertex in phase 3.
 TRACKED = 8
 
-
-@dataclass(frozen=True)
-class Aggregation:
-    """A partition of the vertices into aggregates.
-
-    Attributes
-    ----------
-    labels : array or dict
-        int64, length n: the aggregate of each vertex, ``0 .. n_aggregates - 1``; for a
-        networkx input, a dict node -> aggregate.
-    roots : array or set
-        Sorted int64 ids of the roots, one in each aggregate (roots never move); for a
-        networkx input, the set of root nodes.
-    n_aggregates : int
-    """
-
-    labels: object
-    roots: object
-    n_aggregates: int
-
-    def __repr__(self):
-        return f"Aggregation(n={len(self.labels):,}, n_aggregates={self.n_aggregates:,})"
 
 
 def aggregate(A, method="mis2", *, backend=None):

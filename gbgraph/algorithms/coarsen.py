@@ -19,7 +19,8 @@ from .. import _progress, backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
 from ..errors import GBGraphError
-from ..graph import SYMMETRIC_VALUES, Graph, as_graph, check_symmetric_values, to_container
+from ..graph import (SYMMETRIC_VALUES, Graph, array_module, as_graph, check_symmetric_values, csr_on_device,
+                     to_container)
 from .mapping import BAD_WEIGHTS, coarse_mapping
 from .mapping import METHODS as MAPPINGS
 
@@ -78,10 +79,10 @@ def aggregation_operator(labels, n_aggregates=None):
     >>> aggregation_operator([0, 0, 1, 2, 1]).toarray().astype(int).tolist()
     [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]]
     """
-    xp = _array_module(labels)
+    xp = array_module(labels)
     labels, k = _checked_labels(labels, None, n_aggregates, xp)
     n = labels.size
-    return _csr(xp, xp.arange(n + 1), labels, xp.ones(n), (n, k))
+    return csr_on_device(xp, xp.arange(n + 1), labels, xp.ones(n), (n, k))
 
 
 def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=None):
@@ -167,7 +168,7 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
 
 def _coarse_csr(be, graph, labels, k, method, low_degree_end):
     """The coarse graph as a CSR array of the backend's device (scipy or cupyx)."""
-    return _csr(be.xp, *_coarse_arrays(be, graph, labels, k, method, low_degree_end), (k, k))
+    return csr_on_device(be.xp, *_coarse_arrays(be, graph, labels, k, method, low_degree_end), (k, k))
 
 
 def _coarse_arrays(be, graph, labels, k, method, low_degree_end):
@@ -222,27 +223,9 @@ _COARSE_REMEDY = ("the coarse graph Pᵀ A P would be asymmetric too (and the on
                   "gg.as_graph(A, weights=False)")
 
 
-def _csr(xp, indptr, indices, values, shape):
-    if xp is np:
-        return sp.csr_array((values, indices, indptr), shape=shape)
-    import cupyx.scipy.sparse
-
-    # cupyx sparse matrices hold floating-point values only: counts become exact float64
-    values = values if values.dtype.kind in "fc" else values.astype(np.float64)
-    return cupyx.scipy.sparse.csr_matrix((values, indices, indptr), shape=shape)
-
-
-def _array_module(array):
-    if hasattr(array, "__cuda_array_interface__"):
-        import cupy
-
-        return cupy
-    return np
-
-
 def _check_device(labels, graph):
     """Labels and graph must live on the same side: no silent copies across the bus."""
-    on_gpu, graph_on_gpu = _array_module(labels) is not np, graph.container == "cupyx"
+    on_gpu, graph_on_gpu = array_module(labels) is not np, graph.container == "cupyx"
     if on_gpu != graph_on_gpu:
         raise TypeError(f"labels are a {'GPU' if on_gpu else 'CPU'} array but the graph is on the "
                         f"{'GPU' if graph_on_gpu else 'CPU'}; move one of them (cupy.asarray or .get())")
@@ -586,7 +569,7 @@ def _sums_are_bounded(graph):
     w = graph.weights
     if w is None:
         return True
-    xp = _array_module(w)
+    xp = array_module(w)
     limit = np.finfo(w.dtype).max if w.dtype.kind == "f" else np.iinfo(w.dtype).max
     with np.errstate(over="ignore"):  # an infinite total is the answer, not a problem
         return float(xp.abs(w).sum(dtype=np.float64)) < float(limit) / 2

@@ -11,7 +11,6 @@ Plassmann's rounds with first fit, which is sequential greedy coloring in priori
 Line numbers ``l.N`` count the lines of the paper's listing from its ``procedure`` line.
 """
 
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,8 +18,9 @@ from .. import backends
 from .._checks import check_integer
 from .._labels import labelled, node_ids
 from ..errors import StallError
+from ..results import ColoringResult
 from ..graph import as_graph
-from .hashing import Packing
+from ..hashing import Packing
 from .mis import _max_iter
 
 __all__ = ["ColoringResult", "color", "METHODS", "PRIORITIES"]
@@ -35,29 +35,6 @@ PRIORITIES = ("random", "largest_degree")
 _TAIL = 32
 _SEEDS = 2**63  # seeds reach the cupy hash kernel as a signed 64-bit round number
 
-
-@dataclass(frozen=True)
-class ColoringResult:
-    """A vertex coloring and the number of rounds that found it.
-
-    Attributes
-    ----------
-    colors : array or dict
-        int64 color of each vertex, ``0 .. n_colors - 1`` (numpy on CPU backends, CuPy on
-        the GPU); for a networkx input, a dict node -> color.
-    n_colors : int
-        Number of colors used; every value below it occurs.
-    iterations : int
-        Semiring rounds: one per Jones-Plassmann round, or per MIS round for ``"mis"``; 1
-        for ``"sequential"`` (one ordered first-fit pass).
-    """
-
-    colors: object
-    n_colors: int
-    iterations: int
-
-    def __repr__(self):
-        return f"ColoringResult(n={len(self.colors):,}, n_colors={self.n_colors}, iterations={self.iterations})"
 
 
 def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=None, seed=0,
@@ -233,7 +210,7 @@ class _Keys:
     """Packed 64-bit priorities: unique, at least 1, larger wins (docs/coloring.md).
 
     ``random(ids)`` is ``h_i << nv | (i + 1)``, with ``h_i`` the hash of (i, seed) that
-    :class:`~gbgraph.algorithms.hashing.Packing` computes. ``led(ids, field, bits)`` puts a
+    :class:`~gbgraph.hashing.Packing` computes. ``led(ids, field, bits)`` puts a
     ``bits``-wide field above it, keeping the hash's top bits: ``field << (64 - bits) |
     (h_i >> bits) << nv | (i + 1)``; comparing keys then compares fields first.
     """

@@ -2,7 +2,7 @@
 (their Algorithm 5), and the pieces the other mappings share.
 
 Every vertex v has a unique key ``hash(v, seed) << nv | (v + 1)`` (the project's hash,
-:class:`~gbgraph.algorithms.hashing.Packing`); the heavy neighbour of u is the neighbour v
+:class:`~gbgraph.hashing.Packing`); the heavy neighbour of u is the neighbour v
 with the largest ``(W(u, v), key(v))``, one row-wise max-reduction
 (:meth:`~gbgraph.backends.base.Backend.heavy_neighbor`), and keys decide every other
 order. Line numbers ``l.N`` are those of the paper's listings [1]_.
@@ -16,7 +16,7 @@ References
 
 import numpy as np
 
-from .hashing import Packing
+from ..hashing import Packing
 
 __all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels"]
 

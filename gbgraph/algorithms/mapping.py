@@ -7,13 +7,13 @@ matching and mt-Metis' two-hop matching (``matching.py``), GOSH and the GOSH/HEC
 the graph and the seed, so the result is the same on every run, thread count and backend.
 """
 
-from dataclasses import dataclass
 
 import numpy as np
 
 from .. import backends
 from .._checks import check_integer
 from .._labels import labelled
+from ..results import CoarseMapping
 from ..graph import as_graph, check_symmetric_values
 from . import gosh, heavy, matching
 from .aggregation import aggregate
@@ -28,30 +28,6 @@ METHODS = tuple(_ALGORITHMS) + ("mis2", "mis2_basic")
 WEIGHTED_METHODS = ("hec", "hec3", "hem", "mtmetis", "gosh_hec")
 _SEEDS = 2**63  # the GPU's hash kernel takes the seed as a signed 64-bit round number
 
-
-@dataclass(frozen=True)
-class CoarseMapping:
-    """The coarse vertex of every fine vertex.
-
-    Attributes
-    ----------
-    labels : array
-        int64, length n: the coarse vertex of each vertex, ``0 .. n_coarse - 1`` (numpy on
-        the CPU, CuPy on the GPU); coarse vertices are numbered in the order of the vertex
-        each one's pointers lead to (the MIS-2 aggregations: Kokkos Kernels' numbering).
-    n_coarse : int
-    method : str
-    rounds : int or None
-        Rounds of the mapping's synchronous loop (None for the MIS-2 aggregations).
-    """
-
-    labels: object
-    n_coarse: int
-    method: str
-    rounds: object = None
-
-    def __repr__(self):
-        return f"CoarseMapping({self.method!r}, n={len(self.labels):,}, n_coarse={self.n_coarse:,})"
 
 
 def coarse_mapping(A, method="hec", *, seed=0, backend=None):

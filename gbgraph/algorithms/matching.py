@@ -17,7 +17,7 @@ References
 """
 
 from ..errors import StallError
-from .hashing import xorshift_star
+from ..hashing import xorshift_star
 from .heavy import full_vector, heavy_targets, roots_and_labels
 
 __all__ = ["hem", "mtmetis", "LEAF_RATIO", "LEAF_DEGREE", "TWIN_DEGREE", "RELATIVE_DEGREE"]

@@ -35,14 +35,14 @@ References
    Comput. 5(2), 8:1-8:27, 2018. https://doi.org/10.1145/3291525
 """
 
-from dataclasses import dataclass
 
 from .. import backends
 from .._checks import check_integer
 from .._labels import labelled
 from ..errors import StallError
+from ..results import MISResult
 from ..graph import as_graph
-from .hashing import HASHES, Packing, packing_bits
+from ..hashing import HASHES, Packing, packing_bits
 from .priorities import ECL_PRIORITY_BITS, ecl_degree, fixed_random, kokkos_quality
 
 __all__ = ["MISResult", "MIS1_PRIORITIES", "MIS2_PRIORITIES", "mis1", "mis2", "misk"]
@@ -55,25 +55,6 @@ MIS2_PRIORITIES = ("refresh", "fixed", "quality")
 #: joins, its neighbours leave in the next) decide under 1/_NARROW of the undecided rows.
 _NARROW = 8
 
-
-@dataclass(frozen=True)
-class MISResult:
-    """An independent set and the number of rounds that found it.
-
-    Attributes
-    ----------
-    vertices : array or set
-        Sorted int64 vertex ids (numpy on CPU backends, CuPy on the GPU), or the set of
-        nodes for a networkx input.
-    iterations : int
-        Rounds of the main loop (Kokkos Kernels counts the same).
-    """
-
-    vertices: object
-    iterations: int
-
-    def __repr__(self):
-        return f"MISResult(|vertices|={len(self.vertices):,}, iterations={self.iterations})"
 
 
 def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
@@ -99,7 +80,7 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
         ``"numba"``, ``"suitesparse"`` or ``"cupy"`` (the same result on each); None picks
         ``"cupy"`` for GPU input (cupyx sparse, CuPy arrays), else ``"numba"``.
     packing : {None, 32, 64}, optional
-        Status width, see :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits
+        Status width, see :func:`gbgraph.hashing.packing_bits`. None: 32 bits
         when they hold the id and the priority (``n + 2 <= 2**32``; for ``"degree"``,
         ``n + 2 <= 2**25``), else 64.
     max_iter : int, optional
@@ -192,7 +173,7 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
         needs about twice the rounds (for that experiment).
     packing : {None, 32, 64}, optional
         Width of the packed (priority, id) statuses, see
-        :func:`gbgraph.algorithms.hashing.packing_bits`. None: 32 bits when
+        :func:`gbgraph.hashing.packing_bits`. None: 32 bits when
         ``n + 2 <= 2**32``, else 64 (Kokkos Kernels with 64-bit ordinals).
     max_iter : int, optional
         Most rounds to run. The default, ``n + 1``, is never reached: each round decides at

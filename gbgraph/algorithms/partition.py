@@ -39,9 +39,9 @@ import numpy as np
 from .. import backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
-from ..graph import Graph, as_graph
+from ..graph import Graph, as_graph, csr_on_device
 from .coarsen import CoarseningStallWarning, coarsen
-from .hashing import Packing
+from ..hashing import Packing
 from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
 from .refine_fm import HostGraph, fm_refine, rebalance
@@ -324,11 +324,9 @@ def _induced(be, graph, members):
     if xp is np:
         index_dtype = np.int32 if max(m, sub_indices.size) < 2**31 else np.int64
         return Graph(m, sub_indptr.astype(np.int64), sub_indices.astype(index_dtype), weights)
-    import cupyx.scipy.sparse
-
-    return as_graph(cupyx.scipy.sparse.csr_matrix(
-        (xp.ones(sub_indices.size) if weights is None else weights, sub_indices, sub_indptr), shape=(m, m)),
-        weights=graph.weights is not None)
+    return as_graph(csr_on_device(xp, sub_indptr, sub_indices,
+                                  xp.ones(sub_indices.size) if weights is None else weights, (m, m)),
+                    weights=graph.weights is not None)
 
 
 def bounds_of(total, counts, eps, integral, unit=False):

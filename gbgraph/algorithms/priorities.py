@@ -1,6 +1,6 @@
 """Fixed vertex priorities of the MIS family, packed as statuses (numpy or cupy arrays).
 
-Each function returns a :class:`~gbgraph.algorithms.hashing.FixedPacking`: vertex ``i``'s
+Each function returns a :class:`~gbgraph.hashing.FixedPacking`: vertex ``i``'s
 status ``(p_i << nv) | (i + 1)`` stays the same in every round, the lower status wins, and
 the id in the low bits breaks ties. The rules are those of ../../docs/determinism.md:
 
@@ -11,13 +11,13 @@ the id in the low bits breaks ties. The rules are those of ../../docs/determinis
 * :func:`kokkos_quality`: Kokkos Kernels' ``MIS2_QUALITY`` normalised degree, in float32 as
   Kokkos Kernels computes it; lower degree wins.
 
-Like :mod:`~gbgraph.algorithms.hashing`, this is array code written against ``xp`` so that
+Like :mod:`~gbgraph.hashing`, this is array code written against ``xp`` so that
 every backend computes the same bits; it never imports CuPy.
 """
 
 import numpy as np
 
-from .hashing import FixedPacking, Packing, xorshift_star
+from ..hashing import FixedPacking, Packing, xorshift_star
 
 __all__ = ["ECL_LEVELS", "ECL_PRIORITY_BITS", "fixed_random", "ecl_degree", "kokkos_quality"]
 
@@ -29,7 +29,7 @@ ECL_PRIORITY_BITS = 7
 
 
 def fixed_random(n, bits, xp=np, priority_hash="xorshift*"):
-    """The statuses of round 0 of :class:`~gbgraph.algorithms.hashing.Packing`, kept fixed.
+    """The statuses of round 0 of :class:`~gbgraph.hashing.Packing`, kept fixed.
 
     Parameters
     ----------
@@ -49,7 +49,7 @@ def fixed_random(n, bits, xp=np, priority_hash="xorshift*"):
     Examples
     --------
     >>> import numpy as np
-    >>> from gbgraph.algorithms.hashing import Packing
+    >>> from gbgraph.hashing import Packing
     >>> ids = np.arange(5)
     >>> bool(np.all(fixed_random(5, 32)(ids, 7) == Packing(5, 32)(ids, 0)))
     True

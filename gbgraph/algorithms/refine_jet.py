@@ -40,7 +40,7 @@ References
 import time
 
 from ..backends.partition_forms import lightest_prefix
-from .hashing import Packing
+from ..hashing import Packing
 from .partition import initial_bisection, project
 
 __all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS"]

@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..backends.partition_forms import lightest_prefix
-from .hashing import Packing
+from ..hashing import Packing
 from .partition import project
 
 __all__ = ["spectral_levels", "TOLERANCE", "MAX_ITER"]

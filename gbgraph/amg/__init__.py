@@ -4,6 +4,13 @@ pyamg's ``smoothed_aggregation_solver`` takes no aggregation callable, so the hi
 built here, level by level, with pyamg's own pieces (strength of connection, tentative
 prolongator by ``fit_candidates``, Jacobi prolongation smoothing, smoothers) around
 :func:`gbgraph.aggregate`, and the Galerkin product ``R A P`` on a gbgraph backend.
+
+Why arrays, not the backend protocol: past the aggregates, smoothed-aggregation setup and
+its cycle are numerical linear algebra on floating-point matrices (QR of each aggregate's
+candidates, Jacobi-smoothed prolongators, Lanczos, dense coarse solves, the V-cycle) whose
+reference is pyamg's scipy code. They are written in scipy/numpy (cupyx/CuPy on the GPU) so
+that each step is pyamg's formula on the same arrays; the graph steps (aggregation, the
+Galerkin product's pattern) go through gbgraph's algorithms and backends.
 """
 
 import numpy as np

@@ -5,8 +5,8 @@ of the two sets and of the result; never between rounds."""
 import cupy
 import numpy as np
 
-from ...algorithms.aggregation import Aggregation
-from ...algorithms.hashing import Packing, packing_bits
+from ...results import Aggregation
+from ...hashing import Packing, packing_bits
 from .kernels import THREADS, blocks, c_type, cooperative_blocks, function, head
 from .mis import narrow_csr, run
 

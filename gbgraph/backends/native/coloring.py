@@ -6,7 +6,7 @@ the counts."""
 import cupy
 import numpy as np
 
-from ...algorithms.coloring import ColoringResult
+from ...results import ColoringResult
 from ...errors import StallError
 from .kernels import THREADS, c_type, cooperative_blocks, function, warp_span
 from .mis import narrow_csr

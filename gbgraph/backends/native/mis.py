@@ -5,7 +5,7 @@ fixed statuses (``kernels/ecl.cu``)."""
 import cupy
 import numpy as np
 
-from ...algorithms.mis import MISResult
+from ...results import MISResult
 from ...errors import StallError
 from .kernels import THREADS, c_type, cooperative_blocks, function, head, ptr
 

@@ -7,7 +7,7 @@ signature. Launchers size their grids from
 host-known capacities and read entry counts from the device, so no launch waits for the
 host. Each kernel's Python reference: ``mxv`` — the suitesparse backend's ``mxv``;
 ``segment_reduce`` — ``numpy.ufunc.reduceat``; ``vector.cu`` — the numpy expressions in the
-docstrings below; ``packed_statuses`` — ``gbgraph.algorithms.hashing.Packing``.
+docstrings below; ``packed_statuses`` — ``gbgraph.hashing.Packing``.
 """
 
 import functools

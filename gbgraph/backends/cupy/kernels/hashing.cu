@@ -1,5 +1,5 @@
 // Packed MIS-2 statuses T_i(r) of the listed vertices in one pass, hashes included
-// (gbgraph.algorithms.hashing.Packing.__call__ is the reference and documents the formula).
+// (gbgraph.hashing.Packing.__call__ is the reference and documents the formula).
 // The round r comes from *round_ptr when given (a captured round reads it on the device),
 // else from ``round``.
 #pragma once

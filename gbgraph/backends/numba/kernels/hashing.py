@@ -1,6 +1,6 @@
 """Packed MIS-2 statuses of the listed vertices in one parallel pass, hashes included: the
 CPU twin of ``backends/cupy/kernels/hashing.cu``
-(:class:`gbgraph.algorithms.hashing.Packing` is the reference and documents the formula).
+(:class:`gbgraph.hashing.Packing` is the reference and documents the formula).
 """
 
 import numba
@@ -33,7 +33,7 @@ def _hash(x, bits, star):
 @numba.njit(cache=True, parallel=True)
 def packed_statuses(ids, r, nv, bits, star, high_bits):
     """Statuses of the vertices ``ids`` in round ``r``: int32 (the top bit flipped) for 32
-    bits, else uint64, as :class:`~gbgraph.algorithms.hashing.Packing` stores them."""
+    bits, else uint64, as :class:`~gbgraph.hashing.Packing` stores them."""
     round_part = _xorshift(_hash(np.uint64(r), bits, star))
     out32 = np.empty(ids.size if bits == 32 else 0, np.int32)
     out64 = np.empty(0 if bits == 32 else ids.size, np.uint64)

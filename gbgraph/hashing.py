@@ -41,7 +41,7 @@ stored as the int32 ``x - 2**31`` (its top bit flipped), which keeps the order: 
 
 import numpy as np
 
-from .._checks import check_integer
+from ._checks import check_integer
 
 __all__ = ["MULTIPLIER", "HASHES", "packing_bits", "xorshift_star", "xorshift", "Packing", "FixedPacking"]
 
@@ -275,7 +275,7 @@ class Packing(_Statuses):
     def numba(self, ids, r):
         """:meth:`__call__` as one parallel numba kernel (``backends/numba/kernels/hashing.py``),
         for the numba backend's ``apply_index``."""
-        from ..backends.numba.kernels.hashing import packed_statuses
+        from .backends.numba.kernels.hashing import packed_statuses
 
         high = self._high_bits if self.bits == 32 else np.uint64(0)
         out32, out64 = packed_statuses(ids, int(r), self.nv, self.bits, self._star, high)
@@ -285,7 +285,7 @@ class Packing(_Statuses):
         """:meth:`__call__` as one CUDA kernel (``kernels/hashing.cu``), for the cupy backend's
         ``apply_index``: the vertices are ``indices[:count]`` (positions 0.. when None), the
         count may be on the device (``count_ptr``), and so may ``r`` (a recorded round)."""
-        from ..backends.cupy.kernels import packed_statuses
+        from .backends.cupy.kernels import packed_statuses
 
         return packed_statuses(self, indices, count_ptr, count, capacity, r, star=self._star)
 
@@ -350,7 +350,7 @@ class FixedPacking(_Statuses):
         host (the mpi backend's, whose blocks may be on the GPU) are copied there once."""
         import cupy
 
-        from ..backends.cupy.kernels import gather
+        from .backends.cupy.kernels import gather
 
         if self._device_values is None:
             self._device_values = cupy.asarray(self.values)  # the same array when it is on the device
