@@ -5,8 +5,8 @@ coarsening (:func:`gbgraph.coarsen`, ``"hec"``) down to a few dozen vertices, la
 coarsest graph by spring-electrical forces with every repulsion computed, then go back up the
 hierarchy: each vertex starts at its coarse vertex's position (spread by a fixed spiral and
 averaged with its neighbours), and a few sweeps of the same forces smooth the level. On the
-finer levels a vertex is pushed only by the vertices within a few edge lengths of it (pairs
-from a k-d tree): the coarse levels have already placed the distant ones. Attraction is a
+finer levels a vertex is pushed only by its nearest vertices (from a k-d tree): the coarse
+levels have already placed the distant ones. Attraction is a
 sparse matrix-vector product with the graph; nothing is factorised, and the cost of a
 sweep is linear in the edges and vertices.
 
@@ -35,13 +35,13 @@ __all__ = ["layout"]
 COARSEST = 64
 #: Levels of up to this many vertices compute every repulsion (a pair list of ~n²/2), so that
 #: the coarse levels, which fix the picture's overall shape, can still unfold.
-_EXACT = 1200
+_EXACT = 1000
 #: Natural edge length of the force model.
 _K = 1.0
 #: Strength of the repulsion against the attraction (Hu's C [2]_).
 _C = 0.2
-#: On the finer levels only pairs closer than this many natural lengths repel each other.
-_REACH = 2.0
+#: On the finer levels each vertex is pushed by this many nearest vertices only.
+_NEAREST = 10
 #: Sweeps, first step (times the square root of the level's input vertices, or of their mean
 #: per vertex on the finer levels) and the factor that cools the step after each sweep. The
 #: coarsest level starts from a spectral drawing, the others from the level below theirs.
@@ -107,7 +107,7 @@ def layout(A):
     Notes
     -----
     No matrix is factorised: a sweep costs a sparse product with the graph and a k-d tree
-    query of the pairs within three edge lengths, linear in the graph's size. A mesh of
+    query of each vertex's ten nearest vertices, linear in the graph's size. A mesh of
     100,000 vertices takes a few seconds; memory stays within a few times the graph's.
 
     References
@@ -170,6 +170,13 @@ def hierarchy(S, groups=None, *, cutoff=COARSEST):
             graphs.append(_ones(W))
             maps.append(labels)
             kept.append(groups)
+        if groups is not None and W.shape[0] > cutoff:
+            ids, labels = np.unique(groups, return_inverse=True)
+            if ids.size < W.shape[0]:  # the quotient graph: one vertex per group
+                W = sp.csr_array(coarse_graph(W, labels))
+                graphs.append(_ones(W))
+                maps.append(labels.astype(np.int64))
+                kept.append(ids)
         if W.shape[0] > cutoff:
             h = coarsen(W, "hec", cutoff=cutoff)
             for level in h.levels[1:]:
@@ -302,25 +309,26 @@ def _sweeps(S, x, w, comp, sweeps, step, cooling, *, exact):
     """Move each vertex along its spring-electrical force, by at most ``step``, which cools
     after each sweep (Fruchterman and Reingold's temperature). With ``l`` a pair's natural
     length: attraction ``d² / l`` along each edge, a sparse product with the graph;
-    repulsion ``C l² / d`` between pairs of a component: all of them if ``exact``, else those
-    closer than ``_REACH`` natural lengths."""
+    repulsion ``C l² / d`` on each vertex from the others of its component: all of them if
+    ``exact``, else its ``_NEAREST`` nearest."""
     x = np.array(x, dtype=np.float64)
     n = x.shape[0]
     if n < 2:
         return x
     rows, cols = _ends(S)
     edge_length = _natural(w, rows, cols)
-    pairs = _all_pairs(comp) if exact else None
-    reach = _REACH * _K * np.sqrt(w.mean())
+    if exact:
+        i, j = _all_pairs(comp)
+        pairs = np.r_[i, j], np.r_[j, i]
     for _ in range(sweeps):
         d = x[cols] - x[rows]
         W = sp.csr_array((np.hypot(d[:, 0], d[:, 1]) / edge_length, S.indices, S.indptr), shape=S.shape)
         force = W @ x - W.sum(axis=1)[:, None] * x  # f_i = Σ_j |x_j - x_i| / l_ij (x_j - x_i)
-        i, j = pairs if exact else _near_pairs(x, comp, reach)
+        i, j = pairs if exact else _near_pairs(x, comp)
         v = x[i] - x[j]
         length2 = _natural(w, i, j) ** 2
         push = v * (_C * length2 / np.maximum(np.einsum("ij,ij->i", v, v), 1e-9 * length2))[:, None]
-        force += np.column_stack([np.bincount(i, push[:, k], n) - np.bincount(j, push[:, k], n) for k in range(2)])
+        force += np.column_stack([np.bincount(i, push[:, k], n) for k in range(2)])
         size = np.hypot(force[:, 0], force[:, 1])
         x += force * (np.minimum(size, step) / np.maximum(size, 1e-12))[:, None]
         step *= cooling
@@ -342,10 +350,14 @@ def _all_pairs(comp):
     return np.concatenate(first), np.concatenate(second)
 
 
-def _near_pairs(x, comp, reach):
-    """Pairs of vertices of one component closer than ``reach``."""
-    pairs = cKDTree(x).query_pairs(reach, output_type="ndarray")
-    i, j = pairs[:, 0], pairs[:, 1]
+def _near_pairs(x, comp):
+    """Each vertex with its ``_NEAREST`` nearest vertices of its component (a k-d tree query:
+    n × k pairs however dense the picture)."""
+    n = x.shape[0]
+    k = min(_NEAREST, n - 1)
+    _, near = cKDTree(x).query(x, k=k + 1)
+    i = np.repeat(np.arange(n), k)
+    j = near[:, 1:].ravel()
     same = comp[i] == comp[j]
     return i[same], j[same]
 
