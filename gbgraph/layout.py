@@ -35,7 +35,7 @@ __all__ = ["layout"]
 COARSEST = 64
 #: Levels of up to this many vertices compute every repulsion (a pair list of ~n²/2), so that
 #: the coarse levels, which fix the picture's overall shape, can still unfold.
-_EXACT = 1000
+_EXACT = 600
 #: Natural edge length of the force model.
 _K = 1.0
 #: Strength of the repulsion against the attraction (Hu's C [2]_).
@@ -243,7 +243,7 @@ def _components(levels):
 
 def _coarsest(S, w, comp):
     """Spring-electrical layout of the coarsest graph, every pair of a component repelling,
-    from each component's spectral drawing (Koren's [3]_), which is folded at worst, never
+    from each component's spectral drawing (Koren's, dense), which is folded at worst, never
     tangled as scattered points can be."""
     x = np.zeros((S.shape[0], 2))
     for c in range(int(comp.max()) + 1 if comp.size else 0):
@@ -319,14 +319,16 @@ def _sweeps(S, x, w, comp, sweeps, step, cooling, *, exact):
     edge_length = _natural(w, rows, cols)
     if exact:
         i, j = _all_pairs(comp)
-        pairs = np.r_[i, j], np.r_[j, i]
+        i, j = np.r_[i, j], np.r_[j, i]
+        length2 = _natural(w, i, j) ** 2
     for _ in range(sweeps):
         d = x[cols] - x[rows]
         W = sp.csr_array((np.hypot(d[:, 0], d[:, 1]) / edge_length, S.indices, S.indptr), shape=S.shape)
         force = W @ x - W.sum(axis=1)[:, None] * x  # f_i = Σ_j |x_j - x_i| / l_ij (x_j - x_i)
-        i, j = pairs if exact else _near_pairs(x, comp)
+        if not exact:
+            i, j = _near_pairs(x, comp)
+            length2 = _natural(w, i, j) ** 2
         v = x[i] - x[j]
-        length2 = _natural(w, i, j) ** 2
         push = v * (_C * length2 / np.maximum(np.einsum("ij,ij->i", v, v), 1e-9 * length2))[:, None]
         force += np.column_stack([np.bincount(i, push[:, k], n) for k in range(2)])
         size = np.hypot(force[:, 0], force[:, 1])

@@ -356,11 +356,14 @@ def _view(graph, groups, coords, what):
     if mixed:  # the level merged groups: each drawn vertex takes the group most of its vertices are in
         drawn = sp.csr_array((np.ones(graph.n), (owner, groups)), shape=(n, int(groups.max()) + 1)).argmax(axis=1)
         drawn = np.asarray(drawn).ravel()
+    quotient = not mixed and np.unique(drawn).size == n
+    kind = (f"one vertex per group: the graph of the {what}" if quotient else
+            f"coloured by the group most of their vertices are in" if mixed else f"each inside one of the {what}")
     warnings.warn(f"{graph.n:,} vertices are more than a picture shows ({MAX_DRAWN:,}): drawing level {level} of "
-                  f"a coarsening hierarchy, {n:,} vertices standing for {graph.n / n:.1f} each "
-                  f"({'coloured by the group most of them are in' if mixed else 'each in one of the ' + what})",
+                  f"a coarsening hierarchy instead, {n:,} vertices standing for {graph.n / n:.1f} each ({kind})",
                   CoarseDrawingWarning, stacklevel=3)
-    caption = f"\ndrawn: level {level} of a coarsening, {n:,} vertices{' (majority colours)' if mixed else ''}"
+    caption = (f"\ndrawn: the graph of the {what}" if quotient else
+               f"\ndrawn: level {level} of a coarsening, {n:,} vertices{' (majority colours)' if mixed else ''}")
     return _View(levels.graphs[level], xy, np.asarray(drawn, dtype=np.int64), caption)
 
 
@@ -412,7 +415,7 @@ def _draw_edges(ax, xy, rows, cols, colors, n, width=1.0):
 def _draw_regions(ax, view, colors):
     """Each group's region, light in its colour, with dark borders: every pixel of a grid
     over the picture takes the group of its nearest vertex (a Voronoi map of the groups [1]_),
-    pixels farther than an edge's length from every vertex stay blank, and pixels whose
+    pixels farther than twice the usual gap between vertices from every vertex stay blank, and pixels whose
     right or upper neighbour lies in another group are its border. So a group shows as one
     patch even where its vertices are specks; 2-D pictures only.
 
@@ -425,13 +428,15 @@ def _draw_regions(ax, view, colors):
     xy = view.xy
     if xy.shape[1] != 2 or view.n < 3:
         return
-    rows, cols = _edges(view.S)
-    reach = float(np.median(np.linalg.norm(xy[rows] - xy[cols], axis=1))) if rows.size else 1.0
+    tree = cKDTree(xy)
+    reach = 2.0 * float(np.median(tree.query(xy, k=2)[0][:, 1]))  # twice the usual gap between vertices
+    if not reach > 0:
+        return
     low, high = xy.min(axis=0) - reach, xy.max(axis=0) + reach
     pixel = max(high - low) / _REGION_PIXELS
     shape = np.maximum(np.ceil((high - low) / pixel).astype(int), 1)
     gx, gy = np.meshgrid(low[0] + (np.arange(shape[0]) + 0.5) * pixel, low[1] + (np.arange(shape[1]) + 0.5) * pixel)
-    distance, nearest = cKDTree(xy).query(np.column_stack((gx.ravel(), gy.ravel())), distance_upper_bound=reach)
+    distance, nearest = tree.query(np.column_stack((gx.ravel(), gy.ravel())), distance_upper_bound=reach)
     nearest = np.minimum(nearest, view.n - 1).reshape(gx.shape)  # n: no vertex within reach
     owner = np.where(np.isfinite(distance).reshape(gx.shape), view.groups[nearest], -1)
     image = np.zeros(gx.shape + (4,))
