@@ -435,6 +435,8 @@ class _Bars:
             bar.total = fields["total"]
             bar.set_postfix_str(fields["what"], refresh=False)
             bar.update(fields["done"] - bar.n)
+            if fields["total"] is not None and fields["done"] >= fields["total"]:
+                bar.close()  # laid out: the line clears before the picture's warning, if any
         elif self._command in ("coarsen", "partition"):
             partitioning = self._command == "partition"
             bar = self._bar("work", total=self._hierarchies, desc=self._command, bar_format=(
