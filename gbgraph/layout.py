@@ -242,14 +242,20 @@ def _components(levels):
 
 
 def _coarsest(S, w, comp):
-    """Spring-electrical layout of the coarsest graph, every pair of a component repelling,
-    from each component's spectral drawing (Koren's, dense), which is folded at worst, never
-    tangled as scattered points can be."""
+    """Spring-electrical layout of the coarsest graph from each component's spectral drawing
+    (Koren's, dense), which is folded at worst, never tangled as scattered points can be.
+    Every pair of a component repels, unless a component is too large for that (a hierarchy
+    that stalled early, on a graph of many isolated vertices): then the nearest do."""
+    order = np.argsort(comp, kind="stable")
+    size = np.bincount(comp)
+    starts = np.r_[0, np.cumsum(size)]
+    P = S[order][:, order]  # components in contiguous blocks
     x = np.zeros((S.shape[0], 2))
-    for c in range(int(comp.max()) + 1 if comp.size else 0):
-        ids = np.flatnonzero(comp == c)
-        x[ids] = (_spectral(S[ids][:, ids]) - 0.5) * np.sqrt(w[ids].sum()) * _K
-    x = _sweeps(S, x, w, comp, _COARSEST_SWEEPS, _EXACT_STEP * np.sqrt(w.sum()), _COARSEST_COOLING, exact=True)
+    for c in np.flatnonzero(size > 1):
+        a, b = starts[c], starts[c + 1]
+        x[order[a:b]] = (_spectral(P[a:b, a:b]) - 0.5) * np.sqrt(w[order[a:b]].sum()) * _K
+    exact = size.max(initial=0) <= _EXACT
+    x = _sweeps(S, x, w, comp, _COARSEST_SWEEPS, _EXACT_STEP * np.sqrt(w.sum()), _COARSEST_COOLING, exact=exact)
     return _normalised(S, x, w, comp)
 
 

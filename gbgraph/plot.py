@@ -38,8 +38,6 @@ MAX_DRAWN = 50_000
 #: Edges inside a group take its colour; edges between aggregates are this grey, darker than
 #: the background so that the groups' borders show, lighter than the colours.
 _BETWEEN = "0.55"
-
-
 #: Pixels along the longer side of the map of the groups' regions.
 _REGION_PIXELS = 800
 
@@ -53,7 +51,12 @@ def aggregates(A, labels, coords=None, *, ax=None):
 
     Aggregates take the colors of a greedy coloring of the graph of aggregates
     (:func:`gbgraph.color` on ``Pᵀ A P``), so that neighbouring aggregates differ; edges
-    between aggregates are light grey.
+    between aggregates are grey. On 2-D pictures each aggregate's region (the points nearer
+    to its vertices than to others) is shaded in its colour, with dark borders. Without
+    ``coords`` the layout keeps each aggregate's vertices together (:func:`layout` over a
+    hierarchy whose first levels merge vertices of one aggregate only). Above
+    :data:`MAX_DRAWN` vertices a coarse level is drawn (the graph of the aggregates when it
+    is small enough), with a :class:`CoarseDrawingWarning` and a second title line.
 
     Parameters
     ----------
@@ -81,6 +84,11 @@ def aggregates(A, labels, coords=None, *, ax=None):
         or 2-D axes given for 3-D coordinates.
     TypeError
         for labels that are not integers.
+
+    Warns
+    -----
+    CoarseDrawingWarning
+        for a graph of more than :data:`MAX_DRAWN` vertices: which level was drawn.
 
     Examples
     --------
@@ -111,6 +119,11 @@ def aggregates(A, labels, coords=None, *, ax=None):
 def partition(A, parts, coords=None, *, ax=None):
     """Draw a graph with its vertices coloured by part and its cut edges in black.
 
+    Edges inside a part take its colour; on 2-D pictures each part's region is shaded, with
+    dark borders. Without ``coords`` the layout keeps each part's vertices together, and above
+    :data:`MAX_DRAWN` vertices a coarse level is drawn, each drawn vertex inside one part, as
+    :func:`aggregates` does.
+
     Parameters
     ----------
     A : graph
@@ -137,6 +150,11 @@ def partition(A, parts, coords=None, *, ax=None):
         or 2-D axes given for 3-D coordinates.
     TypeError
         for parts that are not integers.
+
+    Warns
+    -----
+    CoarseDrawingWarning
+        for a graph of more than :data:`MAX_DRAWN` vertices: which level was drawn.
 
     Examples
     --------
