@@ -40,6 +40,10 @@ _EXACT = 600
 _K = 1.0
 #: Strength of the repulsion against the attraction (Hu's C [2]_).
 _C = 0.2
+#: On the levels of nearest repulsion, an edge between two groups pulls this much of an edge
+#: inside one, so that groups part where their edges allow. Not on the coarse levels: a piece
+#: of a group tied to it only through other groups would be flung away there.
+_CUT_PULL = 0.1
 #: On the finer levels each vertex is pushed by this many nearest vertices only.
 _NEAREST = 10
 #: Sweeps, first step (times the square root of the level's input vertices, or of their mean
@@ -200,15 +204,15 @@ def positions(levels, level=0):
     x = _coarsest(levels.graphs[coarsest], weights[coarsest], components[coarsest])
     _progress.report("plot", done=1, total=steps, what=f"level {coarsest}: {x.shape[0]:,} vertices")
     for fine in range(coarsest - 1, level - 1, -1):
-        S, w, comp = levels.graphs[fine], weights[fine], components[fine]
-        x = _interpolate(S, x, levels.maps[fine], w)
+        S, w, comp, groups = levels.graphs[fine], weights[fine], components[fine], levels.groups[fine]
+        x = _interpolate(S, x, levels.maps[fine], w, groups)
         if S.shape[0] <= _EXACT:
             x = _sweeps(S, x, w, comp, _EXACT_SWEEPS, _EXACT_STEP * np.sqrt(w.sum()), _EXACT_COOLING, exact=True)
             x = _normalised(S, x, w, comp)
         else:
             sweeps = int(np.clip(_FINE_SWEEPS * _FINE_FULL / S.shape[0], _FINE_SWEEPS / 3, _FINE_SWEEPS))
             x = _sweeps(S, x, w, comp, sweeps, _FINE_STEP * np.sqrt(w.mean()), _FINE_COOLING ** (_FINE_SWEEPS / sweeps),
-                        exact=False)
+                        exact=False, groups=groups)
         _progress.report("plot", done=coarsest - fine + 1, total=steps, what=f"level {fine}: {x.shape[0]:,} vertices")
     return _pack(x, components[level])
 
@@ -275,11 +279,15 @@ def _spectral(S):
     return (vectors - low) / np.where(high > low, high - low, 1.0)
 
 
-def _normalised(S, x, w, comp):
+def _normalised(S, x, w, comp, groups=None):
     """``x`` scaled about each component's centre so that its edges are on average as long
     as their natural lengths: the sum of every repulsion spreads a level more than its
-    neighbours' forces alone would."""
+    neighbours' forces alone would. Edges between ``groups`` (stretched on purpose) do not
+    count."""
     rows, cols = _ends(S)
+    if groups is not None and np.any(groups[rows] == groups[cols]):
+        inside = groups[rows] == groups[cols]
+        rows, cols = rows[inside], cols[inside]
     ratio = np.linalg.norm(x[rows] - x[cols], axis=1) / _natural(w, rows, cols)
     count = np.bincount(comp[rows], minlength=int(comp.max()) + 1 if comp.size else 0)
     mean = np.bincount(comp[rows], weights=ratio, minlength=count.size) / np.maximum(count, 1)
@@ -295,13 +303,23 @@ def _natural(w, i, j):
     return _K * np.sqrt(0.5 * (w[i] + w[j]))
 
 
-def _interpolate(S, coarse_x, labels, w):
-    """Fine positions from coarse ones: each vertex starts at its coarse vertex, on a small
-    golden-angle spiral that tells the vertices of one coarse vertex apart, then moves halfway
-    to its neighbours' mean (a product with the graph)."""
-    angle = np.arange(labels.size) * (np.pi * (3.0 - np.sqrt(5.0)))
-    x = coarse_x[labels] + 0.3 * _K * np.sqrt(w)[:, None] * np.column_stack((np.cos(angle), np.sin(angle)))
-    degree = np.diff(S.indptr)
+def _interpolate(S, coarse_x, labels, w, groups=None):
+    """Fine positions from coarse ones: the vertices of a coarse vertex start spread over the
+    disc it stands for (area: their weight, in K²) on a golden-angle spiral, then move halfway
+    to the mean of their neighbours (of their group, with ``groups``): a product with the
+    graph."""
+    order = np.argsort(labels, kind="stable")
+    count = np.bincount(labels, minlength=coarse_x.shape[0])
+    rank = np.empty(labels.size)
+    rank[order] = np.arange(labels.size) - np.repeat(np.cumsum(count) - count, count)
+    area = np.bincount(labels, w, coarse_x.shape[0])[labels]
+    radius = 0.5 * _K * np.sqrt(area * (rank + 0.5) / count[labels])
+    angle = rank * (np.pi * (3.0 - np.sqrt(5.0)))
+    x = coarse_x[labels] + radius[:, None] * np.column_stack((np.cos(angle), np.sin(angle)))
+    if groups is not None:
+        rows, cols = _ends(S)
+        S = sp.csr_array(((groups[rows] == groups[cols]).astype(np.float64), S.indices, S.indptr), shape=S.shape)
+    degree = S.sum(axis=1)
     mean = (S @ x) / np.maximum(degree, 1)[:, None]
     return np.where(degree[:, None] > 0, 0.5 * (x + mean), x)
 
@@ -311,18 +329,21 @@ def _centres(x, comp):
     return np.column_stack([np.bincount(comp, weights=x[:, d]) / count for d in range(2)])
 
 
-def _sweeps(S, x, w, comp, sweeps, step, cooling, *, exact):
+def _sweeps(S, x, w, comp, sweeps, step, cooling, *, exact, groups=None):
     """Move each vertex along its spring-electrical force, by at most ``step``, which cools
     after each sweep (Fruchterman and Reingold's temperature). With ``l`` a pair's natural
     length: attraction ``d² / l`` along each edge, a sparse product with the graph;
     repulsion ``C l² / d`` on each vertex from the others of its component: all of them if
-    ``exact``, else its ``_NEAREST`` nearest."""
+    ``exact``, else its ``_NEAREST`` nearest. Edges between ``groups`` pull ``_CUT_PULL`` as
+    hard, so that groups part where their edges allow."""
     x = np.array(x, dtype=np.float64)
     n = x.shape[0]
     if n < 2:
         return x
     rows, cols = _ends(S)
     edge_length = _natural(w, rows, cols)
+    if groups is not None:
+        edge_length = np.where(groups[rows] == groups[cols], edge_length, edge_length / _CUT_PULL)
     if exact:
         i, j = _all_pairs(comp)
         i, j = np.r_[i, j], np.r_[j, i]
