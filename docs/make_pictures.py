@@ -25,6 +25,11 @@ def aggregates():
     return gg.plot.aggregates(A, labels, gg.generators.grid_coordinates(30, 30, 1))
 
 
+def aggregates_layout():
+    A = gg.datasets.load("fe_4elt2")  # a 2-D mesh without coordinates: drawn by gg.plot.layout
+    return gg.plot.aggregates(A, gg.aggregate(A).labels)
+
+
 def partition():
     A = gg.datasets.load("fe_4elt2")  # a 2-D mesh without coordinates: drawn by gg.plot.layout
     parts = gg.partition(A, 8).parts
@@ -42,7 +47,7 @@ def spy():
     return gg.plot.spy(C)
 
 
-PICTURES = {"aggregates": aggregates, "partition": partition, "hierarchy": hierarchy, "spy": spy}
+PICTURES = {"aggregates": aggregates, "aggregates_layout": aggregates_layout, "partition": partition, "hierarchy": hierarchy, "spy": spy}
 
 
 def main():

@@ -11,6 +11,9 @@ of a context variable. Events and their fields:
     ``n``: :func:`gbgraph.coarsen` starts a hierarchy of a graph of n vertices.
 ``"level"``
     ``level``, ``n``: it added a level of n vertices.
+``"plot"``
+    ``done``, ``total``, ``what``: :mod:`gbgraph.plot` has laid out ``done`` of ``total``
+    levels (``total`` is None while it coarsens); ``what`` names the last.
 ``"output"``
     no fields: the command line is about to print its results (the display clears itself).
 """

@@ -414,7 +414,7 @@ def _write_ids(path, ids):
 
 class _Bars:
     """tqdm bars on standard error for the events of :mod:`gbgraph._progress`: bytes of a file
-    read, and the levels (coarsen) or hierarchies (partition) built. Each bar appears only
+    read, the levels (coarsen) or hierarchies (partition) built, and the levels --plot laid out. Each bar appears only
     once its work has taken a second, and all vanish when the command ends."""
 
     def __init__(self, command, hierarchies=None):
@@ -429,6 +429,14 @@ class _Bars:
             bar.update(fields["done"] - bar.n)
             if fields["done"] >= fields["total"]:
                 bar.close()  # and it stays closed: the last read, at the end, reports the end again
+        elif event == "plot":  # --plot's layout, level by level
+            bar = self._bar("plot", total=fields["total"], desc="plot", bar_format=(
+                "{desc}: {n_fmt}/{total_fmt} levels [{elapsed}{postfix}]"))
+            bar.total = fields["total"]
+            bar.set_postfix_str(fields["what"], refresh=False)
+            bar.update(fields["done"] - bar.n)
+            if fields["total"] is not None and fields["done"] >= fields["total"]:
+                bar.close()  # laid out: the line clears before the picture's warning, if any
         elif self._command in ("coarsen", "partition"):
             partitioning = self._command == "partition"
             bar = self._bar("work", total=self._hierarchies, desc=self._command, bar_format=(

@@ -8,24 +8,42 @@ copied to the host for drawing.
 
 Vertices are placed at ``coords`` when given (an ``(n, 2)`` array, or ``(n, 3)`` for 3-D
 axes: :func:`gbgraph.generators.grid_coordinates` gives the points of a generated grid),
-else by :func:`layout`, a spectral layout computed from the graph.
+else by :func:`layout`, a multilevel force layout computed with gbgraph's own coarsening
+(:mod:`gbgraph.layout`).
+
+A graph of more than :data:`MAX_DRAWN` vertices is more than a picture can show: its
+vertices would be smaller than a pixel and its edges a grey fog. :func:`aggregates` and
+:func:`partition` then draw a coarse level of a hierarchy instead, each drawn vertex standing
+for input vertices of one group where the hierarchy allows it, and say so in the title and
+with a :class:`CoarseDrawingWarning`.
 """
 
+import dataclasses
+import warnings
+
 import numpy as np
-import scipy.linalg
 import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
-import scipy.sparse.linalg as spla
 
+from . import _progress
+from .errors import GBGraphError
 from .graph import as_graph
+from .layout import hierarchy as _hierarchy
+from .layout import COARSEST, layout, pattern, positions
 
-__all__ = ["aggregates", "hierarchy", "layout", "partition", "spy"]
+__all__ = ["aggregates", "CoarseDrawingWarning", "hierarchy", "layout", "MAX_DRAWN", "partition", "spy"]
 
-#: Graphs up to this many vertices get their layout from a dense eigensolver; larger ones
-#: from ARPACK in shift-invert mode (a sparse LU factorisation of the Laplacian).
-_DENSE_LAYOUT = 400
-#: Edges between aggregates or parts: a light grey that leaves the coloured ones in front.
-_FAINT = "0.82"
+#: Most vertices drawn: above, :func:`aggregates` and :func:`partition` draw a coarse level.
+#: 50,000 vertices on a picture of about a million pixels (150 dpi) are some 20 pixels each.
+MAX_DRAWN = 50_000
+#: Edges inside a group take its colour; edges between aggregates are this grey, darker than
+#: the background so that the groups' borders show, lighter than the colours.
+_BETWEEN = "0.55"
+#: Pixels along the longer side of the map of the groups' regions.
+_REGION_PIXELS = 800
+
+
+class CoarseDrawingWarning(GBGraphError, UserWarning):
+    """The graph had more than :data:`MAX_DRAWN` vertices, so a coarse level was drawn."""
 
 
 def aggregates(A, labels, coords=None, *, ax=None):
@@ -33,7 +51,12 @@ def aggregates(A, labels, coords=None, *, ax=None):
 
     Aggregates take the colors of a greedy coloring of the graph of aggregates
     (:func:`gbgraph.color` on ``Pᵀ A P``), so that neighbouring aggregates differ; edges
-    between aggregates are light grey.
+    between aggregates are grey. On 2-D pictures each aggregate's region (the points nearer
+    to its vertices than to others) is shaded in its colour, with dark borders. Without
+    ``coords`` the layout keeps each aggregate's vertices together (:func:`layout` over a
+    hierarchy whose first levels merge vertices of one aggregate only). Above
+    :data:`MAX_DRAWN` vertices a coarse level is drawn (the graph of the aggregates when it
+    is small enough), with a :class:`CoarseDrawingWarning` and a second title line.
 
     Parameters
     ----------
@@ -62,6 +85,11 @@ def aggregates(A, labels, coords=None, *, ax=None):
     TypeError
         for labels that are not integers.
 
+    Warns
+    -----
+    CoarseDrawingWarning
+        for a graph of more than :data:`MAX_DRAWN` vertices: which level was drawn.
+
     Examples
     --------
     >>> import gbgraph as gg
@@ -73,21 +101,28 @@ def aggregates(A, labels, coords=None, *, ax=None):
     """
     graph = _host_graph(A)
     labels = _checked_labels(labels, graph.n, "labels")
-    xy = _positions(graph, coords)
+    coords = _checked_coords(graph, coords)
     k = int(labels.max()) + 1 if labels.size else 0
-    colors = _palette(_quotient_colors(graph, labels, k))[labels]
-    ax = _axes(ax, xy.shape[1])
-    rows, cols = _edges(graph)
-    inside = labels[rows] == labels[cols]
-    _draw_edges(ax, xy, rows[~inside], cols[~inside], _FAINT, graph.n)
-    _draw_edges(ax, xy, rows[inside], cols[inside], colors[rows[inside]], graph.n, width=2.0)
-    _draw_vertices(ax, xy, colors, graph.n)
-    ax.set_title(f"{k:,} aggregates of {graph.n:,} vertices")
+    view = _view(graph, labels, coords, f"{k:,} aggregates")
+    colors = _palette(_quotient_colors(graph, labels, k))[view.groups]
+    ax = _axes(ax, view.xy.shape[1])
+    _draw_regions(ax, view, colors)
+    rows, cols = _edges(view.S)
+    inside = view.groups[rows] == view.groups[cols]
+    _draw_edges(ax, view.xy, rows[~inside], cols[~inside], _BETWEEN, view.n)
+    _draw_edges(ax, view.xy, rows[inside], cols[inside], colors[rows[inside]], view.n, width=2.0)
+    _draw_vertices(ax, view.xy, colors, view.n)
+    ax.set_title(f"{k:,} aggregates of {graph.n:,} vertices{view.caption}")
     return ax
 
 
 def partition(A, parts, coords=None, *, ax=None):
     """Draw a graph with its vertices coloured by part and its cut edges in black.
+
+    Edges inside a part take its colour; on 2-D pictures each part's region is shaded, with
+    dark borders. Without ``coords`` the layout keeps each part's vertices together, and above
+    :data:`MAX_DRAWN` vertices a coarse level is drawn, each drawn vertex inside one part, as
+    :func:`aggregates` does.
 
     Parameters
     ----------
@@ -116,6 +151,11 @@ def partition(A, parts, coords=None, *, ax=None):
     TypeError
         for parts that are not integers.
 
+    Warns
+    -----
+    CoarseDrawingWarning
+        for a graph of more than :data:`MAX_DRAWN` vertices: which level was drawn.
+
     Examples
     --------
     >>> import gbgraph as gg
@@ -126,16 +166,19 @@ def partition(A, parts, coords=None, *, ax=None):
     """
     graph = _host_graph(A)
     parts = _checked_labels(parts, graph.n, "parts")
-    xy = _positions(graph, coords)
+    coords = _checked_coords(graph, coords)
     k = int(parts.max()) + 1 if parts.size else 0
-    colors = _palette(np.arange(k) if k <= 10 else _quotient_colors(graph, parts, k))[parts]
-    ax = _axes(ax, xy.shape[1])
-    rows, cols = _edges(graph)
-    cut = parts[rows] != parts[cols]
-    _draw_edges(ax, xy, rows[~cut], cols[~cut], _FAINT, graph.n)
-    _draw_edges(ax, xy, rows[cut], cols[cut], "black", graph.n, width=1.5)
-    _draw_vertices(ax, xy, colors, graph.n)
-    ax.set_title(f"{k:,} parts of {graph.n:,} vertices, {int(cut.sum()):,} cut edges")
+    cut = _cut(graph, parts)
+    view = _view(graph, parts, coords, f"{k:,} parts")
+    colors = _palette(np.arange(k) if k <= 10 else _quotient_colors(graph, parts, k))[view.groups]
+    ax = _axes(ax, view.xy.shape[1])
+    _draw_regions(ax, view, colors)
+    rows, cols = _edges(view.S)
+    across = view.groups[rows] != view.groups[cols]
+    _draw_edges(ax, view.xy, rows[~across], cols[~across], colors[rows[~across]], view.n, width=0.6)
+    _draw_edges(ax, view.xy, rows[across], cols[across], "black", view.n, width=1.5)
+    _draw_vertices(ax, view.xy, colors, view.n)
+    ax.set_title(f"{k:,} parts of {graph.n:,} vertices, {cut:,} cut edges{view.caption}")
     return ax
 
 
@@ -239,88 +282,6 @@ def spy(C, *, ax=None, bins=512):
     return ax
 
 
-def layout(A):
-    """Positions in the plane from the Laplacian's eigenvectors, for graphs without coordinates.
-
-    Each connected component is placed by its two smallest nontrivial generalized
-    eigenvectors, ``L x = λ D x`` (Koren's spectral drawing [1]_, which spreads the vertices
-    better than the plain Laplacian's), scaled to a square whose side grows with the square
-    root of its size; the components are then set side by side in rows, largest first.
-    Deterministic: the same positions on every run.
-
-    Parameters
-    ----------
-    A : graph
-        Anything :func:`gbgraph.as_graph` accepts; the pattern is used.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(n, 2)`` float64 positions.
-
-    Raises
-    ------
-    InvalidGraphError, UnsupportedGraphTypeError
-        for inputs :func:`gbgraph.as_graph` rejects.
-
-    Notes
-    -----
-    Components of up to 400 vertices are solved densely; larger ones with ARPACK in
-    shift-invert mode, a sparse LU factorisation of the Laplacian: a second or two for a mesh
-    of 100,000 vertices, much longer for 3-D graphs of millions, which are no picture anyway.
-
-    References
-    ----------
-    .. [1] Y. Koren, "Drawing graphs by eigenvectors: theory and practice," Computers &
-       Mathematics with Applications 49(11-12), 2005, pp. 1867-1888.
-       https://doi.org/10.1016/j.camwa.2004.08.015
-
-    Examples
-    --------
-    >>> import numpy as np, gbgraph as gg
-    >>> xy = gg.plot.layout(np.diag(np.ones(9), 1) + np.diag(np.ones(9), -1))   # a path
-    >>> xy.shape, bool(np.all(np.diff(xy[:, 0]) > 0) or np.all(np.diff(xy[:, 0]) < 0))
-    ((10, 2), True)
-    """
-    graph = _host_graph(A)
-    S = sp.csr_array((np.ones(graph.nnz), graph.indices, graph.indptr), shape=(graph.n, graph.n))
-    count, component = csgraph.connected_components(S, directed=False)
-    members = np.argsort(component, kind="stable")
-    sizes = np.bincount(component, minlength=count)
-    xy = np.zeros((graph.n, 2))
-    x = y = row_height = 0.0
-    width = np.sqrt(graph.n) * 1.2  # rows of components about as wide as the whole is tall
-    for c in np.argsort(-sizes, kind="stable"):
-        ids = members[np.searchsorted(component[members], c):][:sizes[c]]
-        side = np.sqrt(sizes[c])
-        if x > 0 and x + side > width:
-            x, y, row_height = 0.0, y - row_height - 1.0, 0.0
-        xy[ids] = _spectral(S[ids][:, ids]) * side + (x, y - side)
-        x, row_height = x + side + 1.0, max(row_height, side)
-    return xy
-
-
-def _spectral(S):
-    """Positions of a connected graph in the unit square: the generalized eigenvectors 2 and 3
-    of ``L x = λ D x``, each scaled to [0, 1], their signs fixed (largest entry positive)."""
-    n = S.shape[0]
-    if n <= 2:  # a vertex, or an edge: nothing to solve
-        return np.array([[0.5, 0.5]]) if n == 1 else np.array([[0.0, 0.5], [1.0, 0.5]])
-    d = S.sum(axis=1)
-    L = sp.diags_array(d) - S
-    if n <= _DENSE_LAYOUT:
-        _, vectors = scipy.linalg.eigh(L.toarray(), np.diag(d), subset_by_index=[1, min(2, n - 1)])
-    else:
-        v0 = np.random.default_rng(0).standard_normal(n)  # ARPACK's default start is random
-        values, vectors = spla.eigsh(L.tocsc(), k=3, M=sp.diags_array(d).tocsc(), sigma=-1e-3, which="LM", v0=v0)
-        vectors = vectors[:, np.argsort(values)[1:]]
-    if vectors.shape[1] == 1:  # a graph of 3 vertices has only one nontrivial eigenvector
-        vectors = np.column_stack((vectors[:, 0], np.zeros(n)))
-    vectors = vectors * np.where(vectors[np.argmax(np.abs(vectors), axis=0), [0, 1]] < 0, -1.0, 1.0)
-    low, high = vectors.min(axis=0), vectors.max(axis=0)
-    return (vectors - low) / np.where(high > low, high - low, 1.0)
-
-
 def _pyplot():
     try:
         import matplotlib.pyplot as plt
@@ -360,10 +321,11 @@ def _checked_labels(values, n, name):
     return values
 
 
-def _positions(graph, coords):
-    """(n, 2) or (n, 3) float positions; a third coordinate that never varies is dropped."""
+def _checked_coords(graph, coords):
+    """(n, 2) or (n, 3) float positions, or None; a third coordinate that never varies is
+    dropped."""
     if coords is None:
-        return layout(graph)
+        return None
     xy = _host(coords).astype(np.float64)
     if xy.ndim != 2 or xy.shape[0] != graph.n or xy.shape[1] not in (2, 3):
         raise ValueError(f"coords must have shape ({graph.n:,}, 2) or ({graph.n:,}, 3), got {xy.shape}")
@@ -372,11 +334,67 @@ def _positions(graph, coords):
     return xy
 
 
-def _edges(graph):
-    """Each edge once, as (rows, cols) with row < col."""
-    rows = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
-    upper = rows < graph.indices
-    return rows[upper], graph.indices[upper].astype(np.int64)
+@dataclasses.dataclass
+class _View:
+    """What is drawn: the pattern ``S`` of a level, its positions, each vertex's group, and
+    the title's note of the level (empty for the input itself)."""
+
+    S: object
+    xy: np.ndarray
+    groups: np.ndarray
+    caption: str = ""
+
+    @property
+    def n(self):
+        return self.S.shape[0]
+
+
+def _view(graph, groups, coords, what):
+    """The input itself when it has at most :data:`MAX_DRAWN` vertices, else the finest level
+    that has few enough of a hierarchy whose first levels keep groups apart. Positions: the
+    coordinates (averaged over each drawn vertex's input vertices), else the multilevel
+    layout of that hierarchy, in which each group lies where its coarse vertices do."""
+    S = pattern(graph)
+    if coords is not None and graph.n <= MAX_DRAWN:
+        return _View(S, coords, groups)
+    _progress.report("plot", done=0, total=None, what="coarsening")
+    levels = _hierarchy(S, groups, cutoff=MAX_DRAWN if coords is not None else COARSEST)
+    level = next(i for i, G in enumerate(levels.graphs) if G.shape[0] <= MAX_DRAWN or i == len(levels) - 1)
+    owner = levels.to_level(level)
+    if coords is None:
+        xy = positions(levels, level)
+    else:
+        count = np.bincount(owner, minlength=levels.graphs[level].shape[0])
+        xy = np.column_stack([np.bincount(owner, coords[:, d], count.size) / count for d in range(coords.shape[1])])
+    if level == 0:
+        return _View(S, xy, groups)
+    n = levels.graphs[level].shape[0]
+    drawn = levels.groups[level]
+    mixed = drawn is None
+    if mixed:  # the level merged groups: each drawn vertex takes the group most of its vertices are in
+        drawn = sp.csr_array((np.ones(graph.n), (owner, groups)), shape=(n, int(groups.max()) + 1)).argmax(axis=1)
+        drawn = np.asarray(drawn).ravel()
+    quotient = not mixed and np.unique(drawn).size == n
+    kind = (f"one vertex per group: the graph of the {what}" if quotient else
+            f"coloured by the group most of their vertices are in" if mixed else f"each inside one of the {what}")
+    warnings.warn(f"{graph.n:,} vertices are more than a picture shows ({MAX_DRAWN:,}): drawing level {level} of "
+                  f"a coarsening hierarchy instead, {n:,} vertices standing for {graph.n / n:.1f} each ({kind})",
+                  CoarseDrawingWarning, stacklevel=3)
+    caption = (f"\ndrawn: the graph of the {what}" if quotient else
+               f"\ndrawn: level {level} of a coarsening, {n:,} vertices{' (majority colours)' if mixed else ''}")
+    return _View(levels.graphs[level], xy, np.asarray(drawn, dtype=np.int64), caption)
+
+
+def _cut(graph, parts):
+    rows, cols = _edges(pattern(graph))
+    return int(np.count_nonzero(parts[rows] != parts[cols]))
+
+
+def _edges(S):
+    """Each edge of CSR pattern ``S`` once, as (rows, cols) with row < col."""
+    rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
+    upper = rows < S.indices
+    return rows[upper], S.indices[upper].astype(np.int64)
 
 
 def _quotient_colors(graph, labels, k):
@@ -410,6 +428,45 @@ def _draw_edges(ax, xy, rows, cols, colors, n, width=1.0):
         ax.add_collection(Line3DCollection(segments, colors=colors, linewidths=_size(n, width)))
     else:
         ax.add_collection(LineCollection(segments, colors=colors, linewidths=_size(n, width), zorder=1))
+
+
+def _draw_regions(ax, view, colors):
+    """Each group's region, light in its colour, with dark borders: every pixel of a grid
+    over the picture takes the group of its nearest vertex (a Voronoi map of the groups [1]_),
+    pixels farther than twice the usual gap between vertices from every vertex stay blank, and pixels whose
+    right or upper neighbour lies in another group are its border. So a group shows as one
+    patch even where its vertices are specks; 2-D pictures only.
+
+    .. [1] E. R. Gansner, Y. Hu and S. Kobourov, "GMap: Visualizing graphs and clusters as
+       maps," IEEE Pacific Visualization Symposium, 2010, pp. 201-208.
+       https://doi.org/10.1109/PACIFICVIS.2010.5429590
+    """
+    from scipy.spatial import cKDTree
+
+    xy = view.xy
+    if xy.shape[1] != 2 or view.n < 3:
+        return
+    tree = cKDTree(xy)
+    reach = 2.0 * float(np.median(tree.query(xy, k=2)[0][:, 1]))  # twice the usual gap between vertices
+    if not reach > 0:
+        return
+    low, high = xy.min(axis=0) - reach, xy.max(axis=0) + reach
+    pixel = max(high - low) / _REGION_PIXELS
+    shape = np.maximum(np.ceil((high - low) / pixel).astype(int), 1)
+    gx, gy = np.meshgrid(low[0] + (np.arange(shape[0]) + 0.5) * pixel, low[1] + (np.arange(shape[1]) + 0.5) * pixel)
+    distance, nearest = tree.query(np.column_stack((gx.ravel(), gy.ravel())), distance_upper_bound=reach)
+    nearest = np.minimum(nearest, view.n - 1).reshape(gx.shape)  # n: no vertex within reach
+    owner = np.where(np.isfinite(distance).reshape(gx.shape), view.groups[nearest], -1)
+    image = np.zeros(gx.shape + (4,))
+    filled = owner >= 0
+    image[filled] = 0.55 + 0.45 * colors[nearest[filled]]  # the group's colour, lightened
+    image[filled, 3] = 1.0
+    border = np.zeros(gx.shape, bool)
+    border[:, :-1] |= (owner[:, :-1] != owner[:, 1:]) & filled[:, :-1] & filled[:, 1:]
+    border[:-1, :] |= (owner[:-1, :] != owner[1:, :]) & filled[:-1, :] & filled[1:, :]
+    image[border] = (0.2, 0.2, 0.2, 1.0)
+    ax.imshow(image, origin="lower", extent=(low[0], low[0] + shape[0] * pixel, low[1], low[1] + shape[1] * pixel),
+              interpolation="nearest", zorder=0)
 
 
 def _draw_vertices(ax, xy, colors, n):

@@ -1,10 +1,12 @@
 """gg.plot: each picture renders to a PNG that is not blank, and draws what it claims."""
 
 import io
+import os
 import pathlib
 import runpy
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -12,8 +14,9 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import gbgraph as gg
+from gbgraph import cli
 
-from conftest import gpu_available
+from conftest import SHARED_DATA, gpu_available
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -145,6 +148,138 @@ def test_layout_keeps_components_apart_and_is_deterministic():
     for i, (low, high) in enumerate(boxes):
         for low2, high2 in boxes[i + 1:]:
             assert np.any(high < low2) or np.any(high2 < low), "two components overlap"
+
+
+def edge_and_pair_distances(A, xy):
+    """Mean length of the edges, and mean distance of a fixed set of vertex pairs (each vertex
+    with the one n/2 after it in a fixed random order)."""
+    rows, cols = upper_edges(A)
+    order = np.random.default_rng(1).permutation(len(xy))
+    half = len(xy) // 2
+    pairs = np.linalg.norm(xy[order[:half]] - xy[order[half:2 * half]], axis=1).mean()
+    return np.linalg.norm(xy[rows] - xy[cols], axis=1).mean(), pairs
+
+
+@pytest.mark.parametrize("name", ["fe_4elt2", "commanche_dual"])
+def test_layout_puts_neighbours_closer_than_random_pairs(name):
+    A = gg.datasets.load("fe_4elt2") if name == "fe_4elt2" else _shared_graph(name)
+    xy = gg.plot.layout(A)
+    assert xy.shape == (A.shape[0], 2) and np.all(np.isfinite(xy))
+    edge, pairs = edge_and_pair_distances(A, xy)
+    assert edge < pairs / 10, (edge, pairs)
+
+
+def _shared_graph(name):
+    path = SHARED_DATA / f"{name}.mtx.gz"
+    if not path.exists():
+        pytest.skip(f"no {path} (set GBGRAPH_DATA to the shared/data folder)")
+    return sp.csr_array(gg.io.read_matrix_market(str(path))[0])
+
+
+def test_layout_has_no_nan_on_awkward_graphs():
+    star = sp.lil_array((40, 40))
+    star[0, 1:] = 1
+    star = (star + star.T).tocsr()  # a star of 39 leaves
+    clique = np.ones((12, 12)) - np.eye(12)
+    A = sp.block_diag([star, clique, sp.csr_array((3000, 3000)), gg.generators.laplace3d(30, 30, 1) != 0]).tocsr()
+    xy = gg.plot.layout(A)  # 3,000 isolated vertices: a hierarchy that stalls with 3,000 components
+    assert np.all(np.isfinite(xy))
+    assert len(np.unique(xy.round(9), axis=0)) == A.shape[0]  # no two vertices on one point
+
+
+@pytest.mark.slow
+def test_layout_of_100k_vertices_stays_modest():
+    """A mesh of 102,400 vertices: the layout's peak memory stays below 1 GB (a dense
+    factorisation alone would take 80 GB) and it ends in minutes, not hours."""
+    code = ("import time, resource, gbgraph as gg\n"
+            "A = gg.generators.laplace3d(320, 320, 1)\n"
+            "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "t = time.perf_counter(); xy = gg.plot.layout(A); t = time.perf_counter() - t\n"
+            "import numpy as np; assert np.all(np.isfinite(xy))\n"
+            "print(t, before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    seconds, before, after = map(float, done.stdout.split())
+    assert after < 1_000_000, f"peak RSS {after / 1e3:.0f} MB"  # kilobytes on Linux
+    assert seconds < 600, f"{seconds:.0f} s"
+
+
+def test_layout_reports_its_levels():
+    events = []
+    with gg._progress.listening(lambda event, fields: events.append((event, fields))):
+        gg.plot.layout(gg.generators.laplace3d(40, 40, 1))
+    done = [f["done"] for e, f in events if e == "plot"]
+    totals = {f["total"] for e, f in events if e == "plot"}
+    assert len(totals) == 1 and done == list(range(1, totals.pop() + 1)) and len(done) > 2
+    assert not [e for e, _ in events if e in ("hierarchy", "level")]  # the CLI's coarsen bar counts no layout
+
+
+def group_spread(xy, groups):
+    """Mean distance of a vertex from its group's centre."""
+    k = groups.max() + 1
+    count = np.bincount(groups, minlength=k)
+    centre = np.column_stack([np.bincount(groups, xy[:, d], k) / np.maximum(count, 1) for d in range(2)])
+    return np.linalg.norm(xy - centre[groups], axis=1).mean()
+
+
+def test_groups_are_drawn_together_with_borders():
+    """Without coordinates, each aggregate is drawn compact (its vertices within about an edge
+    of their centre) and each part is a patch: parts spread less than the whole graph."""
+    A = gg.datasets.load("fe_4elt2")
+    labels = gg.aggregate(A).labels
+    ax = gg.plot.aggregates(A, labels)
+    xy = ax.collections[-1].get_offsets().data
+    edge, _ = edge_and_pair_distances(A, xy)
+    assert group_spread(xy, labels) < 1.5 * edge
+    image = ax.get_images()[0].get_array()  # the regions, with dark borders
+    assert np.any(np.all(image[..., :3] < 0.25, axis=-1)) and np.any(image[..., 3] == 0)
+    parts = gg.partition(A != 0, 8, tries=1).parts
+    xy = gg.plot.partition(A, parts).collections[-1].get_offsets().data
+    assert group_spread(xy, parts) < 0.5 * group_spread(xy, np.zeros(len(xy), np.int64))
+
+
+@pytest.mark.parametrize("with_coords", [False, True])
+def test_above_max_drawn_a_coarse_level_is_drawn_and_said(monkeypatch, with_coords):
+    monkeypatch.setattr(gg.plot, "MAX_DRAWN", 150)
+    A, xy = grid(30, 30)
+    labels = gg.aggregate(A).labels
+    k = int(labels.max()) + 1
+    with pytest.warns(gg.plot.CoarseDrawingWarning, match="900 vertices are more than a picture shows"):
+        ax = gg.plot.aggregates(A, labels, xy if with_coords else None)
+    drawn = len(ax.collections[-1].get_offsets())
+    assert drawn <= 150 and drawn < k  # coarser than the aggregates: several per drawn vertex
+    assert ax.get_title().startswith(f"{k:,} aggregates of 900 vertices\ndrawn: level ")
+    if with_coords:  # each drawn vertex at the mean of its grid points: inside the grid
+        offsets = ax.collections[-1].get_offsets().data
+        assert offsets.min() >= 0 and offsets.max() <= 29
+    monkeypatch.setattr(gg.plot, "MAX_DRAWN", k)  # a level of k vertices that keeps groups apart: the quotient
+    with pytest.warns(gg.plot.CoarseDrawingWarning, match=f"one vertex per group: the graph of the {k:,} aggregates"):
+        ax = gg.plot.aggregates(A, labels)
+    assert len(ax.collections[-1].get_offsets()) == k
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a graph that fits draws every vertex, silently
+        monkeypatch.setattr(gg.plot, "MAX_DRAWN", 900)
+        assert len(gg.plot.aggregates(A, labels).collections[-1].get_offsets()) == 900
+
+
+def test_cli_plot_says_it_drew_a_coarse_level(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(gg.plot, "MAX_DRAWN", 100)
+    out = tmp_path / "parts.png"
+    assert cli.main(["partition", "fe_4elt2", "-k", "4", "--plot", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "gbgraph partition: warning: 11,143 vertices are more than a picture shows (100)" in err
+    assert_not_blank(out)
+
+
+def test_cli_progress_bar_counts_the_layout_levels(capsys):
+    bars = cli._Bars("aggregate")
+    bars("plot", {"done": 0, "total": None, "what": "coarsening"})
+    for done in range(1, 4):
+        bars("plot", {"done": done, "total": 3, "what": f"level {3 - done}"})
+    bar = bars._bars["plot"]
+    assert (bar.n, bar.total) == (3, 3)
+    bars.close()
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4])
