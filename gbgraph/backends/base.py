@@ -38,19 +38,21 @@ import contextlib
 
 from . import forms
 
-__all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "UNARY_OPS", "SELECT_OPS", "MONOIDS", "DTYPES"]
+__all__ = ["Backend", "DTYPES", "MONOIDS", "BINARY_OPS", "UNARY_OPS", "SEMIRINGS", "POSITIONAL_SEMIRINGS",
+           "SELECT_OPS", "INDEX_UNARY_OPS"]
 
-DTYPES = ("bool", "int32", "int64", "uint64", "float64")
-SEMIRINGS = ("min_second", "max_second", "any_second", "min_first", "max_first", "any_first",
-             "plus_first", "plus_second", "plus_times", "plus_pair", "any_pair", "lor_land",
-             "min_secondi", "max_secondi", "any_secondi", "bor_second")
-BINARY_OPS = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "rminus", "times",
-              "div", "first", "second", "pair", "land", "lor", "band", "bor", "bxor")
-UNARY_OPS = ("identity", "ainv", "abs", "one", "lnot")
+DTYPES = ("bool", "int32", "int64", "uint32", "uint64", "float32", "float64")
+MONOIDS = ("plus", "times", "min", "max", "any", "lor", "land", "lxor", "bor", "band", "bxor")
+BINARY_OPS = ("first", "second", "pair", "plus", "minus", "rminus", "times", "div", "min", "max",
+              "eq", "ne", "lt", "gt", "le", "ge", "land", "lor", "lxor", "band", "bor", "bxor")
+UNARY_OPS = ("identity", "ainv", "minv", "abs", "one", "lnot")
+#: SuiteSparse's positional semirings: the multiply gives the row (``firsti``) or column
+#: (``secondi``, ``firstj``) index of the matrix entry, as int64.
+POSITIONAL_SEMIRINGS = ("min_secondi", "max_secondi", "any_secondi")
+SEMIRINGS = tuple(f"{monoid}_{multiply}" for monoid in MONOIDS for multiply in BINARY_OPS) + POSITIONAL_SEMIRINGS
 SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
-              "offdiag", "diag", "tril", "triu")
-MONOIDS = ("min", "max", "plus", "times", "any", "land", "lor", "band", "bor")
-
+              "offdiag", "diag", "tril", "triu", "rowle", "rowgt", "colle", "colgt")
+INDEX_UNARY_OPS = ("rowindex", "colindex", "diagindex")
 
 class Backend(abc.ABC):
     """The operations every backend provides; see the module docstring for conventions."""
