@@ -218,6 +218,9 @@ def _like(rng, dtype, kind, shape, density=0.6):
     return _vector(rng, dtype, shape[0], density) if kind == "vector" else _matrix(rng, dtype, *shape, density)
 
 
+_MATRIX_OPERAND = {"mxv": "x", "vxm": "y", "mxm": "x"}
+
+
 def operands(case):
     """The inputs of ``case`` as numpy arrays, the same at every call.
 
@@ -275,6 +278,9 @@ def operands(case):
             ops["indices"] = np.array([3, 0, 3, 5], np.int64) if case.kind == "vector" else np.array([4, 0, 0, 2], np.int64)
             ops["cols"] = np.array([5, 2, 2, 0], np.int64)
             out_shape = (4,) if case.kind == "vector" else (4, 4 if flags.get("cols") is True else NCOLS)
+    if "pattern" in flags:  # an iso matrix: every value true
+        ops[_MATRIX_OPERAND[case.verb]] = ops[_MATRIX_OPERAND[case.verb]][:3] + (
+            np.ones(ops[_MATRIX_OPERAND[case.verb]][3].size, bool),) + ops[_MATRIX_OPERAND[case.verb]][4:]
     if ("out" in flags or "accum" in flags) and case.verb != "assign":
         ops["out"] = _like(rng, "uint32", out_kind, out_shape, 0.5)  # cast to the result's dtype
     ops["mask"] = _like(rng, "bool", out_kind, out_shape, 0.7)
