@@ -86,12 +86,11 @@ class NumbaBackend(Backend):
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         monoid, multiply = _split(semiring)
+        controls = _controls("mxv", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
         _check_sizes("mxv", A.ncols, u.size)
         dtype = _kernel_dtype(semiring, monoid, multiply, A.dtype, u.dtype, ("first", "second", "pair", "times",
                                                                           "secondi", "land"))
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
         if dtype is None:
             return verbs.product("mxv", semiring, A, u, **controls)
         rows = _row_array(mask, structure, complement, A.nrows)
@@ -113,12 +112,11 @@ class NumbaBackend(Backend):
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         monoid, multiply = _split(semiring)
+        controls = _controls("vxm", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
         _check_sizes("vxm", A.nrows, u.size)
         dtype = _kernel_dtype(semiring, monoid, multiply, u.dtype, A.dtype, ("first", "second", "pair", "times",
                                                                           "land"))
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
         if dtype is None:
             return verbs.product("vxm", semiring, u, A, **controls)
         result = np.empty(A.ncols, dtype)
@@ -131,6 +129,7 @@ class NumbaBackend(Backend):
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
         _split(semiring)
+        _controls("mxm", mask, structure, complement, out, accum, replace)
         A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
         _check_sizes("mxm", A.ncols, B.nrows)
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
@@ -146,6 +145,7 @@ class NumbaBackend(Backend):
                             complement=complement, accum=accum, replace=replace)
 
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        _controls("transpose", mask, structure, complement, out, accum, replace)
         T = A.transposed()
         if mask is None and out is None and accum is None:
             return Matrix(T.nrows, T.ncols, T.indptr, T.indices, T.values)  # arrays shared, never changed
@@ -155,8 +155,7 @@ class NumbaBackend(Backend):
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         _check(op, BINARY_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("ewise_mult", mask, structure, complement, out, accum, replace)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_mult", op, u, v, **controls)
         t_in = generic.binary_types("ewise_mult", op, u.dtype, v.dtype)[0]
@@ -166,8 +165,7 @@ class NumbaBackend(Backend):
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         _check(op, BINARY_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("ewise_add", mask, structure, complement, out, accum, replace)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_add", op, u, v, **controls)
         t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
@@ -188,8 +186,7 @@ class NumbaBackend(Backend):
         if left is not None and right is not None:
             raise ValueError("apply takes a bound scalar on one side only, got both left and right")
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("apply", mask, structure, complement, out, accum, replace)
         if not isinstance(u, Vector):
             return verbs.apply(op, u, left, right, **controls)
         if left is None and right is None:
@@ -205,8 +202,7 @@ class NumbaBackend(Backend):
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         _check(op, SELECT_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("select", mask, structure, complement, out, accum, replace)
         if isinstance(u, Matrix) and op in _POSITION_SELECTS and mask is None and out is None:
             return u.select_position(op, 0 if thunk is None else int(thunk))
         kernel = isinstance(u, Vector) and op.startswith("value") and u.dtype in _KERNEL_DTYPES and \
@@ -225,8 +221,7 @@ class NumbaBackend(Backend):
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         _check(monoid, MONOIDS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
         if monoid not in products.MONOIDS or values.dtype not in _KERNEL_DTYPES or \
                 generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype:
@@ -244,6 +239,7 @@ class NumbaBackend(Backend):
 
     def extract(self, u, indices, cols=None, *, mask=None, structure=True, complement=False, out=None,
                 accum=None, replace=False):
+        _controls("extract", mask, structure, complement, out, accum, replace)
         indices = np.asarray(indices, dtype=np.int64)
         plain = mask is None and out is None and accum is None
         if not plain or cols is not None:
@@ -259,6 +255,7 @@ class NumbaBackend(Backend):
         return Vector(indices.size, positions, dense[indices[positions]])
 
     def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        _controls("assign", mask, structure, complement, w, accum, replace)
         scalar = not isinstance(value, (Vector, Matrix))
         if scalar:
             value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()] if accum is None \
@@ -286,8 +283,7 @@ class NumbaBackend(Backend):
 
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("apply_index", mask, structure, complement, out, accum, replace)
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
             return verbs.apply_index(op, u, thunk, **controls)
@@ -498,6 +494,15 @@ def _kernel_dtype(semiring, monoid, multiply, left, right, multiplies, left_patt
     if (reads_left and not left_pattern and left != t_out) or (reads_right and not right_pattern and right != t_out):
         return None
     return t_out
+
+
+def _controls(verb, mask, structure, complement, out, accum, replace):
+    """The output controls of a verb, checked: accumulate is an operator and needs ``out``."""
+    if accum is not None:
+        _check(accum, BINARY_OPS)
+        if out is None:
+            raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
+    return dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
 
 
 def _check_sizes(verb, expected, got):

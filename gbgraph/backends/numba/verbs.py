@@ -183,7 +183,8 @@ def select(op, x, thunk, **controls):
 
 
 def apply_index(op, x, thunk, **controls):
-    """``w = op(i, j, thunk)`` for the index-unary operators rowindex, colindex, diagindex."""
+    """``w(i, j) = op(i, j, thunk)``: rowindex ``i + thunk``, colindex ``j + thunk``,
+    diagindex ``j - (i + thunk)``, in int32 when python-graphblas types them so, else int64."""
     thunk = False if thunk is None else thunk
     t = generic.unify(x.dtype, generic.scalar_dtype(thunk))
     if op == "diagindex" and t not in (np.int32, np.int64):
@@ -192,9 +193,10 @@ def apply_index(op, x, thunk, **controls):
     t = np.dtype(np.int32 if t == np.int32 else np.int64)
     keys, _ = entries(x)
     i, j = _ij(x, keys)
-    position = {"rowindex": i, "colindex": j, "diagindex": j - i}[op]
-    with np.errstate(all="ignore"):
-        values = position.astype(t) + generic.cast(thunk, t)
+    thunk = generic.cast(thunk, t)
+    with np.errstate(all="ignore"):  # SuiteSparse's diagindex is j - (i + thunk)
+        values = {"rowindex": i.astype(t) + thunk, "colindex": j.astype(t) + thunk,
+                  "diagindex": j.astype(t) - (i.astype(t) + thunk)}[op]
     return finish("apply_index", shape(x), keys, values.astype(t), **controls)
 
 
