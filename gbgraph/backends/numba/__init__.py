@@ -89,8 +89,8 @@ class NumbaBackend(Backend):
         controls = _controls("mxv", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
         _check_sizes("mxv", A.ncols, u.size)
-        dtype = _kernel_dtype(semiring, monoid, multiply, A.dtype, u.dtype, ("first", "second", "pair", "times",
-                                                                          "secondi", "land"))
+        dtype = _kernel_dtype("mxv", semiring, A.dtype, u.dtype, ("first", "second", "pair", "times", "secondi", "land"),
+                              pattern="left" if A.values is None else None)
         if dtype is None:
             return verbs.product("mxv", semiring, A, u, **controls)
         rows = _row_array(mask, structure, complement, A.nrows)
@@ -115,8 +115,8 @@ class NumbaBackend(Backend):
         controls = _controls("vxm", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
         _check_sizes("vxm", A.nrows, u.size)
-        dtype = _kernel_dtype(semiring, monoid, multiply, u.dtype, A.dtype, ("first", "second", "pair", "times",
-                                                                          "land"))
+        dtype = _kernel_dtype("vxm", semiring, u.dtype, A.dtype, ("first", "second", "pair", "times", "land"),
+                              pattern="right" if A.values is None else None)
         if dtype is None:
             return verbs.product("vxm", semiring, u, A, **controls)
         result = np.empty(A.ncols, dtype)
@@ -132,6 +132,8 @@ class NumbaBackend(Backend):
         _controls("mxm", mask, structure, complement, out, accum, replace)
         A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
         _check_sizes("mxm", A.ncols, B.nrows)
+        if mask is not None:
+            verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
         plain = out is None and accum is None
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
@@ -224,7 +226,8 @@ class NumbaBackend(Backend):
         controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
         if monoid not in products.MONOIDS or values.dtype not in _KERNEL_DTYPES or \
-                generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype:
+                generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype or \
+                (values.dtype.kind == "f" and monoid in ("min", "max")):  # IEEE fmin/fmax: numpy
             return verbs.reduce_rows(A, monoid, **controls)
         rows = np.flatnonzero(np.diff(A.indptr) > 0)
         reduced = np.empty(rows.size, values.dtype)
@@ -474,24 +477,29 @@ def _check(name, known):
         raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
 
 
-def _kernel_dtype(semiring, monoid, multiply, left, right, multiplies, left_pattern=False, right_pattern=False):
-    """The result dtype when a compiled product kernel computes ``semiring`` exactly on these
-    operands, else None (the general form in verbs.py then runs it).
+def _kernel_dtype(verb, semiring, left, right, multiplies, *, pattern=None):
+    """The result dtype when a compiled product kernel computes ``semiring`` exactly on
+    operands of dtypes ``left`` and ``right``, else None (the general form in verbs.py then
+    runs it); NotImplementedError where python-graphblas has no typed semiring.
 
     The kernels cast each operand they read to the result type and reduce in it, which is
-    python-graphblas' typing wherever that type is the multiply's input type too. They serve
-    the dtypes the algorithms use; an operand whose values they read must have the result's
-    dtype (or be a pattern), so that each dtype compiles one kernel, not one per pair.
+    python-graphblas' typing wherever that type is the multiply's input type too; their
+    ``min`` and ``max`` are not IEEE's fmin and fmax on NaN, so floating-point ones go to
+    numpy. They serve the dtypes the algorithms use; an operand whose values they read must
+    have the result's dtype (or be the ``pattern`` side, a pattern matrix read as ones), so
+    that each dtype compiles one kernel, not one per pair of dtypes.
     """
-    t_in, t_out = generic.semiring_types("mxv" if "secondi" in multiplies else "vxm", semiring, left, right)
+    monoid, multiply = semiring.split("_", 1)
+    t_in, t_out = generic.semiring_types(verb, semiring, left, right)
     if monoid not in products.MONOIDS or multiply not in multiplies or t_out not in _KERNEL_DTYPES:
         return None
-    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)):
-        return None
-    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
     if left not in _KERNEL_DTYPES or right not in _KERNEL_DTYPES:
         return None
-    if (reads_left and not left_pattern and left != t_out) or (reads_right and not right_pattern and right != t_out):
+    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)) or \
+            (t_out.kind == "f" and monoid in ("min", "max")):
+        return None
+    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
+    if (reads_left and pattern != "left" and left != t_out) or (reads_right and pattern != "right" and right != t_out):
         return None
     return t_out
 
@@ -507,7 +515,7 @@ def _controls(verb, mask, structure, complement, out, accum, replace):
 
 def _check_sizes(verb, expected, got):
     if expected != got:
-        raise ValueError(f"{verb}: the vector has size {got}, the matrix needs {expected}")
+        raise ValueError(f"{verb}: the operands' inner dimensions differ: {expected} and {got}")
 
 
 @functools.cache

@@ -15,8 +15,8 @@ from . import generic
 from .containers import Matrix, Vector
 from .kernels.sets import matches
 
-__all__ = ["entries", "rebuild", "finish", "ewise", "apply", "select", "reduce", "reduce_rows", "product",
-           "extract", "assign_scalar", "build", "positions_kept"]
+__all__ = ["shape", "entries", "rebuild", "check_like", "check_bounds", "positions_kept", "finish", "ewise", "apply",
+           "select", "apply_index", "reduce", "reduce_rows", "product", "extract", "assign_scalar", "build"]
 
 _SELECT_VALUES = {"valueeq": "eq", "valuene": "ne", "valuelt": "lt", "valuele": "le", "valuegt": "gt",
                   "valuege": "ge"}
@@ -46,7 +46,7 @@ def rebuild(like, keys, values):
     return Matrix(nrows, ncols, indptr, cols.astype(np.int32 if ncols < 2**31 else np.int64), values)
 
 
-def _check_like(verb, name, x, like):
+def check_like(verb, name, x, like):
     like = like if isinstance(like, tuple) else shape(like)
     if shape(x) != like:
         raise ValueError(f"{verb}: {name} has shape {shape(x)}, expected {like}")
@@ -74,13 +74,13 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
     ``out``'s dtype, as python-graphblas types it, and Z is cast to that dtype.
     """
     if mask is not None:
-        _check_like(verb, "mask", mask, like)
+        check_like(verb, "mask", mask, like)
     if out is None:
         if accum is not None:
             raise ValueError(f"{verb}: accum={accum!r} needs out=")
         kept = positions_kept(keys, mask, structure, complement)
         return rebuild(like, keys, values) if kept is None else rebuild(like, keys[kept], values[kept])
-    _check_like(verb, "out", out, like)
+    check_like(verb, "out", out, like)
     kept = positions_kept(keys, mask, structure, complement)
     if kept is not None:
         keys, values = keys[kept], values[kept]
@@ -134,7 +134,7 @@ def _union(verb, op, keys_a, a, keys_b, b, accum_dtype=None):
 
 def ewise(verb, op, x, y, **controls):
     """``ewise_add`` (union) or ``ewise_mult`` (intersection) of two vectors or two matrices."""
-    _check_like(verb, "the second operand", y, x)
+    check_like(verb, "the second operand", y, x)
     keys_x, x_values = entries(x)
     keys_y, y_values = entries(y)
     if verb == "ewise_add":
