@@ -205,10 +205,12 @@ class NumbaBackend(Backend):
                replace=False):
         _check(op, SELECT_OPS)
         controls = _controls("select", mask, structure, complement, out, accum, replace)
+        if op.startswith("value") and thunk is None:
+            raise ValueError(f"select: {op} compares values with thunk=, got None")
         if isinstance(u, Matrix) and op in _POSITION_SELECTS and mask is None and out is None:
             return u.select_position(op, 0 if thunk is None else int(thunk))
         kernel = isinstance(u, Vector) and op.startswith("value") and u.dtype in _KERNEL_DTYPES and \
-            thunk is not None and generic.unify(u.dtype, generic.scalar_dtype(thunk)) == u.dtype
+            generic.unify(u.dtype, generic.scalar_dtype(thunk)) == u.dtype
         if not kernel:
             return verbs.select(op, u, thunk, **controls)
         full = u.indices is None

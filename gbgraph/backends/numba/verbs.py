@@ -171,7 +171,6 @@ def select(op, x, thunk, **controls):
     """The entries of ``x`` where the select operator holds."""
     keys, values = entries(x)
     if op in _SELECT_VALUES:
-        thunk = False if thunk is None else thunk  # python-graphblas' default thunk
         t = generic.unify(x.dtype, generic.scalar_dtype(thunk))
         keep = generic.binary(_SELECT_VALUES[op], values, thunk, t)
     else:
