@@ -293,12 +293,9 @@ class NumbaBackend(Backend):
             _check(op, INDEX_UNARY_OPS)
             return verbs.apply_index(op, u, thunk, **controls)
         compiled = getattr(op, "numba", None)  # an index-unary op with a kernel of its own
-        if compiled is None:
-            ids = u.positions()
-            w = Vector(u.size, ids, op(ids, thunk))
-        else:
-            ids = u.positions()
-            w = Vector(u.size, ids, compiled(ids, thunk))
+        ids = u.positions()
+        w = self.vector(ids, op(ids, thunk), u.size, copy=False) if compiled is None else \
+            Vector(u.size, ids, compiled(ids, thunk))
         return self._into(w, "apply_index", controls)
 
     # ---- building and reading objects ---------------------------------------------------
