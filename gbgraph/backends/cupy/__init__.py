@@ -20,9 +20,10 @@ import contextlib
 
 import numpy as np
 
-from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..numba import generic
 from .containers import Matrix, Vector
-from . import kernels, replay
+from . import host, kernels, replay
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
 
@@ -95,11 +96,17 @@ class CupyBackend(Backend):
     # one, a selection) run as kernels that read entry counts on the device; the rest trim
     # their inputs with Vector.exact and use CuPy.
 
-    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
+            replace=False, transpose=False):
         monoid, multiply = _split(semiring)
+        _check_controls("mxv", out, accum)
+        dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
+        if transpose or accum is not None or replace or A.ncols != u.size or dtype is None or \
+                out is not None and out.dtype != dtype:
+            return _on_host("mxv", semiring, A, u, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace, transpose=transpose)
         rows = _row_list(mask, structure, complement)
         dense, present = u.dense()
-        dtype = _product_dtype(multiply, A, u.dtype)
         capacity = A.nrows if rows is None else rows.capacity
         result = cupy.empty(capacity, dtype)
         # every row meets an entry when u is full and no row of A is empty
@@ -114,25 +121,44 @@ class CupyBackend(Backend):
             w = Vector(A.nrows, *kernels.compact("ne", w, 0, keys=found))
         return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
-    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
+            replace=False, transpose=False):
         # u ⊕.⊗ A = Aᵀ ⊕.⊗' u with the multiply's operands swapped; Aᵀ is cached on A
         monoid, multiply = _split(semiring)
-        if multiply == "secondi":
-            raise NotImplementedError("the cupy backend has no vxm with a positional multiply")
+        _check_controls("vxm", out, accum)
+        if transpose or out is not None or accum is not None or replace or A.nrows != u.size or \
+                multiply == "secondi" or \
+                _product_type("vxm", semiring, u.dtype, A.dtype, "right" if A.values is None else None) is None:
+            return _on_host("vxm", semiring, u, A, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace, transpose=transpose)
         swapped = {"first": "second", "second": "first"}.get(multiply, multiply)
         return self.mxv(f"{monoid}_{swapped}", A.transposed(), u, mask=mask, structure=structure,
                         complement=complement)
 
-    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
+    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
+            replace=False, transpose_a=False, transpose_b=False):
         from .spgemm import mxm
+        _check_controls("mxm", out, accum)
 
-        return mxm(semiring, A, B, mask, structure, complement)
+        dtype = _product_type("mxm", semiring, A.dtype, B.dtype, None, multiplies=_MXM_MULTIPLIES)
+        if transpose_a or transpose_b or mask is not None or out is not None or accum is not None or replace or \
+                A.ncols != B.nrows or dtype is None:
+            return _on_host("mxm", semiring, A, B, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace, transpose_a=transpose_a, transpose_b=transpose_b)
+        return mxm(semiring, A, B, dtype)
 
-    def transpose(self, A):
+    def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        if mask is not None or out is not None or accum is not None or replace:
+            return _on_host("transpose", A, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace)
         return A.transpose()
 
-    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                   replace=False):
         _check(op, BINARY_OPS)
+        if not _device_ewise(op, u, v, out, accum, replace):
+            return _on_host("ewise_mult", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace)
         if mask is None and u.dtype == v.dtype and (u.indices is None) != (v.indices is None):
             sparse, full, gather = (u, v, op) if v.indices is None else (v, u, _SWAPPED.get(op, op))
             if gather in kernels.GATHER_OPS:  # sparse ⊙ full: one gather, the count stays on the device
@@ -142,8 +168,12 @@ class CupyBackend(Backend):
         indices, a, b = u.intersect(v)
         return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
 
-    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                  replace=False):
         _check(op, BINARY_OPS)
+        if not _device_ewise(op, u, v, out, accum, replace):
+            return _on_host("ewise_add", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace)
         if u.indices is None or v.indices is None:  # a full operand: a full result, no positions to find
             (a, in_a), (b, in_b) = u.dense(), v.dense()
             values = _binary(op, a, b)
@@ -156,7 +186,20 @@ class CupyBackend(Backend):
         values = cupy.where(both, _binary(op, a, b), cupy.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
         return _masked(Vector(u.size, indices, values), mask, structure, complement)
 
-    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
+              accum=None, replace=False):
+        if left is not None and right is not None:
+            raise ValueError("apply takes a bound scalar on one side only, got both left and right")
+        _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
+        bound = right if left is None else left
+        device = isinstance(u, Vector) and out is None and accum is None and not replace and \
+            u.dtype in _KERNEL_DTYPES and (op in _DEVICE_UNARY and (u.dtype != bool or op != "ainv") if bound is None
+                                           else op in _DEVICE_BINARY and generic.scalar_dtype(bound) == u.dtype and
+                                           (u.dtype != bool or op in _BOOL_BINARY) and
+                                           (op not in _BITWISE or u.dtype.kind == "u"))
+        if not device:
+            return _on_host("apply", op, u, left=left, right=right, mask=mask, structure=structure,
+                            complement=complement, out=out, accum=accum, replace=replace)
         if left is None and right is None:
             _check(op, UNARY_OPS)
             values = _unary(op, u.values)
@@ -166,14 +209,29 @@ class CupyBackend(Backend):
                 else _binary(op, u.values, cupy.asarray(right, u.dtype))
         return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
 
-    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+               replace=False):
         _check(op, SELECT_OPS)
-        if isinstance(u, Matrix):
-            return _masked_matrix(u.select_position(op, 0 if thunk is None else int(thunk)), mask)
+        if op.startswith("value") and thunk is None:
+            raise ValueError(f"select: {op} compares values with thunk=, got None")
+        plain = out is None and accum is None and not replace
+        if isinstance(u, Matrix) and op in _POSITION_SELECTS and mask is None and plain:
+            return u.select_position(op, 0 if thunk is None else int(thunk))
+        if not (isinstance(u, Vector) and plain and op.startswith("value") and u.dtype in _KERNEL_DTYPES and
+                generic.unify(u.dtype, generic.scalar_dtype(thunk)) == u.dtype):
+            return _on_host("select", op, u, thunk, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace)
         w = Vector(u.size, *kernels.compact(op[5:], u, thunk))
         return _masked(w, mask, structure, complement)
 
-    def assign(self, w, value, *, mask, structure=True, complement=False):
+    def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        scalar = not isinstance(value, (Vector, Matrix))
+        if isinstance(w, Matrix) or accum is not None or replace or w.dtype not in _KERNEL_DTYPES or \
+                not scalar and value.dtype != w.dtype:
+            return _on_host("assign", w, value, mask=mask, structure=structure, complement=complement, accum=accum,
+                            replace=replace)
+        if scalar:  # GraphBLAS casts the scalar to w's type
+            value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()]
         if w.indices is None and not complement:  # a full w stays full: write in place
             if isinstance(value, Vector) and structure and _covers(value, mask):
                 if value.indices is None:
@@ -193,10 +251,15 @@ class CupyBackend(Backend):
             return w.merge(value.restrict(rows), rows)
         return w.fill(rows, cupy.asarray(value, w.dtype))
 
-    def apply_index(self, op, u, thunk=None):
+    def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
+                    accum=None, replace=False):
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        if isinstance(op, str):
+            _check(op, INDEX_UNARY_OPS)
+            return _on_host("apply_index", op, u, thunk, **controls)
         native = getattr(op, "cuda", None)
-        if native is None:
-            return super().apply_index(op, u, thunk)
+        if native is None or any(v is not None for v in (mask, out, accum)) or replace:
+            return super().apply_index(op, u, thunk, **controls)
         count = kernels.count_args(u)[1]
         return Vector(u.size, u.indices, native(u.indices, u.count, count, u.capacity, thunk), u.count)
 
@@ -300,19 +363,33 @@ class CupyBackend(Backend):
 
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)
+        if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _DEVICE_MONOIDS or \
+                _typed(generic.monoid_type, "reduce", monoid, u.dtype) != u.dtype or \
+                (u.dtype.kind == "f" and monoid in ("min", "max")):  # IEEE fmin/fmax on NaN: the host's
+            return _on_host("reduce", u, monoid)
         if u.nvals == 0:
             return None
         if monoid == "any":
             return u.values[0].get()[()]
         return _REDUCTIONS[monoid](u.values).astype(u.dtype).get()[()]
 
-    def reduce_rows(self, A, monoid):
+    def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
         _check(monoid, MONOIDS)
+        if mask is not None or out is not None or accum is not None or replace or A.dtype not in _KERNEL_DTYPES or \
+                monoid not in _DEVICE_MONOIDS or _typed(generic.monoid_type, "reduce_rows", monoid, A.dtype) != A.dtype or \
+                (A.dtype.kind == "f" and monoid in ("min", "max")):
+            return _on_host("reduce_rows", A, monoid, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace)
         values = cupy.ones(A.indices.size, bool) if A.values is None else A.values
         rows = cupy.flatnonzero(cupy.diff(A.indptr) > 0)
         return Vector(A.nrows, rows, kernels.segment_reduce(monoid, values, A.indptr[rows]))
 
-    def extract(self, u, indices):
+    def extract(self, u, indices, cols=None, *, mask=None, structure=True, complement=False, out=None,
+                accum=None, replace=False):
+        if cols is not None or mask is not None or out is not None or accum is not None or replace:
+            return _on_host("extract", u, indices, cols, mask=mask, structure=structure, complement=complement,
+                            out=out, accum=accum, replace=replace)
         indices = cupy.asarray(indices, dtype=cupy.int64)
         if isinstance(u, Matrix):
             return u.rows_at(indices)
@@ -320,6 +397,97 @@ class CupyBackend(Backend):
         keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
         positions = cupy.flatnonzero(keep)
         return Vector(indices.size, positions, dense[indices[positions]])
+
+    def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        """``w(j) = ⊕_i A(i, j)``: the rows of Aᵀ (cached on A) reduced."""
+        return self.reduce_rows(A.transposed(), monoid, mask=mask, structure=structure, complement=complement,
+                                out=out, accum=accum, replace=replace)
+
+    def build(self, indices, values, size, *, dup=None):
+        return _on_host("build", indices, values, size, dup=dup)
+
+    def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
+        return _on_host("build_matrix", rows, cols, values, nrows, ncols, dup=dup)
+
+    def extract_tuples(self, x):
+        if isinstance(x, Vector):
+            return self.indices(x).copy(), self.values(x).copy()
+        values = cupy.ones(x.nvals, bool) if x.values is None else x.values.copy()
+        return x.rows(), x.indices.astype(cupy.int64), values
+
+
+#: The dtypes the device kernels serve (those of gbgraph's algorithms); the others go to the host.
+_KERNEL_DTYPES = frozenset(map(np.dtype, ("bool", "int32", "int64", "uint64", "float64")))
+#: Multiplies of the mxv kernel (kernels/mxv.cu) and of the expanding matrix product.
+_MXV_MULTIPLIES = ("first", "second", "pair", "times", "secondi", "land")
+_MXM_MULTIPLIES = ("first", "second", "pair", "times", "land")
+_DEVICE_MONOIDS = ("min", "max", "plus", "times", "any", "land", "lor", "band", "bor")
+_DEVICE_UNARY = ("identity", "ainv", "abs", "one", "lnot")
+_DEVICE_BINARY = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "rminus", "times", "div",
+                  "first", "second", "pair", "land", "lor", "band", "bor", "bxor")
+#: Binary operators whose CuPy form on bool operands is GraphBLAS' (plus on bool is lor, ...: the host's).
+_BOOL_BINARY = ("eq", "ne", "lt", "le", "gt", "ge", "first", "second", "pair", "land", "lor", "min", "max")
+_BITWISE = ("band", "bor", "bxor")  # GraphBLAS has them on integers only; the host's typing
+_POSITION_SELECTS = ("offdiag", "diag", "tril", "triu")
+
+
+def _check_controls(verb, out, accum):
+    """Bad output controls are a ValueError before any typing (as on every backend)."""
+    if accum is not None:
+        _check(accum, BINARY_OPS)
+        if out is None:
+            raise ValueError(f"{verb}: accum={accum!r} needs out=")
+
+
+def _typed(rule, *args):
+    """A typing rule of :mod:`gbgraph.backends.numba.generic`, its NotImplementedError naming
+    this backend."""
+    try:
+        return rule(*args)
+    except NotImplementedError as e:
+        raise NotImplementedError(str(e).replace("numba:", "cupy:", 1)) from None
+
+
+def _on_host(verb, *args, **kwargs):
+    """The general form of ``verb`` (:mod:`.host`), its errors naming this backend."""
+    try:
+        return host.call(verb, *args, **kwargs)
+    except NotImplementedError as e:
+        raise NotImplementedError(str(e).replace("numba:", "cupy:", 1)) from None
+
+
+def _product_type(verb, semiring, left, right, pattern, multiplies=_MXV_MULTIPLIES):
+    """The result dtype when a device kernel computes ``semiring`` on operands of dtypes
+    ``left`` and ``right`` exactly, else None (the host's general form then runs it);
+    NotImplementedError, naming this backend, where python-graphblas has no typed semiring.
+
+    The kernels cast each operand they read to the result type and reduce in it: python-graphblas'
+    typing wherever that type is the multiply's input type too, and an operand whose values
+    they read has the result's dtype (or is the ``pattern`` side, read as ones), as the numba
+    kernels' rule. A floating-point ``min``/``max`` differs from GraphBLAS' fmin/fmax on NaN
+    only; the algorithms' values are checked finite.
+    """
+    monoid, multiply = semiring.split("_", 1)
+    t_in, t_out = _typed(generic.semiring_types, verb, semiring, left, right)
+    left, right = np.dtype(left), np.dtype(right)
+    if monoid not in _DEVICE_MONOIDS or multiply not in multiplies or t_out not in _KERNEL_DTYPES or \
+            left not in _KERNEL_DTYPES or right not in _KERNEL_DTYPES:
+        return None
+    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)):
+        return None
+    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
+    if (reads_left and pattern != "left" and left != t_out) or (reads_right and pattern != "right" and right != t_out):
+        return None
+    return t_out
+
+
+def _device_ewise(op, u, v, out, accum, replace):
+    """Whether an element-wise verb runs on the device: two vectors of one size and one dtype
+    served by the kernels, an operator whose CuPy form is GraphBLAS', no output controls."""
+    return isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size and u.dtype == v.dtype and \
+        u.dtype in _KERNEL_DTYPES and out is None and accum is None and not replace and \
+        op in _DEVICE_BINARY and (u.dtype != bool or op in _BOOL_BINARY) and (op not in _BITWISE or u.dtype.kind == "u")
 
 
 _SWAPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "minus": "rminus", "first": "second", "second": "first"}
@@ -348,20 +516,6 @@ def _split(semiring):
 def _check(name, known):
     if name not in known:
         raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
-
-
-def _product_dtype(multiply, A, u_dtype):
-    """python-graphblas' typing of ``A ⊕.⊗ u``: second and first take their operand's
-    type, pair and the positional secondi give int64, times and land unify."""
-    if multiply == "second":
-        return np.dtype(u_dtype)
-    if multiply == "first":
-        return A.dtype
-    if multiply in ("pair", "secondi"):
-        return np.dtype(np.int64)
-    if multiply == "land":
-        return np.dtype(bool)
-    return np.result_type(A.dtype, u_dtype)
 
 
 def _row_list(mask, structure, complement):
@@ -401,12 +555,6 @@ def _masked(w, mask, structure, complement):
     return w.restrict(_row_array(mask, structure, complement, w.size))
 
 
-def _masked_matrix(A, mask):
-    if mask is not None:
-        raise NotImplementedError("the cupy backend takes no mask on matrix select")
-    return A
-
-
 def _binary_dtype(op, a, b):
     if op in _COMPARISONS:
         return np.dtype(bool)
@@ -444,7 +592,7 @@ def _divide(a, b):
     quotient = a // safe
     quotient += ((a % safe != 0) & ((a < 0) != (safe < 0))).astype(dtype)  # floor to truncation
     info = np.iinfo(dtype)
-    by_zero = cupy.where(a > 0, info.max, cupy.where(a < 0, info.min, 0)).astype(dtype)
+    by_zero = cupy.where(a > 0, dtype.type(info.max), cupy.where(a < 0, dtype.type(info.min), dtype.type(0))).astype(dtype)
     return cupy.where(b == 0, by_zero, quotient)
 
 

@@ -14,13 +14,9 @@ from .kernels import segment_reduce
 __all__ = ["mxm"]
 
 
-def mxm(semiring, A, B, mask, structure, complement):
-    from . import _product_dtype, _split
-
-    if mask is not None:
-        raise NotImplementedError("the cupy backend takes no mask on mxm")
-    monoid, multiply = _split(semiring)
-    dtype = _product_dtype(multiply, A, B.dtype)
+def mxm(semiring, A, B, dtype):
+    """``C = A ⊕.⊗ B`` in the result ``dtype`` the backend typed it in (no mask)."""
+    monoid, multiply = semiring.split("_", 1)
     if semiring == "plus_times" and dtype.kind == "f":
         return Matrix.from_cupyx(A.to_cupyx(dtype) @ B.to_cupyx(dtype))  # cuSPARSE multiplies floats: an integer operand is converted
     i, j, k, a, b = _expand(A, B)

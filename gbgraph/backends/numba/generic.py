@@ -167,7 +167,8 @@ def _integer_divide(a, b, t):
     else:
         quotient = a // safe
     info = np.iinfo(t)
-    by_zero = np.where(a > 0, info.max, np.where(a < 0, info.min, 0)).astype(t)
+    # typed scalars: numpy >= 2.5 refuses a Python int beyond int64 (uint64's max) beside int64 arrays
+    by_zero = np.where(a > 0, t.type(info.max), np.where(a < 0, t.type(info.min), t.type(0))).astype(t)
     return np.where(zero, by_zero, quotient).astype(t)
 
 

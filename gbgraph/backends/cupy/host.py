@@ -1,0 +1,70 @@
+"""The protocol's general forms for the ``cupy`` backend, run by the ``numba`` backend on
+copies of the operands.
+
+The device kernels serve the forms gbgraph's algorithms use (a few semirings over the
+dtypes they need, vector operands, masks). Every other call the protocol lists -- an operator
+or dtype without a kernel, a matrix operand of an element-wise verb, ``out=``, ``accum=``,
+``replace=``, a transpose descriptor, ``reduce_cols``, ``build``, ``extract_tuples`` --
+copies its operands to the host, runs the ``numba`` backend's general form (whose values and
+dtypes the conformance suite checks against python-graphblas), and copies the result back:
+the caller gets CuPy objects, equal to every other backend's, at the price of the copies.
+``out`` and the ``w`` of ``assign`` are written in place on the device.
+"""
+
+import cupy
+
+from ..numba import NumbaBackend
+from ..numba.containers import Matrix as HostMatrix, Vector as HostVector
+from .containers import Matrix, Vector
+
+__all__ = ["call"]
+
+_HOST = NumbaBackend()
+
+
+def call(verb, *args, **kwargs):
+    """``verb(*args, **kwargs)`` of the numba backend on host copies of the device
+    operands; device objects (or arrays, or a scalar) back."""
+    host_args = [_to_host(a) for a in args]
+    host_kwargs = {k: _to_host(v) for k, v in kwargs.items()}
+    result = getattr(_HOST, verb)(*host_args, **host_kwargs)
+    target = kwargs.get("out") if verb != "assign" else args[0]
+    if target is not None:
+        return _write(target, result)
+    return _to_device(result)
+
+
+def _to_host(x):
+    if isinstance(x, Vector):
+        x.exact()
+        return HostVector(x.size, None if x.indices is None else cupy.asnumpy(x.indices), cupy.asnumpy(x.values))
+    if isinstance(x, Matrix):
+        return HostMatrix(x.nrows, x.ncols, cupy.asnumpy(x.indptr), cupy.asnumpy(x.indices),
+                          None if x.values is None else cupy.asnumpy(x.values))
+    if isinstance(x, cupy.ndarray):
+        return cupy.asnumpy(x)
+    return x
+
+
+def _to_device(x):
+    if isinstance(x, HostVector):
+        return Vector(x.size, None if x.indices is None else cupy.asarray(x.indices), cupy.asarray(x.values))
+    if isinstance(x, HostMatrix):
+        return Matrix(x.nrows, x.ncols, cupy.asarray(x.indptr), cupy.asarray(x.indices),
+                      None if x.values is None else cupy.asarray(x.values))
+    if isinstance(x, tuple):
+        return tuple(_to_device(a) for a in x)
+    if hasattr(x, "__array__") and getattr(x, "ndim", 0):
+        return cupy.asarray(x)
+    return x
+
+
+def _write(target, result):
+    """Make the device object ``target`` hold the host object ``result``'s entries."""
+    new = _to_device(result)
+    if isinstance(target, Vector):
+        target.indices, target.values, target.count = new.indices, new.values, None
+    else:
+        target.indptr, target.indices, target.values = new.indptr, new.indices, new.values
+        target._degrees = target._transposed = None
+    return target
