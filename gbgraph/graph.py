@@ -272,6 +272,82 @@ def _check_finite_values(values):
                          "symmetric values are made of finite ones")
 
 
+#: The ``weights`` choices of the functions that sum or compare edge weights (:func:`gbgraph.partition`,
+#: :func:`gbgraph.bisect`, :func:`gbgraph.coarsen`) and of the command line's ``--weights``, default first.
+EDGE_WEIGHTS = ("abs", "values", "pattern")
+
+
+def check_weights_option(weights):
+    """Raise ValueError unless ``weights`` is one of :data:`EDGE_WEIGHTS`: an argument check,
+    made before the graph is read."""
+    if not isinstance(weights, str) or weights not in EDGE_WEIGHTS:
+        raise ValueError(f"weights must be one of {', '.join(map(repr, EDGE_WEIGHTS))}, got {weights!r}")
+
+
+def choose_weights(graph, weights, why=None, option='weights="{}"', name="A"):
+    """The graph with the edge weights ``weights`` asks for, checked when ``why`` is given.
+
+    ``"abs"`` (the default of every caller): ``|A(i, j)|``, the graph itself when no weight
+    is negative. A Laplacian or a stiffness matrix stores its edges as negative (or mixed)
+    off-diagonal entries; their magnitudes are the strengths of the connections.
+    ``"values"``: the values as stored. ``"pattern"``: none, every edge weighs 1. The graph
+    of ``"abs"`` or ``"pattern"`` is made once and kept on ``graph``.
+
+    Parameters
+    ----------
+    graph : Graph
+    weights : {"abs", "values", "pattern"}
+    why : str, optional
+        Why the caller needs finite non-negative weights (it goes in the message); None
+        checks nothing.
+    option : str
+        How the caller's user spells the choice, with ``{}`` for its value: ``weights="{}"``
+        in Python, ``--weights {}`` on the command line.
+    name : str
+        How the message refers to the input.
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    ValueError
+        with ``why``, for NaN or infinite weights (unless ``"pattern"``), and for negative
+        ones with ``"values"``: the message gives their count and names the choices that
+        fix it.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(gg.generators.laplace3d(2, 1, 1))
+    >>> G.weights.tolist(), choose_weights(G, "abs").weights.tolist()
+    ([-1.0, -1.0], [1.0, 1.0])
+    >>> choose_weights(G, "pattern").weights is None
+    True
+    """
+    w = graph.weights
+    if w is None or weights == "pattern":
+        return graph if w is None else graph.cached(("weights", "pattern"), lambda: Graph(
+            graph.n, graph.indptr, graph.indices, None, graph.container))
+    xp = _array_module(w)
+    negative, nonfinite = graph.cached(("weights", "bad"), lambda: (
+        int(xp.count_nonzero(w < 0)), int(w.size - xp.count_nonzero(xp.isfinite(w)))))
+    if why is not None and nonfinite:
+        raise ValueError(f"{name} has {nonfinite:,} NaN or infinite weights among its {graph.nnz:,} off-diagonal "
+                         f"entries; {why}, so weights must be finite (drop those entries, or pass "
+                         f"{option.format('pattern')} for 1 per edge)")
+    if why is not None and negative and weights == "values":
+        raise ValueError(f"{name} has {negative:,} negative weights among its {graph.nnz:,} off-diagonal entries; "
+                         f"{why}, so weights must be >= 0: pass {option.format('abs')} for their absolute values "
+                         f"(the default; a Laplacian's off-diagonal entries) or {option.format('pattern')} for 1 "
+                         "per edge")
+    if weights == "values" or not negative:
+        return graph
+    return graph.cached(("weights", "abs"), lambda: Graph(graph.n, graph.indptr, graph.indices, xp.abs(w),
+                                                          graph.container))
+
+
 #: Graph cache key of :func:`check_symmetric_values`' finding (coarse levels inherit a symmetric one).
 SYMMETRIC_VALUES = ("values", "asymmetry")
 
