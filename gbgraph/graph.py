@@ -147,7 +147,9 @@ def as_graph(A, *, weights=True, name="A"):
     InvalidGraphError
         (a ValueError) for a non-square matrix; :class:`~gbgraph.errors.AsymmetricGraphError`,
         a subclass, for one whose pattern is not symmetric: the message gives the number of
-        one-way entries and points to :func:`symmetrize`.
+        one-way entries and points to :func:`symmetrize`; for a directed networkx graph
+        (``DiGraph``, ``MultiDiGraph``), whatever its edges: the message names
+        ``G.to_undirected()`` and :func:`symmetrize`.
     FileNotFoundError, InvalidGraphError
         for a path that does not exist or cannot be read as Matrix Market; the message
         names the file.
@@ -163,6 +165,7 @@ def as_graph(A, *, weights=True, name="A"):
         return A
     if type(A).__module__.split(".")[0] in ("cupyx", "cupy"):
         return _canonical_on_gpu(A, weights, name)
+    _check_undirected(A, name)
     csr, container, weighted = _to_scipy_csr(A, name)
     return _canonical(csr, container, weighted and weights, name)
 
@@ -590,6 +593,16 @@ def _to_scipy_csr(A, name):
         csr = nx.to_scipy_sparse_array(A, weight="weight" if weighted else None, format="csr")
         return _checked_values(csr, name), "networkx", weighted
     raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
+
+
+def _check_undirected(A, name):
+    """A networkx user states direction in the graph's type, not in its edges: a DiGraph is
+    refused as such, even one whose edges all come in pairs (gbgraph would drop the direction
+    without a word)."""
+    if type(A).__module__.split(".")[0] == "networkx" and getattr(A, "is_directed", lambda: False)():
+        raise InvalidGraphError(f"{name} is a directed networkx graph ({type(A).__name__}); gbgraph's graphs are "
+                                "undirected, with a symmetric pattern: pass G.to_undirected() (an edge wherever "
+                                "either direction is) or gg.symmetrize(G)")
 
 
 def _from_gpu(A, name):
