@@ -419,25 +419,22 @@ def _json_line(out):
 # ---- one behaviour for the command line and Python ---------------------------------------
 
 
-def test_construction_default_is_gg_coarsens():
+@pytest.mark.parametrize(("command", "function"), [
+    ("mis1", gg.mis1), ("mis2", gg.mis2), ("color", gg.color), ("aggregate", gg.aggregate), ("coarsen", gg.coarsen),
+    ("partition", gg.partition), ("partition", gg.bisect),
+])
+def test_every_option_has_the_python_default(command, function):
     import inspect
 
     from gbgraph.cli import _parser
 
-    args = _parser().parse_args(["coarsen", "fe_4elt2"])
-    assert args.construction == inspect.signature(gg.coarsen).parameters["construction"].default == "sort"
-
-
-def test_weights_default_is_the_pythons():
-    import inspect
-
-    from gbgraph.cli import _parser
-
-    for command in ("coarsen", "partition"):
-        default = _parser().parse_args([command, "fe_4elt2"]).weights
-        assert default == "abs"
-        for function in (gg.coarsen, gg.partition, gg.bisect):
-            assert inspect.signature(function).parameters["weights"].default == default
+    args = vars(_parser().parse_args([command, "fe_4elt2"]))
+    parameters = inspect.signature(function).parameters
+    shared = {name for name in args if name in parameters and parameters[name].default is not inspect.Parameter.empty}
+    assert shared >= {"backend"} | ({"weights", "seed"} if command in ("coarsen", "partition") else set())
+    assert {name: args[name] for name in shared} == {name: parameters[name].default for name in shared}
+    if command == "coarsen":
+        assert args["construction"] == "sort" and args["weights"] == "abs"
 
 
 @pytest.mark.parametrize("spec", ["laplace3d:9,8,7", "fe_4elt2"])
