@@ -329,13 +329,19 @@ def choose_weights(graph, weights, why=None, option='weights="{}"', name="A"):
     >>> choose_weights(G, "pattern").weights is None
     True
     """
-    w = graph.weights
-    if w is None or weights == "pattern":
-        return graph if w is None else graph.cached(("weights", "pattern"), lambda: Graph(
-            graph.n, graph.indptr, graph.indices, None, graph.container))
-    xp = _array_module(w)
-    negative, nonfinite = graph.cached(("weights", "bad"), lambda: (
-        int(xp.count_nonzero(w < 0)), int(w.size - xp.count_nonzero(xp.isfinite(w)))))
+    distributed = hasattr(graph, "comm")  # a DistributedGraph: each rank reads its own rows
+    local = graph.local_weights if distributed else graph.weights
+    if local is None:
+        return graph
+    if weights == "pattern":
+        return graph.cached(("weights", "pattern"), lambda: _reweighted(graph, lambda w: None))
+    xp = _array_module(local)
+
+    def count():
+        counts = np.array([int(xp.count_nonzero(local < 0)), int(local.size - xp.count_nonzero(xp.isfinite(local)))])
+        return tuple(int(c) for c in (graph.comm.allreduce(counts) if distributed else counts))
+
+    negative, nonfinite = graph.cached(("weights", "bad"), count)
     if why is not None and nonfinite:
         raise ValueError(f"{name} has {nonfinite:,} NaN or infinite weights among its {graph.nnz:,} off-diagonal "
                          f"entries; {why}, so weights must be finite (drop those entries, or pass "
@@ -347,8 +353,15 @@ def choose_weights(graph, weights, why=None, option='weights="{}"', name="A"):
                          "per edge")
     if weights == "values" or not negative:
         return graph
-    return graph.cached(("weights", "abs"), lambda: Graph(graph.n, graph.indptr, graph.indices, xp.abs(w),
-                                                          graph.container))
+    return graph.cached(("weights", "abs"), lambda: _reweighted(graph, xp.abs))
+
+
+def _reweighted(graph, change):
+    """``graph`` with its weights ``change(weights)``; a DistributedGraph stays one, each rank
+    changing its own rows."""
+    if hasattr(graph, "comm"):
+        return type(graph)(graph.n, graph.local_indptr, graph.local_indices, change(graph.local_weights), graph.comm)
+    return Graph(graph.n, graph.indptr, graph.indices, change(graph.weights), graph.container)
 
 
 #: Graph cache key of :func:`check_symmetric_values`' finding (coarse levels inherit a symmetric one).

@@ -182,3 +182,16 @@ def test_coarsen_checks_its_arguments_before_the_graph():
             gg.coarsen(A, cutoff=0)
         with pytest.raises(ValueError, match="method 'mis2' has Kokkos Kernels' fixed priorities and takes no seed"):
             gg.coarsen(A, seed=3)
+
+
+def test_weights_of_a_distributed_graph_stay_distributed():
+    pytest.importorskip("mpi4py")
+    from gbgraph.distributed import DistributedGraph, scatter
+
+    L = laplace3d(8, 7, 6)
+    h = gg.coarsen(scatter(L), "hec")  # each rank takes |A(i, j)| of its own rows
+    assert isinstance(h[0].graph, DistributedGraph) and (h[0].graph.local_weights > 0).all()
+    assert [level.n for level in h] == [level.n for level in gg.coarsen(abs(L), "hec")]
+    assert gg.coarsen(scatter(L), "hec", weights="pattern")[0].graph.local_weights is None
+    with pytest.raises(ValueError, match='negative weights.*weights="abs"'):
+        gg.coarsen(scatter(L), "hec", weights="values")
