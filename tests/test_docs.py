@@ -158,7 +158,8 @@ def _plain(value):
 def _needs(source):
     """Skip a block whose imports this machine lacks (mpi4py, CuPy)."""
     for module in ("mpi4py", "cupy", "cupyx", "matplotlib"):
-        if re.search(rf"^\s*(import|from) {module}\b", source, re.M) or (module == "matplotlib" and "gg.plot." in source):
+        imported = re.search(rf"^\s*(import|from) {module}\b", source, re.M)
+        if imported or (module == "matplotlib" and "gg.plot." in source):
             pytest.importorskip(module)
 
 
