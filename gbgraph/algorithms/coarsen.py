@@ -568,7 +568,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     be = backends.for_graph(backend, graph)
     why = "coarse mappings look for the heaviest edges" if method in WEIGHTED_METHODS else None
     graph = choose_weights(graph.on_device_of(be.xp), weights, why)
-    weights = be.xp.ones(graph.n, be.xp.int64)
+    vertex_weights = be.xp.ones(graph.n, be.xp.int64)
     levels, stopped = [], "cutoff"
     bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
     _progress.report("hierarchy", n=graph.n)
@@ -587,12 +587,12 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
             break
         with be.guard(graph):
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
-        levels.append(Level(graph, mapping.labels, weights, (mapped - start, time.perf_counter() - mapped)))
-        weights = _coarse_weights(be, mapping.labels, weights)
+        levels.append(Level(graph, mapping.labels, vertex_weights, (mapped - start, time.perf_counter() - mapped)))
+        vertex_weights = _coarse_weights(be, mapping.labels, vertex_weights)
         _carry_checks(graph, coarse, bounded)
         graph = coarse
         _progress.report("level", level=len(levels), n=graph.n)
-    levels.append(Level(graph, None, weights))
+    levels.append(Level(graph, None, vertex_weights))
     if levels[0].labels is not None:  # the input's own vertices: nodes for networkx input
         levels[0] = labelled(A, levels[0], maps=("labels",))
     return Hierarchy(levels, method, stopped)
