@@ -10,7 +10,6 @@ package (``fe_4elt2``), or a generator with its grid size::
 
 import argparse
 import contextlib
-import dataclasses
 import difflib
 import json
 import os
@@ -27,13 +26,14 @@ from .algorithms.aggregation import METHODS as AGGREGATION_METHODS
 from .algorithms.aggregation import aggregate
 from .algorithms.coarsen import COARSE_METHODS, coarsen
 from .algorithms.mapping import METHODS as MAPPING_METHODS
+from .algorithms.mapping import WEIGHTED_METHODS
 from .algorithms.coloring import METHODS as COLOR_METHODS
 from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
 from .algorithms.coloring import color
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
 from .algorithms.partition import REFINEMENTS, partition
 from .errors import AsymmetricGraphError, GBGraphError
-from .graph import as_graph, symmetrize
+from .graph import EDGE_WEIGHTS, as_graph, choose_weights, symmetrize
 from .io import read_matrix_market
 
 __all__ = ["main", "load_graph"]
@@ -197,13 +197,15 @@ def _aggregate(args):
 
 def _coarsen(args):
     graph, be, load = _load(args)
-    graph = _reweighted(graph, args.weights)
+    graph = _reweighted(args, graph, "coarse mappings look for the heaviest edges"
+                        if args.method in WEIGHTED_METHODS else None)
     t1 = time.perf_counter()
     hierarchy = coarsen(graph, args.method, cutoff=args.cutoff, construction=args.construction, seed=args.seed,
-                        backend=be)
+                        weights=args.weights, backend=be)
     t2 = time.perf_counter()
     rows = _graph_rows(args, graph, be) + [
-        ("method", f"{args.method} mapping, {args.construction} coarse graphs, cutoff {args.cutoff}"),
+        ("method", f"{args.method} mapping, {args.construction} coarse graphs, cutoff {args.cutoff}, "
+                   f"weights {args.weights}"),
         ("levels", f"{len(hierarchy)}  (stopped by {hierarchy.stopped}; average coarsening ratio "
                    f"{hierarchy.average_ratio:.2f})"),
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
@@ -229,25 +231,24 @@ def _coarsen(args):
                          f"vertex has an aggregate")
 
 
-def _reweighted(graph, weights):
-    """The graph with the edge weights --weights asks for: its values, |A(i, j)| or none."""
-    if weights == "values" or graph.weights is None:
-        return graph
-    return dataclasses.replace(graph, weights=abs(graph.weights) if weights == "abs" else None, _cache={})
+def _reweighted(args, graph, why):
+    """The graph with the edge weights --weights asks for (|A(i, j)|, the values or none),
+    checked as the Python call checks them, with errors that name --weights."""
+    return choose_weights(graph, args.weights, why, option="--weights {}", name=args.graph)
 
 
 def _partition(args):
     graph, be, load = _load(args)
-    graph = _reweighted(graph, args.weights)
+    graph = _reweighted(args, graph, "the cut sums edge weights")
     t1 = time.perf_counter()
     result = partition(graph, args.k, coarsening=args.coarsening, refine=args.refine, imbalance=args.imbalance,
-                       seed=args.seed, tries=args.tries, backend=be)
+                       seed=args.seed, tries=args.tries, weights=args.weights, backend=be)
     t2 = time.perf_counter()
     seconds = result.seconds
     weights = result.part_weights
     rows = _graph_rows(args, graph, be) + [
         ("method", f"{args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance {args.imbalance}, "
-                   f"best of {args.tries}"),
+                   f"best of {args.tries}, weights {args.weights}"),
         ("cut", f"{result.cut:,}  (total weight of the edges between parts)"),
         ("imbalance", f"{result.imbalance:.4f}  (heaviest part {weights.max():,} over the ideal "
                       f"{weights.sum() / args.k:,.1f}, minus 1)"),
@@ -340,11 +341,11 @@ def _load(args):
 
 def _graph_rows(args, graph, be):
     return [("graph", args.graph), ("backend", be.name), ("n", f"{graph.n:,}"),
-            ("nnz", f"{graph.nnz:,}  (off-diagonal entries, both triangles)")]
+            ("edges", f"{graph.nnz // 2:,}  (without the diagonal, as gbgraph info counts them)")]
 
 
 def _graph_record(args, graph, be):
-    return {"command": args.command, "graph": args.graph, "backend": be.name, "n": graph.n, "nnz": graph.nnz}
+    return {"command": args.command, "graph": args.graph, "backend": be.name, "n": graph.n, "edges": graph.nnz // 2}
 
 
 def _plot(args, rows, record, draw):
@@ -479,9 +480,10 @@ def _progress_bars(args):
 
 
 def _weights_option(p, what):
-    p.add_argument("--weights", default="values", choices=("values", "abs", "pattern"),
-                   help=f"{what}: the values (default; negative ones are an error), their absolute values (a "
-                        "Laplacian), or 1 for every edge")
+    p.add_argument("--weights", default=EDGE_WEIGHTS[0], choices=EDGE_WEIGHTS,
+                   help=f"{what}: abs: |A(i, j)| (default; the values themselves when none is negative, the "
+                        "strengths of a Laplacian's negative off-diagonal entries), values: as stored (negative "
+                        "ones are an error), pattern: 1 for every edge")
 
 
 def _parser():
@@ -540,14 +542,14 @@ def _parser():
                         "see docs/coarsening.md")
     _weights_option(p, "edge weights of the heavy-edge mappings")
     p.add_argument("--seed", default=0, type=int, help="seed of the hash that breaks ties (default: 0; mis2: 0 only)")
-    p.add_argument("--construction", default="spgemm", choices=COARSE_METHODS,
-                   help="coarse graph construction (default: spgemm)")
+    p.add_argument("--construction", default="sort", choices=COARSE_METHODS,
+                   help="coarse graph construction (default: sort, as gg.coarsen's)")
     p.add_argument("--cutoff", default=50, type=int, help="stop at this many vertices (default: 50)")
     plot_option(p, "the vertices and edges of every level")
     p = command("partition", "multilevel graph partitioning: bisection (FM, Jet, spectral) and k-way",
                 "Partition the vertices into -k parts of nearly equal size joined by few edges\n"
                 "(multilevel recursive bisection) and print the cut, the imbalance, the levels\n"
-                "and the times. Edge values are weights (negative ones are an error).",
+                "and the times. Edge weights: see --weights.",
                 "write each vertex's part, one per line", _partition)
     p.add_argument("-k", default=2, type=int, help="number of parts (default: 2)")
     p.add_argument("--coarsening", default="hec", choices=MAPPING_METHODS, help="coarse mapping (default: hec)")

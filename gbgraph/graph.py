@@ -147,7 +147,9 @@ def as_graph(A, *, weights=True, name="A"):
     InvalidGraphError
         (a ValueError) for a non-square matrix; :class:`~gbgraph.errors.AsymmetricGraphError`,
         a subclass, for one whose pattern is not symmetric: the message gives the number of
-        one-way entries and points to :func:`symmetrize`.
+        one-way entries and points to :func:`symmetrize`; for a directed networkx graph
+        (``DiGraph``, ``MultiDiGraph``), whatever its edges: the message names
+        ``G.to_undirected()`` and :func:`symmetrize`.
     FileNotFoundError, InvalidGraphError
         for a path that does not exist or cannot be read as Matrix Market; the message
         names the file.
@@ -163,6 +165,7 @@ def as_graph(A, *, weights=True, name="A"):
         return A
     if type(A).__module__.split(".")[0] in ("cupyx", "cupy"):
         return _canonical_on_gpu(A, weights, name)
+    _check_undirected(A, name)
     csr, container, weighted = _to_scipy_csr(A, name)
     return _canonical(csr, container, weighted and weights, name)
 
@@ -270,6 +273,95 @@ def _check_finite_values(values):
     if bad:
         raise ValueError(f"A has {bad:,} NaN or infinite values among its {values.size:,} stored entries; "
                          "symmetric values are made of finite ones")
+
+
+#: The ``weights`` choices of the functions that sum or compare edge weights (:func:`gbgraph.partition`,
+#: :func:`gbgraph.bisect`, :func:`gbgraph.coarsen`) and of the command line's ``--weights``, default first.
+EDGE_WEIGHTS = ("abs", "values", "pattern")
+
+
+def check_weights_option(weights):
+    """Raise ValueError unless ``weights`` is one of :data:`EDGE_WEIGHTS`: an argument check,
+    made before the graph is read."""
+    if not isinstance(weights, str) or weights not in EDGE_WEIGHTS:
+        raise ValueError(f"weights must be one of {', '.join(map(repr, EDGE_WEIGHTS))}, got {weights!r}")
+
+
+def choose_weights(graph, weights, why=None, option='weights="{}"', name="A"):
+    """The graph with the edge weights ``weights`` asks for, checked when ``why`` is given.
+
+    ``"abs"`` (the default of every caller): ``|A(i, j)|``, the graph itself when no weight
+    is negative. A Laplacian or a stiffness matrix stores its edges as negative (or mixed)
+    off-diagonal entries; their magnitudes are the strengths of the connections.
+    ``"values"``: the values as stored. ``"pattern"``: none, every edge weighs 1. The graph
+    of ``"abs"`` or ``"pattern"`` is made once and kept on ``graph``.
+
+    Parameters
+    ----------
+    graph : Graph
+    weights : {"abs", "values", "pattern"}
+    why : str, optional
+        Why the caller needs finite non-negative weights (it goes in the message); None
+        checks nothing.
+    option : str
+        How the caller's user spells the choice, with ``{}`` for its value: ``weights="{}"``
+        in Python, ``--weights {}`` on the command line.
+    name : str
+        How the message refers to the input.
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    ValueError
+        with ``why``, for NaN or infinite weights (unless ``"pattern"``), and for negative
+        ones with ``"values"``: the message gives their count and names the choices that
+        fix it.
+
+    Examples
+    --------
+    >>> import numpy as np, gbgraph as gg
+    >>> G = gg.as_graph(gg.generators.laplace3d(2, 1, 1))
+    >>> G.weights.tolist(), choose_weights(G, "abs").weights.tolist()
+    ([-1.0, -1.0], [1.0, 1.0])
+    >>> choose_weights(G, "pattern").weights is None
+    True
+    """
+    distributed = hasattr(graph, "comm")  # a DistributedGraph: each rank reads its own rows
+    local = graph.local_weights if distributed else graph.weights
+    if local is None:
+        return graph
+    if weights == "pattern":
+        return graph.cached(("weights", "pattern"), lambda: _reweighted(graph, lambda w: None))
+    xp = _array_module(local)
+
+    def count():
+        counts = np.array([int(xp.count_nonzero(local < 0)), int(local.size - xp.count_nonzero(xp.isfinite(local)))])
+        return tuple(int(c) for c in (graph.comm.allreduce(counts) if distributed else counts))
+
+    negative, nonfinite = graph.cached(("weights", "bad"), count)
+    if why is not None and nonfinite:
+        raise ValueError(f"{name} has {nonfinite:,} NaN or infinite weights among its {graph.nnz:,} off-diagonal "
+                         f"entries; {why}, so weights must be finite (drop those entries, or pass "
+                         f"{option.format('pattern')} for 1 per edge)")
+    if why is not None and negative and weights == "values":
+        raise ValueError(f"{name} has {negative:,} negative weights among its {graph.nnz:,} off-diagonal entries; "
+                         f"{why}, so weights must be >= 0: pass {option.format('abs')} for their absolute values "
+                         f"(the default; a Laplacian's off-diagonal entries) or {option.format('pattern')} for 1 "
+                         "per edge")
+    if weights == "values" or not negative:
+        return graph
+    return graph.cached(("weights", "abs"), lambda: _reweighted(graph, xp.abs))
+
+
+def _reweighted(graph, change):
+    """``graph`` with its weights ``change(weights)``; a DistributedGraph stays one, each rank
+    changing its own rows."""
+    if hasattr(graph, "comm"):
+        return type(graph)(graph.n, graph.local_indptr, graph.local_indices, change(graph.local_weights), graph.comm)
+    return Graph(graph.n, graph.indptr, graph.indices, change(graph.weights), graph.container)
 
 
 #: Graph cache key of :func:`check_symmetric_values`' finding (coarse levels inherit a symmetric one).
@@ -514,6 +606,16 @@ def _to_scipy_csr(A, name):
         csr = nx.to_scipy_sparse_array(A, weight="weight" if weighted else None, format="csr")
         return _checked_values(csr, name), "networkx", weighted
     raise UnsupportedGraphTypeError(f"{name} is a {type(A).__module__}.{type(A).__name__}; expected {_SUPPORTED}")
+
+
+def _check_undirected(A, name):
+    """A networkx user states direction in the graph's type, not in its edges: a DiGraph is
+    refused as such, even one whose edges all come in pairs (gbgraph would drop the direction
+    without a word)."""
+    if type(A).__module__.split(".")[0] == "networkx" and getattr(A, "is_directed", lambda: False)():
+        raise InvalidGraphError(f"{name} is a directed networkx graph ({type(A).__name__}); gbgraph's graphs are "
+                                "undirected, with a symmetric pattern: pass G.to_undirected() (an edge wherever "
+                                "either direction is) or gg.symmetrize(G)")
 
 
 def _from_gpu(A, name):

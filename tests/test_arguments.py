@@ -129,3 +129,69 @@ def test_thread_count():
             gg.backends.set_threads(0)
     finally:
         gg.backends.set_threads(before)
+
+
+# ---- weights=: the edge weights of partition, bisect and coarsen, as the CLI's --weights ----
+
+
+def test_coarsen_weights_choose_the_edge_weights():
+    L = laplace3d(9, 8, 7)  # a Laplacian: its edges are negative entries
+    levels = lambda h: [level.n for level in h]  # noqa: E731
+    assert levels(gg.coarsen(L, "hec")) == levels(gg.coarsen(abs(L), "hec", weights="values"))
+    assert levels(gg.coarsen(L, "hec", weights="pattern")) == levels(gg.coarsen(L != 0, "hec"))
+    negative = int(np.count_nonzero(sp.coo_array(L).data < 0))
+    with pytest.raises(ValueError, match=f'A has {negative:,} negative weights .*heaviest edges.*weights="abs".*'
+                                         'weights="pattern"'):
+        gg.coarsen(L, "hec", weights="values")
+    # MIS-2 aggregation reads no weight: with "values" the coarse graphs sum the signed ones
+    h = gg.coarsen(L, weights="values", cutoff=100)
+    P = sp.csr_array((np.ones(L.shape[0]), (np.arange(L.shape[0]), np.asarray(h[0].labels))))
+    C = sp.csr_array(P.T @ sp.csr_array(L - sp.diags_array(L.diagonal())) @ P)
+    C.setdiag(0)
+    C.eliminate_zeros()
+    coarse = h[1].graph
+    np.testing.assert_allclose(coarse.weights, C.data)
+    assert (coarse.weights < 0).all()
+    assert (gg.coarsen(L, cutoff=100)[1].graph.weights > 0).all()  # "abs", the default
+
+
+def _bad_graphs():
+    import networkx as nx
+
+    return [nx.DiGraph([(0, 1)]), np.ones((2, 3)), sp.csr_array(np.triu(np.ones((3, 3))))]
+
+
+@pytest.mark.parametrize("call", [
+    lambda A, **kw: gg.coarsen(A, **kw), lambda A, **kw: gg.partition(A, 2, **kw), lambda A, **kw: gg.bisect(A, **kw),
+], ids=["coarsen", "partition", "bisect"])
+def test_weights_option_is_checked_before_the_graph(call):
+    for A in _bad_graphs():
+        with pytest.raises(ValueError, match="^weights must be one of 'abs', 'values', 'pattern', got 'none'$"):
+            call(A, weights="none")
+        with pytest.raises(ValueError, match="weights must be one of .*, got None"):
+            call(A, weights=None)
+        with pytest.raises(ValueError, match="^seed must be an integer from 0 to 2\\*\\*63 - 1, got -1$"):
+            call(A, seed=-1)
+        with pytest.raises(ValueError, match="^unknown backend 'gpu'"):
+            call(A, backend="gpu")
+
+
+def test_coarsen_checks_its_arguments_before_the_graph():
+    for A in _bad_graphs():
+        with pytest.raises(ValueError, match="cutoff must be a positive integer, got 0"):
+            gg.coarsen(A, cutoff=0)
+        with pytest.raises(ValueError, match="method 'mis2' has Kokkos Kernels' fixed priorities and takes no seed"):
+            gg.coarsen(A, seed=3)
+
+
+def test_weights_of_a_distributed_graph_stay_distributed():
+    pytest.importorskip("mpi4py")
+    from gbgraph.distributed import DistributedGraph, scatter
+
+    L = laplace3d(8, 7, 6)
+    h = gg.coarsen(scatter(L), "hec")  # each rank takes |A(i, j)| of its own rows
+    assert isinstance(h[0].graph, DistributedGraph) and (h[0].graph.local_weights > 0).all()
+    assert [level.n for level in h] == [level.n for level in gg.coarsen(abs(L), "hec")]
+    assert gg.coarsen(scatter(L), "hec", weights="pattern")[0].graph.local_weights is None
+    with pytest.raises(ValueError, match='negative weights.*weights="abs"'):
+        gg.coarsen(scatter(L), "hec", weights="values")

@@ -284,7 +284,7 @@ def _json(capsys):
     (["color", "laplace3d:12,10,8", "--distance", "2"], lambda r, A: r["colors"] == gg.color(A, distance=2).n_colors),
     (["aggregate", "laplace3d:12,10,8"], lambda r, A: r["aggregates"] == gg.aggregate(A).n_aggregates),
     (["coarsen", "laplace3d:12,10,8", "--cutoff", "20"], lambda r, A: [level["n"] for level in r["levels"]] == [
-        level.n for level in gg.coarsen(A, cutoff=20, construction="spgemm")]),
+        level.n for level in gg.coarsen(A, cutoff=20)] and r["construction"] == "sort"),
     (["partition", "laplace3d:12,10,8", "-k", "4", "--weights", "pattern", "--tries", "1"], lambda r, A: (
         r["cut"], r["part_weights"]) == (gg.partition(A != 0, 4, tries=1).cut,
                                          gg.partition(A != 0, 4, tries=1).part_weights.tolist())),
@@ -294,7 +294,7 @@ def test_json_is_one_object_with_the_results(argv, check, capsys):
     record = _json(capsys)
     A = gg.generators.laplace3d(12, 10, 8)
     assert record["command"] == argv[0] and record["graph"] == argv[1]
-    assert (record["n"], record["nnz"]) == (960, 2 * (11 * 10 * 8 + 12 * 9 * 8 + 12 * 10 * 7))
+    assert (record["n"], record["edges"]) == (960, 11 * 10 * 8 + 12 * 9 * 8 + 12 * 10 * 7)
     assert check(record, A)
     assert all(isinstance(t, float) and t >= 0 for t in record["seconds"].values())
 
@@ -414,3 +414,83 @@ def test_progress_bars_on_a_terminal_and_never_with_json(monkeypatch, capsys, js
 def _json_line(out):
     assert len(out.splitlines()) == 1, out
     return json.loads(out)
+
+
+# ---- one behaviour for the command line and Python ---------------------------------------
+
+
+@pytest.mark.parametrize(("command", "function"), [
+    ("mis1", gg.mis1), ("mis2", gg.mis2), ("color", gg.color), ("aggregate", gg.aggregate), ("coarsen", gg.coarsen),
+    ("partition", gg.partition), ("partition", gg.bisect),
+])
+def test_every_option_has_the_python_default(command, function):
+    import inspect
+
+    from gbgraph.cli import _parser
+
+    args = vars(_parser().parse_args([command, "fe_4elt2"]))
+    parameters = inspect.signature(function).parameters
+    shared = {name for name in args if name in parameters and parameters[name].default is not inspect.Parameter.empty}
+    assert shared >= {"backend"} | ({"weights", "seed"} if command in ("coarsen", "partition") else set())
+    assert {name: args[name] for name in shared} == {name: parameters[name].default for name in shared}
+    if command == "coarsen":
+        assert args["construction"] == "sort" and args["weights"] == "abs"
+
+
+@pytest.mark.parametrize("spec", ["laplace3d:9,8,7", "fe_4elt2"])
+def test_every_command_counts_edges_as_info_does(spec, capsys):
+    import scipy.sparse as sp
+
+    A = sp.coo_array(gg.datasets.load(spec) if spec == "fe_4elt2" else gg.generators.laplace3d(9, 8, 7))
+    off = A.row != A.col
+    edges = len({(min(i, j), max(i, j)) for i, j in zip(A.row[off].tolist(), A.col[off].tolist())})  # by hand
+    assert main(["info", spec, "--json"]) == 0
+    assert _json(capsys)["edges"] == edges
+    for command in (["mis2"], ["color"], ["aggregate"], ["coarsen", "--cutoff", "200"], ["partition", "--tries", "1"]):
+        assert main([command[0], spec, *command[1:], "--json"]) == 0
+        assert _json(capsys)["edges"] == edges, command
+        assert main([command[0], spec, *command[1:]]) == 0
+        assert _rows(capsys.readouterr().out)["edges"].startswith(f"{edges:,} "), command
+
+
+def test_the_readmes_generators_run_in_coarsen_and_partition(capsys):
+    # a Laplacian's edges are negative entries: by default their absolute values weigh them
+    assert main(["coarsen", "laplace3d:10", "--method", "hec", "--json"]) == 0
+    record = _json(capsys)
+    expected = gg.coarsen(abs(gg.generators.laplace3d(10)), "hec")
+    assert [level["n"] for level in record["levels"]] == [level.n for level in expected]
+    assert record["weights"] == "abs"
+    assert main(["partition", "laplace3d:8", "-k", "8", "--tries", "1", "--json"]) == 0
+    record = _json(capsys)
+    expected = gg.partition(gg.generators.laplace3d(8) != 0, 8, tries=1)  # |A(i, j)| = 1: the pattern's partition
+    assert (record["cut"], record["part_weights"]) == (expected.cut, expected.part_weights.tolist())
+
+
+@pytest.mark.parametrize("argv", [["coarsen", "laplace3d:6", "--method", "hec"], ["partition", "laplace3d:6"],
+                                  ["partition", "elasticity3d:3", "-k", "3"]])
+def test_negative_values_name_the_flag_that_fixes_them(argv, capsys):
+    import scipy.sparse as sp
+
+    assert main(argv + ["--weights", "values"]) == 2
+    err = capsys.readouterr().err
+    A = sp.coo_array(gg.generators.laplace3d(6) if argv[1] == "laplace3d:6" else gg.generators.elasticity3d(3))
+    negative = int(np.count_nonzero((A.data < 0) & (A.row != A.col)))
+    assert f"{argv[1]} has {negative:,} negative weights" in err
+    assert "--weights abs" in err and "--weights pattern" in err and "gg." not in err
+    assert len(err.splitlines()) == 1
+
+
+def test_cuts_of_whole_weights_print_as_integers(tmp_path, capsys):
+    # fe_4elt2 is a pattern; a Laplacian's |A(i, j)| are 1.0; a Matrix Market integer file holds 2s
+    import scipy.io
+    import scipy.sparse as sp
+
+    A = sp.csr_array(gg.datasets.load("fe_4elt2"), dtype=np.int64) * 2
+    path = tmp_path / "twos.mtx"
+    scipy.io.mmwrite(str(path), sp.coo_matrix(A), field="integer")
+    for graph in ("fe_4elt2", "laplace3d:8", str(path)):
+        assert main(["partition", graph, "--tries", "1"]) == 0
+        cut = _rows(capsys.readouterr().out)["cut"].split()[0]
+        assert cut.replace(",", "").isdigit(), (graph, cut)
+        assert main(["partition", graph, "--tries", "1", "--json"]) == 0
+        assert isinstance(_json(capsys)["cut"], int)

@@ -1,15 +1,19 @@
 """The API reference (docs/api.rst, built by Sphinx in CI) lists every public function and
-class, and every public function's docstring has the sections a user looks for.
+class, and every public function's docstring has the sections a user looks for; every Python
+block and every ``gbgraph`` command of README.md and docs/*.md runs as written.
 
 Sphinx itself runs in .ci/run (``sphinx-build -W``, the ``docs`` extra); this test needs
 neither Sphinx nor numpydoc.
 """
 
+import ast
 import importlib
 import importlib.util
 import inspect
 import pathlib
 import re
+import shlex
+import sys
 
 import pytest
 
@@ -88,3 +92,116 @@ def test_every_function_documents_its_parameters_result_errors_and_an_example(na
         expected.add("Raises")
     missing = expected - sections(obj)
     assert missing == PENDING.get(name, set()), f"{name}: sections missing {sorted(missing)}"
+
+
+# ---- the examples of README.md and docs/*.md run as written -------------------------------
+
+ROOT = API.parents[1]
+PAGES = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))
+#: A word in capitals (GRAPH, COMMAND), an optional part or a choice: a synopsis, not a command.
+PLACEHOLDER = re.compile(r"\b[A-Z]{2,}\b|\[|\||\.\.\.|…")
+
+
+def python_blocks(page):
+    """(first line number, source) of each ```python block of a page."""
+    text = (ROOT / page).read_text()
+    return [(text.count("\n", 0, m.start(1)) + 1, m.group(1))
+            for m in re.finditer(r"^```python\n(.*?)^```", text, re.M | re.S)]
+
+
+def commands(page):
+    """(line number, argv) of each ``gbgraph ...`` command of a page: the lines of its code
+    blocks that run one, and inline code that names a command and its GRAPH; not the
+    synopses (placeholders in capitals, [options], a|b)."""
+    text, found = (ROOT / page).read_text(), []
+    candidates = []
+    for block in re.finditer(r"^```[a-z]*\n(.*?)^```", text, re.M | re.S):
+        candidates += [(block.start(1) + m.start(1), m.group(1))
+                       for m in re.finditer(r"(?:^|&& )(gbgraph [^\n#]*)", block.group(1), re.M)]
+    for m in re.finditer(r"(?<!`)`(gbgraph [^`\n]*)`", text):
+        argv = m.group(1).split()[1:]
+        if argv == ["info"] or (len(argv) >= 2 and not argv[1].startswith("-")):
+            candidates.append((m.start(1), m.group(1)))
+    for start, line in sorted(set(candidates)):
+        argv = shlex.split(line)[1:]
+        if not PLACEHOLDER.search(line) and argv not in [shown for _, shown in found]:
+            found.append((text.count("\n", 0, start) + 1, argv))
+    return found
+
+
+def _checked(source):
+    """The block with each one-line expression whose comment starts with a literal (``# True``,
+    ``# (64, [512, 512])``) turned into an assertion that it has that value."""
+    tree, lines = ast.parse(source), source.splitlines()
+    for node in tree.body:
+        if not (isinstance(node, ast.Expr) and node.lineno == node.end_lineno):
+            continue
+        comment = lines[node.lineno - 1][node.end_col_offset:].strip()
+        if not comment.startswith("#"):
+            continue
+        try:
+            expected = ast.literal_eval(comment[1:].split(":")[0].strip())
+        except (ValueError, SyntaxError):
+            continue
+        segment = ast.get_source_segment(source, node)
+        lines[node.lineno - 1] = f"assert _plain(({segment})) == {expected!r}, {segment!r}"
+    return "\n".join(lines)
+
+
+def _plain(value):
+    """numpy scalars and arrays as Python numbers and lists, inside tuples too."""
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def _needs(source):
+    """Skip a block whose imports this machine lacks (mpi4py, CuPy)."""
+    for module in ("mpi4py", "cupy", "cupyx", "matplotlib"):
+        imported = re.search(rf"^\s*(import|from) {module}\b", source, re.M)
+        if imported or (module == "matplotlib" and "gg.plot." in source):
+            pytest.importorskip(module)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)])
+def test_python_blocks_run_as_written(page, tmp_path, monkeypatch):
+    """Each page's blocks in order, in one namespace (a reader's session, which imports
+    gbgraph as gg), in an empty folder; ``# True``-style comments are checked."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    namespace = {"gg": gg, "_plain": _plain}
+    for line, source in python_blocks(page):
+        _needs(source)
+        exec(compile(_checked(source), f"{page}, block at line {line}", "exec"), namespace)
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+
+
+COMMANDS = [(page, line, argv) for page in PAGES for line, argv in commands(page)]
+
+
+@pytest.mark.parametrize(("page", "line", "argv"), COMMANDS, ids=[f"{p}:{n}" for p, n, _ in COMMANDS])
+def test_commands_run_as_written(page, line, argv, tmp_path, monkeypatch, capsys):
+    from gbgraph.cli import main
+
+    if "cupy" in argv:
+        pytest.importorskip("cupy")
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 0 and "error" not in err, f"{page}:{line}: gbgraph {shlex.join(argv)}: {err}"
+
+
+def test_the_readme_shows_the_issues_commands():
+    shown = [argv for _, argv in commands("README.md")]
+    assert ["coarsen", "laplace3d:50", "--method", "hec"] in shown and ["partition", "laplace3d:20", "-k", "8"] in shown
+    assert ["mis2", "laplace3d:50"] in shown
+    assert [source for _, source in python_blocks("README.md")][0].count("import networkx") == 1
+
+
+def test_checked_comments_fail_when_wrong():
+    with pytest.raises(AssertionError, match="1 \\+ 1"):
+        exec(_checked("1 + 1   # 3"), {"_plain": _plain})
+    exec(_checked("1 + 1   # 2: the sum\nx = 1  # 5"), {"_plain": _plain})

@@ -180,3 +180,43 @@ def test_all_small_graphs_against_networkx():
             S = nx.maximal_independent_set(G, backend="gbgraph")
             assert gg.validate.is_mis(G, set(S))
             assert nx.is_maximal_matching(G, nx.maximal_matching(G, backend="gbgraph"))
+
+
+# ---- directed graphs: every entry says they are not supported, and what to do ----------
+
+
+DIRECTED_ENTRIES = {
+    "as_graph": lambda D: gg.as_graph(D),
+    "mis1": lambda D: gg.mis1(D), "mis2": lambda D: gg.mis2(D), "misk": lambda D: gg.misk(D, 3),
+    "aggregate": lambda D: gg.aggregate(D), "color": lambda D: gg.color(D),
+    "coarse_mapping": lambda D: gg.coarse_mapping(D), "coarse_graph": lambda D: gg.coarse_graph(D, [0, 0, 1, 1]),
+    "coarsen": lambda D: gg.coarsen(D), "partition": lambda D: gg.partition(D, 2), "bisect": lambda D: gg.bisect(D),
+    "is_mis": lambda D: gg.validate.is_mis(D, [0]), "is_coloring": lambda D: gg.validate.is_coloring(D, [0, 1, 0, 1]),
+}
+
+
+@pytest.mark.parametrize("kind", [nx.DiGraph, nx.MultiDiGraph])
+@pytest.mark.parametrize("entry", DIRECTED_ENTRIES)
+def test_directed_graphs_are_refused_naming_the_remedy(entry, kind):
+    U = nx.cycle_graph(4)
+    D = kind(U)  # both directions of every edge: a symmetric pattern, still a directed graph
+    with pytest.raises(gg.InvalidGraphError, match=r"^A is a directed networkx graph \(" + kind.__name__ +
+                       r"\); .*G\.to_undirected\(\).*gg\.symmetrize\(G\)$"):
+        DIRECTED_ENTRIES[entry](D)
+    for remedy in (D.to_undirected(), gg.symmetrize(D)):  # what the message says works
+        assert not remedy.is_directed()
+        DIRECTED_ENTRIES[entry](nx.Graph(remedy))
+
+
+def test_gbgraphs_mis2_of_a_digraph_is_the_mis2_of_its_undirected_graph():
+    D = nx.DiGraph([(0, 1), (1, 2), (2, 3), (3, 4)])
+    with pytest.raises(ValueError, match="directed"):
+        gg.mis2(D)
+    assert gg.mis2(D.to_undirected()).vertices == gg.mis2(nx.path_graph(5)).vertices
+
+
+def test_the_backend_declines_directed_graphs_naming_to_undirected():
+    reason = nxapi.algorithms.can_run("greedy_color", (nx.DiGraph(nx.path_graph(3)),), {})
+    assert reason == "directed graphs are not supported: pass G.to_undirected()"
+    with pytest.raises(NotImplementedError, match=r"G\.to_undirected\(\)"):
+        nxapi.backend_interface.convert_from_nx(nx.DiGraph(nx.path_graph(3)))

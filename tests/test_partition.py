@@ -241,12 +241,64 @@ def test_bad_input_names_the_value(kwargs, error, message):
         gg.partition(grid2d(5, 6), **kwargs)
 
 
-@pytest.mark.parametrize("bad", [-1.0, np.nan, np.inf])
-def test_bad_edge_weights(bad):
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("weights", ["abs", "values"])
+def test_nonfinite_edge_weights(bad, weights):
     A = sp.csr_array(grid2d(4, 4).astype(np.float64))
     A.data[:2] = bad  # the pattern stays symmetric, the values need not
-    with pytest.raises(ValueError, match="negative, NaN or infinite weights"):
-        gg.bisect(A)
+    with pytest.raises(ValueError, match=r'A has 2 NaN or infinite weights among its 48 off-diagonal entries; the cut '
+                                         r'sums edge weights, so weights must be finite .*weights="pattern"'):
+        gg.bisect(A, weights=weights)
+    assert gg.bisect(A, weights="pattern").cut == gg.bisect(A != 0).cut  # the pattern takes any values
+
+
+def test_negative_weights_are_an_error_with_values_only():
+    L = gg.generators.laplace3d(6, 5, 4)  # a Laplacian: its edges are negative entries
+    negative = int(np.count_nonzero(sp.coo_array(L).data < 0))
+    with pytest.raises(ValueError, match=f'A has {negative:,} negative weights among its {negative:,} off-diagonal '
+                                         r'entries; .*pass weights="abs" .* or weights="pattern"'):
+        gg.partition(L, 4, weights="values")
+    r = gg.partition(L, 4)  # |A(i, j)| = 1 everywhere: the pattern's partition
+    pattern = gg.partition(L != 0, 4)
+    np.testing.assert_array_equal(r.parts, pattern.parts)
+    assert r.cut == pattern.cut == int(scipy_cut(L != 0, np.asarray(r.parts))) and type(r.cut) is int
+
+
+def test_abs_weights_of_mixed_signs_are_their_magnitudes():
+    E = gg.generators.elasticity3d(3, 3, 2)  # positive and negative off-diagonal entries
+    off = sp.coo_array(E)
+    assert (off.data[off.row != off.col] > 0).any() and (off.data[off.row != off.col] < 0).any()
+    r, expected = gg.bisect(E), gg.bisect(abs(E), weights="values")
+    np.testing.assert_array_equal(r.parts, expected.parts)
+    assert r.cut == pytest.approx(scipy_cut(abs(E), np.asarray(r.parts)), rel=1e-12)
+    np.testing.assert_array_equal(gg.bisect(E, weights="pattern").parts, gg.bisect(E != 0).parts)
+
+
+@pytest.mark.parametrize(("scale", "kind"), [(1.0, int), (3.0, int), (0.5, float), (1 / 3, float)])
+def test_cut_is_an_integer_for_whole_weights(scale, kind):
+    A = grid2d(6, 8)
+    weighted = sp.csr_array(A, dtype=np.float64) * scale
+    r = gg.bisect(weighted)
+    assert type(r.cut) is kind
+    assert r.cut == pytest.approx(scipy_cut(weighted, np.asarray(r.parts)), rel=1e-12)
+    assert type(gg.bisect(A).cut) is int  # a pattern counts edges
+    assert type(gg.bisect(sp.csr_array(A, dtype=np.int64)).cut) is int
+
+
+def test_arguments_are_checked_before_the_graph():
+    import networkx as nx
+
+    L = gg.generators.laplace3d(4)
+    bad_graphs = [nx.DiGraph([(0, 1)]), np.ones((2, 3)), L]  # directed, not square, negative with "values"
+    for A in bad_graphs:
+        with pytest.raises(ValueError, match="k must be a positive integer, got 0"):
+            gg.partition(A, 0, weights="values")
+        with pytest.raises(TypeError, match="tries must be an integer"):
+            gg.partition(A, 2, tries=1.5, weights="values")
+        with pytest.raises(ValueError, match="weights must be one of 'abs', 'values', 'pattern', got 'absolute'"):
+            gg.bisect(A, weights="absolute")
+        with pytest.raises(ValueError, match="unknown backend 'gpu'"):
+            gg.partition(A, 2, weights="values", backend="gpu")
 
 
 def test_bisect_of_one_vertex_raises():
@@ -272,8 +324,8 @@ def test_cli_partition_errors_name_the_value(capsys):
 
     assert main(["partition", "fe_4elt2", "-k", "0"]) == 2
     assert "k must be a positive integer, got 0" in capsys.readouterr().err
-    assert main(["partition", "laplace3d:5"]) == 2  # a Laplacian's negative weights
-    assert "negative, NaN or infinite weights" in capsys.readouterr().err
+    assert main(["partition", "laplace3d:5", "--weights", "values"]) == 2  # a Laplacian's negative weights
+    assert "negative weights" in capsys.readouterr().err
     assert main(["partition", "laplace3d:5", "--weights", "abs", "--imbalance", "-0.5"]) == 2
     assert "imbalance must be a finite number >= 0, got -0.5" in capsys.readouterr().err
 

@@ -19,15 +19,16 @@ from .. import _progress, backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
 from ..errors import GBGraphError
-from ..graph import (SYMMETRIC_VALUES, Graph, array_module, as_graph, check_symmetric_values, csr_on_device,
-                     to_container)
-from .mapping import BAD_WEIGHTS, coarse_mapping
+from ..graph import (SYMMETRIC_VALUES, Graph, array_module, as_graph, check_symmetric_values, check_weights_option,
+                     choose_weights, csr_on_device, to_container)
+from .mapping import BAD_WEIGHTS, WEIGHTED_METHODS, coarse_mapping
 from .mapping import METHODS as MAPPINGS
 
 __all__ = ["aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Level", "COARSE_METHODS",
            "CoarseningStallWarning", "STOPS"]
 
 COARSE_METHODS = ("spgemm", "sort", "hash")
+_SEEDS = 2**63  # as coarse_mapping's: the GPU's hash takes the seed as a signed 64-bit number
 
 #: Degree skew (maximum over mean degree) above which "sort" and "hash" store each coarse
 #: edge once, at its lower-degree end, as Gilbert et al. do for skewed graphs.
@@ -209,7 +210,7 @@ def _check_finite(graph):
     """Coarse weights are sums of fine ones: a NaN or an infinity would spread silently."""
     bad = graph.cached(_NONFINITE, lambda: _count_nonfinite(graph.weights))
     if bad:
-        raise ValueError(f"A has {bad:,} NaN or infinite weights among its {graph.nnz:,} stored entries; coarse "
+        raise ValueError(f"A has {bad:,} NaN or infinite weights among its {graph.nnz:,} off-diagonal entries; coarse "
                          f"graphs sum the weights, which must be finite")
 
 
@@ -453,7 +454,7 @@ class Hierarchy:
 
 
 def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, construction="sort", seed=0,
-            backend=None):
+            weights="abs", backend=None):
     """Coarsen a graph level by level until it has at most ``cutoff`` vertices.
 
     Gilbert et al.'s Algorithm 1 [1]_: map the vertices (:func:`gbgraph.coarse_mapping`),
@@ -462,8 +463,8 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     Parameters
     ----------
     A : graph
-        Anything :func:`gbgraph.as_graph` accepts; for the methods that read weights they
-        must be finite and non-negative (a pattern weighs 1 everywhere).
+        Anything :func:`gbgraph.as_graph` accepts; its values, as ``weights`` says, are the
+        edge weights that the heavy-edge mappings compare and the coarse graphs sum.
     method : {"mis2", "mis2_basic", "hec", "hec3", "hem", "mtmetis", "gosh", "gosh_hec"}
         The mapping, see :func:`gbgraph.coarse_mapping`.
     cutoff : int
@@ -479,6 +480,13 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         CPU and on the GPU.
     seed : int
         The mapping's seed (:func:`gbgraph.coarse_mapping`), the same on every level.
+    weights : {"abs", "values", "pattern"}
+        The edge weights: ``"abs"`` (default) ``|A(i, j)|``, the values themselves when none
+        is negative, so that a Laplacian or a stiffness matrix, whose edges are negative
+        off-diagonal entries, coarsens by the strength of its connections; ``"values"`` the
+        values (negative ones are an error for the mappings that read weights, and coarse
+        graphs sum them with their signs); ``"pattern"`` 1 per edge (coarse weights count
+        edges). The command line's ``--weights``.
     backend : str or Backend, optional
 
     Returns
@@ -497,10 +505,12 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     Raises
     ------
     ValueError
-        for a bad method or construction, a ``cutoff``, ``minimum`` or ``max_levels`` below
-        1, a ``minimum`` above ``cutoff``, a bad seed, or weights the method or the coarse
-        graphs cannot use: NaN or infinite (negative, for the mappings that read weights)
-        ones, with their count, or asymmetric ones, naming the largest difference.
+        for a bad method, construction or ``weights``, a ``cutoff``, ``minimum`` or
+        ``max_levels`` below 1, a ``minimum`` above ``cutoff``, a bad seed, or weights the
+        method or the coarse graphs cannot use: NaN or infinite ones (negative ones with
+        ``weights="values"`` and a mapping that reads them), with their count, or
+        asymmetric ones, naming the largest difference. Every argument is checked before
+        the graph is read.
     TypeError
         for an integer option that is not an integer (numpy integers are).
 
@@ -518,7 +528,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     (8000, True, True)
     >>> all(level.labels.max() + 1 == coarse.n for level, coarse in zip(h, h[1:]))
     True
-    >>> h = gg.coarsen(gg.generators.laplace3d(20) != 0, "hec")   # weights decide: the pattern
+    >>> h = gg.coarsen(gg.generators.laplace3d(20), "hec")   # weights |A(i, j)| = 1
     >>> int(h[-1].vertex_weights.sum()), h.average_ratio > 2
     (8000, True)
     """
@@ -530,10 +540,17 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         raise ValueError(f"construction must be one of {COARSE_METHODS}, got {construction!r}")
     if method not in MAPPINGS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(MAPPINGS)}")
+    seed = check_integer("seed", seed, 0, _SEEDS - 1)
+    if seed and method in ("mis2", "mis2_basic"):
+        raise ValueError(f"method {method!r} has Kokkos Kernels' fixed priorities and takes no seed, got seed={seed}")
+    check_weights_option(weights)
+    if backend is not None:
+        backends.backend(backend)  # an unknown name is an argument error: before the graph is read
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
-    graph = graph.on_device_of(be.xp)
-    weights = be.xp.ones(graph.n, be.xp.int64)
+    why = "coarse mappings look for the heaviest edges" if method in WEIGHTED_METHODS else None
+    graph = choose_weights(graph.on_device_of(be.xp), weights, why)
+    vertex_weights = be.xp.ones(graph.n, be.xp.int64)
     levels, stopped = [], "cutoff"
     bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
     _progress.report("hierarchy", n=graph.n)
@@ -552,12 +569,12 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
             break
         with be.guard(graph):
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
-        levels.append(Level(graph, mapping.labels, weights, (mapped - start, time.perf_counter() - mapped)))
-        weights = _coarse_weights(be, mapping.labels, weights)
+        levels.append(Level(graph, mapping.labels, vertex_weights, (mapped - start, time.perf_counter() - mapped)))
+        vertex_weights = _coarse_weights(be, mapping.labels, vertex_weights)
         _carry_checks(graph, coarse, bounded)
         graph = coarse
         _progress.report("level", level=len(levels), n=graph.n)
-    levels.append(Level(graph, None, weights))
+    levels.append(Level(graph, None, vertex_weights))
     if levels[0].labels is not None:  # the input's own vertices: nodes for networkx input
         levels[0] = labelled(A, levels[0], maps=("labels",))
     return Hierarchy(levels, method, stopped)

@@ -154,7 +154,7 @@ def check_weights(graph):
     """Weights decide which edge is heaviest: negative, NaN and infinite ones raise."""
     bad = graph.cached(BAD_WEIGHTS, lambda: _count_bad(graph.weights))
     if bad:
-        raise ValueError(f"A has {bad:,} negative, NaN or infinite weights among its {graph.nnz:,} stored entries; "
+        raise ValueError(f"A has {bad:,} negative, NaN or infinite weights among its {graph.nnz:,} off-diagonal entries; "
                          "coarse mappings look for the heaviest edges, so weights must be finite and >= 0 (use the "
                          "pattern, gg.as_graph(A, weights=False), or abs(A))")
 

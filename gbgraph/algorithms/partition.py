@@ -39,7 +39,7 @@ import numpy as np
 from .. import backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
-from ..graph import Graph, as_graph, csr_on_device
+from ..graph import Graph, as_graph, check_weights_option, choose_weights, csr_on_device
 from .coarsen import CoarseningStallWarning, coarsen
 from ..hashing import Packing
 from .initial import greedy_growing
@@ -91,14 +91,14 @@ class PartitionResult:
 
 
 def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
-           backend=None):
+           weights="abs", backend=None):
     """Multilevel bisection: two parts of nearly equal weight joined by few edges.
 
     Parameters
     ----------
     A : graph
-        Anything :func:`gbgraph.as_graph` accepts; values are edge weights (a pattern weighs
-        1 per edge), which must be finite and non-negative.
+        Anything :func:`gbgraph.as_graph` accepts; its values, as ``weights`` says, are the
+        edge weights that the cut sums (a pattern weighs 1 per edge).
     coarsening : str
         The coarse mapping of :func:`gbgraph.coarsen` (``"hec"``, ``"hem"``, ``"mis2"``, ...).
     refine : {"fm", "jet", "spectral"}
@@ -116,21 +116,28 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
     vertex_weights : array_like or dict, optional
         Non-negative finite weight of each vertex (default: 1 each), on the graph's device;
         for a networkx graph also a dict node -> weight.
+    weights : {"abs", "values", "pattern"}
+        The edge weights: ``"abs"`` (default) ``|A(i, j)|``, the values themselves when none
+        is negative, so that a Laplacian or a stiffness matrix, whose edges are negative
+        off-diagonal entries, partitions as it is; ``"values"`` the values, where a negative
+        one is an error; ``"pattern"`` 1 per edge. The command line's ``--weights``.
     backend : str or Backend, optional
         None picks ``"cupy"`` for GPU input, else ``"numba"``.
 
     Returns
     -------
     PartitionResult
-        ``parts`` in {0, 1}, ``cut``, ``part_weights``, ``imbalance``, ``levels``,
-        ``seconds``.
+        ``parts`` in {0, 1}, ``cut`` (an int when the edge weights are whole numbers, as a
+        pattern's are), ``part_weights``, ``imbalance``, ``levels``, ``seconds``.
 
     Raises
     ------
     ValueError
-        for an unknown coarsening or refinement, a graph of fewer than 2 vertices, ``tries < 1``,
-        ``imbalance`` negative or not finite, negative, NaN or infinite edge or vertex
-        weights (the message gives their count), or vertex weights of the wrong length.
+        for an unknown coarsening, refinement or ``weights``, a graph of fewer than 2
+        vertices, ``tries < 1``, ``imbalance`` negative or not finite, NaN or infinite edge
+        weights, negative ones with ``weights="values"``, negative, NaN or infinite vertex
+        weights (the messages give their count), or vertex weights of the wrong length.
+        Every argument is checked before the graph is read.
     TypeError
         for a non-integer seed, a non-numeric imbalance, or vertex weights on another device
         than the graph.
@@ -156,11 +163,11 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
     (64, [512, 512])
     """
     return partition(A, 2, coarsening=coarsening, refine=refine, imbalance=imbalance, seed=seed, tries=tries,
-                     vertex_weights=vertex_weights, backend=backend)
+                     vertex_weights=vertex_weights, weights=weights, backend=backend)
 
 
 def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
-              backend=None):
+              weights="abs", backend=None):
     """k parts by recursive multilevel bisection.
 
     Parameters
@@ -169,7 +176,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
         As in :func:`bisect`.
     k : int
         Number of parts, 1 <= k <= n.
-    coarsening, refine, seed, tries, vertex_weights, backend
+    coarsening, refine, seed, tries, vertex_weights, weights, backend
         As in :func:`bisect` (``tries`` for each bisection).
     imbalance : float
         ε >= 0: each part weighs at most ``(1 + ε) W / k``; each bisection step gets the
@@ -179,8 +186,8 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
     -------
     PartitionResult
         ``parts`` in ``0 .. k - 1`` (parts ``0 .. ⌊k/2⌋ - 1`` on side 0 of the first
-        bisection), ``cut`` (total weight of edges between different parts), and the rest
-        as in :func:`bisect`.
+        bisection), ``cut`` (total weight of edges between different parts: an int when the
+        edge weights are whole numbers), and the rest as in :func:`bisect`.
 
     Raises
     ------
@@ -198,13 +205,13 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
     Examples
     --------
     >>> import numpy as np, gbgraph as gg
-    >>> r = gg.partition(gg.generators.laplace3d(16) != 0, 4)
-    >>> np.bincount(r.parts).tolist(), bool(r.imbalance <= 0.03)
-    ([1024, 1024, 1024, 1024], True)
+    >>> r = gg.partition(gg.generators.laplace3d(16), 4)   # a Laplacian: weights |A(i, j)| = 1
+    >>> np.bincount(r.parts).tolist(), bool(r.imbalance <= 0.03), r.cut
+    ([1024, 1024, 1024, 1024], True, 512)
     """
-    graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend)
     k = check_integer("k", k, minimum=1)
     tries = check_integer("tries", tries, minimum=1)
+    graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend)
     if k > graph.n:
         raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
     steps = math.ceil(math.log2(k)) if k > 1 else 0
@@ -234,8 +241,9 @@ class _Options:
     n: int
 
 
-def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend):
-    """The canonical graph, its backend, vertex weights, ε and seed, every argument checked."""
+def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend):
+    """The canonical graph (with the edge weights ``weights`` asks for), its backend, vertex
+    weights, ε and seed: every argument checked, then the graph."""
     if coarsening not in MAPPINGS:
         raise ValueError(f"unknown coarsening {coarsening!r}; expected one of {', '.join(MAPPINGS)}")
     if refine not in REFINEMENTS:
@@ -245,21 +253,14 @@ def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, backend):
     if not (math.isfinite(imbalance) and imbalance >= 0):
         raise ValueError(f"imbalance must be a finite number >= 0, got {imbalance!r}")
     seed = check_integer("seed", seed, 0, _SEEDS - 1)
+    check_weights_option(weights)
+    if backend is not None:
+        backends.backend(backend)  # an unknown name is an argument error: before the graph is read
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
-    graph = graph.on_device_of(be.xp)
-    _check_edge_weights(graph, be.xp)
+    graph = choose_weights(graph.on_device_of(be.xp), weights, "the cut sums edge weights")
     vertex_weights = node_values(A, vertex_weights, "vertex_weights")  # a dict node -> weight for networkx input
     return graph, be, _vertex_weights(vertex_weights, graph, be.xp), float(imbalance), seed
-
-
-def _check_edge_weights(graph, xp):
-    if graph.weights is None:
-        return
-    bad = int(graph.weights.size - xp.count_nonzero(xp.isfinite(graph.weights) & (graph.weights >= 0)))
-    if bad:
-        raise ValueError(f"A has {bad:,} negative, NaN or infinite weights among its {graph.nnz:,} stored entries; "
-                         "the cut sums edge weights, which must be finite and >= 0")
 
 
 def _vertex_weights(vertex_weights, graph, xp):
@@ -452,7 +453,8 @@ def _host(x):
 def _cut(be, graph, parts):
     """``½ Σ_ij A(i, j) [p(i) ≠ p(j)]``: the weighted degrees minus the weight inside each
     part (the product over same-part neighbours), halved. A pattern counts edges with
-    ``plus_pair``."""
+    ``plus_pair``. An int for whole-number weights (a sum of them below 2**53 is exact in
+    float64), so that a cut prints the same for a pattern and for its weights of 1.0."""
     n = graph.n
     if graph.weights is None:
         A, semiring, ones = be.adjacency(graph), "plus_pair", be.full(n, 1, "int64")
@@ -461,7 +463,10 @@ def _cut(be, graph, parts):
     degree = be.reduce(be.mxv(semiring, A, ones), "plus")  # Σ_i (A ⊕.⊗ 1)(i)
     inside = be.reduce(be.mxv_grouped(semiring, A, ones, _full(be, parts)), "plus")  # same-part weight
     cut = ((degree or 0) - (inside or 0)) / 2
-    return int(cut) if graph.weights is None else float(cut)
+    if graph.weights is None:
+        return int(cut)
+    whole = graph.cached(("weights", "whole"), lambda: bool(be.xp.all(graph.weights == be.xp.floor(graph.weights))))
+    return int(cut) if whole and abs(cut) < 2**53 else float(cut)
 
 
 def _part_weights(be, parts, vw, k):

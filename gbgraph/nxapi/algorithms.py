@@ -215,7 +215,7 @@ def _strategy(strategy):
 def _simple(G):
     """A reason gbgraph cannot serve G (directed, multigraph, self loops), or None."""
     if G.is_directed():
-        return "directed graphs are not supported"
+        return "directed graphs are not supported: pass G.to_undirected()"
     if G.is_multigraph():
         return "multigraphs are not supported"
     loops = G.selfloops if isinstance(G, BackendGraph) else nx.number_of_selfloops(G)

@@ -86,7 +86,8 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
     (['a', 'b'], [2.0, 2.0])
     """
     if G.is_directed():
-        raise NotImplementedError("gbgraph's networkx backend takes undirected graphs")
+        raise NotImplementedError("gbgraph's networkx backend takes undirected graphs: pass G.to_undirected() "
+                                  "(an edge wherever either direction is)")
     nodes = list(G)
     weight, default = next(iter(edge_attrs.items())) if edge_attrs else (None, None)
     index = {v: i for i, v in enumerate(nodes)}
