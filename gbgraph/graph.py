@@ -335,7 +335,7 @@ def choose_weights(graph, weights, why=None, option='weights="{}"', name="A"):
         return graph
     if weights == "pattern":
         return graph.cached(("weights", "pattern"), lambda: _reweighted(graph, lambda w: None))
-    xp = _array_module(local)
+    xp = array_module(local)
 
     def count():
         counts = np.array([int(xp.count_nonzero(local < 0)), int(local.size - xp.count_nonzero(xp.isfinite(local)))])
