@@ -14,13 +14,14 @@ import re
 import pytest
 
 import gbgraph as gg
+import gbgraph.lagraph  # noqa: F401  (examples: imported by their users, not by gbgraph)
 import gbgraph.nxapi  # noqa: F401  (NetworkX backend: loaded by networkx, not by gbgraph)
 
 API = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.rst"
 #: The public modules and the prefix of their names in docs/api.rst (``.. currentmodule:: gbgraph``).
 MODULES = {"": gg, "generators.": gg.generators, "datasets.": gg.datasets, "io.": gg.io, "validate.": gg.validate,
            "solvers.": gg.solvers, "amg.": gg.amg, "plot.": gg.plot, "backends.": gg.backends,
-           "nxapi.": gg.nxapi}
+           "nxapi.": gg.nxapi, "lagraph.": gg.lagraph}
 #: Functions that raise nothing of their own, so have no Raises section.
 RAISE_NOTHING = {"datasets.names", "backends.names", "graph.transposed_weights", "nxapi.get_info",
                  "nxapi.algorithms.can_run", "nxapi.algorithms.greedy_color", "nxapi.algorithms.maximal_matching",
@@ -88,3 +89,13 @@ def test_every_function_documents_its_parameters_result_errors_and_an_example(na
         expected.add("Raises")
     missing = expected - sections(obj)
     assert missing == PENDING.get(name, set()), f"{name}: sections missing {sorted(missing)}"
+
+
+def test_writing_algorithms_code_blocks_run_as_written():
+    """docs/writing_algorithms.md promises that its code blocks run, in order, as written."""
+    text = (API.parent / "writing_algorithms.md").read_text()
+    blocks = [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+    assert len(blocks) >= 6
+    namespace = {"__name__": "writing_algorithms"}
+    for number, block in enumerate(blocks, 1):
+        exec(compile(block, f"docs/writing_algorithms.md, block {number}", "exec"), namespace)
