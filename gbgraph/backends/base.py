@@ -38,19 +38,21 @@ import contextlib
 
 from . import forms
 
-__all__ = ["Backend", "SEMIRINGS", "BINARY_OPS", "UNARY_OPS", "SELECT_OPS", "MONOIDS", "DTYPES"]
+__all__ = ["Backend", "DTYPES", "MONOIDS", "BINARY_OPS", "UNARY_OPS", "SEMIRINGS", "POSITIONAL_SEMIRINGS",
+           "SELECT_OPS", "INDEX_UNARY_OPS"]
 
-DTYPES = ("bool", "int32", "int64", "uint64", "float64")
-SEMIRINGS = ("min_second", "max_second", "any_second", "min_first", "max_first", "any_first",
-             "plus_first", "plus_second", "plus_times", "plus_pair", "any_pair", "lor_land",
-             "min_secondi", "max_secondi", "any_secondi", "bor_second")
-BINARY_OPS = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "rminus", "times",
-              "div", "first", "second", "pair", "land", "lor", "band", "bor", "bxor")
-UNARY_OPS = ("identity", "ainv", "abs", "one", "lnot")
+DTYPES = ("bool", "int32", "int64", "uint32", "uint64", "float32", "float64")
+MONOIDS = ("plus", "times", "min", "max", "any", "lor", "land", "lxor", "bor", "band", "bxor")
+BINARY_OPS = ("first", "second", "pair", "plus", "minus", "rminus", "times", "div", "min", "max",
+              "eq", "ne", "lt", "gt", "le", "ge", "land", "lor", "lxor", "band", "bor", "bxor")
+UNARY_OPS = ("identity", "ainv", "minv", "abs", "one", "lnot")
+#: SuiteSparse's positional semirings: the multiply gives the row (``firsti``) or column
+#: (``secondi``, ``firstj``) index of the matrix entry, as int64.
+POSITIONAL_SEMIRINGS = ("min_secondi", "max_secondi", "any_secondi")
+SEMIRINGS = tuple(f"{monoid}_{multiply}" for monoid in MONOIDS for multiply in BINARY_OPS) + POSITIONAL_SEMIRINGS
 SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
-              "offdiag", "diag", "tril", "triu")
-MONOIDS = ("min", "max", "plus", "times", "any", "land", "lor", "band", "bor")
-
+              "offdiag", "diag", "tril", "triu", "rowle", "rowgt", "colle", "colgt")
+INDEX_UNARY_OPS = ("rowindex", "colindex", "diagindex")
 
 class Backend(abc.ABC):
     """The operations every backend provides; see the module docstring for conventions."""
@@ -100,76 +102,543 @@ class Backend(abc.ABC):
         """Array of ``v``'s values, aligned with :meth:`indices`."""
 
     # ---- operations --------------------------------------------------------------------
+    # Every verb that makes a vector or matrix takes the output controls of the module
+    # docstring: mask, structure, complement, out, accum, replace.
 
     @abc.abstractmethod
-    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
-        """``w<mask> = A ⊕.⊗ u``; writes into ``out`` when given, else returns a new vector."""
+    def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
+            accum=None, replace=False):
+        """Matrix-vector product: ``w<mask> accum= A ⊕.⊗ u``.
 
-    @abc.abstractmethod
-    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
-        """``w<mask> = u ⊕.⊗ A``, a new vector: row i of A scattered for each entry u(i).
+        ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j where both ``A(i, j)`` and ``u(j)`` are
+        present; row i has no entry when there is no such j. A masked product computes only
+        the rows in the mask (the worklist of a push-pull algorithm).
 
-        For a symmetric pattern this equals ``mxv`` with the multiply's operands swapped, but
-        it costs the entries of A in ``u``'s rows (a push), not a pass over ``mask``'s or
-        all rows: the product to take from a small set of changed vertices.
+        Parameters
+        ----------
+        semiring : str
+            A name of :data:`SEMIRINGS`, ``<monoid>_<multiply>``.
+        A : matrix
+            ``nrows x ncols``.
+        u : vector
+            Of size ``ncols`` (``nrows`` with ``transpose``).
+        transpose : bool
+            Multiply by ``Aᵀ`` (GrB_INP0 transposed): ``w(j) = ⊕_i A(i, j) ⊗ u(i)``.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector
+            ``out`` when given, else a new vector of size ``nrows`` (``ncols`` with
+            ``transpose``); dtype: the multiply's result type on the unified operand types
+            (module docstring), ``out``'s own with ``out``.
+
+        Raises
+        ------
+        ValueError
+            An unknown semiring name, or ``accum`` without ``out``.
+        NotImplementedError
+            The backend has no typed instance of the semiring for these dtypes (``plus_times``
+            on bool), naming verb, semiring, dtypes and backend.
         """
 
     @abc.abstractmethod
-    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
-        """``C<mask> = A ⊕.⊗ B``, a new matrix."""
+    def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
+            accum=None, replace=False):
+        """Vector-matrix product: ``w<mask> accum= u ⊕.⊗ A``.
+
+        ``w(j) = ⊕_i u(i) ⊗ A(i, j)``: row i of A scattered for each entry u(i) (a push). For
+        a symmetric pattern this equals :meth:`mxv` with the multiply's operands swapped, but
+        it costs the entries of A in ``u``'s rows, not a pass over ``mask``'s or all rows:
+        the product to take from a small set of changed vertices.
+
+        Parameters
+        ----------
+        semiring : str
+            A name of :data:`SEMIRINGS`; the multiply's first operand is ``u``'s value.
+        u : vector
+            Of size ``nrows`` (``ncols`` with ``transpose``).
+        A : matrix
+        transpose : bool
+            Multiply by ``Aᵀ`` (GrB_INP1 transposed).
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector
+            Of size ``ncols`` (``nrows`` with ``transpose``), typed as in :meth:`mxv`.
+
+        Raises
+        ------
+        ValueError
+            An unknown semiring name, or ``accum`` without ``out``.
+        NotImplementedError
+            No typed instance of the semiring for these dtypes on this backend.
+        """
 
     @abc.abstractmethod
-    def transpose(self, A):
-        """``Aᵀ``, a new matrix."""
+    def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
+            complement=False, out=None, accum=None, replace=False):
+        """Matrix-matrix product: ``C<mask> accum= A ⊕.⊗ B``.
+
+        ``C(i, j) = ⊕_k A(i, k) ⊗ B(k, j)`` over the k where both are present.
+
+        Parameters
+        ----------
+        semiring : str
+            A name of :data:`SEMIRINGS`.
+        A, B : matrix
+        transpose_a, transpose_b : bool
+            Use ``Aᵀ`` / ``Bᵀ`` (GrB_INP0 / GrB_INP1 transposed).
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring); the mask is a matrix.
+
+        Returns
+        -------
+        matrix
+            Typed as in :meth:`mxv`.
+
+        Raises
+        ------
+        ValueError
+            An unknown semiring name, or ``accum`` without ``out``.
+        NotImplementedError
+            No typed instance of the semiring for these dtypes on this backend.
+        """
 
     @abc.abstractmethod
-    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
-        """``w<mask> = u .* v``: ``op`` on the intersection of the entries."""
+    def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        """``C<mask> accum= Aᵀ``.
+
+        Parameters
+        ----------
+        A : matrix
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        matrix
+            ``A``'s dtype (``out``'s with ``out``).
+
+        Raises
+        ------
+        ValueError
+            ``accum`` without ``out``.
+        """
 
     @abc.abstractmethod
-    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
-        """``w<mask> = u + v``: ``op`` where both have an entry, the lone value elsewhere."""
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                   replace=False):
+        """Element-wise multiply: ``w<mask> accum= u .* v``, ``op`` on the intersection of the
+        entries.
+
+        ``w(i) = op(u(i), v(i))`` where both have an entry; nowhere else.
+
+        Parameters
+        ----------
+        op : str
+            A name of :data:`BINARY_OPS`.
+        u, v : vector or matrix
+            Both vectors of one size or both matrices of one shape.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector or matrix
+            dtype: ``op``'s result on the unified dtype of ``u`` and ``v`` (bool for the
+            comparisons).
+
+        Raises
+        ------
+        ValueError
+            An unknown op, or ``accum`` without ``out``.
+        NotImplementedError
+            No typed ``op`` for these dtypes on this backend (bitwise ops on floats).
+        """
 
     @abc.abstractmethod
-    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
-        """``w<mask> = op(u)`` for a unary ``op``, or ``op(left, u)`` / ``op(u, right)`` for a
-        binary one with a bound scalar."""
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                  replace=False):
+        """Element-wise add: ``w<mask> accum= u + v``, ``op`` on the union of the entries.
+
+        ``w(i) = op(u(i), v(i))`` where both have an entry, the lone value (cast to the
+        result's dtype) where one has.
+
+        Parameters
+        ----------
+        op : str
+            A name of :data:`BINARY_OPS`.
+        u, v : vector or matrix
+            Both vectors of one size or both matrices of one shape.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector or matrix
+            Typed as in :meth:`ewise_mult`.
+
+        Raises
+        ------
+        ValueError
+            An unknown op, or ``accum`` without ``out``.
+        NotImplementedError
+            No typed ``op`` for these dtypes on this backend.
+        """
 
     @abc.abstractmethod
-    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
-        """``w<mask> = u`` restricted to the entries where ``op`` holds: ``op(value, thunk)``
-        for the value operators, the entry's position for ``offdiag``, ``diag``, ``tril``
-        and ``triu`` (matrices, ``thunk`` the diagonal offset, default 0)."""
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
+              accum=None, replace=False):
+        """``w<mask> accum= op(u)`` for a unary ``op``, or ``op(left, u)`` / ``op(u, right)``
+        for a binary one with a bound scalar, on each entry of ``u``.
+
+        Parameters
+        ----------
+        op : str
+            A name of :data:`UNARY_OPS`, or of :data:`BINARY_OPS` with ``left`` or ``right``.
+        u : vector or matrix
+        left, right : scalar, optional
+            The bound first or second operand: a Python bool, int or float, or a numpy
+            scalar (``be.apply("div", degrees, left=0.85)`` is ``0.85 / d(i)``).
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector or matrix
+            dtype: ``u``'s for a unary op; for a bound one, ``op``'s result on ``u``'s dtype
+            unified with the scalar's (a Python int is int64, a float float64, a bool bool).
+
+        Raises
+        ------
+        ValueError
+            An unknown op, or ``accum`` without ``out``.
+        NotImplementedError
+            No typed ``op`` for these dtypes on this backend.
+        """
+
+    @abc.abstractmethod
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+               replace=False):
+        """``w<mask> accum= u`` restricted to the entries where the predicate ``op`` holds.
+
+        The value predicates ``valueeq`` ... ``valuege`` compare the entry's value with
+        ``thunk`` (``u(i) > thunk``); ``offdiag``, ``diag``, ``tril`` and ``triu`` keep
+        matrix entries by their diagonal ``j - i`` against ``thunk`` (default 0); ``rowle``
+        / ``rowgt`` keep the rows ``i <= thunk`` / ``i > thunk`` (a vector's positions) and
+        ``colle`` / ``colgt`` the columns.
+
+        Parameters
+        ----------
+        op : str
+            A name of :data:`SELECT_OPS`.
+        u : vector or matrix
+        thunk : scalar, optional
+            Typed as a bound scalar of :meth:`apply`.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector or matrix
+            ``u``'s dtype.
+
+        Raises
+        ------
+        ValueError
+            An unknown op, or ``accum`` without ``out``.
+        NotImplementedError
+            The predicate has no typed instance for ``u``'s and ``thunk``'s dtypes here.
+        """
 
     @abc.abstractmethod
     def reduce(self, u, monoid):
-        """Reduce all entries of ``u`` with ``monoid``: a numpy scalar, None if ``u`` is empty."""
+        """Reduce all entries of a vector or a matrix to a scalar: ``s = ⊕_i u(i)``.
+
+        Parameters
+        ----------
+        u : vector or matrix
+        monoid : str
+            A name of :data:`MONOIDS`. ``any`` returns one of the entries.
+
+        Returns
+        -------
+        numpy scalar or None
+            Of ``u``'s dtype; None when ``u`` has no entry.
+
+        Raises
+        ------
+        ValueError
+            An unknown monoid.
+        NotImplementedError
+            The monoid has no typed instance for ``u``'s dtype (``plus`` on bool, ``bor``
+            on floats) here.
+        """
 
     @abc.abstractmethod
-    def reduce_rows(self, A, monoid):
-        """``w(i) = ⊕_j A(i, j)``: a vector with an entry for each non-empty row."""
+    def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        """``w<mask> accum= ⊕_j A(:, j)``: each row reduced to one value.
+
+        Parameters
+        ----------
+        A : matrix
+        monoid : str
+            A name of :data:`MONOIDS`.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector
+            Of size ``nrows``, ``A``'s dtype, an entry for each non-empty row.
+
+        Raises
+        ------
+        ValueError
+            An unknown monoid, or ``accum`` without ``out``.
+        NotImplementedError
+            The monoid has no typed instance for ``A``'s dtype here.
+        """
+
+    def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        """``w<mask> accum= ⊕_i A(i, :)``: each column reduced to one value.
+
+        The default reduces the rows of :meth:`transpose`.
+
+        Parameters
+        ----------
+        A : matrix
+        monoid : str
+            A name of :data:`MONOIDS`.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector
+            Of size ``ncols``, ``A``'s dtype, an entry for each non-empty column.
+
+        Raises
+        ------
+        ValueError
+            An unknown monoid, or ``accum`` without ``out``.
+        NotImplementedError
+            The monoid has no typed instance for ``A``'s dtype here.
+        """
+        return self.reduce_rows(self.transpose(A), monoid, **_controls(mask, structure, complement, out, accum, replace))
 
     @abc.abstractmethod
-    def extract(self, u, indices):
-        """``w = u(indices)``: a vector of ``len(indices)`` gathering ``u``'s entries; for a
-        matrix, ``C = A(indices, :)``: the rows listed, in that order (repeats allowed)."""
+    def extract(self, u, indices, cols=None):
+        """Gather: ``w = u(indices)``; for a matrix ``C = A(indices, :)`` or, with ``cols``,
+        ``C = A(indices, cols)``.
+
+        ``w(k) = u(indices[k])`` where ``u`` has that entry (indices may repeat); a matrix
+        keeps the rows (and columns) listed, in that order.
+
+        Parameters
+        ----------
+        u : vector or matrix
+        indices : array of int
+            Positions (rows) to gather, each below the size (``nrows``).
+        cols : array of int, optional
+            A matrix's columns to keep, in that order; None: every column. Not for vectors.
+
+        Returns
+        -------
+        vector or matrix
+            ``u``'s dtype, of size ``len(indices)`` (shape ``len(indices) x len(cols)``).
+
+        Raises
+        ------
+        ValueError
+            ``cols`` given with a vector.
+        """
 
     @abc.abstractmethod
-    def assign(self, w, value, *, mask, structure=True, complement=False):
-        """``w<mask> = value`` in place: a vector's entries, or a scalar broadcast."""
+    def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        """``w<mask, replace> accum= value`` in place, on every position of ``w``.
 
-    def apply_index(self, op, u, thunk=None):
-        """``w(i) = op(i, thunk)`` for each entry ``u(i)``: GraphBLAS ``apply`` with an
-        index-unary operator (``GrB_IndexUnaryOp``).
+        Without ``accum``, the positions in the mask take ``value``'s entry there (a vector or
+        matrix of ``w``'s shape; an absent entry deletes ``w``'s), or the scalar ``value``
+        everywhere in the mask; positions outside the mask keep ``w``'s entries (``replace``:
+        lose them). With ``accum``, the mask's positions where both have an entry get
+        ``accum(w(i), value(i))``.
 
-        ``op`` is a callable ``op(ids, thunk)`` taking the entries' positions (a sorted int64
-        array of ``be.xp``) and returning their values. It may also carry a device version,
-        ``op.cuda(indices, count_ptr, count, capacity, thunk)`` (see
+        Parameters
+        ----------
+        w : vector or matrix
+            Modified in place.
+        value : vector, matrix or scalar
+            Cast to ``w``'s dtype.
+        mask : vector or matrix or None
+            Required keyword (None: every position).
+        structure, complement, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector or matrix
+            ``w``, for chaining.
+
+        Raises
+        ------
+        ValueError
+            An unknown accum op.
+        NotImplementedError
+            ``accum`` has no typed instance for these dtypes here.
+        """
+
+    def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
+                    accum=None, replace=False):
+        """``w<mask> accum= op(i, thunk)`` for each entry ``u(i)`` (``op(i, j, thunk)`` for
+        ``A(i, j)``): GraphBLAS ``apply`` with an index-unary operator (``GrB_IndexUnaryOp``).
+
+        ``op`` is a name of :data:`INDEX_UNARY_OPS`: ``rowindex`` gives ``i + thunk``,
+        ``colindex`` ``j + thunk``, ``diagindex`` ``j - i + thunk``, as int64. Or ``op`` is a
+        user-defined callable ``op(ids, thunk)`` taking a vector's entries' positions (a
+        sorted int64 array of ``be.xp``) and returning their values. It may also carry a
+        device version, ``op.cuda(indices, count_ptr, count, capacity, thunk)`` (see
         :mod:`gbgraph.backends.cupy.kernels`), which the cupy backend runs without bringing the
         positions to the host.
+
+        Parameters
+        ----------
+        op : str or callable
+        u : vector or matrix
+            A matrix only with a named ``op``.
+        thunk : int, optional
+            Default 0 for a named ``op``.
+        mask, structure, complement, out, accum, replace
+            Output controls (module docstring).
+
+        Returns
+        -------
+        vector or matrix
+            int64 for a named ``op``; the callable's values' dtype for a callable.
+
+        Raises
+        ------
+        ValueError
+            An unknown name, or ``accum`` without ``out``.
+        NotImplementedError
+            A named ``op`` on a backend that has none (the default here).
         """
+        if not callable(op):
+            if op not in INDEX_UNARY_OPS:
+                raise ValueError(f"unknown operator {op!r}; the protocol has {', '.join(INDEX_UNARY_OPS)}")
+            raise NotImplementedError(f"{self.name}: apply_index with {op} is not supported")
         ids = self.indices(u)
-        return self.vector(ids, op(ids, thunk), u.size, copy=False)
+        w = self.vector(ids, op(ids, thunk), u.size, copy=False)
+        controls = _controls(mask, structure, complement, out, accum, replace)
+        return self.apply("identity", w, **controls) if controls else w
+
+    def build(self, indices, values, size, *, dup=None):
+        """A vector from (index, value) pairs: ``w(indices[k]) = values[k]``
+        (``GrB_Vector_build``).
+
+        Repeated indices are combined with ``dup`` in the order given:
+        ``dup(dup(v1, v2), v3)``. The default builds one vector per occurrence rank (the
+        first occurrences, the second ones, ...) and folds them with :meth:`ewise_add`.
+
+        Parameters
+        ----------
+        indices : array of int
+            Each below ``size``, in any order.
+        values : array
+            Aligned with ``indices``; its dtype, one of :data:`DTYPES`, is the vector's.
+        size : int
+        dup : str, optional
+            A name of :data:`BINARY_OPS`; None: repeated indices are an error.
+
+        Returns
+        -------
+        vector
+
+        Raises
+        ------
+        ValueError
+            Repeated indices with ``dup=None``; an unknown ``dup``.
+        NotImplementedError
+            ``dup`` has no typed instance for ``values``' dtype here.
+        """
+        xp = self.xp
+        indices = xp.asarray(indices, xp.int64)
+        order = xp.argsort(indices, kind="stable")
+        indices, values = indices[order], xp.asarray(values)[order]
+        layers = _occurrence_layers(xp, indices)
+        if len(layers) > 1 and dup is None:
+            raise ValueError("build: duplicate indices and dup=None; pass dup=, a binary op")
+        w = None
+        for at in layers:
+            layer = self.vector(indices[at], values[at], size)
+            w = layer if w is None else self.ewise_add(dup, w, layer)
+        return self.vector(indices[:0], values[:0], size) if w is None else w
+
+    def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
+        """A matrix from (row, column, value) triples: ``C(rows[k], cols[k]) = values[k]``
+        (``GrB_Matrix_build``); repeated positions are combined with ``dup`` in the order
+        given, as in :meth:`build`.
+
+        Parameters
+        ----------
+        rows, cols : array of int
+            Below ``nrows`` and ``ncols``, in any order.
+        values : array
+            Aligned; its dtype, one of :data:`DTYPES`, is the matrix's.
+        nrows, ncols : int
+        dup : str, optional
+            A name of :data:`BINARY_OPS`; None: repeated positions are an error.
+
+        Returns
+        -------
+        matrix
+
+        Raises
+        ------
+        ValueError
+            Repeated positions with ``dup=None``; an unknown ``dup``.
+        NotImplementedError
+            ``dup`` has no typed instance for ``values``' dtype here.
+        """
+        xp = self.xp
+        rows, cols = xp.asarray(rows, xp.int64), xp.asarray(cols, xp.int64)
+        keys = rows * ncols + cols
+        order = xp.argsort(keys, kind="stable")
+        keys, values = keys[order], xp.asarray(values)[order]
+        layers = _occurrence_layers(xp, keys)
+        if len(layers) > 1 and dup is None:
+            raise ValueError("build_matrix: duplicate positions and dup=None; pass dup=, a binary op")
+        C = None
+        for at in layers or [xp.arange(0)]:
+            indptr = xp.searchsorted(keys[at] // ncols, xp.arange(nrows + 1))
+            layer = self.matrix(indptr, keys[at] % ncols, ncols=ncols, values=values[at])
+            C = layer if C is None else self.ewise_add(dup, C, layer)
+        return C
+
+    def extract_tuples(self, x):
+        """The entries of a vector or matrix as arrays (``GrB_extractTuples``).
+
+        Parameters
+        ----------
+        x : vector or matrix
+
+        Returns
+        -------
+        tuple of arrays
+            ``(indices, values)`` for a vector, ``(rows, cols, values)`` for a matrix (sorted
+            by row, then column), indices int64, arrays of ``be.xp``.
+        """
+        if hasattr(x, "nrows"):
+            indptr, cols, values = self.to_csr(x)
+            rows = self.xp.repeat(self.xp.arange(indptr.size - 1), self.xp.diff(indptr))
+            return rows.astype(self.xp.int64), cols.astype(self.xp.int64), values
+        return self.indices(x), self.values(x)
 
     def iterate(self, step, state, *, first=0, stop=None):
         """Rounds ``state = step(*state, r)`` for ``r = first, first + 1, ...`` while
@@ -511,4 +980,29 @@ class Backend(abc.ABC):
 
     def __repr__(self):
         return f"<gbgraph backend {self.name!r}>"
+
+
+def _controls(mask, structure, complement, out, accum, replace):
+    """The output controls a default verb passes on, leaving out those at their defaults
+    (so that a backend without a control still runs the call that does not use it)."""
+    controls = {}
+    if mask is not None:
+        controls.update(mask=mask, structure=structure, complement=complement)
+    if out is not None:
+        controls["out"] = out
+    if accum is not None:
+        controls["accum"] = accum
+    if replace:
+        controls["replace"] = True
+    return controls
+
+
+def _occurrence_layers(xp, keys):
+    """For sorted ``keys``, the positions of the first occurrence of each key, then of the
+    second occurrences, and so on (empty for no keys)."""
+    if keys.size == 0:
+        return []
+    starts = xp.flatnonzero(xp.concatenate([xp.ones(1, bool), keys[1:] != keys[:-1]]))
+    rank = xp.arange(keys.size) - xp.repeat(starts, xp.diff(xp.append(starts, keys.size)))
+    return [xp.flatnonzero(rank == r) for r in range(int(rank.max()) + 1)]
 

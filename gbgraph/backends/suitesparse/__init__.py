@@ -1,14 +1,21 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
-Each verb is one python-graphblas call. Two properties of the suitesparse-graphblas 9.x wheel
-shape the choices here (see docs/backends.md):
+Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
+oracle, :mod:`gbgraph.backends.base`). A name the protocol lists but python-graphblas has no
+typed operator for (``plus`` on bool, ``bor`` on floats) raises ``NotImplementedError``.
+Three properties of the suitesparse-graphblas 9.x wheel shape the choices here (see
+docs/backends.md):
 
 * only some type/semiring pairs are precompiled; the rest run a generic kernel several times
   slower (UINT32 ``min_second`` takes ~30 ms on Laplace3D 100³, INT32 and UINT64 ~5 ms), so
   algorithms keep to INT32, INT64, UINT64, FP64 and BOOL;
-* a masked accumulate into a sparse vector crashes the process, so no verb accumulates;
-* python-graphblas has no name for the ``bor_second`` semiring: it is built from its monoid
-  and multiply op, and SuiteSparse runs it with its generic kernel.
+* a masked accumulate into a sparse vector crashes the process
+  (tests/test_mis2.py watches it), so a masked ``accum`` is computed in two steps,
+  ``t<mask> = result`` and ``out<mask> = out accum t`` (an element-wise add), which is what
+  GraphBLAS' accumulate means;
+* python-graphblas names only some of the protocol's ``<monoid>_<multiply>`` semirings
+  (``bor_second``, ``lor_plus``, ``plus_eq`` have no name there): the others are built from
+  their monoid and multiply op, and SuiteSparse runs them with its generic kernel.
 
 python-graphblas links every Vector and Matrix to its ``ss`` accessor and back, a reference
 cycle, so a dropped vector waits for Python's cyclic garbage collector: an algorithm that
@@ -17,19 +24,19 @@ makes a few vectors per round then holds hundreds of megabytes it no longer uses
 weak ones, so vectors are freed as soon as the algorithm drops them.
 """
 
-import functools
 import weakref
 
 import numpy as np
 import graphblas as gb
+from graphblas.core.operator import Semiring
 
 from ..._malloc import keep_freed_blocks
-from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
+                    UNARY_OPS, Backend)
 
 __all__ = ["SuiteSparseBackend"]
 
-_DTYPES = {"bool": gb.dtypes.BOOL, "int32": gb.dtypes.INT32, "int64": gb.dtypes.INT64,
-           "uint64": gb.dtypes.UINT64, "float64": gb.dtypes.FP64}
+_DTYPES = {name: gb.dtypes.lookup_dtype(name) for name in DTYPES}
 
 
 class SuiteSparseBackend(Backend):
@@ -46,6 +53,8 @@ class SuiteSparseBackend(Backend):
     def matrix(self, indptr, indices, *, ncols=None, values=None, copy=True):
         n = indptr.size - 1
         pattern = values is None
+        if not pattern:
+            _dtype(values.dtype.name, "matrix")
         return _acyclic(gb.Matrix.ss.import_csr(
             nrows=n, ncols=n if ncols is None else ncols, indptr=indptr, col_indices=indices,
             values=np.ones(1, bool) if pattern else values, is_iso=pattern, sorted_cols=True,
@@ -53,7 +62,7 @@ class SuiteSparseBackend(Backend):
 
     def vector(self, indices, values, size, *, copy=True):
         iso = np.ndim(values) == 0
-        w = _sparse(_DTYPES[np.asarray(values).dtype.name], size)
+        w = _sparse(_dtype(np.asarray(values).dtype.name, "vector"), size)
         w.ss.pack_sparse(
             indices=indices, values=np.asarray(values).reshape(-1) if iso else values,
             is_iso=iso, sorted_index=True, take_ownership=not copy)
@@ -61,10 +70,10 @@ class SuiteSparseBackend(Backend):
 
     def full(self, size, value, dtype):
         if np.ndim(value):
-            w = _sparse(_DTYPES[dtype], size)
+            w = _sparse(_dtype(dtype, "full"), size)
             w.ss.pack_full(np.asarray(value, dtype))
             return w
-        return _acyclic(gb.Vector.from_scalar(np.asarray(value, dtype), size, _DTYPES[dtype]))
+        return _acyclic(gb.Vector.from_scalar(np.asarray(value, dtype), size, _dtype(dtype, "full")))
 
     def nvals(self, x):
         return x.nvals
@@ -79,65 +88,201 @@ class SuiteSparseBackend(Backend):
     def values(self, v):
         return v.to_coo(indices=False)[1]
 
-    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
-        expr = A.mxv(u, _semiring(semiring))
-        if mask is not None and structure and not complement and 2 * mask.nvals >= A.nrows:
+    def extract_tuples(self, x):
+        if isinstance(x, gb.Matrix):
+            rows, cols, values = x.to_coo()
+            return rows.view(np.int64), cols.view(np.int64), values
+        indices, values = x.to_coo()
+        return indices.view(np.int64), values
+
+    def build(self, indices, values, size, *, dup=None):
+        w = _sparse(_dtype(np.asarray(values).dtype.name, "build"), size)
+        try:
+            w.build(indices, values, dup_op=None if dup is None else _op(_BINARY, dup))
+        except KeyError as error:
+            raise _unsupported("build", dup, (w,), error) from None
+        except ValueError as error:
+            raise ValueError(f"build: duplicate indices and dup=None; pass dup=, a binary op ({error})") from None
+        return w
+
+    def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
+        try:
+            return _acyclic(gb.Matrix.from_coo(rows, cols, values, nrows=nrows, ncols=ncols,
+                                               dtype=_dtype(np.asarray(values).dtype.name, "build_matrix"),
+                                               dup_op=None if dup is None else _op(_BINARY, dup)))
+        except KeyError as error:
+            raise _unsupported("build_matrix", dup, (values,), error) from None
+        except ValueError as error:
+            raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op ({error})") from None
+
+    def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
+            accum=None, replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("mxv", accum)
+        try:
+            expr = (A.T if transpose else A).mxv(u, _op(_SEMIRING, semiring))
+        except KeyError as error:
+            raise _unsupported("mxv", semiring, (A, u), error) from None
+        if accum is not None or replace:
+            return _store("mxv", expr, _mask(mask, structure, complement), out, accum, replace)
+        if mask is not None and structure and not complement and 2 * mask.nvals >= expr.size:
             # A mask covering most rows scatters dot3's row accesses; one streaming product
             # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
             expr = _acyclic(expr.new())
-        out = _sparse(expr.dtype, A.nrows) if out is None else out
+        out = _sparse(expr.dtype, expr.size) if out is None else out
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
-    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
-        expr = u.vxm(A, _op(gb.semiring, semiring, SEMIRINGS))  # saxpy over u's rows of A
-        return _new(expr, _mask(mask, structure, complement))
+    def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
+            accum=None, replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("vxm", accum)
+        try:
+            expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
+        except KeyError as error:
+            raise _unsupported("vxm", semiring, (u, A), error) from None
+        return _store("vxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
-    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
-        expr = A.mxm(B, _semiring(semiring))
-        return _acyclic(expr.new(mask=_mask(mask, structure, complement)))
+    def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
+            complement=False, out=None, accum=None, replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("mxm", accum)
+        try:
+            expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
+        except KeyError as error:
+            raise _unsupported("mxm", semiring, (A, B), error) from None
+        return _store("mxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
-    def transpose(self, A):
-        return _acyclic(A.T.new())
+    def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        return _store("transpose", A.T, _mask(mask, structure, complement), out, accum, replace)
 
-    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
-        expr = u.ewise_mult(v, _op(gb.binary, op, BINARY_OPS))
-        return _new(expr, _mask(mask, structure, complement))
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                   replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("ewise_mult", accum)
+        try:
+            expr = u.ewise_mult(v, _op(_BINARY, op))
+        except KeyError as error:
+            raise _unsupported("ewise_mult", op, (u, v), error) from None
+        return _store("ewise_mult", expr, _mask(mask, structure, complement), out, accum, replace)
 
-    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
-        expr = u.ewise_add(v, _op(gb.binary, op, BINARY_OPS))
-        return _new(expr, _mask(mask, structure, complement))
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                  replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("ewise_add", accum)
+        try:
+            expr = u.ewise_add(v, _op(_BINARY, op))
+        except KeyError as error:
+            raise _unsupported("ewise_add", op, (u, v), error) from None
+        return _store("ewise_add", expr, _mask(mask, structure, complement), out, accum, replace)
 
-    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
-        if left is None and right is None:
-            expr = u.apply(_op(gb.unary, op, UNARY_OPS))
-        else:
-            expr = u.apply(_op(gb.binary, op, BINARY_OPS), left=_scalar(left, u), right=_scalar(right, u))
-        return _new(expr, _mask(mask, structure, complement))
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
+              accum=None, replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("apply", accum)
+        try:
+            if left is None and right is None:
+                expr = u.apply(_op(_UNARY, op))
+            else:
+                expr = u.apply(_op(_BINARY, op), left=_bound(left, u), right=_bound(right, u))
+        except KeyError as error:
+            raise _unsupported("apply", op, (u,) if left is None and right is None else (u, left if right is None else right),
+                               error) from None
+        return _store("apply", expr, _mask(mask, structure, complement), out, accum, replace)
 
-    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
-        selector = _op(gb.select, op, SELECT_OPS)
-        if op.startswith("value"):
-            expr = selector(u, _scalar(thunk, u))
-        else:
-            expr = selector(u, 0 if thunk is None else int(thunk))
-        return _new(expr, _mask(mask, structure, complement))
+    def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("apply_index", accum)
+        if callable(op):
+            return super().apply_index(op, u, thunk, mask=mask, structure=structure, complement=complement,
+                                       out=out, accum=accum, replace=replace)
+        try:
+            expr = u.apply(_op(_INDEX_UNARY, op), 0 if thunk is None else _bound(thunk, u))
+        except KeyError as error:
+            raise _unsupported("apply_index", op, (u, thunk), error) from None
+        return _store("apply_index", expr, _mask(mask, structure, complement), out, accum, replace)
+
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+               replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("select", accum)
+        thunk_given = thunk
+        selector = _op(_SELECT, op)
+        try:
+            if op.startswith("value"):
+                thunk = _thunk(thunk, u)
+                if thunk is None:  # not exact in u's dtype: compare in the unified type
+                    return self._select_by_comparison(op, u, thunk_given, mask, structure, complement, out, accum,
+                                                      replace)
+                expr = selector(u, thunk)
+            else:
+                expr = selector(u, 0 if thunk is None else int(thunk))
+        except KeyError as error:
+            raise _unsupported("select", op, (u, thunk), error) from None
+        return _store("select", expr, _mask(mask, structure, complement), out, accum, replace)
+
+    def _select_by_comparison(self, op, u, thunk, mask, structure, complement, out, accum, replace):
+        # SuiteSparse 9.4 compares a sparse, non-iso vector with the thunk taken in u's type,
+        # not the operator's (valuegt on uint64 against -2 keeps nothing; python-graphblas'
+        # own bitmap vectors keep every entry): w<op(u, thunk)> = u, the comparison typed as
+        # python-graphblas types it
+        keep = u.apply(_op(_BINARY, op.removeprefix("value")), right=thunk).new()
+        return _store("select", _new(u, keep.V), _mask(mask, structure, complement), out, accum, replace)
 
     def reduce(self, u, monoid):
-        value = u.reduce(_op(gb.monoid, monoid, MONOIDS)).new().value
-        return None if value is None else np.asarray(value, u.dtype.np_type)[()]
+        try:
+            if isinstance(u, gb.Matrix):
+                scalar = u.reduce_scalar(_op(_MONOID, monoid)).new()
+            else:
+                scalar = u.reduce(_op(_MONOID, monoid)).new()
+        except KeyError as error:
+            raise _unsupported("reduce", monoid, (u,), error) from None
+        value = scalar.value
+        return None if value is None else np.asarray(value, scalar.dtype.np_type)[()]
 
-    def reduce_rows(self, A, monoid):
-        return _new(A.reduce_rowwise(_op(gb.monoid, monoid, MONOIDS)), None)
+    def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("reduce_rows", accum)
+        try:
+            expr = A.reduce_rowwise(_op(_MONOID, monoid))
+        except KeyError as error:
+            raise _unsupported("reduce_rows", monoid, (A,), error) from None
+        return _store("reduce_rows", expr, _mask(mask, structure, complement), out, accum, replace)
 
-    def extract(self, u, indices):
+    def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        if accum is not None and out is None:
+            raise _accum_without_out("reduce_cols", accum)
+        try:
+            expr = A.reduce_columnwise(_op(_MONOID, monoid))
+        except KeyError as error:
+            raise _unsupported("reduce_cols", monoid, (A,), error) from None
+        return _store("reduce_cols", expr, _mask(mask, structure, complement), out, accum, replace)
+
+    def extract(self, u, indices, cols=None):
         indices = np.asarray(indices, np.int64)
-        return _new(u[indices, :] if isinstance(u, gb.Matrix) else u[indices], None)
+        if isinstance(u, gb.Matrix):
+            return _new(u[indices, slice(None) if cols is None else np.asarray(cols, np.int64)], None)
+        if cols is not None:
+            raise ValueError(f"extract: cols= is for a matrix; got a vector and cols={cols!r}")
+        return _new(u[indices], None)
 
-    def assign(self, w, value, *, mask, structure=True, complement=False):
-        if not isinstance(value, gb.Vector):
-            value = _scalar(value, w)
-        w(mask=_mask(mask, structure, complement)) << value
+    def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        if not isinstance(value, (gb.Vector, gb.Matrix)):
+            value = _scalar(value, w) if accum is None else _bound(value, w)
+        m = _mask(mask, structure, complement)
+        if accum is None:
+            w(mask=m, replace=replace) << value
+            return w
+        try:
+            if m is None:
+                w(accum=_op(_BINARY, accum)) << value
+            else:
+                _masked_accumulate(w, value, m, _op(_BINARY, accum), replace)
+        except KeyError as error:
+            raise _unsupported("assign", accum, (w, value), error) from None
         return w
 
 
@@ -151,33 +296,136 @@ def _sparse(dtype, size):
 
 
 def _new(expr, mask):
-    """A new object holding ``expr`` under ``mask``: a sparse-pinned vector, or a matrix."""
-    if expr.output_type is gb.Matrix:
-        return _acyclic(expr.new(mask=mask))
-    w = _sparse(expr.dtype, expr.size)
-    w(mask=mask) << expr
-    return w
+    """A new object holding ``expr`` (an expression, a transposed matrix, a vector or a
+    matrix) under ``mask``: a sparse-pinned vector, or a matrix."""
+    if getattr(expr, "output_type", None) is gb.Vector or isinstance(expr, gb.Vector):
+        w = _sparse(expr.dtype, expr.size)
+        w(mask=mask) << expr
+        return w
+    if isinstance(expr, gb.Matrix):
+        return _acyclic(expr.dup(mask=mask))
+    return _acyclic(expr.new(mask=mask))
 
 
-# Protocol semirings python-graphblas has no name for: (monoid, multiply op, type).
-_BUILT_SEMIRINGS = {"bor_second": (gb.monoid.bor, gb.binary.second, gb.dtypes.UINT64)}
+def _accum_without_out(verb, accum):
+    return ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
 
 
-@functools.cache
+def _thunk(value, like):
+    """A value select's thunk as a numpy scalar of ``like``'s dtype, or None where that
+    changes its value (0.5 for an integer vector, -2 for an unsigned one)."""
+    if isinstance(value, np.generic) and value.dtype == like.dtype.np_type:
+        return value
+    try:
+        cast = np.asarray(value, like.dtype.np_type)[()]
+    except (OverflowError, ValueError, TypeError):
+        return None
+    return cast if cast == value else None
+
+
+def _store(verb, expr, mask, out, accum, replace):
+    """``out<mask, replace> accum= expr``, or a new object ``<mask> = expr`` without ``out``."""
+    if out is None:
+        if accum is not None:
+            raise _accum_without_out(verb, accum)
+        return _new(expr, mask)
+    if accum is None:
+        out(mask=mask, replace=replace) << expr
+        return out
+    try:
+        if mask is None:
+            out(accum=_op(_BINARY, accum)) << expr
+        else:
+            _masked_accumulate(out, expr, mask, _op(_BINARY, accum), replace)
+    except KeyError as error:
+        raise _unsupported(verb, f"accum={accum}", (out, expr), error) from None
+    return out
+
+
+def _masked_accumulate(out, value, mask, accum, replace):
+    """``out<mask, replace> accum= value`` without the wheel's masked accumulate (it crashes on
+    a sparse vector): ``t<mask> = value``, then ``out<mask, replace> = out ⊕accum t``, the
+    union GraphBLAS' accumulate forms (accum where both have an entry, the one present
+    elsewhere)."""
+    if isinstance(out, gb.Matrix):
+        t = gb.Matrix(value.dtype if hasattr(value, "dtype") else out.dtype, out.nrows, out.ncols)
+    else:
+        t = gb.Vector(value.dtype if hasattr(value, "dtype") else out.dtype, out.size)
+    t(mask=mask) << value
+    out(mask=mask, replace=replace) << out.ewise_add(t, accum)
+
+
+def _unsupported(verb, op, operands, error):
+    """The NotImplementedError of a listed operator python-graphblas has no typed version of."""
+    types = "/".join(str(_type_name(x)) for x in operands)
+    hint = ""
+    if "BOOL" in str(error) and str(op).partition("_")[0] in ("plus", "times", "minus", "rminus", "div"):
+        hint = "; cast the pattern first, e.g. apply('first', x, right=0) gives int64, or use plus_pair"
+    elif str(op).partition("_")[0] in ("bor", "band", "bxor") or str(op).endswith(("_bor", "_band", "_bxor")):
+        hint = "; bitwise operators need integer operands"
+    return NotImplementedError(f"suitesparse: {verb} with {op} on {types} is not supported "
+                               f"(python-graphblas: {error.args[0] if error.args else error}){hint}")
+
+
+def _type_name(x):
+    if hasattr(x, "dtype"):
+        dtype = x.dtype
+        return np.dtype(dtype.np_type if hasattr(dtype, "np_type") else dtype).name
+    return type(x).__name__
+
+
 def _semiring(name):
-    """The python-graphblas semiring of a protocol name, built once when it has no name there."""
-    if name in _BUILT_SEMIRINGS:
-        monoid, multiply, dtype = _BUILT_SEMIRINGS[name]
-        return gb.core.operator.Semiring.register_anonymous(monoid, multiply, name=name)[dtype]
-    return _op(gb.semiring, name, SEMIRINGS)
+    monoid, _, multiply = name.partition("_")
+    if name in POSITIONAL_SEMIRINGS:  # positional operators are SuiteSparse extensions
+        return getattr(gb.semiring.ss, name)
+    gb_name = f"{monoid}_{_GB_NAMES.get(multiply, multiply)}"
+    if hasattr(gb.semiring, gb_name):
+        return getattr(gb.semiring, gb_name)
+    return Semiring.register_anonymous(getattr(gb.monoid, monoid), _binary(multiply), name=gb_name)
 
 
-def _op(namespace, name, known):
-    if name not in known:
-        raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
-    if name.endswith(("secondi", "firstj")):  # positional operators are SuiteSparse extensions
-        namespace = namespace.ss
-    return getattr(namespace, name)
+def _binary(name):
+    return getattr(gb.binary, _GB_NAMES.get(name, name))
+
+
+#: Protocol names python-graphblas spells differently: GraphBLAS' GrB_DIV is ``cdiv`` there
+#: (C division for integers, with SuiteSparse's rules for a zero divisor; IEEE for floats).
+_GB_NAMES = {"div": "cdiv"}
+# (names, maker, made) of each operator kind: :func:`_op` keeps what the maker returns.
+_SEMIRING = (SEMIRINGS, _semiring, {})
+_BINARY = (BINARY_OPS, _binary, {})
+_UNARY = (UNARY_OPS, lambda name: getattr(gb.unary, name), {})
+_MONOID = (MONOIDS, lambda name: getattr(gb.monoid, name), {})
+_SELECT = (SELECT_OPS, lambda name: getattr(gb.select, name), {})
+_INDEX_UNARY = (INDEX_UNARY_OPS, lambda name: getattr(gb.indexunary, name), {})
+
+
+def _op(kind, name):
+    """The python-graphblas operator ``name`` of ``kind``, made once (a dict lookup after)."""
+    try:
+        return kind[2][name]
+    except (KeyError, TypeError):
+        known, make, made = kind
+        if name not in known:
+            raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}") from None
+        op = made[name] = make(name)
+        return op
+
+
+def _dtype(name, verb):
+    try:
+        return _DTYPES[name]
+    except KeyError:
+        raise ValueError(f"{verb}: dtype {name!r} is not one of the protocol's {', '.join(DTYPES)}") from None
+
+
+def _bound(value, like):
+    """A scalar bound to an operator, as python-graphblas takes it (its own typing: a Python
+    int is INT64, a float FP64), but an integer beyond int64 (2**64 - 1, which
+    python-graphblas rejects) in ``like``'s dtype."""
+    if isinstance(value, int) and not -2**63 <= value < 2**63:
+        return _scalar(value, like)
+    return value
 
 
 def _scalar(value, like):
