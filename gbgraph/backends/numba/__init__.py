@@ -5,7 +5,9 @@ It is the cupy backend's design on the host. Vectors and matrices live in numpy 
 masked ``mxv`` is one parallel kernel over the rows of its mask, reading a 32-bit CSR
 (``kernels/products.py``); element-wise operations, selection and assignment are numpy;
 the fused verbs (first fit, in-group products, Jones-Plassmann depths) are kernels of their
-own. Matrix-matrix products go to SuiteSparse:GraphBLAS, through the suitesparse backend.
+own. Every other operator, dtype and output control of the protocol, on vectors and matrices,
+takes the general numpy forms of ``verbs.py`` with python-graphblas' typing
+(``generic.py``). Matrix-matrix products go to SuiteSparse:GraphBLAS through python-graphblas.
 
 Why a second CPU backend: the suitesparse-graphblas 9.x wheel stores 64-bit indices, has no
 JIT, and each python-graphblas call on a vector of a million entries costs 2-30 ms on this
@@ -14,23 +16,22 @@ verbs cost more than the products in it. The suitesparse backend stays the Graph
 reference: every verb here returns what it returns, and the tests compare the two.
 """
 
+import functools
+
 import numpy as np
 
-from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from . import generic, verbs
 from .containers import Matrix, Vector
 from .kernels import aggregation, coarse, coloring, products, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
 _EMPTY_INDICES = np.empty(0, np.int64)  # the indices a full vector passes to kernels
-_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
-                "ge": np.greater_equal}
-_ARITHMETIC = {"min": np.minimum, "max": np.maximum, "plus": np.add, "minus": np.subtract, "times": np.multiply,
-               "land": np.logical_and, "lor": np.logical_or, "band": np.bitwise_and, "bor": np.bitwise_or,
-               "bxor": np.bitwise_xor}
-_REDUCTIONS = {"min": np.min, "max": np.max, "plus": np.sum, "times": np.prod, "land": np.all, "lor": np.any,
-               "band": np.bitwise_and.reduce, "bor": np.bitwise_or.reduce}
-_SWAPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+#: The dtypes the compiled kernels serve (those of gbgraph's algorithms); float32 and uint32
+#: take the general numpy forms, which compile nothing.
+_KERNEL_DTYPES = frozenset(map(np.dtype, ("bool", "int32", "int64", "uint64", "float64")))
+_POSITION_SELECTS = ("offdiag", "diag", "tril", "triu")  # Matrix.select_position's
 
 
 class NumbaBackend(Backend):
@@ -79,12 +80,23 @@ class NumbaBackend(Backend):
         return A.indptr, A.indices.astype(np.int64), values
 
     # ---- operations --------------------------------------------------------------------
+    # Each verb runs the forms gbgraph's algorithms use through kernels or short numpy code,
+    # and every other operator, dtype, matrix operand or output control through verbs.py.
 
-    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
+            replace=False, transpose=False):
         monoid, multiply = _split(semiring)
+        A = A.transposed() if transpose else A
+        _check_sizes("mxv", A.ncols, u.size)
+        dtype = _kernel_dtype(semiring, monoid, multiply, A.dtype, u.dtype, ("first", "second", "pair", "times",
+                                                                          "secondi", "land"))
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if dtype is None:
+            return verbs.product("mxv", semiring, A, u, **controls)
         rows = _row_array(mask, structure, complement, A.nrows)
         dense, present = u.dense()
-        result = np.empty(A.nrows if rows is None else rows.size, _product_dtype(multiply, A, u.dtype))
+        result = np.empty(A.nrows if rows is None else rows.size, dtype)
         found = np.empty(result.size, bool)
         common = (_or_empty(present, bool), present is not None, _or_empty(rows, np.int64), rows is None,
                   products.MONOIDS[monoid])
@@ -96,38 +108,69 @@ class NumbaBackend(Backend):
         positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
         w = Vector(A.nrows, None, result) if rows is None and found.all() else \
             Vector(A.nrows, positions[found], result[found])
-        return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
+        return self._into(w, "mxv", controls, masked=True)
 
-    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
+            replace=False, transpose=False):
         monoid, multiply = _split(semiring)
-        if multiply == "secondi":
-            raise NotImplementedError("the numba backend has no vxm with a positional multiply")
-        dtype = _product_dtype({"first": "second", "second": "first"}.get(multiply, multiply), A, u.dtype)
+        A = A.transposed() if transpose else A
+        _check_sizes("vxm", A.nrows, u.size)
+        dtype = _kernel_dtype(semiring, monoid, multiply, u.dtype, A.dtype, ("first", "second", "pair", "times",
+                                                                          "land"))
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if dtype is None:
+            return verbs.product("vxm", semiring, u, A, **controls)
         result = np.empty(A.ncols, dtype)
         found = np.zeros(A.ncols, bool)
         reached = products.push(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None,
                                 u.positions(), u.values, products.MONOIDS[monoid], products.MULTIPLIES[multiply],
                                 result, found)
-        return _masked(Vector(A.ncols, reached, result[reached]), mask, structure, complement)
+        return self._into(Vector(A.ncols, reached, result[reached]), "vxm", controls)
 
-    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
-        ss = _suitesparse()
-        C = ss.mxm(semiring, _graphblas(A), _graphblas(B), mask=None if mask is None else _graphblas(mask),
-                   structure=structure, complement=complement)
-        indptr, indices, values = ss.to_csr(C)
+    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
+            replace=False, transpose_a=False, transpose_b=False):
+        _split(semiring)
+        A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
+        _check_sizes("mxm", A.ncols, B.nrows)
+        generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
+        plain = out is None and accum is None
+        C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
+            mask=_graphblas_mask(mask, structure, complement) if plain else None)
+        indptr, indices, values = _suitesparse().to_csr(C)
         pattern = C.ss.is_iso and C.dtype.name == "BOOL"
-        return self.matrix(indptr, indices, ncols=C.ncols, values=None if pattern else values, copy=False)
+        C = self.matrix(indptr, indices, ncols=C.ncols, values=None if pattern else values, copy=False)
+        if plain:
+            return C
+        return verbs.finish("mxm", (C.nrows, C.ncols), *verbs.entries(C), out=out, mask=mask, structure=structure,
+                            complement=complement, accum=accum, replace=replace)
 
-    def transpose(self, A):
-        return A.transposed()
+    def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        T = A.transposed()
+        if mask is None and out is None and accum is None:
+            return Matrix(T.nrows, T.ncols, T.indptr, T.indices, T.values)  # arrays shared, never changed
+        return verbs.finish("transpose", (T.nrows, T.ncols), *verbs.entries(T), out=out, mask=mask,
+                            structure=structure, complement=complement, accum=accum, replace=replace)
 
-    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                   replace=False):
         _check(op, BINARY_OPS)
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
+            return verbs.ewise("ewise_mult", op, u, v, **controls)
+        t_in = generic.binary_types("ewise_mult", op, u.dtype, v.dtype)[0]
         indices, a, b = _intersect(u, v)
-        return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
+        return self._into(Vector(u.size, indices, generic.binary(op, a, b, t_in)), "ewise_mult", controls)
 
-    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                  replace=False):
         _check(op, BINARY_OPS)
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
+            return verbs.ewise("ewise_add", op, u, v, **controls)
+        t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
         a, pa = u.dense()
         b, pb = v.dense()
         present_a = np.ones(u.size, bool) if pa is None else pa
@@ -136,48 +179,77 @@ class NumbaBackend(Backend):
         indices = None if either.all() else np.flatnonzero(either)
         pick = slice(None) if indices is None else indices
         a, b, in_a, in_b = a[pick], b[pick], present_a[pick], present_b[pick]
-        values = np.where(in_a & in_b, _binary(op, a, b), np.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
-        return _masked(Vector(u.size, indices, values), mask, structure, complement)
+        values = np.where(in_a & in_b, generic.binary(op, a, b, t_in),
+                          np.where(in_a, generic.cast(a, t_out), generic.cast(b, t_out)))
+        return self._into(Vector(u.size, indices, values), "ewise_add", controls)
 
-    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
+              accum=None, replace=False):
+        if left is not None and right is not None:
+            raise ValueError("apply takes a bound scalar on one side only, got both left and right")
+        _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if not isinstance(u, Vector):
+            return verbs.apply(op, u, left, right, **controls)
         if left is None and right is None:
-            _check(op, UNARY_OPS)
-            values = _unary(op, u.values)
+            values = generic.unary(op, u.values)
+        elif right is None:
+            values = generic.binary(op, left, u.values, generic.binary_types(
+                "apply", op, generic.scalar_dtype(left), u.dtype)[0])
         else:
-            _check(op, BINARY_OPS)
-            values = _binary(op, np.asarray(left, u.dtype), u.values) if right is None \
-                else _binary(op, u.values, np.asarray(right, u.dtype))
-        return _masked(Vector(u.size, u.indices, values), mask, structure, complement)
+            values = generic.binary(op, u.values, right, generic.binary_types(
+                "apply", op, u.dtype, generic.scalar_dtype(right))[0])
+        return self._into(Vector(u.size, u.indices, values), "apply", controls)
 
-    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+               replace=False):
         _check(op, SELECT_OPS)
-        if isinstance(u, Matrix):
-            if mask is not None:
-                raise NotImplementedError("the numba backend takes no mask on matrix select")
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if isinstance(u, Matrix) and op in _POSITION_SELECTS and mask is None and out is None:
             return u.select_position(op, 0 if thunk is None else int(thunk))
+        kernel = isinstance(u, Vector) and op.startswith("value") and u.dtype in _KERNEL_DTYPES and \
+            thunk is not None and generic.unify(u.dtype, generic.scalar_dtype(thunk)) == u.dtype
+        if not kernel:
+            return verbs.select(op, u, thunk, **controls)
         full = u.indices is None
         positions, values = sets.select(u.values, _EMPTY_INDICES if full else u.indices, not full,
                                         sets.COMPARISONS[op[5:]], u.values.dtype.type(thunk))
-        return _masked(Vector(u.size, positions, values), mask, structure, complement)
+        return self._into(Vector(u.size, positions, values), "select", controls)
 
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)
-        if u.nvals == 0:
-            return None
-        if monoid == "any":
-            return u.values[0]
-        return np.asarray(_REDUCTIONS[monoid](u.values)).astype(u.dtype)[()]
+        return verbs.reduce(u, monoid)
 
-    def reduce_rows(self, A, monoid):
+    def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
         _check(monoid, MONOIDS)
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
+        if monoid not in products.MONOIDS or values.dtype not in _KERNEL_DTYPES or \
+                generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype:
+            return verbs.reduce_rows(A, monoid, **controls)
         rows = np.flatnonzero(np.diff(A.indptr) > 0)
-        out = np.empty(rows.size, values.dtype)
-        products.segment_reduce(values, A.indptr[rows], A.indptr[rows + 1], products.MONOIDS[monoid], out)
-        return Vector(A.nrows, rows, out)
+        reduced = np.empty(rows.size, values.dtype)
+        products.segment_reduce(values, A.indptr[rows], A.indptr[rows + 1], products.MONOIDS[monoid], reduced)
+        return self._into(Vector(A.nrows, rows, reduced), "reduce_rows", controls)
 
-    def extract(self, u, indices):
+    def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        """``w(j) = ⊕_i A(i, j)``: the rows of Aᵀ reduced."""
+        return self.reduce_rows(A.transposed(), monoid, mask=mask, structure=structure, complement=complement,
+                                out=out, accum=accum, replace=replace)
+
+    def extract(self, u, indices, cols=None, *, mask=None, structure=True, complement=False, out=None,
+                accum=None, replace=False):
         indices = np.asarray(indices, dtype=np.int64)
+        plain = mask is None and out is None and accum is None
+        if not plain or cols is not None:
+            return verbs.extract(u, indices, cols, mask=mask, structure=structure, complement=complement, out=out,
+                                 accum=accum, replace=replace)
+        verbs.check_bounds("extract", indices, u.size if isinstance(u, Vector) else u.nrows)
         if isinstance(u, Matrix):
             return u.rows_at(indices)
         dense, present = u.dense()
@@ -186,11 +258,20 @@ class NumbaBackend(Backend):
         positions = np.flatnonzero(present[indices])
         return Vector(indices.size, positions, dense[indices[positions]])
 
-    def assign(self, w, value, *, mask, structure=True, complement=False):
+    def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        scalar = not isinstance(value, (Vector, Matrix))
+        if scalar:
+            value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()] if accum is None \
+                else value
+        if isinstance(w, Matrix) or accum is not None or replace or (not scalar and value.dtype != w.dtype):
+            controls = dict(mask=mask, structure=structure, complement=complement, accum=accum, replace=replace)
+            if scalar:
+                return verbs.assign_scalar(w, value, **controls)
+            return verbs.finish("assign", verbs.shape(w), *verbs.entries(value), out=w, **controls)
         rows = _row_array(mask, structure, complement, w.size)
         if w.indices is None:  # a full w stays full where value covers the rows: write in place
             target = slice(None) if rows is None else rows
-            if not isinstance(value, Vector):
+            if scalar:
                 w.values[target] = value
                 return w
             if value.indices is None:
@@ -199,16 +280,65 @@ class NumbaBackend(Backend):
             if rows is not None and (value.indices is rows or np.array_equal(value.indices, rows)):
                 w.values[rows] = value.values
                 return w
-        if not isinstance(value, Vector):
+        if scalar:
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))
         return _merge(w, value.restrict(rows), rows)
 
-    def apply_index(self, op, u, thunk=None):
+    def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
+                    accum=None, replace=False):
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                        replace=replace)
+        if isinstance(op, str):
+            _check(op, INDEX_UNARY_OPS)
+            return verbs.apply_index(op, u, thunk, **controls)
         compiled = getattr(op, "numba", None)  # an index-unary op with a kernel of its own
         if compiled is None:
-            return super().apply_index(op, u, thunk)
-        ids = u.positions()
-        return Vector(u.size, ids, compiled(ids, thunk))
+            ids = u.positions()
+            w = Vector(u.size, ids, op(ids, thunk))
+        else:
+            ids = u.positions()
+            w = Vector(u.size, ids, compiled(ids, thunk))
+        return self._into(w, "apply_index", controls)
+
+    # ---- building and reading objects ---------------------------------------------------
+
+    def build(self, indices, values, size, *, dup=None):
+        if dup is not None:
+            _check(dup, BINARY_OPS)
+        indices = np.asarray(indices, np.int64)
+        values = _build_values(values, indices.size)
+        keys, values = verbs.build("build", indices, values, int(size), dup)
+        return Vector(size, None if keys.size == size else keys, values)
+
+    def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
+        if dup is not None:
+            _check(dup, BINARY_OPS)
+        rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
+        if rows.size != cols.size:
+            raise ValueError(f"build_matrix: {rows.size} rows and {cols.size} columns given")
+        verbs.check_bounds("build_matrix", rows, nrows)
+        verbs.check_bounds("build_matrix", cols, ncols)
+        values = _build_values(values, rows.size)
+        keys, values = verbs.build("build_matrix", rows * ncols + cols, values, int(nrows) * int(ncols), dup)
+        return verbs.rebuild((int(nrows), int(ncols)), keys, values)
+
+    def extract_tuples(self, x):
+        if isinstance(x, Vector):
+            return x.positions().copy(), x.values.copy()
+        values = np.ones(x.nvals, bool) if x.values is None else x.values.copy()
+        return x.rows(), x.indices.astype(np.int64), values
+
+    def _into(self, w, verb, controls, masked=False):
+        """A vector computed under its mask, given its output controls: itself, or written
+        into ``out`` (``out<mask> = w`` in place: :meth:`assign`'s fast paths; with accumulate
+        or replace, :func:`verbs.finish`)."""
+        out, accum, replace = controls["out"], controls["accum"], controls["replace"]
+        mask, structure, complement = controls["mask"], controls["structure"], controls["complement"]
+        if out is None and accum is None:
+            return w if masked else _masked(w, mask, structure, complement)
+        if accum is not None or replace or not isinstance(out, Vector) or out.dtype != w.dtype:
+            return verbs.finish(verb, (w.size,), *verbs.entries(w), **controls)
+        return self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
     # ---- fused verbs: kernels of their own (GraphBLAS forms in base.py) ------------------
 
@@ -348,18 +478,66 @@ def _check(name, known):
         raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
 
 
-def _product_dtype(multiply, A, u_dtype):
-    """python-graphblas' typing of ``A ⊕.⊗ u``: second and first take their operand's
-    type, pair and the positional secondi give int64, times and land unify."""
-    if multiply == "second":
-        return np.dtype(u_dtype)
-    if multiply == "first":
-        return A.dtype
-    if multiply in ("pair", "secondi"):
-        return np.dtype(np.int64)
-    if multiply == "land":
-        return np.dtype(bool)
-    return np.result_type(A.dtype, u_dtype)
+def _kernel_dtype(semiring, monoid, multiply, left, right, multiplies, left_pattern=False, right_pattern=False):
+    """The result dtype when a compiled product kernel computes ``semiring`` exactly on these
+    operands, else None (the general form in verbs.py then runs it).
+
+    The kernels cast each operand they read to the result type and reduce in it, which is
+    python-graphblas' typing wherever that type is the multiply's input type too. They serve
+    the dtypes the algorithms use; an operand whose values they read must have the result's
+    dtype (or be a pattern), so that each dtype compiles one kernel, not one per pair.
+    """
+    t_in, t_out = generic.semiring_types("mxv" if "secondi" in multiplies else "vxm", semiring, left, right)
+    if monoid not in products.MONOIDS or multiply not in multiplies or t_out not in _KERNEL_DTYPES:
+        return None
+    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)):
+        return None
+    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
+    if left not in _KERNEL_DTYPES or right not in _KERNEL_DTYPES:
+        return None
+    if (reads_left and not left_pattern and left != t_out) or (reads_right and not right_pattern and right != t_out):
+        return None
+    return t_out
+
+
+def _check_sizes(verb, expected, got):
+    if expected != got:
+        raise ValueError(f"{verb}: the vector has size {got}, the matrix needs {expected}")
+
+
+@functools.cache
+def _graphblas_semiring(name):
+    """python-graphblas' semiring of a protocol name; one it has no name for (``bor_second``,
+    ``min_band``, ...) is built from its monoid and multiply, as an anonymous semiring."""
+    import graphblas as gb
+
+    monoid, multiply = name.split("_", 1)
+    if multiply in ("firsti", "firstj", "secondi", "secondj"):
+        return getattr(gb.semiring.ss, name)
+    multiply = "cdiv" if multiply == "div" else multiply  # GrB_DIV
+    named = getattr(gb.semiring, f"{monoid}_{multiply}", None)
+    if named is not None:
+        return named
+    return gb.core.operator.Semiring.register_anonymous(getattr(gb.monoid, monoid), getattr(gb.binary, multiply),
+                                                        name=name)
+
+
+def _graphblas_mask(mask, structure, complement):
+    if mask is None:
+        return None
+    m = _graphblas(mask)
+    m = m.S if structure else m.V
+    return ~m if complement else m
+
+
+def _build_values(values, n):
+    """The values of a build: an array of ``n``, or a scalar for all (its python-graphblas dtype)."""
+    if np.ndim(values) == 0:
+        return np.full(n, values, generic.scalar_dtype(values))
+    values = np.asarray(values)
+    if values.size != n:
+        raise ValueError(f"build: {n} indices and {values.size} values given")
+    return values
 
 
 def _row_array(mask, structure, complement, n):
@@ -417,58 +595,3 @@ def _merge(w, value, rows):
         w.indices = np.flatnonzero(present)
         w.values = values[w.indices]
     return w
-
-
-def _binary_dtype(op, a, b):
-    if op in _COMPARISONS:
-        return np.dtype(bool)
-    if op == "first":
-        return a.dtype
-    if op in ("second", "pair"):
-        return b.dtype if op == "second" else np.dtype(np.int64)
-    return np.result_type(a.dtype, b.dtype)
-
-
-def _binary(op, a, b):
-    if op in _COMPARISONS:
-        return _COMPARISONS[op](a, b)
-    shape = np.broadcast(a, b).shape
-    if op == "first":
-        return np.broadcast_to(a, shape).copy()
-    if op == "second":
-        return np.broadcast_to(b, shape).copy()
-    if op == "pair":
-        return np.ones(shape, np.int64)
-    if op == "rminus":
-        return np.subtract(b, a)
-    if op == "div":
-        return _divide(a, b)
-    return _ARITHMETIC[op](a, b).astype(np.result_type(a.dtype, b.dtype), copy=False)
-
-
-def _divide(a, b):
-    """GraphBLAS division: integers truncate toward zero, and x / 0 is 0 for x = 0, else
-    the extreme of the sign of x (SuiteSparse's rule), never a trap."""
-    dtype = np.result_type(a.dtype, b.dtype)
-    if dtype.kind == "f":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.true_divide(a, b)
-    a, b = (x.astype(dtype) for x in np.broadcast_arrays(a, b))
-    safe = np.where(b == 0, 1, b)
-    quotient = a // safe
-    quotient += ((a % safe != 0) & ((a < 0) != (safe < 0))).astype(dtype)  # floor to truncation
-    info = np.iinfo(dtype)
-    by_zero = np.where(a > 0, info.max, np.where(a < 0, info.min, 0)).astype(dtype)
-    return np.where(b == 0, by_zero, quotient)
-
-
-def _unary(op, x):
-    if op == "identity":
-        return x.copy()
-    if op == "ainv":
-        return np.negative(x)
-    if op == "abs":
-        return np.abs(x)
-    if op == "one":
-        return np.ones_like(x)
-    return np.logical_not(x).astype(x.dtype)
