@@ -77,7 +77,7 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, backend=None):
     >>> import numpy as np
     >>> from gbgraph import lagraph
     >>> star = np.zeros((4, 4)); star[0, 1:] = star[1:, 0] = 1
-    >>> r = lagraph.pagerank(star, tol=1e-10)
+    >>> r = lagraph.pagerank(star, tol=1e-10, max_iter=200)
     >>> np.round(r.ranks, 4).tolist(), round(float(r.ranks.sum()), 12)
     ([0.4595, 0.1802, 0.1802, 0.1802], 1.0)
     """
