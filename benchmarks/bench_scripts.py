@@ -232,7 +232,7 @@ def agree(algorithm, name, value, reference):
     return bool(np.array_equal(value, reference))
 
 
-def bench(spec, repeat):
+def bench(spec, repeat, algorithms):
     A_scipy = sp.csr_array(matrix(spec))
     G = gg.as_graph(A_scipy, weights=False)
     pattern = sp.csr_array((np.ones(G.nnz, bool), np.asarray(G.indices), np.asarray(G.indptr)), shape=(G.n, G.n))
@@ -244,6 +244,8 @@ def bench(spec, repeat):
     x = np.ones(G.n)
     row = {"graph": graph_name(spec), "n": G.n, "nnz": G.nnz, "source": source, "algorithms": {}}
     for algorithm, calls in implementations(G, Gw, A, W, source, PAGERANK_TOL).items():
+        if algorithm not in algorithms:
+            continue
         results = {name: as_numpy(algorithm, name, call(), G.n) for name, call in calls.items()}  # warm-up
         names = list(calls)
         times = median_ms(lambda: pattern @ x, *calls.values(), repeat=repeat)
@@ -283,7 +285,9 @@ def targets(rows):
     """The issue's targets per algorithm: worst ratio over the graphs."""
     out = {}
     for algorithm in ALGORITHMS:
-        ratios = [r["algorithms"][algorithm]["over_python_graphblas"] for r in rows]
+        ratios = [r["algorithms"][algorithm]["over_python_graphblas"] for r in rows if algorithm in r["algorithms"]]
+        if not ratios:
+            continue
         numba = max(r["numba"] for r in ratios)
         suitesparse = max(r["suitesparse"] for r in ratios)
         out[algorithm] = {"numba_over_python_graphblas": numba, "numba_no_slower": numba <= 1.0,
@@ -302,11 +306,13 @@ def print_targets(t):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser, GENERATED, repeat=3)
+    parser.add_argument("--algorithms", nargs="*", choices=ALGORITHMS, default=ALGORITHMS,
+                        help=f"what to time (default: all of {', '.join(ALGORITHMS)})")
     args = parser.parse_args(argv)
     specs = graph_specs(args, GENERATED)
     machine = describe_machine(graphblas_algorithms=ga.__version__, repeat=args.repeat)
     print_header(args.repeat)
-    rows = [bench(spec, args.repeat) for spec in progress(specs, graph_name)]
+    rows = [bench(spec, args.repeat, args.algorithms) for spec in progress(specs, graph_name)]
     result = targets(rows)
     print_targets(result)
     if args.json:
