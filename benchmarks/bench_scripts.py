@@ -138,22 +138,22 @@ def pgb_sssp(W, source):
 
 
 def pgb_core(A):
-    """Core numbers by peeling, as ``lagraph.core_number``."""
+    """Core numbers by peeling, LAGraph_KCore_All, as ``lagraph.core_number``."""
     n = A.nrows
     deg = semiring.plus_pair(A @ Vector.from_scalar(0, n)).new()
-    core = Vector.from_scalar(0, n)
+    decomp = Vector.from_scalar(0, n)
+    done = Vector(bool, n)
     level = 0
     while deg.nvals:
         level += 1
-        q = select.valuelt(deg, level).new()
+        decomp(deg.S) << level
+        q = select.valuele(deg, level).new()
         while q.nvals:
-            core(q.S) << level - 1
-            deg(~q.S, replace) << deg
-            # unmasked accumulate: the suitesparse 9.x wheel crashes on a masked one into a sparse vector
-            delta = semiring.plus_pair(q @ A).new(mask=deg.S)
-            deg(binary.minus) << delta
-            q = select.valuelt(deg, level).new()
-    return core
+            done(q.S) << True
+            delta = semiring.plus_pair(q @ A).new()
+            deg(~done.S, replace) << binary.minus(deg | delta)
+            q = select.valuele(deg, level).new()
+    return decomp
 
 
 # ---- one graph ----------------------------------------------------------------------------

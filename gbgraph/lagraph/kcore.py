@@ -51,12 +51,14 @@ def core_number(A, *, backend=None):
     """
     be, M, n, _ = adjacency(A, backend)
     deg = be.mxv("plus_pair", M, be.full(n, 0, "int64"))  # deg = A plus.pair 0; no entry if isolated  [2]
-    core = be.full(n, 0, "int64")  # core = 0
+    decomp = be.full(n, 0, "int64")  # decomp = 0
+    done = be.build(be.xp.zeros(0, "int64"), be.xp.zeros(0, "bool"), n)  # done = {}  [2]
     level = 0
     while be.nvals(deg):
         level += 1
-        _peel(be, M, deg, level, core)
-    return in_input_terms(A, be.values(core))
+        be.assign(decomp, level, mask=deg)  # decomp<deg> = level  [2]
+        _peel(be, M, deg, done, level)
+    return in_input_terms(A, be.values(decomp))
 
 
 def kcore(A, k, *, backend=None):
@@ -103,20 +105,18 @@ def kcore(A, k, *, backend=None):
         alive = be.full(n, True, "bool")
     else:
         alive = be.mxv("plus_pair", M, be.full(n, 0, "int64"))  # deg = A plus.pair 0  [1]
-        _peel(be, M, alive, k)
+        _peel(be, M, alive, be.build(be.xp.zeros(0, "int64"), be.xp.zeros(0, "bool"), n), k - 1)
     ids = be.indices(alive)
     return {nodes[i] for nodes in (list(A),) for i in ids.tolist()} if is_networkx(A) else ids
 
 
-def _peel(be, A, deg, k, core=None):
-    """Remove from ``deg`` (in place) every vertex whose degree is or falls below ``k``,
-    lowering its neighbours' degrees; ``core<removed> = k - 1`` when ``core`` is given."""
-    q = be.select("valuelt", deg, k)  # q = deg < k  [2]
+def _peel(be, A, deg, done, level):
+    """Remove from ``deg`` (in place) every vertex whose degree is or falls to ``level`` or
+    below, lowering its neighbours' degrees; the removed ones join ``done``."""
+    q = be.select("valuele", deg, level)  # q = deg <= level  [2]
     while be.nvals(q):
-        if core is not None:
-            be.assign(core, k - 1, mask=q)  # core<q> = k - 1: in the (k-1)-core, not the k-core  [2]
-        # deg<¬q,replace> = deg: q leaves  [2]
-        be.apply("identity", deg, mask=q, complement=True, out=deg, replace=True)
-        # deg<deg> -= q plus.pair A: each neighbour loses an edge per leaving vertex  [2]
-        be.vxm("plus_pair", q, A, mask=deg, out=deg, accum="minus")
-        q = be.select("valuelt", deg, k)  # q = deg < k  [2]
+        be.assign(done, True, mask=q)  # done<q> = true  [2]
+        delta = be.vxm("plus_pair", q, A)  # delta = q plus.pair A: the edges each vertex loses  [2]
+        # deg<¬done,replace> = deg - delta  [2]
+        be.ewise_add("minus", deg, delta, mask=done, complement=True, out=deg, replace=True)
+        q = be.select("valuele", deg, level)  # q = deg <= level  [2]
