@@ -163,6 +163,23 @@ def test_directed_backend_matrix(backend):
     np.testing.assert_allclose(ranks, [reference[v] for v in range(200)], rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_symmetric_backend_matrix(backend):
+    """Each algorithm takes the backend's own matrix as it takes a graph."""
+    A = _disconnected()
+    G = nx.from_scipy_sparse_array(A)
+    be = gg.backend(backend)
+    M = be.adjacency(gg.as_graph(A, weights=False))
+    W = _weighted(A, seed=2)
+    MW = be.adjacency(gg.as_graph(W), weighted=True)
+    labels = lagraph.connected_components(M, backend=backend)
+    assert all(labels[v] == min(c) for c in nx.connected_components(G) for v in c)
+    assert lagraph.triangle_count(M, backend=backend) == sum(nx.triangles(G).values()) // 3
+    core = nx.core_number(G)
+    np.testing.assert_array_equal(lagraph.core_number(M, backend=backend), [core[v] for v in range(A.shape[0])])
+    np.testing.assert_array_equal(lagraph.sssp(MW, 0, backend=backend), csgraph.shortest_path(W, indices=0))
+
+
 def test_networkx_input_gives_nodes():
     G = nx.relabel_nodes(nx.path_graph(4), dict(enumerate("abcd")))
     G.add_node("e")
