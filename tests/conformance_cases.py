@@ -14,10 +14,6 @@ included (``div`` by zero follows GraphBLAS' integer rules), floats in multiples
 """
 
 import dataclasses
-import fnmatch
-import functools
-import pathlib
-import re
 import zlib
 
 import numpy as np
@@ -25,8 +21,7 @@ import numpy as np
 from gbgraph.backends.base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS,
                                    SELECT_OPS, SEMIRINGS, UNARY_OPS)
 
-__all__ = ["Case", "CASES", "NUMBA_NOT_YET_CONFORMANT", "numba_not_yet", "operands", "family",
-           "MASK_FORMS", "OUT_FORMS"]
+__all__ = ["Case", "CASES", "operands", "family", "MASK_FORMS", "OUT_FORMS"]
 
 #: Masks without an output object: (form, structure, complement).
 MASK_FORMS = ("S", "V", "~S", "~V")
@@ -43,16 +38,6 @@ MIXED = (("int32", "float64"), ("bool", "int64"), ("uint32", "int32"), ("uint64"
 #: Bound scalars of apply: a Python int, a Python float, a Python bool and a numpy scalar of
 #: the operand's dtype.
 SCALARS = ("int", "float", "bool", "np")
-
-#: Cases the numba backend does not run as the oracle does yet, marked ``xfail(strict=False)``
-#: for numba only: shell patterns over :attr:`Case.id`, one a line in
-#: tests/numba_not_yet_conformant.txt (for each failing case, the most general pattern that
-#: matches failing cases only, from a run of every case on the numba backend of this branch).
-#: The numba backend is being widened on another branch: delete lines as it conforms, and the
-#: file and this set once it is empty.
-NUMBA_NOT_YET_CONFORMANT = frozenset(
-    pathlib.Path(__file__).with_name("numba_not_yet_conformant.txt").read_text().split())
-
 
 @dataclasses.dataclass(frozen=True)
 class Case:
@@ -128,17 +113,6 @@ def _binary_family(op):
         if op in members:
             return name
     return op  # first, second, pair
-
-
-def numba_not_yet(case):
-    """Whether :data:`NUMBA_NOT_YET_CONFORMANT` lists ``case``."""
-    return _not_yet_pattern().fullmatch(case.id) is not None
-
-
-@functools.cache
-def _not_yet_pattern():
-    # one regular expression for every pattern: the suite asks for each of its cases
-    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in sorted(NUMBA_NOT_YET_CONFORMANT)) or "(?!)")
 
 
 def _cases():

@@ -36,7 +36,7 @@ import graphblas as gb
 from graphblas.core.operator import Semiring
 
 import gbgraph as gg
-from conformance_cases import CASES, numba_not_yet, operands
+from conformance_cases import CASES, operands
 
 # ---- the oracle: python-graphblas -------------------------------------------------------
 
@@ -393,7 +393,6 @@ def _cupy_available():
 BACKENDS = {"suitesparse": [], "numba": [],
             "cupy": [pytest.mark.gpu, pytest.mark.skipif(not _cupy_available(), reason="needs CuPy and an NVIDIA GPU")],
             "mpi": [pytest.mark.skipif(not _under_mpiexec(), reason="runs under mpiexec with 2 or more ranks")]}
-NOT_YET = pytest.mark.xfail(strict=False, reason="numba backend not yet conformant")
 
 
 def _params():
@@ -403,8 +402,7 @@ def _params():
 def _param_iter():
     for name, marks in BACKENDS.items():
         for case in CASES:
-            extra = [NOT_YET] if name == "numba" and numba_not_yet(case) else []
-            yield pytest.param(name, case, id=f"{name}-{case.id}", marks=marks + extra)
+            yield pytest.param(name, case, id=f"{name}-{case.id}", marks=marks)
 
 
 class Unsupported(Exception):

@@ -86,12 +86,11 @@ class NumbaBackend(Backend):
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         monoid, multiply = _split(semiring)
+        controls = _controls("mxv", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
         _check_sizes("mxv", A.ncols, u.size)
-        dtype = _kernel_dtype(semiring, monoid, multiply, A.dtype, u.dtype, ("first", "second", "pair", "times",
-                                                                          "secondi", "land"))
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        dtype = _kernel_dtype("mxv", semiring, A.dtype, u.dtype, ("first", "second", "pair", "times", "secondi", "land"),
+                              pattern="left" if A.values is None else None)
         if dtype is None:
             return verbs.product("mxv", semiring, A, u, **controls)
         rows = _row_array(mask, structure, complement, A.nrows)
@@ -113,12 +112,11 @@ class NumbaBackend(Backend):
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         monoid, multiply = _split(semiring)
+        controls = _controls("vxm", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
         _check_sizes("vxm", A.nrows, u.size)
-        dtype = _kernel_dtype(semiring, monoid, multiply, u.dtype, A.dtype, ("first", "second", "pair", "times",
-                                                                          "land"))
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        dtype = _kernel_dtype("vxm", semiring, u.dtype, A.dtype, ("first", "second", "pair", "times", "land"),
+                              pattern="right" if A.values is None else None)
         if dtype is None:
             return verbs.product("vxm", semiring, u, A, **controls)
         result = np.empty(A.ncols, dtype)
@@ -131,8 +129,11 @@ class NumbaBackend(Backend):
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
         _split(semiring)
+        _controls("mxm", mask, structure, complement, out, accum, replace)
         A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
         _check_sizes("mxm", A.ncols, B.nrows)
+        if mask is not None:
+            verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
         plain = out is None and accum is None
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
@@ -146,6 +147,7 @@ class NumbaBackend(Backend):
                             complement=complement, accum=accum, replace=replace)
 
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        _controls("transpose", mask, structure, complement, out, accum, replace)
         T = A.transposed()
         if mask is None and out is None and accum is None:
             return Matrix(T.nrows, T.ncols, T.indptr, T.indices, T.values)  # arrays shared, never changed
@@ -155,8 +157,7 @@ class NumbaBackend(Backend):
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         _check(op, BINARY_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("ewise_mult", mask, structure, complement, out, accum, replace)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_mult", op, u, v, **controls)
         t_in = generic.binary_types("ewise_mult", op, u.dtype, v.dtype)[0]
@@ -166,8 +167,7 @@ class NumbaBackend(Backend):
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         _check(op, BINARY_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("ewise_add", mask, structure, complement, out, accum, replace)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_add", op, u, v, **controls)
         t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
@@ -188,8 +188,7 @@ class NumbaBackend(Backend):
         if left is not None and right is not None:
             raise ValueError("apply takes a bound scalar on one side only, got both left and right")
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("apply", mask, structure, complement, out, accum, replace)
         if not isinstance(u, Vector):
             return verbs.apply(op, u, left, right, **controls)
         if left is None and right is None:
@@ -205,12 +204,13 @@ class NumbaBackend(Backend):
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         _check(op, SELECT_OPS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("select", mask, structure, complement, out, accum, replace)
+        if op.startswith("value") and thunk is None:
+            raise ValueError(f"select: {op} compares values with thunk=, got None")
         if isinstance(u, Matrix) and op in _POSITION_SELECTS and mask is None and out is None:
             return u.select_position(op, 0 if thunk is None else int(thunk))
         kernel = isinstance(u, Vector) and op.startswith("value") and u.dtype in _KERNEL_DTYPES and \
-            thunk is not None and generic.unify(u.dtype, generic.scalar_dtype(thunk)) == u.dtype
+            generic.unify(u.dtype, generic.scalar_dtype(thunk)) == u.dtype
         if not kernel:
             return verbs.select(op, u, thunk, **controls)
         full = u.indices is None
@@ -225,11 +225,11 @@ class NumbaBackend(Backend):
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         _check(monoid, MONOIDS)
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
         if monoid not in products.MONOIDS or values.dtype not in _KERNEL_DTYPES or \
-                generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype:
+                generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype or \
+                (values.dtype.kind == "f" and monoid in ("min", "max")):  # IEEE fmin/fmax: numpy
             return verbs.reduce_rows(A, monoid, **controls)
         rows = np.flatnonzero(np.diff(A.indptr) > 0)
         reduced = np.empty(rows.size, values.dtype)
@@ -244,6 +244,7 @@ class NumbaBackend(Backend):
 
     def extract(self, u, indices, cols=None, *, mask=None, structure=True, complement=False, out=None,
                 accum=None, replace=False):
+        _controls("extract", mask, structure, complement, out, accum, replace)
         indices = np.asarray(indices, dtype=np.int64)
         plain = mask is None and out is None and accum is None
         if not plain or cols is not None:
@@ -259,6 +260,7 @@ class NumbaBackend(Backend):
         return Vector(indices.size, positions, dense[indices[positions]])
 
     def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        _controls("assign", mask, structure, complement, w, accum, replace)
         scalar = not isinstance(value, (Vector, Matrix))
         if scalar:
             value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()] if accum is None \
@@ -286,8 +288,7 @@ class NumbaBackend(Backend):
 
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
-        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
-                        replace=replace)
+        controls = _controls("apply_index", mask, structure, complement, out, accum, replace)
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
             return verbs.apply_index(op, u, thunk, **controls)
@@ -478,31 +479,45 @@ def _check(name, known):
         raise ValueError(f"unknown operator {name!r}; the protocol has {', '.join(known)}")
 
 
-def _kernel_dtype(semiring, monoid, multiply, left, right, multiplies, left_pattern=False, right_pattern=False):
-    """The result dtype when a compiled product kernel computes ``semiring`` exactly on these
-    operands, else None (the general form in verbs.py then runs it).
+def _kernel_dtype(verb, semiring, left, right, multiplies, *, pattern=None):
+    """The result dtype when a compiled product kernel computes ``semiring`` exactly on
+    operands of dtypes ``left`` and ``right``, else None (the general form in verbs.py then
+    runs it); NotImplementedError where python-graphblas has no typed semiring.
 
     The kernels cast each operand they read to the result type and reduce in it, which is
-    python-graphblas' typing wherever that type is the multiply's input type too. They serve
-    the dtypes the algorithms use; an operand whose values they read must have the result's
-    dtype (or be a pattern), so that each dtype compiles one kernel, not one per pair.
+    python-graphblas' typing wherever that type is the multiply's input type too; their
+    ``min`` and ``max`` are not IEEE's fmin and fmax on NaN, so floating-point ones go to
+    numpy. They serve the dtypes the algorithms use; an operand whose values they read must
+    have the result's dtype (or be the ``pattern`` side, a pattern matrix read as ones), so
+    that each dtype compiles one kernel, not one per pair of dtypes.
     """
-    t_in, t_out = generic.semiring_types("mxv" if "secondi" in multiplies else "vxm", semiring, left, right)
+    monoid, multiply = semiring.split("_", 1)
+    t_in, t_out = generic.semiring_types(verb, semiring, left, right)
     if monoid not in products.MONOIDS or multiply not in multiplies or t_out not in _KERNEL_DTYPES:
         return None
-    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)):
-        return None
-    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
     if left not in _KERNEL_DTYPES or right not in _KERNEL_DTYPES:
         return None
-    if (reads_left and not left_pattern and left != t_out) or (reads_right and not right_pattern and right != t_out):
+    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)) or \
+            (t_out.kind == "f" and monoid in ("min", "max")):
+        return None
+    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
+    if (reads_left and pattern != "left" and left != t_out) or (reads_right and pattern != "right" and right != t_out):
         return None
     return t_out
 
 
+def _controls(verb, mask, structure, complement, out, accum, replace):
+    """The output controls of a verb, checked: accumulate is an operator and needs ``out``."""
+    if accum is not None:
+        _check(accum, BINARY_OPS)
+        if out is None:
+            raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
+    return dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+
+
 def _check_sizes(verb, expected, got):
     if expected != got:
-        raise ValueError(f"{verb}: the vector has size {got}, the matrix needs {expected}")
+        raise ValueError(f"{verb}: the operands' inner dimensions differ: {expected} and {got}")
 
 
 @functools.cache

@@ -244,14 +244,30 @@ def reduce_segments(monoid, values, starts):
     if monoid == "any":
         return values[starts]
     if t.kind == "f" and monoid in ("plus", "times"):
-        from .kernels import products
-
-        out = np.empty(starts.size, t)
-        ends = np.append(starts[1:], values.size)
-        products.segment_reduce(values, starts, ends, products.MONOIDS[monoid], out)
-        return out
+        return _fold_segments(monoid, values, starts)
     with np.errstate(all="ignore"):
         return _ufunc(monoid, t).reduceat(values, starts, dtype=t)
+
+
+def _fold_segments(monoid, values, starts):
+    """Floating-point sums or products of segments, each left to right (the order of the
+    compiled kernels and of SuiteSparse's dot products); float64 runs the compiled
+    ``segment_reduce``, float32, which no algorithm uses, one numpy pass per position in the
+    longest segment rather than a kernel compiled for it."""
+    from .kernels import products
+
+    ends = np.append(starts[1:], values.size)
+    out = values[starts].copy()
+    if values.dtype == np.float64:
+        products.segment_reduce(values, starts, ends, products.MONOIDS[monoid], out)
+        return out
+    lengths = ends - starts
+    step = np.add if monoid == "plus" else np.multiply
+    with np.errstate(all="ignore"):
+        for offset in range(1, int(lengths.max(initial=1))):
+            more = lengths > offset
+            out[more] = step(out[more], values[starts[more] + offset])
+    return out
 
 
 # ---- semirings --------------------------------------------------------------------------

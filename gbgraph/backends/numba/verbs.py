@@ -15,8 +15,8 @@ from . import generic
 from .containers import Matrix, Vector
 from .kernels.sets import matches
 
-__all__ = ["entries", "rebuild", "finish", "ewise", "apply", "select", "reduce", "reduce_rows", "product",
-           "extract", "assign_scalar", "build", "positions_kept"]
+__all__ = ["shape", "entries", "rebuild", "check_like", "check_bounds", "positions_kept", "finish", "ewise", "apply",
+           "select", "apply_index", "reduce", "reduce_rows", "product", "extract", "assign_scalar", "build"]
 
 _SELECT_VALUES = {"valueeq": "eq", "valuene": "ne", "valuelt": "lt", "valuele": "le", "valuegt": "gt",
                   "valuege": "ge"}
@@ -46,7 +46,7 @@ def rebuild(like, keys, values):
     return Matrix(nrows, ncols, indptr, cols.astype(np.int32 if ncols < 2**31 else np.int64), values)
 
 
-def _check_like(verb, name, x, like):
+def check_like(verb, name, x, like):
     like = like if isinstance(like, tuple) else shape(like)
     if shape(x) != like:
         raise ValueError(f"{verb}: {name} has shape {shape(x)}, expected {like}")
@@ -74,13 +74,13 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
     ``out``'s dtype, as python-graphblas types it, and Z is cast to that dtype.
     """
     if mask is not None:
-        _check_like(verb, "mask", mask, like)
+        check_like(verb, "mask", mask, like)
     if out is None:
         if accum is not None:
             raise ValueError(f"{verb}: accum={accum!r} needs out=")
         kept = positions_kept(keys, mask, structure, complement)
         return rebuild(like, keys, values) if kept is None else rebuild(like, keys[kept], values[kept])
-    _check_like(verb, "out", out, like)
+    check_like(verb, "out", out, like)
     kept = positions_kept(keys, mask, structure, complement)
     if kept is not None:
         keys, values = keys[kept], values[kept]
@@ -134,7 +134,7 @@ def _union(verb, op, keys_a, a, keys_b, b, accum_dtype=None):
 
 def ewise(verb, op, x, y, **controls):
     """``ewise_add`` (union) or ``ewise_mult`` (intersection) of two vectors or two matrices."""
-    _check_like(verb, "the second operand", y, x)
+    check_like(verb, "the second operand", y, x)
     keys_x, x_values = entries(x)
     keys_y, y_values = entries(y)
     if verb == "ewise_add":
@@ -171,7 +171,6 @@ def select(op, x, thunk, **controls):
     """The entries of ``x`` where the select operator holds."""
     keys, values = entries(x)
     if op in _SELECT_VALUES:
-        thunk = False if thunk is None else thunk  # python-graphblas' default thunk
         t = generic.unify(x.dtype, generic.scalar_dtype(thunk))
         keep = generic.binary(_SELECT_VALUES[op], values, thunk, t)
     else:
@@ -183,7 +182,8 @@ def select(op, x, thunk, **controls):
 
 
 def apply_index(op, x, thunk, **controls):
-    """``w = op(i, j, thunk)`` for the index-unary operators rowindex, colindex, diagindex."""
+    """``w(i, j) = op(i, j, thunk)``: rowindex ``i + thunk``, colindex ``j + thunk``,
+    diagindex ``j - (i + thunk)``, in int32 when python-graphblas types them so, else int64."""
     thunk = False if thunk is None else thunk
     t = generic.unify(x.dtype, generic.scalar_dtype(thunk))
     if op == "diagindex" and t not in (np.int32, np.int64):
@@ -192,9 +192,10 @@ def apply_index(op, x, thunk, **controls):
     t = np.dtype(np.int32 if t == np.int32 else np.int64)
     keys, _ = entries(x)
     i, j = _ij(x, keys)
-    position = {"rowindex": i, "colindex": j, "diagindex": j - i}[op]
-    with np.errstate(all="ignore"):
-        values = position.astype(t) + generic.cast(thunk, t)
+    thunk = generic.cast(thunk, t)
+    with np.errstate(all="ignore"):  # SuiteSparse's diagindex is j - (i + thunk)
+        values = {"rowindex": i.astype(t) + thunk, "colindex": j.astype(t) + thunk,
+                  "diagindex": j.astype(t) - (i.astype(t) + thunk)}[op]
     return finish("apply_index", shape(x), keys, values.astype(t), **controls)
 
 
