@@ -20,6 +20,8 @@ def test_benchmark_starts(script):
         pytest.skip(f"{script.stem} needs CuPy")
     if script.stem == "bench_mpi" and importlib.util.find_spec("mpi4py") is None:
         pytest.skip("bench_mpi needs mpi4py")
+    if script.stem == "bench_scripts" and importlib.util.find_spec("graphblas_algorithms") is None:
+        pytest.skip("bench_scripts needs graphblas-algorithms (the scripts-peers extra)")
     done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "--json" in done.stdout

@@ -18,13 +18,14 @@ import sys
 import pytest
 
 import gbgraph as gg
+import gbgraph.lagraph  # noqa: F401  (examples: imported by their users, not by gbgraph)
 import gbgraph.nxapi  # noqa: F401  (NetworkX backend: loaded by networkx, not by gbgraph)
 
 API = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.rst"
 #: The public modules and the prefix of their names in docs/api.rst (``.. currentmodule:: gbgraph``).
 MODULES = {"": gg, "generators.": gg.generators, "datasets.": gg.datasets, "io.": gg.io, "validate.": gg.validate,
            "solvers.": gg.solvers, "amg.": gg.amg, "plot.": gg.plot, "backends.": gg.backends,
-           "nxapi.": gg.nxapi}
+           "nxapi.": gg.nxapi, "lagraph.": gg.lagraph}
 #: Functions that raise nothing of their own, so have no Raises section.
 RAISE_NOTHING = {"datasets.names", "backends.names", "graph.transposed_weights", "nxapi.get_info",
                  "nxapi.algorithms.can_run", "nxapi.algorithms.greedy_color", "nxapi.algorithms.maximal_matching",
