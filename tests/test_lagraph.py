@@ -15,14 +15,36 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
+import dataclasses
+
 import gbgraph as gg
-from gbgraph import lagraph
+from gbgraph import lagraph as _lagraph
 
 from conftest import backend_params
 
 MPI = pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None, reason="needs mpi4py")
 #: Every backend; mpi in-process on one rank (tests/test_mpi.py runs it on more under mpiexec).
 BACKENDS = backend_params() + [pytest.param("mpi", id="mpi", marks=MPI)]
+
+
+def _on_host(x):
+    """A result with its GPU arrays (a GPU backend answers in CuPy) brought to the host."""
+    if dataclasses.is_dataclass(x):
+        return dataclasses.replace(x, **{f.name: _on_host(getattr(x, f.name)) for f in dataclasses.fields(x)})
+    return x.get() if type(x).__module__.startswith("cupy") else x
+
+
+class _Lagraph:
+    """gbgraph.lagraph, each function's result compared on the host."""
+
+    def __getattr__(self, name):
+        attribute = getattr(_lagraph, name)
+        if not callable(attribute):
+            return attribute
+        return lambda *args, **kwargs: _on_host(attribute(*args, **kwargs))
+
+
+lagraph = _Lagraph()
 
 
 def _random(n, p, seed):
