@@ -228,7 +228,8 @@ class MPIBackend(Backend):
         if out is not None:
             return out
         if _positional(semiring):
-            w = self.local.vector(self.local.indices(w), A.columns.ids[self.local.values(w)], w.size)  # the global k
+            k = self.local.values(w)  # in the semiring's type: int32 operands give int32 positions
+            w = self.local.vector(self.local.indices(w), A.columns.ids[k].astype(k.dtype, copy=False), w.size)  # the global k
         return DistVector(w, A.nrows, A.lo)
 
     @_named
@@ -263,7 +264,7 @@ class MPIBackend(Backend):
                            complement=complement)  # C<mask> = A ⊕.⊗ B over this rank's rows
         if _positional(semiring):
             indptr, cols, values = self.local.csr(C)
-            C = self.local.matrix(C.ncols, indptr, cols, A.columns.ids[values])  # the global k
+            C = self.local.matrix(C.ncols, indptr, cols, A.columns.ids[values].astype(values.dtype, copy=False))  # the global k
         return DistMatrix(C, A.nrows, B.ncols, A.lo, columns)
 
     @_named
