@@ -21,8 +21,11 @@ verb                                        exchange
                                             (one per target a rank meets; a float sum:
                                             every entry, added in position order)
 ``transpose``                               every entry to the owner of its column
+``transpose=``, ``transpose_a/_b=``,        ``transpose``'s, then the verb's
+``reduce_cols``                             (``reduce_cols``: ``reduce_rows`` of ``Aᵀ``)
 ``extract`` (vector or rows)                the listed entries or rows, owner to holder
-``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
+                                            (with ``cols``: then cut on each rank)
+``nvals``, ``reduce`` (vector or matrix)    one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
 ``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
                                             mask's rows read, as ``mxv`` (:mod:`.fused`)
@@ -31,11 +34,23 @@ verb                                        exchange
                                             the ranking of its rows gathered once
 ``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
                                             forms): whole vectors and matrices gathered
-``indices``, ``values``, ``to_csr``         Allgatherv: the whole array on every rank
-``matrix``, ``vector``, ``full``            none: each rank keeps its block of the arrays
+``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank
+``extract_tuples``
+``matrix``, ``vector``, ``full``,           none: each rank keeps its block of the arrays
+``build``, ``build_matrix``                 (of the tuples, in the order given)
 ewise, ``apply``, ``select``, ``assign``,   none
 ``apply_index``, ``reduce_rows``
+``out=``, ``accum=``, ``replace=``          none: the local backend writes each block
 ==========================================  =============================================
+
+Output controls act block by block: a verb computes its result under the mask as it always
+did, and the local backend writes it into ``out``'s block (``out<mask, replace> accum=
+result``); matrices are written in the union of their column maps, which ``out`` keeps.
+Every position an operator sees is global: the select predicates (``tril``, ``rowle``,
+``colgt``, ...) and the index-unary operators by name (``rowindex``, ``colindex``,
+``diagindex``, typed by the local backend's own instance). A ``NotImplementedError`` of
+the local backend (an operator without a typed instance) is raised on every rank, with
+this backend's name before its message.
 
 Arrays cross the protocol whole and identical on every rank (``be.xp`` is numpy): that is
 what lets the algorithm modules run unchanged, and it is the cost of this design: an
