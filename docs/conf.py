@@ -15,7 +15,6 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]
 
 autosummary_generate = True
-autodoc_default_options = {"members": False}
 # numpydoc lists a class's attributes and methods itself; without stub pages of its own
 numpydoc_class_members_toctree = False
 numpydoc_show_class_members = False

@@ -29,6 +29,7 @@ rank comparing the whole result, which every rank holds, with the oracle.
 
 import functools
 import importlib.util
+import pathlib
 
 import numpy as np
 import pytest
@@ -449,3 +450,14 @@ def test_conformance(name, case):
         outcome(name, case)
     except Unsupported as unsupported:
         pytest.skip(f"NotImplementedError: {unsupported}")
+
+
+def test_support_table_suitesparse_is_up_to_date():
+    """docs/protocol_support.md's suitesparse section is what the suite finds today (run
+    ``python docs/make_support_table.py`` after changing the backend or the cases)."""
+    path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "make_support_table.py"
+    spec = importlib.util.spec_from_file_location("make_support_table", path)
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    committed = table.sections(table.TABLE.read_text()).get("suitesparse")
+    assert committed == table.section("suitesparse"), "docs/protocol_support.md is stale: run docs/make_support_table.py"

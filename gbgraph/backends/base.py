@@ -13,24 +13,66 @@ Matrices and vectors are the backend's own (``graphblas.Matrix``/``Vector`` on
 the protocol as arrays of the backend's array module ``be.xp`` (numpy or cupy), indices as
 sorted int64.
 
-Masks
------
-``mask=v`` restricts an output to the entries of ``v`` (a *structural* mask, GraphBLAS
-``v.S``); ``structure=False`` keeps only entries whose value is true (``v.V``);
-``complement=True`` inverts either (``~v.S``, ``~v.V``). Where an operation writes into an
-existing vector (``out=``, :meth:`Backend.assign`), entries outside the mask are kept.
+Output controls
+---------------
+Every verb that makes a vector or matrix takes the same keywords (GraphBLAS'
+``w<mask, replace> accum= result``):
+
+``mask=None, structure=True, complement=False``
+    ``mask=v`` restricts the output to the positions of ``v``'s entries (a *structural* mask,
+    GraphBLAS ``v.S``); ``structure=False`` to those whose value is true (``v.V``);
+    ``complement=True`` inverts either (``~v.S``, ``~v.V``). A masked product computes only the
+    rows in its mask.
+``out=None``
+    Write into this existing vector or matrix (cast to its dtype) instead of a new one.
+    Positions outside the mask keep ``out``'s entries; inside, ``out`` takes the result's
+    entries, and loses those where the result has none.
+``accum=None``
+    A name of :data:`BINARY_OPS`: inside the mask, ``out(i) = accum(out(i), result(i))``
+    where both have an entry, the one present elsewhere (nothing is deleted). Needs ``out``:
+    ``ValueError`` without it.
+``replace=False``
+    GrB_REPLACE: with ``out``, entries of ``out`` outside the mask are deleted.
+
+Without ``out``, a new object holds the result under the mask.
 
 Types and operators
 -------------------
-dtypes are numpy names: ``"bool"``, ``"int32"``, ``"int64"``, ``"uint64"``, ``"float64"``. Operators are
-GraphBLAS names in lower case: semirings ``<monoid>_<multiply>`` (:data:`SEMIRINGS`; the
-``secondi`` multiply yields the column index of the matrix entry; ``bor_second`` ors the
-unsigned words of ``u`` over a row), binary operators
-(:data:`BINARY_OPS`), unary operators (:data:`UNARY_OPS`), select operators
-(:data:`SELECT_OPS`; ``offdiag``, ``diag``, ``tril`` and ``triu`` apply to matrices) and
-monoids (:data:`MONOIDS`). Scalars are converted to the dtype of the object they meet. A name
-outside these lists raises ``ValueError``; a backend that lacks a listed one raises
-``NotImplementedError`` naming it.
+dtypes are numpy names (:data:`DTYPES`): ``bool``, ``int32``, ``int64``, ``uint32``,
+``uint64``, ``float32``, ``float64``. Operators are GraphBLAS names in lower case: semirings
+``<monoid>_<multiply>`` (:data:`SEMIRINGS`: every monoid of :data:`MONOIDS` with every
+multiply of :data:`BINARY_OPS`, and SuiteSparse's positional ``min_secondi``,
+``max_secondi``, ``any_secondi``, whose multiply yields the column index of the matrix entry),
+binary operators (:data:`BINARY_OPS`; ``div`` is GrB_DIV: C integer division for integers,
+with SuiteSparse's results for a zero divisor, IEEE division for floats), unary operators
+(:data:`UNARY_OPS`), select predicates (:data:`SELECT_OPS`), index-unary operators
+(:data:`INDEX_UNARY_OPS`) and monoids. A name outside these lists raises ``ValueError``
+listing the known ones. A listed name the backend cannot run on the operands' dtypes (python-graphblas has no
+``plus`` on bool, no ``bor`` on floats) raises ``NotImplementedError`` naming the verb, the
+operator, the dtypes and the backend.
+
+The result dtype of every verb is python-graphblas' own (the oracle of the conformance suite,
+tests/test_conformance.py), the same on every backend:
+
+=====================================  ==================================================
+call                                   result dtype
+=====================================  ==================================================
+two operands meet (``mxv``, ewise)     the operands' types unified: numpy's promotion
+                                       (int64 with uint64 gives float64, bool gives way)
+``mxv``/``vxm``/``mxm``                the multiply's result on the unified type: bool for
+                                       ``eq`` ... ``ge`` (so ``plus_eq`` has none), int64
+                                       for the positional ones, else the unified type
+``ewise_add``/``ewise_mult``           ``op``'s result on the unified type (bool for the
+                                       comparisons)
+``apply`` unary, ``select``,           the operand's dtype
+``reduce``, ``reduce_rows``/``_cols``
+``apply`` with ``left``/``right``      the operand's type unified with the scalar's: a
+                                       Python bool is bool, an int int64, a float float64,
+                                       a numpy scalar its dtype (``apply("div", d,
+                                       left=0.85)`` on int64 is float64)
+``apply_index`` (a name)               int64
+``out=`` given                         ``out``'s dtype (the result is cast)
+=====================================  ==================================================
 """
 
 import abc
@@ -41,17 +83,26 @@ from . import forms
 __all__ = ["Backend", "DTYPES", "MONOIDS", "BINARY_OPS", "UNARY_OPS", "SEMIRINGS", "POSITIONAL_SEMIRINGS",
            "SELECT_OPS", "INDEX_UNARY_OPS"]
 
+#: The dtypes of vectors and matrices, numpy names.
 DTYPES = ("bool", "int32", "int64", "uint32", "uint64", "float32", "float64")
+#: The monoids of reductions and semirings (``any``: one of the values, the backend's choice).
 MONOIDS = ("plus", "times", "min", "max", "any", "lor", "land", "lxor", "bor", "band", "bxor")
+#: The binary operators of element-wise verbs, bound-scalar ``apply``, ``accum`` and ``dup``.
 BINARY_OPS = ("first", "second", "pair", "plus", "minus", "rminus", "times", "div", "min", "max",
               "eq", "ne", "lt", "gt", "le", "ge", "land", "lor", "lxor", "band", "bor", "bxor")
+#: The unary operators of ``apply``.
 UNARY_OPS = ("identity", "ainv", "minv", "abs", "one", "lnot")
 #: SuiteSparse's positional semirings: the multiply gives the row (``firsti``) or column
 #: (``secondi``, ``firstj``) index of the matrix entry, as int64.
 POSITIONAL_SEMIRINGS = ("min_secondi", "max_secondi", "any_secondi")
+#: Every ``<monoid>_<multiply>`` of :data:`MONOIDS` and :data:`BINARY_OPS`, and the
+#: positional ones.
 SEMIRINGS = tuple(f"{monoid}_{multiply}" for monoid in MONOIDS for multiply in BINARY_OPS) + POSITIONAL_SEMIRINGS
+#: The predicates of ``select``: on values (against the thunk) and on positions.
 SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
               "offdiag", "diag", "tril", "triu", "rowle", "rowgt", "colle", "colgt")
+#: The named index-unary operators of ``apply_index``: the row, column or diagonal index
+#: of each entry, plus the thunk.
 INDEX_UNARY_OPS = ("rowindex", "colindex", "diagindex")
 
 class Backend(abc.ABC):

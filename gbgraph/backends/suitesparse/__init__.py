@@ -97,22 +97,24 @@ class SuiteSparseBackend(Backend):
 
     def build(self, indices, values, size, *, dup=None):
         w = _sparse(_dtype(np.asarray(values).dtype.name, "build"), size)
+        dup_op = None if dup is None else _op(_BINARY, dup)
         try:
-            w.build(indices, values, dup_op=None if dup is None else _op(_BINARY, dup))
+            w.build(indices, values, dup_op=dup_op)
         except KeyError as error:
             raise _unsupported("build", dup, (w,), error) from None
-        except ValueError as error:
+        except ValueError as error:  # python-graphblas: duplicates without dup_op
             raise ValueError(f"build: duplicate indices and dup=None; pass dup=, a binary op ({error})") from None
         return w
 
     def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
+        dtype = _dtype(np.asarray(values).dtype.name, "build_matrix")
+        dup_op = None if dup is None else _op(_BINARY, dup)
         try:
-            return _acyclic(gb.Matrix.from_coo(rows, cols, values, nrows=nrows, ncols=ncols,
-                                               dtype=_dtype(np.asarray(values).dtype.name, "build_matrix"),
-                                               dup_op=None if dup is None else _op(_BINARY, dup)))
+            return _acyclic(gb.Matrix.from_coo(rows, cols, values, nrows=nrows, ncols=ncols, dtype=dtype,
+                                               dup_op=dup_op))
         except KeyError as error:
             raise _unsupported("build_matrix", dup, (values,), error) from None
-        except ValueError as error:
+        except ValueError as error:  # python-graphblas: duplicates without dup_op
             raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op ({error})") from None
 
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
@@ -207,28 +209,18 @@ class SuiteSparseBackend(Backend):
                replace=False):
         if accum is not None and out is None:
             raise _accum_without_out("select", accum)
-        thunk_given = thunk
         selector = _op(_SELECT, op)
         try:
-            if op.startswith("value"):
-                thunk = _thunk(thunk, u)
-                if thunk is None:  # not exact in u's dtype: compare in the unified type
-                    return self._select_by_comparison(op, u, thunk_given, mask, structure, complement, out, accum,
-                                                      replace)
-                expr = selector(u, thunk)
-            else:
+            if not op.startswith("value"):
                 expr = selector(u, 0 if thunk is None else int(thunk))
+            elif thunk is None:
+                raise ValueError(f"select: {op} compares values with thunk=, got None")
+            else:
+                exact = _thunk(thunk, u)
+                expr = selector(u, exact) if exact is not None else _compared(op, u, thunk)
         except KeyError as error:
             raise _unsupported("select", op, (u, thunk), error) from None
         return _store("select", expr, _mask(mask, structure, complement), out, accum, replace)
-
-    def _select_by_comparison(self, op, u, thunk, mask, structure, complement, out, accum, replace):
-        # SuiteSparse 9.4 compares a sparse, non-iso vector with the thunk taken in u's type,
-        # not the operator's (valuegt on uint64 against -2 keeps nothing; python-graphblas'
-        # own bitmap vectors keep every entry): w<op(u, thunk)> = u, the comparison typed as
-        # python-graphblas types it
-        keep = u.apply(_op(_BINARY, op.removeprefix("value")), right=thunk).new()
-        return _store("select", _new(u, keep.V), _mask(mask, structure, complement), out, accum, replace)
 
     def reduce(self, u, monoid):
         try:
@@ -305,6 +297,15 @@ def _new(expr, mask):
     if isinstance(expr, gb.Matrix):
         return _acyclic(expr.dup(mask=mask))
     return _acyclic(expr.new(mask=mask))
+
+
+def _compared(op, u, thunk):
+    """``u<op(u, thunk)>``, the comparison typed as python-graphblas types it (u's type
+    unified with the thunk's). SuiteSparse 9.4.5's value select misreads a thunk of another
+    type than u's (valueeq on float32 [1.0] against the int 1 keeps nothing; valuegt on a
+    sparse uint64 vector against -2 keeps nothing)."""
+    keep = u.apply(_op(_BINARY, op.removeprefix("value")), right=thunk).new()
+    return _new(u, keep.V)
 
 
 def _accum_without_out(verb, accum):
