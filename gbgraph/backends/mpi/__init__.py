@@ -423,7 +423,8 @@ class MPIBackend(Backend):
         _check_tuples("build", (indices,), (size,), values, dup)
         lo, hi = self.block(size)
         mine = (indices >= lo) & (indices < hi)  # in the order given: dup combines in that order
-        return DistVector(self.local.build(indices[mine] - lo, values[mine], hi - lo, dup=dup), size, lo)
+        local = self._on_all(lambda: self.local.build(indices[mine] - lo, values[mine], hi - lo, dup=dup))
+        return DistVector(local, size, lo)
 
     @_named
     def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
@@ -432,9 +433,23 @@ class MPIBackend(Backend):
         lo, hi = self.block(nrows)
         mine = (rows >= lo) & (rows < hi)
         columns = ColumnMap.of_columns(cols[mine], *self.block(ncols))
-        local = self.local.build_matrix(rows[mine] - lo, columns.local(cols[mine]), values[mine], hi - lo, columns.size,
-                                        dup=dup)
+        local = self._on_all(lambda: self.local.build_matrix(rows[mine] - lo, columns.local(cols[mine]), values[mine],
+                                                             hi - lo, columns.size, dup=dup))
         return DistMatrix(local, nrows, ncols, lo, columns)
+
+    def _on_all(self, make):
+        """``make()``, a local build, whose error on any rank is raised on every rank: the
+        local backend types ``dup`` only for a block with tuples (``bor`` on floats raises
+        where a block has some, passes where it has none)."""
+        try:
+            made, error = make(), None
+        except (NotImplementedError, ValueError) as raised:
+            made, error = None, raised
+        errors = [e for e in self.ex.allgather(None if error is None else (type(error), str(error))) if e is not None]
+        if errors:
+            kind, message = errors[0]
+            raise kind(message) from error
+        return made
 
     # ---- fused verbs through a function: P's entries cross ranks ------------------------
 
