@@ -21,8 +21,11 @@ verb                                        exchange
                                             (one per target a rank meets; a float sum:
                                             every entry, added in position order)
 ``transpose``                               every entry to the owner of its column
+``transpose=``, ``transpose_a/_b=``,        ``transpose``'s, then the verb's
+``reduce_cols``                             (``reduce_cols``: ``reduce_rows`` of ``Aᵀ``)
 ``extract`` (vector or rows)                the listed entries or rows, owner to holder
-``nvals``, ``reduce``                       one allreduce / allgather of scalars (a float
+                                            (with ``cols``: then cut on each rank)
+``nvals``, ``reduce`` (vector or matrix)    one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
 ``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
                                             mask's rows read, as ``mxv`` (:mod:`.fused`)
@@ -31,11 +34,23 @@ verb                                        exchange
                                             the ranking of its rows gathered once
 ``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
                                             forms): whole vectors and matrices gathered
-``indices``, ``values``, ``to_csr``         Allgatherv: the whole array on every rank
-``matrix``, ``vector``, ``full``            none: each rank keeps its block of the arrays
+``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank
+``extract_tuples``
+``matrix``, ``vector``, ``full``,           none: each rank keeps its block of the arrays
+``build``, ``build_matrix``                 (of the tuples, in the order given)
 ewise, ``apply``, ``select``, ``assign``,   none
 ``apply_index``, ``reduce_rows``
+``out=``, ``accum=``, ``replace=``          none: the local backend writes each block
 ==========================================  =============================================
+
+Output controls act block by block: a verb computes its result under the mask as it always
+did, and the local backend writes it into ``out``'s block (``out<mask, replace> accum=
+result``); matrices are written in the union of their column maps, which ``out`` keeps.
+Every position an operator sees is global: the select predicates (``tril``, ``rowle``,
+``colgt``, ...) and the index-unary operators by name (``rowindex``, ``colindex``,
+``diagindex``, typed by the local backend's own instance). A ``NotImplementedError`` of
+the local backend (an operator without a typed instance) is raised on every rank, with
+this backend's name before its message.
 
 Arrays cross the protocol whole and identical on every rank (``be.xp`` is numpy): that is
 what lets the algorithm modules run unchanged, and it is the cost of this design: an
@@ -52,6 +67,7 @@ every rank; the blocks stay on the GPU, and a product's exchange copies to the h
 the entries it sends and receives (:mod:`.local`).
 """
 
+import functools
 import itertools
 
 import numpy as np
@@ -75,8 +91,26 @@ __all__ = ["MPIBackend", "MPICupyBackend", "DistVector", "DistMatrix"]
 
 _TOKENS = itertools.count()
 
-#: The select operators that read an entry's position, ``j - i`` against the thunk k.
-_POSITIONAL_SELECT = {"offdiag": np.not_equal, "diag": np.equal, "tril": np.less_equal, "triu": np.greater_equal}
+#: The select operators that read an entry's global position (i, j) (a vector's entries are
+#: at (i, 0)), against the thunk k.
+_POSITIONAL_SELECT = {"offdiag": lambda i, j, k: j - i != k, "diag": lambda i, j, k: j - i == k,
+                      "tril": lambda i, j, k: j - i <= k, "triu": lambda i, j, k: j - i >= k,
+                      "rowle": lambda i, j, k: i <= k, "rowgt": lambda i, j, k: i > k,
+                      "colle": lambda i, j, k: j <= k, "colgt": lambda i, j, k: j > k}
+
+
+def _named(verb):
+    """``verb`` with the local backend's NotImplementedError naming this backend first
+    (every rank raises it: the operands' types and the operator are the same on all)."""
+    @functools.wraps(verb)
+    def named(self, *args, **kwargs):
+        try:
+            return verb(self, *args, **kwargs)
+        except NotImplementedError as error:
+            if str(error).startswith(f"{self.name}:"):
+                raise
+            raise NotImplementedError(f"{self.name}: {error}") from error
+    return named
 
 
 class MPIBackend(Backend):
@@ -186,7 +220,15 @@ class MPIBackend(Backend):
 
     # ---- products: ghosts in, the block's rows out -------------------------------------
 
-    def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None):
+    @_named
+    def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
+            accum=None, replace=False):
+        _needs_out("mxv", out, accum)
+        if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
+            A = self.transpose(A)
+        if accum is not None or replace:
+            w = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         if out is not None and _positional(semiring):
             # the columns it reports are translated in a new vector, then written as out= writes
             w = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement)
@@ -201,10 +243,19 @@ class MPIBackend(Backend):
         if out is not None:
             return out
         if _positional(semiring):
-            w = self.local.vector(self.local.indices(w), A.columns.ids[self.local.values(w)], w.size)  # the global k
+            k = self.local.values(w)  # in the semiring's type: int32 operands give int32 positions
+            w = self.local.vector(self.local.indices(w), A.columns.ids[k].astype(k.dtype, copy=False), w.size)  # the global k
         return DistVector(w, A.nrows, A.lo)
 
-    def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False):
+    @_named
+    def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
+            accum=None, replace=False):
+        _needs_out("vxm", out, accum)
+        if transpose:  # u ⊕.⊗ Aᵀ: the rows of Aᵀ, made by the distributed transpose
+            A = self.transpose(A)
+        if out is not None:
+            w = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
         ids, values = self.local.indices(partial), self.local.values(partial)
         if _positional(semiring):
@@ -214,37 +265,74 @@ class MPIBackend(Backend):
             w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
         return DistVector(w, A.ncols, self.block(A.ncols)[0])
 
-    def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False):
+    @_named
+    def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
+            complement=False, out=None, accum=None, replace=False):
+        _needs_out("mxm", out, accum)
+        A = self.transpose(A) if transpose_a else A
+        B = self.transpose(B) if transpose_b else B
+        if out is not None:
+            C = self.mxm(semiring, A, B, mask=mask, structure=structure, complement=complement)
+            return self._written(C, mask, structure, complement, out, accum, replace)
         B_ext, columns = with_ghost_rows(self, B, A)  # B's rows at A's columns, numbered by `columns`
         C = self.local.mxm(semiring, A.local, B_ext, mask=_aligned(self.local, mask, columns), structure=structure,
                            complement=complement)  # C<mask> = A ⊕.⊗ B over this rank's rows
         if _positional(semiring):
             indptr, cols, values = self.local.csr(C)
-            C = self.local.matrix(C.ncols, indptr, cols, A.columns.ids[values])  # the global k
+            C = self.local.matrix(C.ncols, indptr, cols, A.columns.ids[values].astype(values.dtype, copy=False))  # the global k
         return DistMatrix(C, A.nrows, B.ncols, A.lo, columns)
 
-    def transpose(self, A):
+    @_named
+    def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
+        _needs_out("transpose", out, accum)
         local, columns = transposed(self, A)
-        return DistMatrix(local, A.ncols, A.nrows, self.block(A.ncols)[0], columns)
+        T = DistMatrix(local, A.ncols, A.nrows, self.block(A.ncols)[0], columns)
+        if mask is None and out is None:
+            return T
+        return self._written(T, mask, structure, complement, out, accum, replace)
 
     # ---- element-wise verbs: the blocks alone -------------------------------------------
 
-    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False):
+    @_named
+    def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                   replace=False):
+        _needs_out("ewise_mult", out, accum)
+        if out is not None:
+            w = self.ewise_mult(op, u, v, mask=mask, structure=structure, complement=complement)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         u, v, columns = _same_columns(self.local, u, v)
         return _like(u, self.local.ewise_mult(op, u.local, v.local, mask=_aligned(self.local, mask, columns),
                                               structure=structure, complement=complement), columns)  # w<mask> = u .* v
 
-    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False):
+    @_named
+    def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                  replace=False):
+        _needs_out("ewise_add", out, accum)
+        if out is not None:
+            w = self.ewise_add(op, u, v, mask=mask, structure=structure, complement=complement)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         u, v, columns = _same_columns(self.local, u, v)
         return _like(u, self.local.ewise_add(op, u.local, v.local, mask=_aligned(self.local, mask, columns),
                                              structure=structure, complement=complement), columns)  # w<mask> = u + v
 
-    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False):
+    @_named
+    def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
+              accum=None, replace=False):
+        _needs_out("apply", out, accum)
+        if out is not None:
+            w = self.apply(op, u, left=left, right=right, mask=mask, structure=structure, complement=complement)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         columns = getattr(u, "columns", None)
         return _like(u, self.local.apply(op, u.local, left=left, right=right, mask=_aligned(self.local, mask, columns),
                                          structure=structure, complement=complement))  # w<mask> = op(u)
 
-    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False):
+    @_named
+    def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+               replace=False):
+        _needs_out("select", out, accum)
+        if out is not None:
+            w = self.select(op, u, thunk, mask=mask, structure=structure, complement=complement)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         columns = getattr(u, "columns", None)
         if op in _POSITIONAL_SELECT:
             local = _select_positions(self.local, u, _POSITIONAL_SELECT[op], 0 if thunk is None else int(thunk))
@@ -255,17 +343,113 @@ class MPIBackend(Backend):
         return _like(u, self.local.select(op, u.local, thunk, mask=_aligned(self.local, mask, columns), structure=structure,
                                           complement=complement))  # w<mask> = u where op holds
 
-    def apply_index(self, op, u, thunk=None):
-        return DistVector(self.local.apply_index(op, u.local, u.lo, thunk), u.size, u.lo)  # w(i) = op(i), i global
+    @_named
+    def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        _needs_out("apply_index", out, accum)
+        if mask is not None or out is not None:
+            w = self.apply_index(op, u, thunk)
+            return self._written(w, mask, structure, complement, out, accum, replace)
+        if callable(op):
+            return DistVector(self.local.apply_index(op, u.local, u.lo, thunk), u.size, u.lo)  # w(i) = op(i), i global
+        return _like(u, _index_values(self.local, u, op, thunk))  # w(i, j) = op(i, j, thunk), i and j global
 
-    def reduce_rows(self, A, monoid):
+    @_named
+    def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
+                    replace=False):
+        _needs_out("reduce_rows", out, accum)
+        if mask is not None or out is not None:
+            w = self.reduce_rows(A, monoid)
+            return self._written(w, mask, structure, complement, out, accum, replace)
         return DistVector(self.local.reduce_rows(A.local, monoid), A.nrows, A.lo)  # w(i) = ⊕_j A(i, j)
 
-    def assign(self, w, value, *, mask, structure=True, complement=False):
+    @_named
+    def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        if isinstance(w, DistMatrix):
+            return self._assign_rows(w, value, mask, structure, complement, accum, replace)
         # w<mask> = value: the block holds no position of another rank, so a scalar stays in it
         value = value.local if isinstance(value, DistVector) else value
-        self.local.assign(w.local, value, mask=_local(mask), structure=structure, complement=complement)
+        self.local.assign(w.local, value, mask=_local(mask), structure=structure, complement=complement, accum=accum,
+                          replace=replace)
         return w
+
+    def _assign_rows(self, W, value, mask, structure, complement, accum, replace):
+        """:meth:`assign` into a matrix's block: ``W``, ``value`` and ``mask`` in one column
+        map (every column for a scalar written outside a mask's columns), then the local
+        assign."""
+        columns = W.columns
+        if isinstance(value, DistMatrix):
+            columns = columns.union(value.columns)
+        elif mask is None or complement:  # a scalar reaches every column
+            lo, hi = columns.lo, columns.hi
+            columns = ColumnMap(lo, hi, np.concatenate((np.arange(lo), np.arange(hi, W.ncols))))
+        elif isinstance(mask, DistMatrix):
+            columns = columns.union(mask.columns)
+        target = _in_columns(self.local, W, columns)
+        if isinstance(value, DistMatrix):
+            value = _in_columns(self.local, value, columns)
+        self.local.assign(target, value, mask=_aligned(self.local, mask, columns), structure=structure,
+                          complement=complement, accum=accum, replace=replace)  # W<mask, replace> accum= value
+        W.reset(target, columns)
+        return W
+
+    def _written(self, w, mask, structure, complement, out, accum, replace):
+        """``out<mask, replace> accum= w`` by the local backend, block by block (``w``
+        computed under the mask already: writing it again under the mask changes nothing);
+        without ``out``, ``w`` under the mask. Matrices are written in the union of their
+        column maps, which ``out`` keeps."""
+        if out is None:
+            if mask is None:
+                return w
+            columns = getattr(w, "columns", None)
+            return _like(w, self.local.apply("identity", w.local, mask=_aligned(self.local, mask, columns),
+                                             structure=structure, complement=complement))  # w<mask>
+        if not isinstance(out, DistMatrix):
+            self.local.apply("identity", w.local, mask=_local(mask), structure=structure, complement=complement,
+                             out=out.local, accum=accum, replace=replace)  # out<mask, replace> accum= w
+            return out
+        columns = out.columns.union(w.columns)
+        target = _in_columns(self.local, out, columns)
+        self.local.apply("identity", _in_columns(self.local, w, columns), mask=_aligned(self.local, mask, columns),
+                         structure=structure, complement=complement, out=target, accum=accum, replace=replace)
+        out.reset(target, columns)
+        return out
+
+    # ---- containers from tuples: each rank keeps the tuples of its block ----------------
+
+    @_named
+    def build(self, indices, values, size, *, dup=None):
+        indices, values = np.asarray(indices, np.int64), np.asarray(values)
+        _check_tuples("build", (indices,), (size,), values, dup)
+        lo, hi = self.block(size)
+        mine = (indices >= lo) & (indices < hi)  # in the order given: dup combines in that order
+        local = self._on_all(lambda: self.local.build(indices[mine] - lo, values[mine], hi - lo, dup=dup))
+        return DistVector(local, size, lo)
+
+    @_named
+    def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
+        rows, cols, values = np.asarray(rows, np.int64), np.asarray(cols, np.int64), np.asarray(values)
+        _check_tuples("build_matrix", (rows, cols), (nrows, ncols), values, dup)
+        lo, hi = self.block(nrows)
+        mine = (rows >= lo) & (rows < hi)
+        columns = ColumnMap.of_columns(cols[mine], *self.block(ncols))
+        local = self._on_all(lambda: self.local.build_matrix(rows[mine] - lo, columns.local(cols[mine]), values[mine],
+                                                             hi - lo, columns.size, dup=dup))
+        return DistMatrix(local, nrows, ncols, lo, columns)
+
+    def _on_all(self, make):
+        """``make()``, a local build, whose error on any rank is raised on every rank: the
+        local backend types ``dup`` only for a block with tuples (``bor`` on floats raises
+        where a block has some, passes where it has none)."""
+        try:
+            made, error = make(), None
+        except (NotImplementedError, ValueError) as raised:
+            made, error = None, raised
+        errors = [e for e in self.ex.allgather(None if error is None else (type(error), str(error))) if e is not None]
+        if errors:
+            kind, message = errors[0]
+            raise kind(message) from error
+        return made
 
     # ---- fused verbs through a function: P's entries cross ranks ------------------------
 
@@ -309,25 +493,35 @@ class MPIBackend(Backend):
 
     # ---- verbs whose result is global ----------------------------------------------------
 
+    @_named
     def reduce(self, u, monoid):
         dtype = self.local.dtype(u.local)
         if dtype.kind == "f" and monoid in ("plus", "times"):
             # rounding depends on the order: reduce every value in the single-process order
-            values = self.ex.allgatherv(self.local.values(u.local))
+            # (a matrix's: row by row, each row's by column, as the column map is increasing)
+            values = self.local.csr(u.local)[2] if isinstance(u, DistMatrix) else self.local.values(u.local)
+            values = self.ex.allgatherv(values)
             return self.local.reduce(self.local.vector(np.arange(values.size), values, values.size), monoid)
         parts = [p for p in self.ex.allgather(self.local.reduce(u.local, monoid)) if p is not None]
         if not parts:
             return None
         if monoid == "any":
             return parts[0]
-        return np.asarray(_combined(monoid, parts), dtype)[()]
+        return np.asarray(_combined(monoid, parts), np.asarray(parts[0]).dtype)[()]  # the monoid's type (lor: bool)
 
-    def extract(self, u, indices):
+    @_named
+    def extract(self, u, indices, cols=None):
         indices = np.asarray(indices, dtype=np.int64)
         lo, _ = self.block(indices.size)
         if isinstance(u, DistMatrix):
             local, columns = gather_rows(self, u, indices)
-            return DistMatrix(local, indices.size, u.ncols, lo, columns)  # C = A(indices, :)
+            if cols is None:
+                return DistMatrix(local, indices.size, u.ncols, lo, columns)  # C = A(indices, :)
+            cols = np.asarray(cols, dtype=np.int64)
+            local, columns = _picked(self, local, columns, cols)  # C = A(indices, cols): the rows' columns, renumbered
+            return DistMatrix(local, indices.size, cols.size, lo, columns)
+        if cols is not None:
+            raise ValueError(f"extract: cols= is for a matrix; got a vector and cols={cols!r}")
         return DistVector(gather_entries(self, u, indices), indices.size, lo)  # w = u(indices)
 
     def adjacency(self, graph, *, closed=False, weighted=False):
@@ -420,20 +614,85 @@ def _same_columns(local, u, v):
     return u, v, columns
 
 
-def _select_positions(local, u, compare, k):
+def _select_positions(local, u, keeps, k):
     """The local object of ``u`` with the entries whose global position (i, j) has
-    ``compare(j - i, k)`` (a vector's entries are at (i, 0)); ``local`` is the local backend."""
+    ``keeps(i, j, k)`` (a vector's entries are at (i, 0)); ``local`` is the local backend."""
     if not isinstance(u, DistMatrix):
         ids, values = local.indices(u.local), local.values(u.local)
-        kept = compare(-(ids + u.lo), k)
+        kept = keeps(ids + u.lo, 0, k)
         return local.vector(ids[kept], values[kept], u.local.size)
     indptr, cols, values = local.csr(u.local)
     rows = np.repeat(np.arange(u.local.nrows, dtype=np.int64), np.diff(indptr))
-    kept = compare(u.columns.ids[cols] - (rows + u.lo), k)
+    kept = keeps(rows + u.lo, u.columns.ids[cols], k)
     lengths = np.bincount(rows[kept], minlength=u.local.nrows)
     indptr = np.zeros(u.local.nrows + 1, dtype=np.int64)
     np.cumsum(lengths, out=indptr[1:])
     return local.matrix(u.local.ncols, indptr, cols[kept], values[kept])
+
+
+def _in_columns(local, A, columns):
+    """``A``'s local matrix in the column map ``columns`` (itself where it is A's)."""
+    return A.local if A.columns == columns else _recolumned(local, A, columns)
+
+
+def _needs_out(verb, out, accum):
+    if accum is not None and out is None:
+        raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
+
+
+def _index_values(local, u, op, thunk):
+    """The local object of ``op(i, j, thunk)`` at each entry of ``u``'s block, ``op`` a name
+    of the protocol's INDEX_UNARY_OPS, i and j global (a vector's entries are at (i, 0)). The local backend
+    runs the operator on the block first: that types it (int64 for an integer thunk) and
+    refuses the types it has no instance for (``diagindex`` on floats), and its positions,
+    local, are replaced by the global ones."""
+    typed = local.backend.apply_index(op, u.local, thunk)
+    k = 0 if thunk is None else thunk
+    if isinstance(u, DistMatrix):
+        indptr, cols, _ = local.csr(u.local)
+        i = np.repeat(np.arange(u.local.nrows, dtype=np.int64), np.diff(indptr)) + u.lo
+        j = u.columns.ids[cols]
+    else:
+        cols, i = None, local.indices(u.local) + u.lo
+        j = np.zeros_like(i)
+    values = {"rowindex": lambda: i + k, "colindex": lambda: j + k, "diagindex": lambda: j - (i + k)}[op]()
+    values = values.astype(local.dtype(typed))
+    if cols is None:
+        return local.vector(i - u.lo, values, u.local.size)
+    return local.matrix(u.local.ncols, indptr, cols, values)
+
+
+def _check_tuples(verb, positions, shape, values, dup):
+    """ValueError on every rank (each holds every tuple) for positions out of ``shape``,
+    arrays of other lengths, or repeated positions without ``dup``."""
+    for at, size, axis in zip(positions, shape, ("indices" if len(shape) == 1 else "rows", "cols")):
+        if at.size != values.size:
+            raise ValueError(f"{verb}: {at.size} {axis} for {values.size} values")
+        if at.size and (at.min() < 0 or at.max() >= size):
+            raise ValueError(f"{verb}: {axis} must lie in [0, {size}), got {at.min()} .. {at.max()}")
+    if dup is None:
+        keys = positions[0] if len(positions) == 1 else positions[0] * shape[1] + positions[1]
+        if np.unique(keys).size != keys.size:
+            raise ValueError(f"{verb}: duplicate positions and dup=None; pass dup=, a binary op")
+
+
+def _picked(be, local, columns, cols):
+    """A block's rows (a local matrix in ``columns``) cut to the global columns ``cols``, in
+    that order (repeats allowed): new column k is ``cols[k]``. Returns ``(matrix,
+    ColumnMap)`` in the column space of ``cols.size`` columns."""
+    rows, at, values = be.local.entries(local)
+    ids = columns.ids[at]
+    order = np.argsort(cols, kind="stable")
+    first, last = np.searchsorted(cols[order], ids, "left"), np.searchsorted(cols[order], ids, "right")
+    counts = last - first
+    entry = np.repeat(np.arange(ids.size), counts)  # each entry once per place it takes in cols
+    offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    new = order[np.repeat(first, counts) + offsets]
+    rows, values = rows[entry], values[entry]
+    by_row = np.lexsort((new, rows))
+    indptr = np.zeros(local.nrows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=local.nrows), out=indptr[1:])
+    return local_block(be.local, indptr, new[by_row], values[by_row], *be.block(cols.size))
 
 
 def _like(u, local, columns=None):

@@ -79,6 +79,15 @@ class DistMatrix:
         self._plan = None
         self._square = None
 
+    def reset(self, local, columns):
+        """Hold ``local`` in the column map ``columns`` from now on (a verb wrote into the
+        block), forgetting what was made of the old one (plan, square, kept vectors)."""
+        self.local = local
+        self.columns = columns
+        self.kept = {}
+        self._plan = None
+        self._square = None
+
     def plan(self, local):
         """The :class:`GhostPlan` of this block (made once); ``local`` is the blocks'
         :class:`~.local.Local`."""

@@ -25,7 +25,8 @@ __all__ = ["UFUNCS", "Routes", "with_ghosts", "with_ghost_rows", "fetch", "to_ow
 
 #: numpy's form of each protocol monoid, for combining partial results in rank order.
 UFUNCS = {"min": np.minimum, "max": np.maximum, "plus": np.add, "times": np.multiply, "lor": np.logical_or,
-           "land": np.logical_and, "bor": np.bitwise_or, "band": np.bitwise_and}
+           "land": np.logical_and, "lxor": np.logical_xor, "bor": np.bitwise_or, "band": np.bitwise_and,
+           "bxor": np.bitwise_xor}
 
 
 def with_ghosts(be, u, A, wanted, product=False):
