@@ -121,7 +121,9 @@ def first_use(mode, size, cli_graph, repeats, wait_limit):
         row["cli first s"] = runs[0][0]
         row["cli first cpu s"] = runs[0][1]
         row["cli repeats s"] = [r[0] for r in runs[1:-1]]
+        row["cli repeats cpu s"] = [r[1] for r in runs[1:-1]]
         row["cli after ready s"] = runs[-1][0]
+        row["cli after ready cpu s"] = runs[-1][1]
         row["cli kernels were ready"] = ready is not None
         return row
     finally:

@@ -4,13 +4,13 @@ A ``prange`` loop pays for itself only when its work is well above what a parall
 costs, and a parallel region costs more than its launch: it ends when its slowest thread
 does, so on a machine where another process runs, a region waits for a thread the operating
 system has descheduled (a time slice, milliseconds), whatever the region's length. And a
-``parallel=True`` kernel takes numba 2-10 times longer to compile than the same loop run in
+``parallel=True`` kernel takes numba 3-8 times longer to compile than the same loop run in
 order (the parfor passes, a gufunc per loop): most of a first use's minute of compiling.
 
 So each parallel kernel is wrapped in a :class:`Kernel` that runs its serial twin (the same
 Python function compiled without ``parallel``, ``prange`` then being ``range``) unless the
 call's work, counted in stored entries read, is at least :data:`PARALLEL_WORK` and numba may
-use more than one thread. The parallel twin is compiled on the first call that needs it. Both
+use more than one thread. Each twin is compiled on the first call that needs it. Both
 twins give the same result: each parallel loop writes only its own slots (kernels/__init__.py).
 
 The twin's globals map every compiled callee that runs a parallel loop, directly or through
@@ -21,16 +21,15 @@ by numba under the kernel's name with ``_serial`` appended.
 import types
 
 import numba
-import numpy as np
 from numba.core.caching import NullCache
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["PARALLEL_WORK", "Kernel", "parallel_above", "serial_twin", "row_work", "net_work"]
 
-#: Entries a call must read before it runs as a parallel region: a few milliseconds of work
-#: for one thread (0.5-1 ns an entry in the products, more in the fused verbs), where waiting
-#: for one descheduled thread for a time slice at most doubles the region's time. Measured in
-#: benchmarks/bench_first_use.py (docs/backends.md, "Threads").
+#: Entries a call must read before it runs as a parallel region: about 5 ms of work for one
+#: thread (1.3 ns an entry in the pull product, more in the fused verbs), where waiting for
+#: one descheduled thread for a time slice at most doubles the region's time (measurements in
+#: docs/backends.md, "Threads"; benchmarks/bench_first_use.py).
 PARALLEL_WORK = 1 << 22
 
 _TWINS = {}
