@@ -155,13 +155,17 @@ def _workload():
 
 
 def main(stamp):
-    """The warm-up: compile, leave the stamp, release the lock (kept on failure, so that a
-    warm-up that fails is not started again for :data:`_STALE` seconds)."""
-    os.nice(19)
-    _workload()
-    with open(stamp, "w") as f:
-        f.write("gbgraph's numba kernels are compiled and cached in this directory\n")
-    os.remove(stamp + ".lock")
+    """The warm-up: compile, then leave the stamp and release the lock. The stamp says that
+    the warm-up ran: should a call fail here, the default is ``numba`` all the same, which
+    compiles what is missing in the process that calls it, as without a warm-up."""
+    if hasattr(os, "nice"):
+        os.nice(19)
+    try:
+        _workload()
+    finally:
+        with open(stamp, "w") as f:
+            f.write("gbgraph's warm-up ran: its numba kernels are cached in this directory\n")
+        os.remove(stamp + ".lock")
 
 
 if __name__ == "__main__":

@@ -105,3 +105,18 @@ def test_warmup_starts_once_and_again_after_a_stale_lock(tmp_path, monkeypatch):
     os.utime(stamp + ".lock", (old, old))
     _warmup._start(stamp)
     assert len(started) == 2
+
+
+def test_a_failed_warmup_still_leaves_its_stamp(tmp_path, monkeypatch):
+    from gbgraph import _warmup
+
+    def fail():
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(_warmup, "_workload", fail)
+    monkeypatch.setattr(_warmup.os, "nice", lambda increment: 0)
+    stamp = tmp_path / "gbgraph-warm-test"
+    (tmp_path / "gbgraph-warm-test.lock").touch()
+    with pytest.raises(RuntimeError, match="no compiler"):
+        _warmup.main(str(stamp))
+    assert stamp.exists() and not (tmp_path / "gbgraph-warm-test.lock").exists()
