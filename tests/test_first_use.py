@@ -59,6 +59,7 @@ def test_kernels_run_parallel_only_above_the_threshold(monkeypatch):
     assert kernel.choose(indptr, None, None, rows) is kernel.serial  # 2 entries
     monkeypatch.setattr(threads, "PARALLEL_WORK", 2)
     assert kernel.choose(indptr, None, None, rows) is kernel.parallel
+    assert kernel.choose(indptr, None, None, rows=rows) is kernel.parallel
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
     assert kernel.choose(indptr, None, None, rows) is kernel.serial
 

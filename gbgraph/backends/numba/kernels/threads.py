@@ -143,17 +143,18 @@ class Kernel:
         self.__doc__ = self.py_func.__doc__
         parameters = self.py_func.__code__.co_varnames[:self.py_func.__code__.co_argcount]
         self._work = work
-        self._positions = tuple(parameters.index(name) for name in names)
+        self._named = tuple((parameters.index(name), name) for name in names)
 
-    def __call__(self, *args):
-        return self.choose(*args)(*args)
+    def __call__(self, *args, **kwargs):
+        return self.choose(*args, **kwargs)(*args, **kwargs)
 
-    def choose(self, *args):
+    def choose(self, *args, **kwargs):
         """The twin that runs these arguments: the parallel one for work of at least
         :data:`PARALLEL_WORK` entries when numba may use more than one thread."""
-        if numba.get_num_threads() > 1 and self._work(*[args[p] for p in self._positions]) >= PARALLEL_WORK:
-            return self.parallel
-        return self.serial
+        if numba.get_num_threads() == 1:
+            return self.serial
+        work = self._work(*[args[p] if p < len(args) else kwargs[name] for p, name in self._named])
+        return self.parallel if work >= PARALLEL_WORK else self.serial
 
     @property
     def serial(self):
