@@ -21,7 +21,8 @@ with every kernel a parallel region (the threshold at 0, gbgraph 0.1's behaviour
 
     python benchmarks/bench_first_use.py                          # both parts, results/first-use-cpu.json
     python benchmarks/bench_first_use.py --size 4 --cli-graph laplace3d:5 --runs 1 --repeats 1 \\
-        --busy-size 10 --repeat 3 --json /tmp/smoke.json                # a smoke test
+        --modes default --busy-size 10 --repeat 3 --json /tmp/smoke.json  # a smoke test: a minute or
+                                                # two, most of it waiting for the background compile
 """
 
 import argparse
