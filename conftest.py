@@ -3,6 +3,10 @@
 import importlib.util
 import os
 
+# The default CPU backend is numba from the first test, not suitesparse while a background
+# process compiles the kernels (docs/backends.md, "First use"): tests compile what they call.
+os.environ.setdefault("GBGRAPH_WARMUP", "0")
+
 # gg.plot's doctests draw on new pyplot figures: no display is needed or wanted
 os.environ.setdefault("MPLBACKEND", "Agg")
 

@@ -11,6 +11,7 @@ shared.
 
 import importlib
 
+from .. import _warmup
 from .._checks import check_integer
 from .base import Backend
 
@@ -49,7 +50,9 @@ def backend(name=None):
     name : str, Backend or None
         ``"numba"``, ``"suitesparse"``, ``"cupy"``, ``"native"``, ``"mpi"`` or
         ``"mpi-cupy"`` (over ``MPI.COMM_WORLD``, blocks on ``suitesparse`` or on one GPU per
-        rank); None gives the default, ``"numba"``.
+        rank); None gives the default, ``"numba"``, or ``"suitesparse"`` while numba's cache
+        of gbgraph's kernels is being filled in the background after a fresh install
+        (docs/backends.md, "First use").
 
     Returns
     -------
@@ -73,7 +76,8 @@ def backend(name=None):
     """
     if isinstance(name, Backend):
         return name
-    name = "numba" if name is None else name
+    if name is None:
+        name = _warmup.default_cpu_backend()
     if name not in _IMPLEMENTATIONS:
         raise ValueError(f"unknown backend {name!r}; available: {', '.join(names())}")
     if name not in _INSTANCES:

@@ -7,6 +7,9 @@ form, and the tests check that both give the same result). Kernels are determini
 whatever the number of threads: a parallel loop writes only its own slots, and reductions
 run in a fixed order (a row in column order).
 
-numba compiles each kernel on its first call and caches the machine code beside this file
-(``cache=True``), so that later processes only load it.
+numba compiles each kernel on its first call and caches the machine code (``cache=True``;
+in ``__pycache__`` beside this file, or numba's user-wide cache where the package directory
+is read-only), so that later processes only load it. A parallel kernel runs as its serial
+twin below a work threshold (``threads.py``), and :mod:`gbgraph._warmup` fills the cache in
+a background process after a fresh install (docs/backends.md, "First use").
 """

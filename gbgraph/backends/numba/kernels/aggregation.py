@@ -6,11 +6,14 @@ fixed number of slots for the groups it meets."""
 import numba
 import numpy as np
 
+from .threads import parallel_above, row_work
+
 __all__ = ["better_group_rows"]
 
 _ROOTED = np.uint64(1) << np.uint64(32)
 
 
+@parallel_above(row_work, "indptr", "rows")
 @numba.njit(cache=True, parallel=True)
 def better_group_rows(indptr, indices, label, is_root, size, rows, limit):
     """The group each row of ``rows`` moves to, -1 where it stays.

@@ -10,9 +10,12 @@ only read, and on a sorted CSR each costs a few comparisons.
 import numba
 import numpy as np
 
+from .threads import parallel_above
+
 __all__ = ["inspect_rows", "drop_diagonal"]
 
 
+@parallel_above(np.size, "indices")
 @numba.njit(cache=True, parallel=True)
 def inspect_rows(indptr, indices):
     """(has_diagonal per row, entries that do not exceed their predecessor in the row,
@@ -56,6 +59,7 @@ def drop_diagonal(indptr, indices, values, new_indptr):
     return new_indices, None if values is None else new_values
 
 
+@parallel_above(np.size, "indices")
 @numba.njit(cache=True, parallel=True)
 def _drop_diagonal(indptr, indices, values, has_values, new_indptr, new_indices, new_values):
     """Copy every row without its entry (i, i) to the rows starting at ``new_indptr``."""

@@ -30,14 +30,16 @@ References
 import numba
 import numpy as np
 
+from .threads import PARALLEL_WORK, serial_twin
+
 __all__ = ["coarse_by_sort", "reduceat_sum"]
 
 #: numpy's pairwise summation adds runs of up to this many values with 8 partial sums
 _PW_BLOCKSIZE = 128
 
-#: fine entries per thread: about a quarter of a millisecond of work, well above the cost of
-#: the parallel regions (a few microseconds each on an idle machine)
-_ENTRIES_PER_THREAD = 1 << 16
+#: fine entries per thread: two threads from threads.PARALLEL_WORK entries, the size where a
+#: parallel region pays for itself on a busy machine too (threads.py)
+_ENTRIES_PER_THREAD = PARALLEL_WORK // 2
 
 
 def coarse_by_sort(indptr, indices, labels, k, weights=None, low_degree_end=False):
@@ -80,7 +82,8 @@ def coarse_by_sort(indptr, indices, labels, k, weights=None, low_degree_end=Fals
     4. sum the weights of each run of equal columns (l.20-21) in place, then pack the rows.
     """
     # a thread per _ENTRIES_PER_THREAD entries: on small graphs a parallel region costs more
-    # than it saves (more so on a busy machine, where a worker may not run for a time slice)
+    # than it saves (more so on a busy machine, where a worker may not run for a time slice),
+    # and one thread runs the serial twins, which compile without a parfor (threads.py)
     threads = int(min(numba.get_num_threads(), max(1, indptr[-1] // _ENTRIES_PER_THREAD)))
     weighted = weights is not None
     # keys: 2 labels[u] + [u < v] or labels[v], followed for weights by the entry's position
@@ -94,67 +97,63 @@ def coarse_by_sort(indptr, indices, labels, k, weights=None, low_degree_end=Fals
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        coarse_ptr, columns, sums, counts = _coarse_by_sort(*arguments)
+        coarse_ptr, columns, sums, counts = _twin(_coarse_by_sort, threads)(*arguments)
         values = sums if weighted else counts
         if low_degree_end:  # l.22: the other end of every coarse edge
-            return _add_transpose(coarse_ptr, columns, values, threads)
+            return _twin(_add_transpose, threads)(coarse_ptr, columns, values, threads)
         return coarse_ptr, columns, values
     finally:
         numba.set_num_threads(previous)
 
 
+def _twin(kernel, threads):
+    """``kernel``, or for one thread its serial twin."""
+    return kernel if threads > 1 else serial_twin(kernel)
+
+
 @numba.njit(cache=True)
 def _coarse_by_sort(indptr, indices, labels, k, weights, weighted, low_degree_end, key_type, shift, threads):
-    """The passes of :func:`coarse_by_sort`; each runs as one plain call with one thread, or
-    as its parallel loop over ranges. Returns the row pointers, the columns and the sums
-    (weighted) or counts (pattern; the other array empty)."""
-    parallel = threads > 1
+    """The passes of :func:`coarse_by_sort`, each a loop over ``threads`` ranges (parallel
+    but in this function's serial twin, threads.py). Returns the row pointers, the columns
+    and the sums (weighted) or counts (pattern; the other array empty)."""
     rows = _ranges(indptr, threads)  # fine rows in ranges of about equal entry counts
     room = np.zeros((threads, k), np.int64)
-    if parallel:
-        _count_each(indptr, indices, labels, rows, room)
-    else:
-        for u in range(labels.size):
-            room[0, labels[u]] += indptr[u + 1] - indptr[u]
+    _count_each(indptr, indices, labels, rows, room)
     start = _starts(room)
     end = start.copy()
     row_keys = np.empty(start[-1, -1] + room[-1, -1] if k else 0, key_type.dtype)
-    if parallel:  # 1.
-        _scatter_by_column_each(indptr, indices, labels, rows, end, row_keys, shift)
-    else:
-        _scatter_by_column(0, indptr, indices, labels, rows, end, row_keys, shift)
-    sizes = (end - start).sum(axis=0)  # crossing entries per coarse column, and so per coarse row
+    _scatter_by_column_each(indptr, indices, labels, rows, end, row_keys, shift)  # 1.
+    sizes = _column_sums(end - start)  # crossing entries per coarse column, and so per coarse row
     estimate = sizes if low_degree_end else sizes[:0]
     columns = _ranges(_pointers(sizes), threads)
     per_row = np.zeros((threads, k), np.int64)
-    if parallel:  # 2.
-        _count_kept_each(start, end, row_keys, columns, estimate, shift, per_row)
-    else:
-        _count_kept(0, start, end, row_keys, columns, estimate, shift, per_row)
+    _count_kept_each(start, end, row_keys, columns, estimate, shift, per_row)  # 2.
     cursor = _starts(per_row)
-    row_ptr = _pointers(per_row.sum(axis=0))
+    row_ptr = _pointers(_column_sums(per_row))
     column_keys = np.empty(row_ptr[-1], key_type.dtype)
-    if parallel:  # 3.
-        _scatter_by_row_each(start, end, row_keys, columns, estimate, shift, cursor, column_keys)
-    else:
-        _scatter_by_row(0, start, end, row_keys, columns, estimate, shift, cursor, column_keys)
+    _scatter_by_row_each(start, end, row_keys, columns, estimate, shift, cursor, column_keys)  # 3.
     aggregates = _ranges(row_ptr, threads)
     degree = np.empty(k, np.int64)
     sums = np.empty(row_ptr[-1] if weighted else 0)
     counts = np.empty(0 if weighted else row_ptr[-1], np.int64)
-    if parallel:  # 4.
-        _sum_runs_each(row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree)
-    else:
-        _sum_runs(0, row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree)
+    _sum_runs_each(row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree)  # 4.
     coarse_ptr = _pointers(degree)
     out_columns = np.empty(coarse_ptr[-1], np.int64)
     out_sums = np.empty(coarse_ptr[-1] if weighted else 0)
     out_counts = np.empty(0 if weighted else coarse_ptr[-1], np.int64)
-    if parallel:
-        _pack_each(row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts)
-    else:
-        _pack(0, row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts)
+    _pack_each(row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts)
     return coarse_ptr, out_columns, out_sums, out_counts
+
+
+@numba.njit(cache=True)
+def _column_sums(counts):
+    """``counts.sum(axis=0)``, whose compiled form builds numba's axis error messages (seconds
+    of compiling)."""
+    sums = np.zeros(counts.shape[1], np.int64)
+    for c in range(counts.shape[0]):
+        for j in range(counts.shape[1]):
+            sums[j] += counts[c, j]
+    return sums
 
 
 @numba.njit(cache=True)
@@ -334,37 +333,22 @@ def _add_transpose(indptr, columns, values, threads):
     the order in which ``np.add.reduceat`` adds the pair after a stable sort of S's entries
     followed by Sᵀ's. Sᵀ comes from a counting sort by column, S's rows in ranges."""
     k = indptr.size - 1
-    parallel = threads > 1
     rows = _ranges(indptr, threads)
     per_column = np.zeros((threads, k), np.int64)
-    if parallel:
-        _count_columns_each(indptr, columns, rows, per_column)
-    else:
-        _count_columns(0, indptr, columns, rows, per_column)
+    _count_columns_each(indptr, columns, rows, per_column)
     cursor = _starts(per_column)
-    t_ptr = _pointers(per_column.sum(axis=0))
+    t_ptr = _pointers(_column_sums(per_column))
     t_columns = np.empty(columns.size, np.int64)
     t_values = np.empty(columns.size, values.dtype)
-    if parallel:
-        _transpose_each(indptr, columns, values, rows, cursor, t_columns, t_values)
-    else:
-        _transpose(0, indptr, columns, values, rows, cursor, t_columns, t_values)
+    _transpose_each(indptr, columns, values, rows, cursor, t_columns, t_values)
     degree = np.empty(k, np.int64)
-    if parallel:
-        _merge_rows_each(indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, degree[:0],
-                         columns[:0], values[:0])
-    else:
-        _merge_rows(0, indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, degree[:0], columns[:0],
-                    values[:0])
+    _merge_rows_each(indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, degree[:0], columns[:0],
+                     values[:0])
     out_ptr = _pointers(degree)
     out_columns = np.empty(out_ptr[-1], np.int64)
     out_values = np.empty(out_ptr[-1], values.dtype)
-    if parallel:
-        _merge_rows_each(indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, out_ptr, out_columns,
-                         out_values)
-    else:
-        _merge_rows(0, indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, out_ptr, out_columns,
-                    out_values)
+    _merge_rows_each(indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, out_ptr, out_columns,
+                     out_values)
     return out_ptr, out_columns, out_values
 
 

@@ -17,6 +17,8 @@ References
 import numba
 import numpy as np
 
+from .threads import net_work, parallel_above, row_work
+
 __all__ = ["first_fit_rows", "first_fit_in_order", "chain_depth_in_order", "grouped_reduce", "by_decreasing"]
 
 _FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -31,36 +33,52 @@ def _lowest_zero(word):
     return c
 
 
-@numba.njit(cache=True, parallel=True)
 def first_fit_rows(indptr, indices, colors, rows, hops):
     """``w(i) = min{c >= 0 : no colors(j) = c within reach}`` for each i of ``rows``.
 
     ``colors`` is dense, -1 where uncolored. Windows of 64 colors: ``f = A ⊕bor.second words``
-    and its lowest zero bit; with ``hops=2`` each net's word is formed once per window.
+    and its lowest zero bit; with ``hops=2`` each net's word is formed once per window. A
+    kernel per distance, so that distance-1 coloring compiles no net code.
     """
+    return (_first_fit_rows if hops == 1 else _first_fit_net_rows)(indptr, indices, colors, rows)
+
+
+@parallel_above(row_work, "indptr", "rows")
+@numba.njit(cache=True, parallel=True)
+def _first_fit_rows(indptr, indices, colors, rows):
     chosen = np.full(rows.size, -1, np.int64)
     pending = np.arange(rows.size)
     base = 0
     while pending.size:
-        if hops == 2:
-            net_word = _net_words(indptr, indices, colors, rows[pending], base)
-            for k in numba.prange(pending.size):
-                i = rows[pending[k]]
-                word = np.uint64(0)
-                for p in range(indptr[i], indptr[i + 1]):
-                    word |= net_word[indices[p]]
-                if word != _FULL:
-                    chosen[pending[k]] = base + _lowest_zero(word)
-        else:
-            for k in numba.prange(pending.size):
-                i = rows[pending[k]]
-                word = np.uint64(0)
-                for p in range(indptr[i], indptr[i + 1]):
-                    offset = colors[indices[p]] - base
-                    if offset >= 0 and offset < 64:
-                        word |= np.uint64(1) << np.uint64(offset)
-                if word != _FULL:
-                    chosen[pending[k]] = base + _lowest_zero(word)
+        for k in numba.prange(pending.size):
+            i = rows[pending[k]]
+            word = np.uint64(0)
+            for p in range(indptr[i], indptr[i + 1]):
+                offset = colors[indices[p]] - base
+                if offset >= 0 and offset < 64:
+                    word |= np.uint64(1) << np.uint64(offset)
+            if word != _FULL:
+                chosen[pending[k]] = base + _lowest_zero(word)
+        pending = pending[chosen[pending] < 0]
+        base += 64
+    return chosen
+
+
+@parallel_above(net_work, "indptr", "rows")
+@numba.njit(cache=True, parallel=True)
+def _first_fit_net_rows(indptr, indices, colors, rows):
+    chosen = np.full(rows.size, -1, np.int64)
+    pending = np.arange(rows.size)
+    base = 0
+    while pending.size:
+        net_word = _net_words(indptr, indices, colors, rows[pending], base)
+        for k in numba.prange(pending.size):
+            i = rows[pending[k]]
+            word = np.uint64(0)
+            for p in range(indptr[i], indptr[i + 1]):
+                word |= net_word[indices[p]]
+            if word != _FULL:
+                chosen[pending[k]] = base + _lowest_zero(word)
         pending = pending[chosen[pending] < 0]
         base += 64
     return chosen
@@ -88,15 +106,18 @@ def _net_words(indptr, indices, colors, rows, base):
     return net_word
 
 
-@numba.njit(cache=True)
 def first_fit_in_order(indptr, indices, colors, order, hops):
     """Sequential first fit: the vertices of ``order``, one after another, each take the
     smallest color not within reach, seeing ``colors`` (dense, -1 = uncolored) and the
     colors given before it. Returns their colors, aligned with ``order``."""
-    colors = colors.copy()
     chosen = np.empty(order.size, np.int64)
     if hops == 2:
-        return _first_fit_nets(indptr, indices, colors, order, chosen)
+        return _first_fit_nets(indptr, indices, colors.copy(), order, chosen)
+    return _first_fit_order(indptr, indices, colors.copy(), order, chosen)
+
+
+@numba.njit(cache=True)
+def _first_fit_order(indptr, indices, colors, order, chosen):
     degree = 0
     for k in range(order.size):
         degree = max(degree, indptr[order[k] + 1] - indptr[order[k]])
@@ -211,29 +232,42 @@ def chain_depth_in_order(indptr, indices, order, hops):
     return depth
 
 
-@numba.njit(cache=True, parallel=True)
 def grouped_reduce(indptr, indices, values, present, groups, rows, hops, use_max):
     """``w(i) = ⊕ values(j)`` over the j within reach with ``groups(j) = groups(i)`` and
     ``present(j)``, for each i of ``rows``; ⊕ is max (``use_max``) or plus. Returns the
     results and whether each row met any j. ``hops=2``: ``A ⊕ (A ⊕ K)`` at (i, groups(i)),
     from each net's (group, sum) list, sorted by group."""
+    if hops == 1:
+        return _grouped_reduce(indptr, indices, values, present, groups, rows, use_max)
+    return _grouped_net_reduce(indptr, indices, values, present, groups, rows, use_max)
+
+
+@parallel_above(row_work, "indptr", "rows")
+@numba.njit(cache=True, parallel=True)
+def _grouped_reduce(indptr, indices, values, present, groups, rows, use_max):
     out = np.zeros(rows.size, values.dtype)
     found = np.zeros(rows.size, np.bool_)
-    if hops == 1:
-        for k in numba.prange(rows.size):
-            i = rows[k]
-            g = groups[i]
-            acc = values[0]
-            hit = False
-            for p in range(indptr[i], indptr[i + 1]):
-                j = indices[p]
-                if present[j] and groups[j] == g:
-                    acc = _combine(acc, values[j], hit, use_max)
-                    hit = True
-            if hit:
-                out[k] = acc
-                found[k] = True
-        return out, found
+    for k in numba.prange(rows.size):
+        i = rows[k]
+        g = groups[i]
+        acc = values[0]
+        hit = False
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            if present[j] and groups[j] == g:
+                acc = _combine(acc, values[j], hit, use_max)
+                hit = True
+        if hit:
+            out[k] = acc
+            found[k] = True
+    return out, found
+
+
+@parallel_above(net_work, "indptr", "rows")
+@numba.njit(cache=True, parallel=True)
+def _grouped_net_reduce(indptr, indices, values, present, groups, rows, use_max):
+    out = np.zeros(rows.size, values.dtype)
+    found = np.zeros(rows.size, np.bool_)
     net_start, net_groups, net_values = _net_lists(indptr, indices, values, present, groups, use_max)
     for k in numba.prange(rows.size):
         i = rows[k]
@@ -276,8 +310,9 @@ def _net_lists(indptr, indices, values, present, groups, use_max):
     net_values = np.empty(start[n], values.dtype)
     for w in numba.prange(n):
         g, v = _net_groups(indptr, indices, values, present, groups, w, use_max)
-        net_groups[start[w]:start[w + 1]] = g
-        net_values[start[w]:start[w + 1]] = v
+        for t in range(g.size):  # a loop: a slice assignment compiles numba's shape-error messages
+            net_groups[start[w] + t] = g[t]
+            net_values[start[w] + t] = v[t]
     return start, net_groups, net_values
 
 

@@ -6,6 +6,8 @@ CPU twin of ``backends/cupy/kernels/hashing.cu``
 import numba
 import numpy as np
 
+from .threads import parallel_above
+
 __all__ = ["packed_statuses"]
 
 _MULTIPLIER = np.uint64(2685821657736338717)
@@ -30,6 +32,7 @@ def _hash(x, bits, star):
     return x
 
 
+@parallel_above(np.size, "ids")
 @numba.njit(cache=True, parallel=True)
 def packed_statuses(ids, r, nv, bits, star, high_bits):
     """Statuses of the vertices ``ids`` in round ``r``: int32 (the top bit flipped) for 32

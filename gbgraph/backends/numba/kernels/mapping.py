@@ -15,12 +15,15 @@ targets collide, run in sequence.
 import numba
 import numpy as np
 
+from .threads import parallel_above, row_work
+
 __all__ = ["heavy_rows", "reduce_to", "unclaimed", "roots", "MONOIDS"]
 
 #: Monoid codes of :func:`reduce_to`.
 MONOIDS = {"max": 0, "min": 1, "plus": 2, "any": 3}
 
 
+@parallel_above(row_work, "indptr", "rows", "all_rows")
 @numba.njit(cache=True, parallel=True)
 def heavy_rows(indptr, indices, weights, weighted, keys, present, has_present, rows, all_rows):
     """(column, found) per row of ``rows`` (every row when ``all_rows``): the column j that
@@ -77,6 +80,7 @@ def reduce_to(targets, values, size, monoid):
     return out, found
 
 
+@parallel_above(np.size, "pending")
 @numba.njit(cache=True, parallel=True)
 def unclaimed(H, key, pending):
     """(unclaimed flags, rounds) of :meth:`gbgraph.backends.base.Backend.unclaimed`, in the
@@ -123,6 +127,7 @@ def unclaimed(H, key, pending):
     return free, rounds
 
 
+@parallel_above(np.size, "parent")
 @numba.njit(cache=True, parallel=True)
 def roots(parent):
     """The root of each vertex: its pointers followed until one points at itself."""

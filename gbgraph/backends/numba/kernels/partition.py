@@ -6,9 +6,12 @@ entry and a bincount."""
 import numba
 import numpy as np
 
+from .threads import parallel_above, row_work
+
 __all__ = ["ranked_rows"]
 
 
+@parallel_above(row_work, "indptr", "rows")
 @numba.njit(cache=True, parallel=True)
 def ranked_rows(indptr, indices, weights, weighted, u, rank, keys, rows):
     """``Σ_j A(r, j) u[j]`` over the j with ``(rank[j], keys[j]) > (rank[r], keys[r])``, for

@@ -12,6 +12,8 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
+from .threads import parallel_above, row_work
+
 __all__ = ["MONOIDS", "MULTIPLIES", "pull", "pull_second", "push", "segment_reduce"]
 
 #: Monoid codes.
@@ -69,6 +71,7 @@ def _times(multiply, a, u, j, out):
     return out.dtype.type(bool(a) and bool(u))
 
 
+@parallel_above(row_work, "indptr", "rows", "all_rows")
 @numba.njit(cache=True, parallel=True)
 def pull(indptr, indices, a, has_a, u, present, has_present, rows, all_rows, monoid, multiply, out, found):
     """``out[k] = ⊕_j A(r, j) ⊗ u(j)`` for the k-th row r of ``rows`` (every row when
@@ -90,6 +93,7 @@ def pull(indptr, indices, a, has_a, u, present, has_present, rows, all_rows, mon
         found[k] = hit
 
 
+@parallel_above(row_work, "indptr", "rows", "all_rows")
 @numba.njit(cache=True, parallel=True)
 def pull_second(indptr, indices, u, present, has_present, rows, all_rows, monoid, pair, out, found):
     """:func:`pull` for the multiplies that ignore A's values, ``second`` (u(j)) and
@@ -138,6 +142,7 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
     return reached
 
 
+@parallel_above(np.size, "values")
 @numba.njit(cache=True, parallel=True)
 def segment_reduce(values, starts, ends, monoid, out):
     """``out[k]`` = ``values[starts[k]:ends[k]]`` reduced in order (segments non-empty)."""

@@ -7,6 +7,8 @@ parallel passes over chunks, where numpy makes a mask and gathers twice."""
 import numba
 import numpy as np
 
+from .threads import parallel_above
+
 __all__ = ["matches", "select", "COMPARISONS"]
 
 #: select's comparison codes
@@ -65,6 +67,7 @@ def _keeps(op, x, thunk):
     return x >= thunk
 
 
+@parallel_above(np.size, "values")
 @numba.njit(cache=True, parallel=True)
 def select(values, indices, has_indices, op, thunk):
     """(positions, values) of the entries whose value compares true with ``thunk``

@@ -1,0 +1,123 @@
+"""First use and threads: the serial twins of the numba kernels give the parallel kernels'
+results bit for bit, the default CPU backend follows the background compilation's stamp,
+and the cache needs no writable package directory."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numba
+import numpy as np
+import pytest
+
+import gbgraph as gg
+from gbgraph.backends.numba.kernels import coarse, coloring, threads
+from gbgraph.generators import elasticity3d, laplace3d
+
+import algorithm_calls
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ALGORITHMS = {
+    **algorithm_calls.ALGORITHMS,
+    "coarsen-sort": lambda A, b: gg.coarse_graph(A, gg.aggregate(A, backend=b).labels, "sort", backend=b).data,
+    "partition": lambda A, b: gg.partition(abs(A), 3, backend=b).parts,
+}
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
+@pytest.mark.parametrize("name", ALGORITHMS)
+@pytest.mark.parametrize("make", [lambda: laplace3d(9, 8, 7), lambda: elasticity3d(4, 3, 3)], ids=["laplace", "elasticity"])
+def test_parallel_regions_give_the_serial_results(monkeypatch, make, name):
+    A = make()
+    before = gg.backends.set_threads(2)
+    try:
+        serial = ALGORITHMS[name](A, "numba")
+        monkeypatch.setattr(threads, "PARALLEL_WORK", 0)  # every kernel a parallel region
+        monkeypatch.setattr(coarse, "_ENTRIES_PER_THREAD", 1)
+        parallel = ALGORITHMS[name](A, "numba")
+    finally:
+        gg.backends.set_threads(before)
+    np.testing.assert_array_equal(np.asarray(parallel), np.asarray(serial), err_msg=name)
+
+
+def test_a_serial_twin_has_no_parallel_loop_or_callee():
+    twin = threads.serial_twin(coloring._grouped_net_reduce.parallel)
+    assert coloring._grouped_net_reduce.parallel.targetoptions["parallel"]
+    assert not twin.targetoptions["parallel"]
+    callee = twin.py_func.__globals__["_net_lists"]
+    assert callee is not coloring._net_lists and not callee.targetoptions["parallel"]
+    assert threads.serial_twin(coloring._first_fit_order) is coloring._first_fit_order  # serial already
+
+
+def test_kernels_run_parallel_only_above_the_threshold(monkeypatch):
+    kernel = coloring._first_fit_rows
+    indptr = np.array([0, 1, 2], np.int64)
+    rows = np.arange(2)
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    monkeypatch.setattr(threads, "PARALLEL_WORK", 3)
+    assert kernel.choose(indptr, None, None, rows) is kernel.serial  # 2 entries
+    monkeypatch.setattr(threads, "PARALLEL_WORK", 2)
+    assert kernel.choose(indptr, None, None, rows) is kernel.parallel
+    assert kernel.choose(indptr, None, None, rows=rows) is kernel.parallel
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
+    assert kernel.choose(indptr, None, None, rows) is kernel.serial
+
+
+def _run(code, cache, **environment):
+    env = {k: v for k, v in os.environ.items() if k != "GBGRAPH_WARMUP"}
+    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=ROOT, **environment)
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_default_backend_follows_the_stamp(tmp_path):
+    # a fresh lock stands for a warm-up under way: no process is started here
+    code = """
+        import pathlib, gbgraph as gg
+        from gbgraph import _warmup
+        stamp = pathlib.Path(_warmup._stamp())
+        pathlib.Path(str(stamp) + ".lock").touch()
+        print(gg.backend().name, gg.mis2(gg.generators.laplace3d(4)).vertices.size)
+        stamp.touch()
+        print(gg.backend().name, gg.mis2(gg.generators.laplace3d(4)).vertices.size)
+    """
+    first, first_size, then, then_size = _run(code, tmp_path)
+    assert (first, then) == ("suitesparse", "numba")
+    assert first_size == then_size
+    assert _run("import gbgraph as gg; print(gg.backend().name)", tmp_path / "other", GBGRAPH_WARMUP="0") == ["numba"]
+
+
+def test_warmup_starts_once_and_again_after_a_stale_lock(tmp_path, monkeypatch):
+    from gbgraph import _warmup
+
+    started = []
+    monkeypatch.setattr(_warmup.subprocess, "Popen", lambda command, **options: started.append((command, options)))
+    stamp = str(tmp_path / "gbgraph-warm-test")
+    _warmup._start(stamp)
+    _warmup._start(stamp)
+    assert len(started) == 1
+    command, options = started[0]
+    assert command[-2:] == ["gbgraph._warmup", stamp] and options["env"]["GBGRAPH_WARMUP"] == "running"
+    assert options["start_new_session"]
+    old = os.path.getmtime(stamp + ".lock") - _warmup._STALE - 1
+    os.utime(stamp + ".lock", (old, old))
+    _warmup._start(stamp)
+    assert len(started) == 2
+
+
+def test_a_failed_warmup_still_leaves_its_stamp(tmp_path, monkeypatch):
+    from gbgraph import _warmup
+
+    def fail():
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(_warmup, "_workload", fail)
+    monkeypatch.setattr(_warmup.os, "nice", lambda increment: 0)
+    stamp = tmp_path / "gbgraph-warm-test"
+    (tmp_path / "gbgraph-warm-test.lock").touch()
+    with pytest.raises(RuntimeError, match="no compiler"):
+        _warmup.main(str(stamp))
+    assert stamp.exists() and not (tmp_path / "gbgraph-warm-test.lock").exists()
