@@ -8,10 +8,10 @@ the conformance suite's own case table (tests/conformance_cases.py) and oracle
 Each case runs on python-graphblas and on the backend, as the suite runs it. A cell groups the
 cases of one verb, operator family and dtype (every mask and descriptor form): ``✓`` the backend
 equals the oracle on all of them, ``NIE`` it raises NotImplementedError on all, ``k/n`` it
-runs k of the n the oracle runs, ``—`` the oracle itself has no typed operator (python-graphblas
-raises: every backend raises NotImplementedError), and ``✗k`` counts cases where the backend
-differs from the oracle or fails with another error (a defect, or a backend still being
-widened).
+runs k of the n the oracle runs, ``—`` the oracle itself has no typed operator for any
+(python-graphblas raises: every backend raises NotImplementedError), and ``✗k`` counts cases
+where the backend differs from the oracle or fails with another error (a defect, or a backend
+still being widened).
 """
 
 import collections
@@ -33,8 +33,10 @@ of one verb, operator family and dtype, over every mask and descriptor form, run
 and on python-graphblas (the oracle). `✓`: equal to the oracle on all of them (values and
 dtype); `NIE`: the backend raises `NotImplementedError` on all; `k/n`: it runs k of the n cases
 the oracle runs and raises `NotImplementedError` on the others; `—`: python-graphblas has no
-typed operator there (e.g. `plus` on bool), so every backend raises `NotImplementedError`;
-`✗k`: k cases differ from the oracle or fail with another error. Operator families: a
+typed operator for any of them (e.g. `plus` on bool), so every backend raises
+`NotImplementedError` (in a group that mixes, `✓` and `k/n` count the typed cases only);
+`✗k`: k cases differ from the oracle (a different result, a result where the oracle has none,
+or another error). Operator families: a
 semiring's monoid with its multiply's family (`arithmetic`: plus, minus, rminus, times, div,
 min, max; `comparison`: eq ... ge; `logical`: land, lor, lxor; `bitwise`: band, bor, bxor);
 the same families for binary operators; other operators by name.
@@ -42,26 +44,34 @@ the same families for binary operators; other operators by name.
 
 
 def classify(name, case):
-    """``"ok"``, ``"unsupported"``, ``"no-oracle"`` or ``"differs"`` for ``case`` on ``name``."""
+    """``(oracle runs it, outcome)`` of ``case`` on ``name``, the outcome ``"ok"`` (equal to
+    the oracle, or refused as the oracle refuses), ``"unsupported"`` (NotImplementedError
+    where the oracle runs) or ``"differs"`` (a different result, or another error)."""
+    try:
+        test_conformance.oracle(case, conformance_cases.operands(case))
+    except Exception:  # noqa: BLE001 (no typed operator in the oracle, or bad arguments)
+        runs = case.bad_arguments
+    else:
+        runs = True
     try:
         test_conformance.outcome(name, case)
     except test_conformance.Unsupported:
-        return "unsupported"
+        return runs, "unsupported"
     except Exception:  # noqa: BLE001 (a mismatch or a raw error: both are counted as differs)
-        return "differs"
-    try:
-        test_conformance.oracle(case, conformance_cases.operands(case))
-    except Exception:  # noqa: BLE001 (the oracle has no typed operator, or the arguments are bad)
-        return "no-oracle" if not case.bad_arguments else "ok"
-    return "ok"
+        return runs, "differs"
+    return runs, "ok"
 
 
 def _cell(counts):
-    total = sum(counts.values())
-    runnable = total - counts["no-oracle"]
+    runnable = counts["runs"]
     if runnable == 0:
-        return "—"
-    text = "✓" if counts["ok"] == runnable else "NIE" if counts["unsupported"] == runnable else f"{counts['ok']}/{runnable}"
+        text = "—"
+    elif counts["ok"] == runnable:
+        text = "✓"
+    elif counts["unsupported"] == runnable:
+        text = "NIE"
+    else:
+        text = f"{counts['ok']}/{runnable}"
     return text + (f" ✗{counts['differs']}" if counts["differs"] else "")
 
 
@@ -73,7 +83,10 @@ def section(name):
         kind = f" ({case.kind})" if case.verb in ("ewise_add", "ewise_mult", "apply", "apply_index", "select",
                                                  "reduce", "assign", "extract", "extract_tuples") else ""
         groups[f"{case.verb}{kind}", conformance_cases.family(case)][case.dtype] += 0
-        groups[f"{case.verb}{kind}", conformance_cases.family(case), case.dtype][classify(name, case)] += 1
+        runs, result = classify(name, case)
+        counts = groups[f"{case.verb}{kind}", conformance_cases.family(case), case.dtype]
+        counts["runs"] += runs
+        counts[result if runs or result == "differs" else "refused"] += 1
     dtypes = conformance_cases.DTYPES
     lines = [f"## {name}", "", "| verb | operators | " + " | ".join(dtypes) + " |",
              "|---|---|" + "---|" * len(dtypes)]

@@ -89,8 +89,9 @@ class Case:
     def bad_arguments(self):
         """Whether the case is an invalid call the backend must refuse with ValueError."""
         flags = self.flags
-        return ("accum" in flags and "out" not in flags and self.verb != "assign") or (self.verb.startswith("build") and self.op == "none"
-                                                            and "unique" not in flags)
+        accum_without_out = "accum" in flags and "out" not in flags and self.verb != "assign"
+        duplicates_without_dup = self.verb.startswith("build") and self.op == "none" and "unique" not in flags
+        return accum_without_out or duplicates_without_dup
 
 
 def family(case):
@@ -124,7 +125,8 @@ def _cases():
         cases += [Case(verb, op, "bool", kind, "pattern") for op in SEMIRINGS]
         cases += [Case(verb, op, dtype, kind, form) for op in FORM_SEMIRINGS for dtype in DTYPES
                   for form in MASK_FORMS + OUT_FORMS + descriptors]
-        cases += [Case(verb, op, a, kind, dtype2=b) for op in ("plus_times", "min_plus", "any_second") for a, b in MIXED]
+        cases += [Case(verb, op, a, kind, dtype2=b) for op in ("plus_times", "min_plus", "any_second")
+                  for a, b in MIXED]
     for verb in ("ewise_add", "ewise_mult"):
         for kind in ("vector", "matrix"):
             cases += [Case(verb, op, dtype, kind) for op in BINARY_OPS for dtype in DTYPES]
@@ -137,7 +139,8 @@ def _cases():
         cases += [Case("apply", "ainv", dtype, kind, form) for dtype in DTYPES for form in MASK_FORMS + OUT_FORMS]
         cases += [Case("apply", op, dtype, kind, f"{side}={scalar}") for op in BINARY_OPS for dtype in DTYPES
                   for side in ("left", "right") for scalar in (SCALARS if kind == "vector" else ("int", "float"))]
-        cases += [Case("apply", "div", dtype, kind, f"left=float,{form}") for dtype in DTYPES for form in ("S", "out,S,accum")]
+        cases += [Case("apply", "div", dtype, kind, f"left=float,{form}") for dtype in DTYPES
+                  for form in ("S", "out,S,accum")]
         cases += [Case("apply_index", op, dtype, kind, f"thunk={t}") for op in INDEX_UNARY_OPS for dtype in DTYPES
                   for t in (0, 2) if kind == "matrix" or op == "rowindex"]
         cases += [Case("apply_index", "rowindex", dtype, kind, f"thunk=1,{form}") for dtype in DTYPES
@@ -262,7 +265,7 @@ def operands(case):
         ops["x"] = _like(rng, case.dtype, case.kind, shape, 0.0 if "empty" in flags else 0.6)
         out_shape = shape
         if case.verb == "extract":
-            ops["indices"] = np.array([3, 0, 3, 5], np.int64) if case.kind == "vector" else np.array([4, 0, 0, 2], np.int64)
+            ops["indices"] = np.array([3, 0, 3, 5] if case.kind == "vector" else [4, 0, 0, 2], np.int64)
             ops["cols"] = np.array([5, 2, 2, 0], np.int64)
             out_shape = (4,) if case.kind == "vector" else (4, 4 if flags.get("cols") is True else NCOLS)
     if "pattern" in flags:  # an iso matrix: every value true

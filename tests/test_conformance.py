@@ -137,8 +137,8 @@ def oracle(case, ops):
     if case.verb == "extract_tuples":
         return x
     if case.verb == "reduce":
-        reduced = x.reduce(getattr(gb.monoid, case.op)) if case.kind == "vector" else x.reduce_scalar(getattr(gb.monoid, case.op))
-        return reduced.new()
+        monoid = getattr(gb.monoid, case.op)
+        return (x.reduce(monoid) if case.kind == "vector" else x.reduce_scalar(monoid)).new()
     mask = _oracle_mask(flags, ops)
     accum = gb_binary(_accum(case)) if "accum" in flags else None
     if case.verb == "assign":
@@ -298,7 +298,8 @@ def run(be, case, ops, out_dtype):
 def oracle_tuples(result):
     """``(positions, values, dtype name)`` of a python-graphblas result."""
     if isinstance(result, gb.Scalar):
-        return (), None if result.value is None else np.asarray(result.value, result.dtype.np_type), np.dtype(result.dtype.np_type).name
+        dtype = np.dtype(result.dtype.np_type)
+        return (), None if result.value is None else np.asarray(result.value, dtype), dtype.name
     if isinstance(result, gb.Vector):
         indices, values = result.to_coo()
         return (indices.astype(np.int64),), values, np.dtype(result.dtype.np_type).name
@@ -310,7 +311,7 @@ def backend_tuples(be, case, result):
     """``(positions, values, dtype name)`` of a backend's result, read through the verbs every
     backend has had from the start (indices, values, to_csr)."""
     if case.verb == "reduce":
-        return (), None if result is None else np.asarray(result), None if result is None else np.asarray(result).dtype.name
+        return ((), None, None) if result is None else ((), np.asarray(result), np.asarray(result).dtype.name)
     if case.verb == "extract_tuples":
         *positions, values = (_on_host(be, a) for a in result)
         assert all(p.dtype == np.int64 for p in positions), "extract_tuples: indices must be int64"
@@ -342,7 +343,8 @@ def compare(case, ops, expected, actual):
     assert got_dtype == dtype, f"dtype: expected {dtype}, got {got_dtype}"
     for p, q in zip(positions, got_positions):
         np.testing.assert_array_equal(q, p, err_msg="structure differs")
-    if case.op.startswith("any") and not case.op.endswith("_pair") and case.verb in ("mxv", "vxm", "mxm", "reduce", "reduce_rows", "reduce_cols"):
+    if case.op.startswith("any") and not case.op.endswith("_pair") and case.verb in (
+            "mxv", "vxm", "mxm", "reduce", "reduce_rows", "reduce_cols"):
         return _check_any(case, ops, positions, got_values)
     rtol = _tolerance(case, dtype)
     if rtol:
@@ -438,7 +440,8 @@ def outcome(name, case):
             return
         assert be.name in str(error), f"{case.id}: the message does not name the backend: {error}"
         if expected_error is None:
-            assert isinstance(error, NotImplementedError), f"{case.id}: the oracle runs it, the backend raised {error!r}"
+            assert isinstance(error, NotImplementedError), (
+                f"{case.id}: the oracle runs it, the backend raised {error!r}")
             raise Unsupported(str(error)) from error
         return
     assert expected_error is None, f"{case.id}: the oracle raised {expected_error!r}; the backend returned a result"
@@ -447,10 +450,19 @@ def outcome(name, case):
 
 @pytest.mark.parametrize("name, case", _params())
 def test_conformance(name, case):
+    not_yet = None
     try:
         outcome(name, case)
     except Unsupported as unsupported:
         pytest.skip(f"NotImplementedError: {unsupported}")
+    except Exception as error:
+        if not (name == "numba" and numba_not_yet(case)):
+            raise
+        not_yet = type(error).__name__
+    if not_yet:
+        # the xfail mark's outcome, raised outside the handler: pytest then formats no
+        # traceback through numba's frames for each of thousands of cases (a quarter of an hour)
+        pytest.xfail(f"numba backend not yet conformant ({not_yet})")
 
 
 def test_support_table_suitesparse_is_up_to_date():
@@ -461,4 +473,5 @@ def test_support_table_suitesparse_is_up_to_date():
     table = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(table)
     committed = table.sections(table.TABLE.read_text()).get("suitesparse")
-    assert committed == table.section("suitesparse"), "docs/protocol_support.md is stale: run docs/make_support_table.py"
+    assert committed == table.section("suitesparse"), (
+        "docs/protocol_support.md is stale: run docs/make_support_table.py")

@@ -482,7 +482,8 @@ class Backend(abc.ABC):
         NotImplementedError
             The monoid has no typed instance for ``A``'s dtype here.
         """
-        return self.reduce_rows(self.transpose(A), monoid, **_controls(mask, structure, complement, out, accum, replace))
+        controls = _controls(mask, structure, complement, out, accum, replace)
+        return self.reduce_rows(self.transpose(A), monoid, **controls)
 
     @abc.abstractmethod
     def extract(self, u, indices, cols=None):

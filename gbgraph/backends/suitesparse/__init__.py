@@ -115,7 +115,8 @@ class SuiteSparseBackend(Backend):
         except KeyError as error:
             raise _unsupported("build_matrix", dup, (values,), error) from None
         except ValueError as error:  # python-graphblas: duplicates without dup_op
-            raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op ({error})") from None
+            raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op "
+                             f"({error})") from None
 
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
@@ -188,8 +189,8 @@ class SuiteSparseBackend(Backend):
             else:
                 expr = u.apply(_op(_BINARY, op), left=_bound(left, u), right=_bound(right, u))
         except KeyError as error:
-            raise _unsupported("apply", op, (u,) if left is None and right is None else (u, left if right is None else right),
-                               error) from None
+            operands = (u,) if left is None and right is None else (u, left if right is None else right)
+            raise _unsupported("apply", op, operands, error) from None
         return _store("apply", expr, _mask(mask, structure, complement), out, accum, replace)
 
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
