@@ -450,19 +450,10 @@ def outcome(name, case):
 
 @pytest.mark.parametrize("name, case", _params())
 def test_conformance(name, case):
-    not_yet = None
     try:
         outcome(name, case)
     except Unsupported as unsupported:
         pytest.skip(f"NotImplementedError: {unsupported}")
-    except Exception as error:
-        if not (name == "numba" and numba_not_yet(case)):
-            raise
-        not_yet = type(error).__name__
-    if not_yet:
-        # the xfail mark's outcome, raised outside the handler: pytest then formats no
-        # traceback through numba's frames for each of thousands of cases (a quarter of an hour)
-        pytest.xfail(f"numba backend not yet conformant ({not_yet})")
 
 
 def test_support_table_suitesparse_is_up_to_date():
