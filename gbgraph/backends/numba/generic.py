@@ -18,6 +18,9 @@ comparisons                 bool result
                             ``pair`` or a logical multiply) run in bool
 ``bor``/``band``/``bxor``   monoids on unsigned types only; the named bitwise semirings take
                             signed integers as uint64
+positional multiplies       int32 where the operands unify to int32, else int64
+``accum``, a build's dup    the output's dtype (python-graphblas types them by it alone)
+a value select's thunk      compared in the unified type, as a bound scalar
 ==========================  =================================================================
 
 A semiring python-graphblas has no name for (``bor_second``, ``min_band``, ...) is typed as

@@ -202,7 +202,7 @@ def apply_index(op, x, thunk, **controls):
 def reduce(x, monoid):
     """All entries reduced with ``monoid``: a numpy scalar, None when there is none."""
     t = generic.monoid_type("reduce", monoid, x.dtype)
-    _, values = entries(x)
+    values = x.values if isinstance(x, Vector) or x.values is not None else np.ones(x.nvals, bool)
     return None if values.size == 0 else generic.reduce_all(monoid, generic.cast(values, t))
 
 
