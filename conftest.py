@@ -3,6 +3,8 @@
 import importlib.util
 import os
 
+import pytest
+
 # gg.plot's doctests draw on new pyplot figures: no display is needed or wanted
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -13,3 +15,13 @@ collect_ignore = [] if importlib.util.find_spec("cupy") else ["gbgraph/backends/
 # The mpi backend's modules import mpi4py (gbgraph.distributed's examples need it too).
 if importlib.util.find_spec("mpi4py") is None:
     collect_ignore += ["gbgraph/backends/mpi", "gbgraph/distributed.py"]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject's addopts) starts no workers under mpiexec: each MPI rank is one
+    process of tests/test_mpi.py, and a worker of its own would not be a rank. Elsewhere
+    pytest-xdist counts the cores."""
+    if "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ:
+        return 0
+    return None
