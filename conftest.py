@@ -19,9 +19,10 @@ if importlib.util.find_spec("mpi4py") is None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (pyproject's addopts) starts no workers under mpiexec: each MPI rank is one
-    process of tests/test_mpi.py, and a worker of its own would not be a rank. Elsewhere
-    pytest-xdist counts the cores."""
+    """Workers for ``-n auto`` (pyproject's addopts): one per CPU this process may use, as
+    ``nproc`` counts them (xdist counts physical cores where psutil is installed: half the
+    vCPUs of many cloud machines); none under mpiexec, where each MPI rank is one process of
+    tests/test_mpi.py and a worker of its own would not be a rank."""
     if "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ:
         return 0
-    return None
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
