@@ -36,6 +36,8 @@ BATCHES = 25
 MAX_LEAVES = 300  # distance-2 coloring is quadratic in the largest degree (issue 18, item 2)
 BAD_ARRAYS = 1_000
 
+pytestmark = pytest.mark.slow  # minutes: `pytest -m slow` runs it (.ci/run does)
+
 
 # ---- random graphs ---------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from scipy.sparse.csgraph import connected_components
 import gbgraph as gg
 from gbgraph.generators import laplace3d
 
-from conftest import SHARED_DATA, backend_params, shared_graphs
+from conftest import backend_params, real_graph, shared_graphs
 from reference import mapping_keys, same_partition, sequential_hec, sequential_hem
 from strategies import graphs
 
@@ -229,8 +229,7 @@ def test_numba_equals_suitesparse(A, method):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_deterministic_across_runs_and_threads(method, graphblas_threads):
-    path = SHARED_DATA / "PGPgiantcompo.mtx.gz"
-    A = sp.csr_array(abs(sp.csr_array(gg.io.read_matrix_market(path)[0] if path.exists() else laplace3d(12))))
+    A = sp.csr_array(abs(sp.csr_array(gg.io.read_matrix_market(real_graph("PGPgiantcompo"))[0])))
     graphblas_threads(1)
     first = _host(gg.coarse_mapping(A, method).labels)
     for threads in (2, 1, 2):

@@ -32,7 +32,7 @@ from gbgraph.errors import AsymmetricGraphError  # noqa: E402
 from gbgraph.generators import elasticity3d, laplace3d  # noqa: E402
 
 import algorithm_calls  # noqa: E402
-from conftest import SHARED_DATA  # noqa: E402
+from conftest import real_graph  # noqa: E402
 from strategies import graphs  # noqa: E402
 
 COMM = MPI.COMM_WORLD
@@ -126,10 +126,7 @@ def test_random_graphs(name, A):
 @pytest.mark.parametrize("name", SHARED_ALGORITHMS)
 @pytest.mark.parametrize("graph", SHARED)
 def test_shared_graphs(graph, name):
-    path = SHARED_DATA / f"{graph}.mtx.gz"
-    if not path.exists():
-        pytest.skip(f"no {path} (set GBGRAPH_DATA to the shared/data folder)")
-    csr, weighted = gg.io.read_matrix_market(path)
+    csr, weighted = gg.io.read_matrix_market(real_graph(graph))
     assert_identical(name, abs(csr) if weighted else csr != 0)  # the mappings need weights >= 0
 
 

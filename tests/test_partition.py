@@ -12,7 +12,7 @@ import gbgraph as gg
 from gbgraph.algorithms.partition import bounds_of
 from gbgraph.algorithms.refine_fm import HostGraph, fm_refine, rebalance
 
-from conftest import SHARED_DATA, gpu_available, shared_graphs
+from conftest import gpu_available, real_graph, shared_graphs
 from strategies import graphs, random_graphs
 
 REFINES = ["fm", "jet", "spectral"]
@@ -212,10 +212,9 @@ def test_disconnected_graph_is_balanced():
     assert r.part_weights.max() <= math.ceil(A.shape[0] / 2)
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "4elt.mtx.gz").exists(), reason="needs ../shared/data/4elt.mtx.gz")
 def test_4elt_cut_no_worse_than_metis():
     # METIS 5 (pymetis) cuts 195 edges of 4elt at 3% imbalance (issue 13's measurement)
-    A = gg.io.read_matrix_market(SHARED_DATA / "4elt.mtx.gz")[0]
+    A = gg.io.read_matrix_market(real_graph("4elt"))[0]
     r = gg.bisect(A)
     assert_valid(A, r, 2, 0.03)
     assert r.cut <= 195
