@@ -37,7 +37,7 @@ from common import common_arguments, describe_machine, graph_name, graph_specs, 
 
 GENERATED = ("laplace3d:60",)
 ALGORITHMS = ("bfs", "components", "triangles", "pagerank", "sssp", "core")
-BACKENDS = ("suitesparse", "numba")
+BACKENDS = ["suitesparse", "numba"]  # --backends: the ones timed in this run (cupy on a GPU machine)
 #: PageRank's stopping test for every implementation: Σ |r - r_previous| <= n * PAGERANK_TOL
 #: (networkx's and graphblas-algorithms' ``tol``; LAGraph's is the sum itself). networkx's
 #: default, 1e-6, stops a mesh after one iteration (the uniform start is nearly stationary).
@@ -180,7 +180,7 @@ def implementations(G, Gw, A, W, source, tol):
     out = {}
 
     def per_backend(fn):
-        return {name: (lambda b=name: fn(b)) for name in BACKENDS}
+        return {name: (lambda b=name: _synced(b, fn(b))) for name in BACKENDS}
 
     out["bfs"] = {**per_backend(lambda b: lagraph.bfs(G, source, backend=b)),
                   "python-graphblas": lambda: pgb_bfs(A, source),
@@ -201,8 +201,27 @@ def implementations(G, Gw, A, W, source, tol):
     return out
 
 
+def _synced(backend, result):
+    """``result`` once the device has finished it (the GPU backend's kernels run ahead of the host)."""
+    if backend == "cupy":
+        import cupy
+
+        cupy.cuda.Device().synchronize()
+    return result
+
+
+def _on_host(result):
+    """A lagraph result with its CuPy arrays brought to the host."""
+    if hasattr(result, "__dataclass_fields__"):
+        import dataclasses
+
+        return dataclasses.replace(result, **{f: _on_host(getattr(result, f)) for f in result.__dataclass_fields__})
+    return result.get() if type(result).__module__.startswith("cupy") else result
+
+
 def as_numpy(algorithm, name, result, n):
     """A comparable numpy form of each implementation's result."""
+    result = _on_host(result)
     if algorithm == "bfs":
         if name == "graphblas-algorithms":
             levels = np.full(n, -1)
@@ -265,8 +284,8 @@ def bench(spec, repeat, algorithms):
 def print_header(repeat):
     print(f"gbgraph.lagraph beside python-graphblas and graphblas-algorithms, CPU (ms, median of {repeat}); "
           f"x: time over python-graphblas'")
-    print(f"{'graph':<16} {'algorithm':<11} {'SpMV':>7} {'suitesparse':>17} {'numba':>17} {'python-graphblas':>16} "
-          f"{'graphblas-algorithms':>26}  agree")
+    print(f"{'graph':<16} {'algorithm':<11} {'SpMV':>7} " + " ".join(f"{b:>17}" for b in BACKENDS) +
+          f" {'python-graphblas':>16} {'graphblas-algorithms':>26}  agree")
 
 
 def print_line(row, algorithm, entry):
@@ -278,8 +297,8 @@ def print_line(row, algorithm, entry):
         return f"{ms[name]:>{width - 7}.1f} ({ratio[name]:4.2f}x)"
 
     ok = "yes" if all(entry["agree"].values()) else "NO: " + ", ".join(k for k, v in entry["agree"].items() if not v)
-    print(f"{row['graph']:<16} {algorithm:<11} {entry['spmv_ms']:>7.2f} {cell('suitesparse', 17)} {cell('numba', 17)} "
-          f"{ms['python-graphblas']:>16.1f} {cell('graphblas-algorithms', 26)}  {ok}", flush=True)
+    print(f"{row['graph']:<16} {algorithm:<11} {entry['spmv_ms']:>7.2f} " + " ".join(cell(b, 17) for b in BACKENDS) +
+          f" {ms['python-graphblas']:>16.1f} {cell('graphblas-algorithms', 26)}  {ok}", flush=True)
 
 
 def targets(rows):
@@ -289,19 +308,29 @@ def targets(rows):
         ratios = [r["algorithms"][algorithm]["over_python_graphblas"] for r in rows if algorithm in r["algorithms"]]
         if not ratios:
             continue
-        numba = max(r["numba"] for r in ratios)
-        suitesparse = max(r["suitesparse"] for r in ratios)
-        out[algorithm] = {"numba_over_python_graphblas": numba, "numba_no_slower": numba <= 1.0,
-                          "suitesparse_over_python_graphblas": suitesparse, "suitesparse_within_1.2": suitesparse <= 1.2}
+        out[algorithm] = {}
+        if "numba" in BACKENDS:
+            numba = max(r["numba"] for r in ratios)
+            out[algorithm].update(numba_over_python_graphblas=numba, numba_no_slower=numba <= 1.0)
+        if "suitesparse" in BACKENDS:
+            suitesparse = max(r["suitesparse"] for r in ratios)
+            out[algorithm].update(suitesparse_over_python_graphblas=suitesparse,
+                                  suitesparse_within_1_2=suitesparse <= 1.2)
+        large = [r["algorithms"][algorithm]["over_python_graphblas"]["cupy"] for r in rows
+                 if algorithm in r["algorithms"] and "cupy" in BACKENDS and r["nnz"] >= 2_000_000]
+        if large:  # the GPU target: graphs of 1M+ edges (2M+ stored entries)
+            out[algorithm].update(cupy_over_python_graphblas=max(large), cupy_10x_faster=max(large) <= 0.1)
     return out
 
 
 def print_targets(t):
-    print("\nTargets (worst graph): numba <= 1.0x python-graphblas, suitesparse <= 1.2x")
+    print("\nTargets (worst graph): numba <= 1.0x python-graphblas, suitesparse <= 1.2x, "
+          "cupy <= 0.1x on graphs of 1M+ edges")
     for algorithm, v in t.items():
-        print(f"  {algorithm:<11} numba {v['numba_over_python_graphblas']:5.2f}x "
-              f"{'met' if v['numba_no_slower'] else 'NOT met':<8} suitesparse "
-              f"{v['suitesparse_over_python_graphblas']:5.2f}x {'met' if v['suitesparse_within_1.2'] else 'NOT met'}")
+        parts = [f"{name} {v[f'{name}_over_python_graphblas']:5.2f}x {'met' if v[key] else 'NOT met':<8}"
+                 for name, key in (("numba", "numba_no_slower"), ("suitesparse", "suitesparse_within_1_2"),
+                                   ("cupy", "cupy_10x_faster")) if key in v]
+        print(f"  {algorithm:<11} " + " ".join(parts))
 
 
 def main(argv=None):
@@ -309,9 +338,12 @@ def main(argv=None):
     common_arguments(parser, GENERATED, repeat=3)
     parser.add_argument("--algorithms", nargs="*", choices=ALGORITHMS, default=ALGORITHMS,
                         help=f"what to time (default: all of {', '.join(ALGORITHMS)})")
+    parser.add_argument("--backends", nargs="*", choices=("suitesparse", "numba", "cupy"), default=BACKENDS,
+                        help=f"gbgraph backends to time (default: {' '.join(BACKENDS)}; cupy needs a GPU)")
     args = parser.parse_args(argv)
+    BACKENDS[:] = args.backends
     specs = graph_specs(args, GENERATED)
-    machine = describe_machine(graphblas_algorithms=ga.__version__, repeat=args.repeat)
+    machine = describe_machine(graphblas_algorithms=ga.__version__, repeat=args.repeat, backends=list(BACKENDS))
     print_header(args.repeat)
     rows = [bench(spec, args.repeat, args.algorithms) for spec in progress(specs, graph_name)]
     result = targets(rows)

@@ -116,7 +116,7 @@ def commands(page):
     synopses (placeholders in capitals, [options], a|b)."""
     text, found = (ROOT / page).read_text(), []
     candidates = []
-    for block in re.finditer(r"^```[a-z]*\n(.*?)^```", text, re.M | re.S):
+    for block in re.finditer(r"^```(?!text)[a-z]*\n(.*?)^```", text, re.M | re.S):  # ```text: output
         candidates += [(block.start(1) + m.start(1), m.group(1))
                        for m in re.finditer(r"(?:^|&& )(gbgraph [^\n#]*)", block.group(1), re.M)]
     for m in re.finditer(r"(?<!`)`(gbgraph [^`\n]*)`", text):
