@@ -32,9 +32,9 @@ _COMPARISONS = {"eq": cupy.equal, "ne": cupy.not_equal, "lt": cupy.less, "le": c
 _ARITHMETIC = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "minus": cupy.subtract,
                "times": cupy.multiply, "land": cupy.logical_and, "lor": cupy.logical_or,
                "band": cupy.bitwise_and, "bor": cupy.bitwise_or, "bxor": cupy.bitwise_xor}
+# CuPy has no reduce of its bitwise ufuncs: band, bor and bxor reduce on the host
 _REDUCTIONS = {"min": cupy.min, "max": cupy.max, "plus": cupy.sum, "times": cupy.prod, "any": None,
-               "land": cupy.all, "lor": cupy.any, "band": cupy.bitwise_and.reduce,
-               "bor": cupy.bitwise_or.reduce}
+               "land": cupy.all, "lor": cupy.any}
 
 
 class CupyBackend(Backend):
@@ -363,7 +363,7 @@ class CupyBackend(Backend):
 
     def reduce(self, u, monoid):
         _check(monoid, MONOIDS)
-        if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _DEVICE_MONOIDS or \
+        if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _REDUCTIONS or \
                 _typed(generic.monoid_type, "reduce", monoid, u.dtype) != u.dtype or \
                 (u.dtype.kind == "f" and monoid in ("min", "max")):  # IEEE fmin/fmax on NaN: the host's
             return _on_host("reduce", u, monoid)
@@ -387,7 +387,8 @@ class CupyBackend(Backend):
 
     def extract(self, u, indices, cols=None, *, mask=None, structure=True, complement=False, out=None,
                 accum=None, replace=False):
-        if cols is not None or mask is not None or out is not None or accum is not None or replace:
+        if cols is not None or mask is not None or out is not None or accum is not None or replace or \
+                u.dtype not in _KERNEL_DTYPES:
             return _on_host("extract", u, indices, cols, mask=mask, structure=structure, complement=complement,
                             out=out, accum=accum, replace=replace)
         indices = cupy.asarray(indices, dtype=cupy.int64)
