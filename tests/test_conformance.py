@@ -40,6 +40,7 @@ from graphblas.core.operator import Semiring
 import gbgraph as gg
 import conformance_cases
 from conformance_cases import CASES, operands
+from conftest import gpu_available
 
 # ---- the oracle: python-graphblas -------------------------------------------------------
 
@@ -378,21 +379,8 @@ def _check_any(case, ops, positions, got):
 
 # ---- the test ---------------------------------------------------------------------------
 
-def _cupy_available():
-    """True when CuPy imports and sees a GPU (as tests/conftest.py's ``gpu_available``, which
-    docs/make_support_table.py, importing this module outside pytest, cannot import)."""
-    if importlib.util.find_spec("cupy") is None:
-        return False
-    import cupy
-
-    try:
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except cupy.cuda.runtime.CUDARuntimeError:
-        return False
-
-
 BACKENDS = {"suitesparse": [], "numba": [],
-            "cupy": [pytest.mark.gpu, pytest.mark.skipif(not _cupy_available(), reason="needs CuPy and an NVIDIA GPU")],
+            "cupy": [pytest.mark.gpu, pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")],
             # one rank in-process; tests/test_mpi_launch.py runs these cases on 2 and 3 ranks
             "mpi": [pytest.mark.slow, pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None,
                                                          reason="needs mpi4py")]}
