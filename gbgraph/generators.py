@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._checks import check_integer
+from .backends.numba.kernels.threads import parallel_above
 
 __all__ = ["laplace3d", "elasticity3d", "grid_coordinates", "rigid_body_modes"]
 
@@ -247,6 +248,7 @@ def _row_templates(dims, offsets, value, coupling):
     return columns, values, lengths
 
 
+@parallel_above(np.size, "data")  # a parallel region (and its compile) only for large grids
 @numba.njit(cache=True, parallel=True)
 def _fill_stencil(nx, ny, nz, b, columns, values, lengths, indptr, indices, data):
     """Write the CSR arrays of ``_stencil`` from the row templates, one z plane per task, in a
