@@ -55,7 +55,7 @@ def test_mpi_tests_pass_on_several_ranks(ranks):
 @pytest.mark.parametrize("ranks", [2, 3])
 def test_conformance_on_several_ranks(ranks):
     # 13 409 cases of a few collectives each: 10-20 minutes on ranks oversubscribed 3 to 2 cores
-    _run_tests(ranks, "test_conformance.py", ("-k", "mpi"), timeout=2400)
+    _run_tests(ranks, "test_conformance.py", ("-k", "mpi", "-m", ""), timeout=2400)  # -m "": its slow marks too
 
 
 @pytest.mark.gpu
