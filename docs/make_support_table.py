@@ -39,7 +39,10 @@ typed operator for any of them (e.g. `plus` on bool), so every backend raises
 or another error). Operator families: a
 semiring's monoid with its multiply's family (`arithmetic`: plus, minus, rminus, times, div,
 min, max; `comparison`: eq ... ge; `logical`: land, lor, lxor; `bitwise`: band, bor, bxor);
-the same families for binary operators; other operators by name.
+the same families for binary operators; other operators by name. The `cupy` section was
+written on a GPU machine (`python docs/make_support_table.py cupy` on an H200), the `mpi`
+section on one rank in-process (`tests/test_mpi_launch.py` runs the same cases on 2 and 3
+ranks).
 """
 
 
