@@ -105,6 +105,13 @@ SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
 #: of each entry, plus the thunk.
 INDEX_UNARY_OPS = ("rowindex", "colindex", "diagindex")
 
+def check_accum(verb, out, accum):
+    """``accum`` accumulates into ``out``: without it the call is a ValueError (every backend
+    checks this first, before any typing)."""
+    if accum is not None and out is None:
+        raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
+
+
 class Backend(abc.ABC):
     """The operations every backend provides; see the module docstring for conventions."""
 

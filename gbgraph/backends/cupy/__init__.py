@@ -20,7 +20,7 @@ import contextlib
 
 import numpy as np
 
-from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from ..numba import generic
 from .containers import Matrix, Vector
 from . import host, kernels, replay
@@ -437,25 +437,21 @@ def _check_controls(verb, out, accum):
     """Bad output controls are a ValueError before any typing (as on every backend)."""
     if accum is not None:
         _check(accum, BINARY_OPS)
-        if out is None:
-            raise ValueError(f"{verb}: accum={accum!r} needs out=")
+    check_accum(verb, out, accum)
 
 
-def _typed(rule, *args):
-    """A typing rule of :mod:`gbgraph.backends.numba.generic`, its NotImplementedError naming
-    this backend."""
+def _typed(rule, *args, **kwargs):
+    """``rule(*args, **kwargs)``: a typing rule of :mod:`gbgraph.backends.numba.generic`, or a
+    general form on the host, its NotImplementedError naming this backend."""
     try:
-        return rule(*args)
+        return rule(*args, **kwargs)
     except NotImplementedError as e:
         raise NotImplementedError(str(e).replace("numba:", "cupy:", 1)) from None
 
 
 def _on_host(verb, *args, **kwargs):
     """The general form of ``verb`` (:mod:`.host`), its errors naming this backend."""
-    try:
-        return host.call(verb, *args, **kwargs)
-    except NotImplementedError as e:
-        raise NotImplementedError(str(e).replace("numba:", "cupy:", 1)) from None
+    return _typed(host.call, verb, *args, **kwargs)
 
 
 def _product_type(verb, semiring, left, right, pattern, multiplies=_MXV_MULTIPLIES):

@@ -78,7 +78,7 @@ except ImportError as error:  # pragma: no cover - the extra names what to insta
     raise ImportError('backend "mpi" needs mpi4py and an MPI library: pip install "gbgraph[mpi]" '
                       '(mpi4py and the mpich wheel, which brings mpiexec)') from error
 
-from ..base import Backend
+from ..base import Backend, check_accum
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
 from . import fused
@@ -223,7 +223,7 @@ class MPIBackend(Backend):
     @_named
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
-        _needs_out("mxv", out, accum)
+        check_accum("mxv", out, accum)
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
         if accum is not None or replace:
@@ -250,7 +250,7 @@ class MPIBackend(Backend):
     @_named
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
-        _needs_out("vxm", out, accum)
+        check_accum("vxm", out, accum)
         if transpose:  # u ⊕.⊗ Aᵀ: the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
         if out is not None:
@@ -268,7 +268,7 @@ class MPIBackend(Backend):
     @_named
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
-        _needs_out("mxm", out, accum)
+        check_accum("mxm", out, accum)
         A = self.transpose(A) if transpose_a else A
         B = self.transpose(B) if transpose_b else B
         if out is not None:
@@ -284,7 +284,7 @@ class MPIBackend(Backend):
 
     @_named
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
-        _needs_out("transpose", out, accum)
+        check_accum("transpose", out, accum)
         local, columns = transposed(self, A)
         T = DistMatrix(local, A.ncols, A.nrows, self.block(A.ncols)[0], columns)
         if mask is None and out is None:
@@ -296,7 +296,7 @@ class MPIBackend(Backend):
     @_named
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
-        _needs_out("ewise_mult", out, accum)
+        check_accum("ewise_mult", out, accum)
         if out is not None:
             w = self.ewise_mult(op, u, v, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -307,7 +307,7 @@ class MPIBackend(Backend):
     @_named
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
-        _needs_out("ewise_add", out, accum)
+        check_accum("ewise_add", out, accum)
         if out is not None:
             w = self.ewise_add(op, u, v, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -318,7 +318,7 @@ class MPIBackend(Backend):
     @_named
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
-        _needs_out("apply", out, accum)
+        check_accum("apply", out, accum)
         if out is not None:
             w = self.apply(op, u, left=left, right=right, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -329,7 +329,7 @@ class MPIBackend(Backend):
     @_named
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
-        _needs_out("select", out, accum)
+        check_accum("select", out, accum)
         if out is not None:
             w = self.select(op, u, thunk, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -346,7 +346,7 @@ class MPIBackend(Backend):
     @_named
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
-        _needs_out("apply_index", out, accum)
+        check_accum("apply_index", out, accum)
         if mask is not None or out is not None:
             w = self.apply_index(op, u, thunk)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -357,7 +357,7 @@ class MPIBackend(Backend):
     @_named
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
-        _needs_out("reduce_rows", out, accum)
+        check_accum("reduce_rows", out, accum)
         if mask is not None or out is not None:
             w = self.reduce_rows(A, monoid)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -633,11 +633,6 @@ def _select_positions(local, u, keeps, k):
 def _in_columns(local, A, columns):
     """``A``'s local matrix in the column map ``columns`` (itself where it is A's)."""
     return A.local if A.columns == columns else _recolumned(local, A, columns)
-
-
-def _needs_out(verb, out, accum):
-    if accum is not None and out is None:
-        raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
 
 
 def _index_values(local, u, op, thunk):

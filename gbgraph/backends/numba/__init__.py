@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend
+from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from . import generic, verbs
 from .containers import Matrix, Vector
 from .kernels import aggregation, coarse, coloring, products, sets
@@ -507,8 +507,7 @@ def _controls(verb, mask, structure, complement, out, accum, replace):
     """The output controls of a verb, checked: accumulate is an operator and needs ``out``."""
     if accum is not None:
         _check(accum, BINARY_OPS)
-        if out is None:
-            raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
+    check_accum(verb, out, accum)
     return dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
 
 

@@ -32,7 +32,7 @@ from graphblas.core.operator import Semiring
 
 from ..._malloc import keep_freed_blocks
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
-                    UNARY_OPS, Backend)
+                    UNARY_OPS, Backend, check_accum)
 
 __all__ = ["SuiteSparseBackend"]
 
@@ -120,8 +120,7 @@ class SuiteSparseBackend(Backend):
 
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("mxv", accum)
+        check_accum("mxv", out, accum)
         try:
             expr = (A.T if transpose else A).mxv(u, _op(_SEMIRING, semiring))
         except KeyError as error:
@@ -138,8 +137,7 @@ class SuiteSparseBackend(Backend):
 
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("vxm", accum)
+        check_accum("vxm", out, accum)
         try:
             expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
         except KeyError as error:
@@ -148,8 +146,7 @@ class SuiteSparseBackend(Backend):
 
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("mxm", accum)
+        check_accum("mxm", out, accum)
         try:
             expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
         except KeyError as error:
@@ -161,8 +158,7 @@ class SuiteSparseBackend(Backend):
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("ewise_mult", accum)
+        check_accum("ewise_mult", out, accum)
         try:
             expr = u.ewise_mult(v, _op(_BINARY, op))
         except KeyError as error:
@@ -171,8 +167,7 @@ class SuiteSparseBackend(Backend):
 
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("ewise_add", accum)
+        check_accum("ewise_add", out, accum)
         try:
             expr = u.ewise_add(v, _op(_BINARY, op))
         except KeyError as error:
@@ -181,8 +176,7 @@ class SuiteSparseBackend(Backend):
 
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("apply", accum)
+        check_accum("apply", out, accum)
         try:
             if left is None and right is None:
                 expr = u.apply(_op(_UNARY, op))
@@ -195,8 +189,7 @@ class SuiteSparseBackend(Backend):
 
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("apply_index", accum)
+        check_accum("apply_index", out, accum)
         if callable(op):
             return super().apply_index(op, u, thunk, mask=mask, structure=structure, complement=complement,
                                        out=out, accum=accum, replace=replace)
@@ -208,8 +201,7 @@ class SuiteSparseBackend(Backend):
 
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("select", accum)
+        check_accum("select", out, accum)
         selector = _op(_SELECT, op)
         try:
             if not op.startswith("value"):
@@ -236,8 +228,7 @@ class SuiteSparseBackend(Backend):
 
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("reduce_rows", accum)
+        check_accum("reduce_rows", out, accum)
         try:
             expr = A.reduce_rowwise(_op(_MONOID, monoid))
         except KeyError as error:
@@ -246,8 +237,7 @@ class SuiteSparseBackend(Backend):
 
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
-        if accum is not None and out is None:
-            raise _accum_without_out("reduce_cols", accum)
+        check_accum("reduce_cols", out, accum)
         try:
             expr = A.reduce_columnwise(_op(_MONOID, monoid))
         except KeyError as error:
@@ -309,10 +299,6 @@ def _compared(op, u, thunk):
     return _new(u, keep.V)
 
 
-def _accum_without_out(verb, accum):
-    return ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
-
-
 def _thunk(value, like):
     """A value select's thunk as a numpy scalar of ``like``'s dtype, or None where that
     changes its value (0.5 for an integer vector, -2 for an unsigned one)."""
@@ -327,9 +313,8 @@ def _thunk(value, like):
 
 def _store(verb, expr, mask, out, accum, replace):
     """``out<mask, replace> accum= expr``, or a new object ``<mask> = expr`` without ``out``."""
+    check_accum(verb, out, accum)
     if out is None:
-        if accum is not None:
-            raise _accum_without_out(verb, accum)
         return _new(expr, mask)
     if accum is None:
         out(mask=mask, replace=replace) << expr
