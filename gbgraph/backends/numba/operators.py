@@ -254,12 +254,12 @@ def pattern_values(n):
     return _TRUE[:n]
 
 
-def dense(verb, op, position, size, indices, values, fill):
+def dense(verb, op, position, size, indices, values, fill, copy=True):
     """A vector's values at every position: ``indices`` (None: full) and ``values``, with
     ``fill`` (cast to the vector's dtype) where absent; ``ValueError`` for a vector with
-    absent entries where ``fill`` is None. Always a new array."""
+    absent entries where ``fill`` is None. A new array unless full and not ``copy``."""
     if indices is None or indices.size == size:
-        return np.array(values)
+        return np.array(values) if copy else np.ascontiguousarray(values)
     if fill is None:
         raise ValueError(f"{verb}: vector {position} of {op!r} must be full (its fill is None), "
                          f"got {indices.size} of {size} entries")
