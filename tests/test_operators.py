@@ -50,6 +50,10 @@ def uplus(x, y):
     return x + y
 
 
+def shifted(x, y):
+    return x << y
+
+
 def weighted(a, u):
     return np.uint64(a * 10.0) + u
 
@@ -408,6 +412,16 @@ def test_row_operator_bad_inputs(be):
         be.apply(BinaryOp(umin), be.full(10, 1, "int64"))
     with pytest.raises(NotImplementedError, match=f"{be.name}: mxm with the user-defined"):
         be.mxm(Semiring(Monoid(umin, ALL), "second"), A, A)
+
+
+def test_an_operator_numba_cannot_type_is_not_implemented(be):
+    u = be.full(5, 1.5, "float64")
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: apply with BinaryOp\('shifted'\) on float64/int64 "
+                                                  r"is not supported \(.*numba cannot type shifted"):
+        be.apply(BinaryOp(shifted), u, right=2)
+    A = _matrix(be, _graph(n=5, seed=1), pattern=True)
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: mxv with Semiring\('umin_div'\) on bool/float64"):
+        be.mxv(Semiring(Monoid(umin, ALL), "div"), A, u)
 
 
 # ---- typing and restricted Python ----------------------------------------------------

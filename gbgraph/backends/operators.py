@@ -57,7 +57,7 @@ import textwrap
 import numpy as np
 
 __all__ = ["UnaryOp", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "RowOperator", "local", "CASTS",
-           "program"]
+           "program", "TypingError"]
 
 #: The casts restricted Python may call, ``np.<name>(x)``.
 CASTS = ("int32", "int64", "uint32", "uint64", "float32", "float64", "bool_")
@@ -68,6 +68,12 @@ _UNARYOPS = (ast.UAdd, ast.USub, ast.Invert, ast.Not)
 _CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 #: What an operator's row and column indices are: int64, on every backend.
 INDEX = np.dtype(np.int64)
+
+
+class TypingError(TypeError):
+    """numba cannot type an operator's function on the given dtypes, or types its result as
+    no scalar (a verb reports it as ``NotImplementedError`` naming verb, operator, dtypes and
+    backend)."""
 
 
 def local(n, dtype):
@@ -465,7 +471,7 @@ def _numba_result(op, argtypes):
         ir = compiler.run_frontend(namespace[op._main.name])
         return typed_passes.type_inference_stage(typing, target, ir, argtypes, None).return_type
     except numba.core.errors.TypingError as error:
-        raise TypeError(f"{op!r}: numba cannot type {op._main.name} for arguments {argtypes}: "
+        raise TypingError(f"{op!r}: numba cannot type {op._main.name} for arguments {argtypes}: "
                         f"{str(error).splitlines()[0]}") from None
 
 
@@ -486,7 +492,7 @@ def _dtype_of(numba_type, op, what):
         return np.dtype(bool)
     if isinstance(numba_type, (numba.types.Integer, numba.types.Float)):
         return np.dtype(str(numba_type))
-    raise TypeError(f"{op!r}: {what} has type {numba_type}; an operator returns a bool, int or float scalar")
+    raise TypingError(f"{op!r}: {what} has type {numba_type}; an operator returns a bool, int or float scalar")
 
 
 class UnaryOp(_Operator):
@@ -701,7 +707,7 @@ class Monoid(BinaryOp):
         """
         typed = super().result_dtype(self.dtype, self.dtype)
         if typed != self.dtype:
-            raise TypeError(f"Monoid({self.name!r}) over {self.dtype} returns {typed} (numba's type); "
+            raise TypingError(f"Monoid({self.name!r}) over {self.dtype} returns {typed} (numba's type); "
                             f"cast the result to np.{self.dtype.type.__name__}")
         return self.dtype
 
@@ -879,9 +885,9 @@ class RowOperator(_Operator):
         argtypes += tuple(_numba_array(v) for v in vectors)
         result = self._typeof(argtypes)
         if not isinstance(result, numba.types.BaseTuple) or len(result) != 2:
-            raise TypeError(f"{self!r} returns {result}, not a pair (value, present)")
+            raise TypingError(f"{self!r} returns {result}, not a pair (value, present)")
         if not isinstance(result[1], numba.types.Boolean):
-            raise TypeError(f"{self!r}: 'present' has type {result[1]}, not bool")
+            raise TypingError(f"{self!r}: 'present' has type {result[1]}, not bool")
         return _dtype_of(result[0], self, "the value")
 
 

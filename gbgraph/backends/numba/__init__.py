@@ -240,7 +240,8 @@ class NumbaBackend(Backend):
     def reduce(self, u, monoid):
         if isinstance(monoid, ops._Operator):
             values = verbs.entries(u)[1]
-            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
+            with compiled.supported("numba", "reduce", monoid, u):
+                return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         _check(monoid, MONOIDS)
         return verbs.reduce(u, monoid)
 
@@ -249,7 +250,8 @@ class NumbaBackend(Backend):
         controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
         if isinstance(monoid, ops._Operator):
             rows = np.flatnonzero(np.diff(A.indptr) > 0)
-            reduced = compiled.reduce_rows(_monoid("reduce_rows", monoid), A.indptr, _values(A), rows)
+            with compiled.supported("numba", "reduce_rows", monoid, A):
+                reduced = compiled.reduce_rows(_monoid("reduce_rows", monoid), A.indptr, _values(A), rows)
             return self._into(Vector(A.nrows, rows, reduced), "reduce_rows", controls)
         _check(monoid, MONOIDS)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
@@ -664,12 +666,14 @@ def _user_apply(op, u, left, right, controls):
     if isinstance(op, ops.UnaryOp):
         if left is not None or right is not None:
             raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        values = compiled.apply_unary(op, values)
+        with compiled.supported("numba", "apply", op, u):
+            values = compiled.apply_unary(op, values)
     else:
         _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
         if left is None and right is None:
             raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+        with compiled.supported("numba", "apply", op, u, right if left is None else left):
+            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
     return verbs.finish("apply", verbs.shape(u), keys, values, **controls)
 
 
@@ -679,7 +683,8 @@ def _user_ewise(verb, op, u, v, controls):
     verbs.check_like(verb, "the second operand", v, u)
     keys_u, a = verbs.entries(u)
     keys_v, b = verbs.entries(v)
-    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    with compiled.supported("numba", verb, op, u, v):
+        keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return verbs.finish(verb, verbs.shape(u), keys, values, **controls)
 
 
@@ -710,7 +715,8 @@ def _user_index(verb, op, u, thunk, controls):
         rows, cols = keys, np.zeros(keys.size, np.int64)
     else:
         rows, cols = u.rows(), u.indices
-    result = compiled.index_unary(op, values, rows, cols, thunk)
+    with compiled.supported("numba", verb, op, values, thunk):
+        result = compiled.index_unary(op, values, rows, cols, thunk)
     if verb == "select":
         keep = generic.cast(result, bool)
         keys, result = keys[keep], values[keep]
@@ -725,13 +731,15 @@ def _user_rows(verb, op, A, u, controls, order):
         _no_order(verb, op, order)
         _check_sizes(verb, A.ncols, u.size)
         dense, present = u.dense()
-        values, found = compiled.semiring_rows(verb, op, A.indptr, A.indices, _values(A), dense, present, rows,
-                                               verb == "vxm")
+        with compiled.supported("numba", verb, op, A, u):
+            values, found = compiled.semiring_rows(verb, op, A.indptr, A.indices, _values(A), dense, present, rows,
+                                                   verb == "vxm")
     else:
         vectors = _row_vectors(verb, op, A, u, order is not None)
         if order is not None:
             order = _order(verb, order, A.nrows, rows)
-        values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
+        with compiled.supported("numba", verb, op, A, u):
+            values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
     positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
     if found.all() and rows is None:
         return Vector(A.nrows, None, values)

@@ -249,7 +249,8 @@ class SuiteSparseBackend(Backend):
     def reduce(self, u, monoid):
         if isinstance(monoid, ops._Operator):
             values = _entries(u)[1]
-            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
+            with compiled.supported("suitesparse", "reduce", monoid, u):
+                return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         try:
             if isinstance(u, gb.Matrix):
                 scalar = u.reduce_scalar(_op(_MONOID, monoid)).new()
@@ -516,12 +517,14 @@ def _user_apply(op, u, left, right):
     if isinstance(op, ops.UnaryOp):
         if left is not None or right is not None:
             raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        values = compiled.apply_unary(op, values)
+        with compiled.supported("suitesparse", "apply", op, u):
+            values = compiled.apply_unary(op, values)
     else:
         _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
         if left is None and right is None:
             raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+        with compiled.supported("suitesparse", "apply", op, u, right if left is None else left):
+            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
     return _rebuilt("apply", shape, keys, values)
 
 
@@ -532,7 +535,8 @@ def _user_ewise(verb, op, u, v):
     keys_v, b, other = _entries(v)
     if shape != other:
         raise ValueError(f"{verb}: the second operand has shape {other}, expected {shape}")
-    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    with compiled.supported("suitesparse", verb, op, u, v):
+        keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return _rebuilt(verb, shape, keys, values)
 
 
@@ -566,7 +570,8 @@ def _user_index(verb, op, u, thunk):
     thunk = _thunk_arrays(verb, op, u, thunk)
     keys, values, shape = _entries(u)
     rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
-    result = compiled.index_unary(op, values, rows, cols, thunk)
+    with compiled.supported("suitesparse", verb, op, values, thunk):
+        result = compiled.index_unary(op, values, rows, cols, thunk)
     if verb == "select":
         keep = generic.cast(result, bool)
         keys, result = keys[keep], values[keep]
@@ -598,7 +603,8 @@ def _user_reduce_rows(verb, monoid, A, transpose):
     monoid = _monoid(verb, monoid)
     with _csr(A, transpose) as (indptr, _, values):
         rows = np.flatnonzero(np.diff(indptr) > 0)
-        reduced = compiled.reduce_rows(monoid, indptr, values, rows)
+        with compiled.supported("suitesparse", verb, monoid, A):
+            reduced = compiled.reduce_rows(monoid, indptr, values, rows)
         return _rebuilt(verb, (indptr.size - 1,), rows, reduced)
 
 
@@ -635,13 +641,16 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
             present = np.zeros(u.size, bool)
             present[indices] = True
         with _csr(A, transpose) as (indptr, cols, vals):
-            values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows, verb == "vxm")
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows,
+                                                       verb == "vxm")
     else:
         vectors = _row_vectors(verb, op, n, ncols, u, order is not None)
         if order is not None:
             order = _order(verb, order, n, rows)
         with _csr(A, transpose) as (indptr, cols, vals):
-            values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
     positions = np.arange(n, dtype=np.int64) if rows is None else rows
     return _rebuilt(verb, (n,), positions[found], values[found])
 
