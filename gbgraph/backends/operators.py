@@ -401,6 +401,11 @@ class _Operator:
         return self._main.source
 
     @property
+    def helper_sources(self):
+        """The sources of the ``helpers``, in order (dedented, without decorators)."""
+        return tuple(h.source for h in self._checked_helpers)
+
+    @property
     def arity(self):
         """The number of arguments the function takes."""
         return self._main.arity

@@ -8,6 +8,8 @@ the fused verbs (first fit, in-group products, Jones-Plassmann depths) are kerne
 own. Every other operator, dtype and output control of the protocol, on vectors and matrices,
 takes the general numpy forms of ``verbs.py`` with python-graphblas' typing
 (``generic.py``). Matrix-matrix products go to SuiteSparse:GraphBLAS through python-graphblas.
+User-defined operators (:mod:`gbgraph.backends.operators`) run in kernels generated for each
+operator and dtypes (``operators.py``).
 
 Why a second CPU backend: the suitesparse-graphblas 9.x wheel stores 64-bit indices, has no
 JIT, and each python-graphblas call on a vector of a million entries costs 2-30 ms on this

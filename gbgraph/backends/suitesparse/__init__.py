@@ -1,7 +1,11 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`). A name the protocol lists but python-graphblas has no
+oracle, :mod:`gbgraph.backends.base`). A user-defined operator
+(:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
+objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
+python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
+process compiles nothing. A name the protocol lists but python-graphblas has no
 typed operator for (``plus`` on bool, ``bor`` on floats) raises ``NotImplementedError``.
 Three properties of the suitesparse-graphblas 9.x wheel shape the choices here (see
 docs/backends.md):
