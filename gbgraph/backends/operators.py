@@ -51,13 +51,14 @@ Backends compile the operator from :attr:`source` (numba: a generated module com
 """
 
 import ast
+import functools
 import inspect
 import textwrap
 
 import numpy as np
 
 __all__ = ["UnaryOp", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "RowOperator", "local", "CASTS",
-           "program", "TypingError"]
+           "program", "TypingError", "accumulating"]
 
 #: The casts restricted Python may call, ``np.<name>(x)``.
 CASTS = ("int32", "int64", "uint32", "uint64", "float32", "float64", "bool_")
@@ -906,3 +907,44 @@ def _doc_smallest_free(i, start, stop, cols, vals, colors):
     while c < LIMIT and seen[c]:  # noqa: F821
         c += 1
     return c, c < LIMIT  # noqa: F821
+
+
+def accumulating(verb):
+    """Decorator of a backend's verb: a :class:`BinaryOp` as its ``accum``, in the protocol's
+    own verbs.
+
+    GraphBLAS' accumulate, ``out<mask, replace> accum= T``, is ``Z = out ⊕accum T`` (the
+    union: ``accum(out(i), T(i))`` where both have an entry, the one present elsewhere, as
+    ``ewise_add`` computes it) and then ``out<mask, replace> = Z`` (cast to ``out``'s dtype).
+    So the verb computes ``T<mask>`` without ``out``, then ``ewise_add`` and ``assign`` finish;
+    a named ``accum`` goes to the verb itself.
+
+    Parameters
+    ----------
+    verb : function
+        A method of a backend taking the output controls as keywords.
+
+    Returns
+    -------
+    function
+
+    Raises
+    ------
+    ValueError
+        (from the decorated verb) A BinaryOp ``accum`` without ``out``.
+    """
+    @functools.wraps(verb)
+    def accumulated(self, *args, **kwargs):
+        accum = kwargs.get("accum")
+        if not isinstance(accum, BinaryOp):  # the common case first: one dict lookup
+            return verb(self, *args, **kwargs)
+        out, replace = kwargs.pop("out", None), kwargs.pop("replace", False)
+        del kwargs["accum"]
+        if out is None:
+            raise ValueError(f"{verb.__name__}: accum={accum!r} needs out=, the object to accumulate into")
+        t = verb(self, *args, **kwargs)  # T<mask>
+        z = self.ewise_add(accum, out, t)  # Z = out ⊕accum T
+        return self.assign(out, z, mask=kwargs.get("mask"), structure=kwargs.get("structure", True),
+                           complement=kwargs.get("complement", False), replace=replace)
+
+    return accumulated

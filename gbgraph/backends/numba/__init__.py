@@ -87,6 +87,7 @@ class NumbaBackend(Backend):
     # Each verb runs the forms gbgraph's algorithms use through kernels or short numpy code,
     # and every other operator, dtype, matrix operand or output control through verbs.py.
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False, order=None):
         controls = _controls("mxv", mask, structure, complement, out, accum, replace)
@@ -116,6 +117,7 @@ class NumbaBackend(Backend):
             Vector(A.nrows, positions[found], result[found])
         return self._into(w, "mxv", controls, masked=True)
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         controls = _controls("vxm", mask, structure, complement, out, accum, replace)
@@ -136,6 +138,7 @@ class NumbaBackend(Backend):
                                 result, found)
         return self._into(Vector(A.ncols, reached, result[reached]), "vxm", controls)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
         if isinstance(semiring, ops.Semiring):
@@ -159,6 +162,7 @@ class NumbaBackend(Backend):
         return verbs.finish("mxm", (C.nrows, C.ncols), *verbs.entries(C), out=out, mask=mask, structure=structure,
                             complement=complement, accum=accum, replace=replace)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         _controls("transpose", mask, structure, complement, out, accum, replace)
         T = A.transposed()
@@ -167,6 +171,7 @@ class NumbaBackend(Backend):
         return verbs.finish("transpose", (T.nrows, T.ncols), *verbs.entries(T), out=out, mask=mask,
                             structure=structure, complement=complement, accum=accum, replace=replace)
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         controls = _controls("ewise_mult", mask, structure, complement, out, accum, replace)
@@ -179,6 +184,7 @@ class NumbaBackend(Backend):
         indices, a, b = _intersect(u, v)
         return self._into(Vector(u.size, indices, generic.binary(op, a, b, t_in)), "ewise_mult", controls)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         controls = _controls("ewise_add", mask, structure, complement, out, accum, replace)
@@ -200,6 +206,7 @@ class NumbaBackend(Backend):
                           np.where(in_a, generic.cast(a, t_out), generic.cast(b, t_out)))
         return self._into(Vector(u.size, indices, values), "ewise_add", controls)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         if left is not None and right is not None:
@@ -220,6 +227,7 @@ class NumbaBackend(Backend):
                 "apply", op, u.dtype, generic.scalar_dtype(right))[0])
         return self._into(Vector(u.size, u.indices, values), "apply", controls)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         controls = _controls("select", mask, structure, complement, out, accum, replace)
@@ -247,6 +255,7 @@ class NumbaBackend(Backend):
         _check(monoid, MONOIDS)
         return verbs.reduce(u, monoid)
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
@@ -266,6 +275,7 @@ class NumbaBackend(Backend):
         products.segment_reduce(values, A.indptr[rows], A.indptr[rows + 1], products.MONOIDS[monoid], reduced)
         return self._into(Vector(A.nrows, rows, reduced), "reduce_rows", controls)
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         """``w(j) = ⊕_i A(i, j)``: the rows of Aᵀ reduced."""
@@ -316,6 +326,7 @@ class NumbaBackend(Backend):
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))
         return _merge(w, value.restrict(rows), rows)
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
         controls = _controls("apply_index", mask, structure, complement, out, accum, replace)

@@ -126,6 +126,7 @@ class SuiteSparseBackend(Backend):
             raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op "
                              f"({error})") from None
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
@@ -148,6 +149,7 @@ class SuiteSparseBackend(Backend):
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
         check_accum("vxm", out, accum)
@@ -160,6 +162,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("vxm", semiring, (u, A), error) from None
         return _store("vxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
         check_accum("mxm", out, accum)
@@ -173,9 +176,11 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("mxm", semiring, (A, B), error) from None
         return _store("mxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         return _store("transpose", A.T, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         check_accum("ewise_mult", out, accum)
@@ -188,6 +193,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("ewise_mult", op, (u, v), error) from None
         return _store("ewise_mult", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         check_accum("ewise_add", out, accum)
@@ -200,6 +206,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("ewise_add", op, (u, v), error) from None
         return _store("ewise_add", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         check_accum("apply", out, accum)
@@ -216,6 +223,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply", op, operands, error) from None
         return _store("apply", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("apply_index", out, accum)
@@ -231,6 +239,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply_index", op, (u, thunk), error) from None
         return _store("apply_index", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         check_accum("select", out, accum)
@@ -265,6 +274,7 @@ class SuiteSparseBackend(Backend):
         value = scalar.value
         return None if value is None else np.asarray(value, scalar.dtype.np_type)[()]
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_rows", out, accum)
@@ -277,6 +287,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("reduce_rows", monoid, (A,), error) from None
         return _store("reduce_rows", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_cols", out, accum)
