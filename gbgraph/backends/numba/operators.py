@@ -27,6 +27,7 @@ import pathlib
 import re
 import sys
 
+import numba
 import numpy as np
 
 from .. import operators as ops
@@ -36,8 +37,9 @@ from .kernels.coloring import by_decreasing
 __all__ = ["supported", "cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
            "reduce", "reduce_rows", "semiring_rows", "semiring_product", "row_operator"]
 
-#: Changes whenever the templates change, so that old generated files are not reused.
-_VERSION = "1"
+#: Ends every generated module, whose file name hashes its text: a change of the templates
+#: or of numba (whose typing gives the result dtype written into the module) makes new files.
+_VERSION = f"gbgraph operators template 1, numba {numba.__version__}"
 _MODULES = {}  # generated modules by name
 _COMPILED = {}  # generated modules by (operator, dtypes, kernels)
 _TRUE = np.ones(0, bool)  # a pattern's values: grown as needed, shared read-only
@@ -309,7 +311,7 @@ def _generate(op, dtypes, result, extra):
     if extra is None:
         extra = {"unary": _UNARY, "binary": _BINARY, "monoid": _BINARY + _MONOID}[op._kind]
     text = _HEADER.format(name=op.name, kind=op._kind, dtypes=names) + _program(op) + extra + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(op.name)}_{names}", lambda: f"\n_GB_RESULT = {_dtype_source(result())}\n")
 
 
@@ -505,7 +507,7 @@ def _generate_semiring(verb, semiring, a, b, swap):
     text = _HEADER.format(name=semiring.name, kind="semiring", dtypes=names) + mul_text + "\n" + add_text + \
         f"\n_GB_IDENTITY = {_dtype_source(result)}({identity.item()!r})\n_GB_CAST = {_dtype_source(result)}\n" + \
         f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + _MXM + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(semiring.name)}_{names}")
 
 
