@@ -1,7 +1,11 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`). A name the protocol lists but python-graphblas has no
+oracle, :mod:`gbgraph.backends.base`). A user-defined operator
+(:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
+objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
+python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
+process compiles nothing. A name the protocol lists but python-graphblas has no
 typed operator for (``plus`` on bool, ``bor`` on floats) raises ``NotImplementedError``.
 Three properties of the suitesparse-graphblas 9.x wheel shape the choices here (see
 docs/backends.md):
@@ -24,6 +28,7 @@ makes a few vectors per round then holds hundreds of megabytes it no longer uses
 weak ones, so vectors are freed as soon as the algorithm drops them.
 """
 
+import contextlib
 import weakref
 
 import numpy as np
@@ -31,6 +36,9 @@ import graphblas as gb
 from graphblas.core.operator import Semiring
 
 from ..._malloc import keep_freed_blocks
+from .. import operators as ops
+from ..numba import generic
+from ..numba import operators as compiled
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
 
@@ -118,9 +126,15 @@ class SuiteSparseBackend(Backend):
             raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op "
                              f"({error})") from None
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False):
+            accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
+        if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
+            w = _user_rows("mxv", semiring, A, transpose, u, mask, structure, complement, order)
+            return w if out is None else _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
+        if order is not None:
+            raise ValueError(f"mxv: order= is for a RowOperator, got {semiring!r}")
         try:
             expr = (A.T if transpose else A).mxv(u, _op(_SEMIRING, semiring))
         except KeyError as error:
@@ -135,48 +149,69 @@ class SuiteSparseBackend(Backend):
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
         check_accum("vxm", out, accum)
+        if isinstance(semiring, ops.Semiring):  # w = u ⊕.⊗ A: the rows of Aᵀ, u on the left
+            w = _user_rows("vxm", semiring, A, not transpose, u, mask, structure, complement, None)
+            return w if out is None else _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
         except KeyError as error:
             raise _unsupported("vxm", semiring, (u, A), error) from None
         return _store("vxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
         check_accum("mxm", out, accum)
+        if isinstance(semiring, ops.Semiring):
+            C = _user_product(semiring, A, transpose_a, B, transpose_b)
+            return _store("mxm", C, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
         except KeyError as error:
             raise _unsupported("mxm", semiring, (A, B), error) from None
         return _store("mxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         return _store("transpose", A.T, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         check_accum("ewise_mult", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("ewise_mult", _user_ewise("ewise_mult", op, u, v), _mask(mask, structure, complement), out,
+                          accum, replace)
         try:
             expr = u.ewise_mult(v, _op(_BINARY, op))
         except KeyError as error:
             raise _unsupported("ewise_mult", op, (u, v), error) from None
         return _store("ewise_mult", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         check_accum("ewise_add", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("ewise_add", _user_ewise("ewise_add", op, u, v), _mask(mask, structure, complement), out,
+                          accum, replace)
         try:
             expr = u.ewise_add(v, _op(_BINARY, op))
         except KeyError as error:
             raise _unsupported("ewise_add", op, (u, v), error) from None
         return _store("ewise_add", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         check_accum("apply", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("apply", _user_apply(op, u, left, right), _mask(mask, structure, complement), out, accum,
+                          replace)
         try:
             if left is None and right is None:
                 expr = u.apply(_op(_UNARY, op))
@@ -187,9 +222,13 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply", op, operands, error) from None
         return _store("apply", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("apply_index", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("apply_index", _user_index("apply_index", op, u, thunk), _mask(mask, structure, complement),
+                          out, accum, replace)
         if callable(op):
             return super().apply_index(op, u, thunk, mask=mask, structure=structure, complement=complement,
                                        out=out, accum=accum, replace=replace)
@@ -199,9 +238,13 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply_index", op, (u, thunk), error) from None
         return _store("apply_index", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         check_accum("select", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("select", _user_index("select", op, u, thunk), _mask(mask, structure, complement), out,
+                          accum, replace)
         selector = _op(_SELECT, op)
         try:
             if not op.startswith("value"):
@@ -216,6 +259,10 @@ class SuiteSparseBackend(Backend):
         return _store("select", expr, _mask(mask, structure, complement), out, accum, replace)
 
     def reduce(self, u, monoid):
+        if isinstance(monoid, ops._Operator):
+            values = _entries(u)[1]
+            with compiled.supported("suitesparse", "reduce", monoid, u):
+                return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         try:
             if isinstance(u, gb.Matrix):
                 scalar = u.reduce_scalar(_op(_MONOID, monoid)).new()
@@ -226,18 +273,26 @@ class SuiteSparseBackend(Backend):
         value = scalar.value
         return None if value is None else np.asarray(value, scalar.dtype.np_type)[()]
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_rows", out, accum)
+        if isinstance(monoid, ops._Operator):
+            w = _user_reduce_rows("reduce_rows", monoid, A, False)
+            return _store("reduce_rows", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = A.reduce_rowwise(_op(_MONOID, monoid))
         except KeyError as error:
             raise _unsupported("reduce_rows", monoid, (A,), error) from None
         return _store("reduce_rows", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_cols", out, accum)
+        if isinstance(monoid, ops._Operator):
+            w = _user_reduce_rows("reduce_cols", monoid, A, True)
+            return _store("reduce_cols", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = A.reduce_columnwise(_op(_MONOID, monoid))
         except KeyError as error:
@@ -436,3 +491,251 @@ def _mask(v, structure, complement):
         return None
     m = v.S if structure else v.V
     return ~m if complement else m
+
+
+# ---- user-defined operators (gbgraph.backends.operators): the numba backend's compiled
+# kernels (numba/operators.py) on the objects' arrays, so both backends give the same values.
+
+def _entries(x):
+    """(sorted int64 keys, values, shape) of a vector's entries or a matrix's (``i * ncols + j``)."""
+    if isinstance(x, gb.Matrix):
+        rows, cols, values = x.to_coo()
+        return rows.view(np.int64) * x.ncols + cols.view(np.int64), values, (x.nrows, x.ncols)
+    with _vector_arrays(x) as (indices, values):
+        keys = np.arange(x.size, dtype=np.int64) if indices is None else indices.copy()
+        return keys, values.copy(), (x.size,)
+
+
+def _rebuilt(verb, shape, keys, values):
+    """A new vector or matrix of ``shape`` holding the entries (sorted ``keys``, ``values``)."""
+    dtype = _dtype(values.dtype.name, verb)
+    if len(shape) == 1:
+        w = _sparse(dtype, shape[0])
+        w.ss.pack_sparse(indices=keys.astype(np.uint64), values=values, sorted_index=True, take_ownership=True)
+        return w
+    rows, cols = np.divmod(keys, max(shape[1], 1))
+    return _acyclic(gb.Matrix.from_coo(rows, cols, values, nrows=shape[0], ncols=shape[1], dtype=dtype))
+
+
+def _kind(verb, op, kinds):
+    if not isinstance(op, kinds):
+        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
+
+
+def _monoid(verb, monoid):
+    _kind(verb, monoid, (ops.Monoid,))
+    return monoid
+
+
+def _user_apply(op, u, left, right):
+    """``apply`` of a UnaryOp, or a BinaryOp with a bound scalar."""
+    if left is not None and right is not None:
+        raise ValueError("apply takes a bound scalar on one side only, got both left and right")
+    keys, values, shape = _entries(u)
+    if isinstance(op, ops.UnaryOp):
+        if left is not None or right is not None:
+            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
+        with compiled.supported("suitesparse", "apply", op, u):
+            values = compiled.apply_unary(op, values)
+    else:
+        _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
+        if left is None and right is None:
+            raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
+        with compiled.supported("suitesparse", "apply", op, u, right if left is None else left):
+            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+    return _rebuilt("apply", shape, keys, values)
+
+
+def _user_ewise(verb, op, u, v):
+    """``ewise_add`` (union) or ``ewise_mult`` (intersection) with a BinaryOp or Monoid."""
+    _kind(verb, op, (ops.BinaryOp,))
+    keys_u, a, shape = _entries(u)
+    keys_v, b, other = _entries(v)
+    if shape != other:
+        raise ValueError(f"{verb}: the second operand has shape {other}, expected {shape}")
+    with compiled.supported("suitesparse", verb, op, u, v):
+        keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    return _rebuilt(verb, shape, keys, values)
+
+
+def _thunk_arrays(verb, op, u, thunk):
+    """An IndexUnaryOp's thunk: a scalar, or a tuple of full vectors as arrays (each the
+    size of ``u``'s dimension: ``u.size``, or a square matrix's ``nrows``)."""
+    if not isinstance(thunk, (tuple, list)):
+        if isinstance(thunk, (gb.Vector, gb.Matrix)):
+            raise TypeError(f"{verb}: vector thunks of {op!r} are passed as a tuple, got {thunk!r}")
+        return thunk
+    matrix = isinstance(u, gb.Matrix)
+    if matrix and u.nrows != u.ncols:
+        raise ValueError(f"{verb}: vector thunks of {op!r} need a square matrix, got {u.nrows}x{u.ncols}")
+    size = u.nrows if matrix else u.size
+    arrays = []
+    for k, v in enumerate(thunk):
+        if not isinstance(v, gb.Vector) or v.size != size:
+            raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of size {size}, got {v!r}")
+        arrays.append(_dense(verb, op, k, v, None, False))
+    return tuple(arrays)
+
+
+@contextlib.contextmanager
+def _vector_arrays(v):
+    """(sorted int64 indices or None when full, values) of a vector's entries: its own
+    arrays, unpacked and packed back after (use them inside only), or copies of them."""
+    parts = v.ss.unpack()
+    try:
+        values, form = parts["values"], parts["format"]
+        if form == "bitmap":
+            indices = np.flatnonzero(parts["bitmap"])
+            values = np.full(indices.size, values[0]) if parts["is_iso"] else values[indices]
+        else:
+            indices = None if form == "full" else parts["indices"].view(np.int64)
+            if parts["is_iso"]:
+                values = np.full(v.size if indices is None else indices.size, values[0])
+        yield indices, values
+    finally:
+        v.ss.pack_any(**parts, take_ownership=True)
+
+
+def _dense(verb, op, position, v, fill, copy):
+    """A vector's values at every position with ``fill`` where absent (always a copy: the
+    vector's own arrays go back to it)."""
+    with _vector_arrays(v) as (indices, values):
+        return compiled.dense(verb, op, position, v.size, indices, values, fill)
+
+
+def _user_index(verb, op, u, thunk):
+    """``apply_index`` or ``select`` with an IndexUnaryOp."""
+    _kind(verb, op, (ops.IndexUnaryOp,))
+    thunk = _thunk_arrays(verb, op, u, thunk)
+    keys, values, shape = _entries(u)
+    rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
+    with compiled.supported("suitesparse", verb, op, values, thunk):
+        result = compiled.index_unary(op, values, rows, cols, thunk)
+    if verb == "select":
+        keep = generic.cast(result, bool)
+        keys, result = keys[keep], values[keep]
+    return _rebuilt(verb, shape, keys, result)
+
+
+@contextlib.contextmanager
+def _csr(A, transpose):
+    """(indptr, column indices, values) of A (Aᵀ with ``transpose``) as int64, int64 and
+    values (True for an iso pattern). A's own arrays, unpacked and packed back after, when
+    not transposed; Aᵀ's are a copy."""
+    if transpose:
+        indptr, indices, values = A.to_csc()
+        yield indptr.view(np.int64), indices.view(np.int64), values
+        return
+    parts = A.ss.unpack("csr", sort=True)
+    try:
+        indices, values = parts["col_indices"], parts["values"]
+        if parts["is_iso"]:
+            values = compiled.pattern_values(indices.size) if values.dtype == bool and values[0] else \
+                np.full(indices.size, values[0])
+        yield parts["indptr"].view(np.int64), indices.view(np.int64), values
+    finally:
+        A.ss.pack_csr(**parts, take_ownership=True)
+
+
+def _user_reduce_rows(verb, monoid, A, transpose):
+    """The non-empty rows of A (of Aᵀ: its columns) reduced with a Monoid."""
+    monoid = _monoid(verb, monoid)
+    with _csr(A, transpose) as (indptr, _, values):
+        rows = np.flatnonzero(np.diff(indptr) > 0)
+        with compiled.supported("suitesparse", verb, monoid, A):
+            reduced = compiled.reduce_rows(monoid, indptr, values, rows)
+        return _rebuilt(verb, (indptr.size - 1,), rows, reduced)
+
+
+def _user_product(semiring, A, transpose_a, B, transpose_b):
+    """``C = A ⊕.⊗ B`` (either transposed) with a user Semiring, by the numba kernel."""
+    inner = (A.nrows if transpose_a else A.ncols), (B.ncols if transpose_b else B.nrows)
+    if inner[0] != inner[1]:
+        raise ValueError(f"mxm: the operands' inner dimensions differ: {inner[0]} and {inner[1]}")
+    if A is B:  # A is unpacked while B is read
+        B = B.dup()
+    with _csr(A, transpose_a) as a, _csr(B, transpose_b) as b, compiled.supported("suitesparse", "mxm", semiring, A, B):
+        ncols = B.nrows if transpose_b else B.ncols
+        indptr, cols, values = compiled.semiring_product("mxm", semiring, *a, *b, ncols)
+    nrows = indptr.size - 1
+    rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
+    return _rebuilt("mxm", (nrows, ncols), rows * ncols + cols, values)
+
+
+def _mask_rows(mask, structure, complement, n):
+    """The rows a mask lets through, sorted int64, or None for every row."""
+    if mask is None:
+        return None
+    with _vector_arrays(mask) as (indices, values):
+        rows = np.arange(n, dtype=np.int64) if indices is None else indices.copy()
+        if not structure:
+            rows = rows[generic.cast(values, bool)]
+    if not complement:
+        return rows
+    allowed = np.ones(n, bool)
+    allowed[rows] = False
+    return np.flatnonzero(allowed)
+
+
+def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
+    """``w(i)`` for the rows of A (Aᵀ) in the mask: a Semiring's product with ``u``, or a
+    RowOperator on the vectors ``u`` (ordered by ``order``)."""
+    n = A.ncols if transpose else A.nrows
+    ncols = A.nrows if transpose else A.ncols
+    rows = _mask_rows(mask, structure, complement, n)
+    if isinstance(op, ops.Semiring):
+        if order is not None:
+            raise ValueError(f"{verb}: order= is for a RowOperator, got {op!r}")
+        if u.size != ncols:
+            raise ValueError(f"{verb}: the operands' inner dimensions differ: {ncols} and {u.size}")
+        with _vector_arrays(u) as (indices, values):
+            dense = compiled.dense(verb, op, 0, u.size, indices, values, 0)
+            present = None
+            if indices is not None and indices.size != u.size:
+                present = np.zeros(u.size, bool)
+                present[indices] = True
+        with _csr(A, transpose) as (indptr, cols, vals):
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows,
+                                                       verb == "vxm")
+    else:
+        vectors = _row_vectors(verb, op, n, ncols, u, order is not None)
+        if order is not None:
+            order = _order(verb, order, n, rows)
+        with _csr(A, transpose) as (indptr, cols, vals):
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
+    positions = np.arange(n, dtype=np.int64) if rows is None else rows
+    return _rebuilt(verb, (n,), positions[found], values[found])
+
+
+def _row_vectors(verb, op, nrows, ncols, u, ordered):
+    """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors:
+        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+    if ordered and not vectors:
+        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
+    arrays = []
+    for k, v in enumerate(vectors):
+        if not isinstance(v, gb.Vector) or v.size not in (nrows, ncols):
+            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {nrows} (read at i) or "
+                             f"{ncols} (read at a column), got {v!r}")
+        arrays.append(_dense(verb, op, k, v, op.fill[k], ordered and k == 0))
+    return tuple(arrays)
+
+
+def _order(verb, order, n, rows):
+    """``order``'s values at the rows computed, each of which must have one."""
+    if not isinstance(order, gb.Vector) or order.size != n:
+        raise ValueError(f"{verb}: order must be a vector of size {n}, got {order!r}")
+    with _vector_arrays(order) as (indices, values):
+        if indices is None or indices.size == n:
+            return values.copy() if rows is None else values[rows]
+        dense = np.zeros(n, values.dtype)
+        dense[indices] = values
+        present = np.zeros(n, bool)
+        present[indices] = True
+    if not (present.all() if rows is None else present[rows].all()):
+        raise ValueError(f"{verb}: order has no entry at some rows computed ({indices.size} of {n} entries)")
+    return dense if rows is None else dense[rows]
