@@ -1,0 +1,325 @@
+"""User-defined operators on the GPU: the translator to CUDA C++ and the cupy backend's verbs.
+
+The translator's tests run anywhere with a host C++ compiler: each operator is translated,
+compiled with g++ (``__device__`` defined away, ``kernels/pyops.cuh`` included) into a small
+program that calls the translated function on inputs, and its outputs are compared bit for
+bit with numba's compilation of the same Python function. The ``gpu`` tests run the cupy
+backend's verbs with operators against the numba backend.
+"""
+
+import pathlib
+import shutil
+import subprocess
+import types
+
+import numba
+import numpy as np
+import pytest
+
+import gbgraph
+from gbgraph.backends.cuda_translate import array_type, c_name, scalar_type, translate
+
+KERNELS = pathlib.Path(gbgraph.__file__).parent / "backends" / "cupy" / "kernels"
+GXX = shutil.which("g++")
+needs_gxx = pytest.mark.skipif(GXX is None, reason="needs a host C++ compiler (g++)")
+
+#: numba compiles ``local(n, dtype)`` as an uninitialised array; the references here zero it,
+#: as the device does, so that the operators below read only what they wrote anyway.
+local = np.zeros
+LIMIT = 64
+
+# ---- operators (restricted Python) -------------------------------------------------------
+
+
+def arith(x, y):
+    return x + y * 3 - (x - y) * 2
+
+
+def floor_ops(x, y):
+    return x // y + x % y * 7
+
+
+def true_div(x, y):
+    return x / y
+
+
+def bits(x, y):
+    return ((x << 3) ^ (x >> 2)) & (y | ~x)
+
+
+def compare(x, y):
+    return 0 < x < y or x == y and not x
+
+
+def extremes(x, y):
+    return max(min(x, y), abs(x - y))
+
+
+def to_u64(x):
+    return np.uint64(x)
+
+
+def to_u32(x):
+    return np.uint32(x)
+
+
+def to_i32(x):
+    return np.int32(x)
+
+
+def to_f32(x):
+    return np.float32(x) * np.float32(3)
+
+
+def loops(x, y):
+    s = 0
+    for k in range(10, 0, -3):
+        if k == 4:
+            continue
+        s += k * x
+    n = 0
+    while True:
+        n += 1
+        if n > y % 7:
+            break
+    for k in range(n):
+        s -= k
+    return s + n
+
+
+def power(x, y):
+    return x ** (y % 5) + 2 ** 10
+
+
+def hash32(x):
+    """Kokkos Kernels' xorshift hash (the design brief's f32)."""
+    h = np.uint64(x)
+    h ^= h >> np.uint64(12)
+    h ^= h << np.uint64(25)
+    h ^= h >> np.uint64(27)
+    y = h * np.uint64(2685821657736338717) - np.uint64(1)
+    return np.uint32(y >> np.uint64(16))
+
+
+def bools(a, b):
+    return (a & b) ^ (~a) | (-a + b > 0)
+
+
+def values_of_and(x, y):
+    return (x and y) or 5
+
+
+def pick(x, y):
+    return x if x > y else y * 0.5
+
+
+def scale(x, y):
+    return x * 2 + y
+
+
+def with_helper(x, y):
+    return scale(x, y) - scale(y, x) // 3
+
+
+def with_array(x, y):
+    a = local(LIMIT, np.int64)
+    for k in range(LIMIT):
+        a[k] = k * x
+    total = 0
+    for k in range(LIMIT - 1, -1, -2):
+        total += a[k] % (y | 1)
+    return total
+
+
+def argmax_row(i, start, stop, cols, vals, keys):
+    """The column of the row's largest key (ties: the lowest column), -1 for an empty row."""
+    best = -1
+    best_key = np.uint64(0)
+    for k in range(start, stop):
+        j = cols[k]
+        if vals[k] and (best < 0 or keys[j] > best_key):
+            best = j
+            best_key = keys[j]
+    return best, best >= 0
+
+
+def first_free(i, start, stop, cols, vals, colors):
+    """The smallest color no neighbour holds (colors below 0: none), up to LIMIT."""
+    taken = local(LIMIT, np.bool_)
+    for k in range(start, stop):
+        c = colors[cols[k]]
+        if 0 <= c < LIMIT and cols[k] != i:
+            taken[c] = True
+    for c in range(LIMIT):
+        if not taken[c]:
+            return c, True
+    return -1, False
+
+
+def weighted_sum(i, start, stop, cols, vals, x, y):
+    s = 0.0
+    for k in range(start, stop):
+        s += vals[k] * x[cols[k]] - y[i]
+    return s, stop > start
+
+
+def ranked(x, i, j, rank, key):
+    """Keep (i, j) when (rank, key)(j) > (rank, key)(i): Jet's select."""
+    return rank[j] > rank[i] or rank[j] == rank[i] and key[j] > key[i]
+
+
+# ---- the host harness ----------------------------------------------------------------------
+
+_PRELUDE = f"""#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#define __device__
+#define __forceinline__ inline
+#include "{KERNELS / 'pyops.cuh'}"
+"""
+
+
+def _compile(tmp_path, source):
+    src, exe = tmp_path / "harness.cpp", tmp_path / "harness"
+    src.write_text(source)
+    run = subprocess.run([GXX, "-std=c++17", "-O1", "-fwrapv", "-w", "-o", str(exe), str(src)], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, f"g++ rejected the translation:\n{run.stderr}\n{source}"
+    return exe
+
+
+def _read(name, dtype, count):
+    return (f"    {c_name(scalar_type(dtype))}* {name} = ({c_name(scalar_type(dtype))}*)malloc({count} * "
+            f"sizeof({c_name(scalar_type(dtype))}) + 1);\n"
+            f"    if (fread({name}, sizeof(*{name}), {count}, stdin) != (size_t)({count})) return 1;\n")
+
+
+def host_scalar(tmp_path, func, columns, **options):
+    """``func`` translated and run on the host at each position of the arrays ``columns``."""
+    t = translate(func, tuple(scalar_type(c.dtype) for c in columns), **options)
+    out = c_name(t.result)
+    reads = "".join(_read(f"a{k}", c.dtype, "n") for k, c in enumerate(columns))
+    args = ", ".join(f"a{k}[k]" for k in range(len(columns)))
+    exe = _compile(tmp_path, f"""{_PRELUDE}{t.code}
+int main() {{
+    long long n;
+    if (fread(&n, 8, 1, stdin) != 1) return 1;
+{reads}    for (long long k = 0; k < n; ++k) {{
+        {out} r = {t.entry}::call({args});
+        fwrite(&r, sizeof(r), 1, stdout);
+    }}
+    return 0;
+}}
+""")
+    data = np.int64(columns[0].size).tobytes() + b"".join(np.ascontiguousarray(c).tobytes() for c in columns)
+    result = subprocess.run([str(exe)], input=data, capture_output=True, check=True).stdout
+    return np.frombuffer(result, numba.np.numpy_support.as_dtype(t.result))
+
+
+def _numba(func, helpers=()):
+    """numba's compilation of ``func``, its helpers compiled too."""
+    scope = dict(func.__globals__, **{h.__name__: numba.njit(h) for h in helpers})
+    return numba.njit(types.FunctionType(func.__code__, scope, func.__name__))
+
+
+def numba_scalar(func, columns, helpers=()):
+    f = _numba(func, helpers)
+    values = [f(*(c[k] for c in columns)) for k in range(columns[0].size)]
+    return np.array(values, numba.np.numpy_support.as_dtype(f.nopython_signatures[0].return_type))
+
+
+def _same(got, want):
+    """Equal values and dtype, bit for bit (nan equal to nan, -0.0 apart from 0.0)."""
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    np.testing.assert_array_equal(got.view(f"u{got.dtype.itemsize}") if got.dtype.kind == "f" else got,
+                                  want.view(f"u{want.dtype.itemsize}") if want.dtype.kind == "f" else want)
+
+
+def _sample(dtype, size, rng, low=None, high=None):
+    dtype = np.dtype(dtype)
+    if dtype == bool:
+        return rng.integers(0, 2, size).astype(bool)
+    if dtype.kind == "f":
+        low, high = (-1e6, 1e6) if low is None else (low, high)
+        x = rng.uniform(low, high, size)
+        x[: size // 4] = np.round(x[: size // 4])  # integral values: floor/mod edges, exact halves
+        x[size // 4: size // 2] = np.round(x[size // 4: size // 2]) + 0.5
+        return x.astype(dtype)
+    info = np.iinfo(dtype)
+    low = info.min if low is None else max(low, info.min)
+    high = info.max if high is None else min(high, info.max)
+    x = rng.integers(low, high, size, dtype=dtype, endpoint=True)
+    x[: size // 8] = rng.integers(max(low, -9), min(high, 9), size // 8, endpoint=True)  # small values
+    return x
+
+
+_NUMBERS = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+
+
+@needs_gxx
+@pytest.mark.parametrize("func", [arith, extremes, compare, pick, values_of_and, with_helper])
+@pytest.mark.parametrize("types", [("int32", "int32"), ("int64", "uint64"), ("uint32", "int32"), ("uint64", "uint64"),
+                                   ("float32", "float32"), ("int64", "float64"), ("float32", "float64"),
+                                   ("bool", "int64")])
+def test_translated_scalars_equal_numba(tmp_path, func, types):
+    rng = np.random.default_rng(7)
+    # numba's signed overflow is undefined (LLVM's nsw): arithmetic stays within 64 bits
+    bounds = {"i": (-2**40, 2**40), "u": (0, 2**40)} if func in (arith, extremes, with_helper) else {}
+    columns = [_sample(t, 400, rng, *bounds.get(np.dtype(t).kind, ())) for t in types]
+    helpers = (scale,) if func is with_helper else ()
+    _same(host_scalar(tmp_path, func, columns, helpers=helpers), numba_scalar(func, columns, helpers))
+
+
+@needs_gxx
+@pytest.mark.parametrize("types", [("int64", "int64"), ("int32", "int64"), ("uint64", "uint64"), ("uint32", "uint32"),
+                                   ("int64", "uint64"), ("float64", "float64"), ("float32", "float32"),
+                                   ("int64", "float64")])
+def test_floor_division_and_modulo_are_pythons(tmp_path, types):
+    rng = np.random.default_rng(3)
+    x = _sample(types[0], 600, rng)
+    y = _sample(types[1], 600, rng)
+    y[y == 0] = 3  # Python and numba raise on a zero divisor
+    signed = np.dtype(types[0]).kind == "i" and np.dtype(types[1]).kind == "i"
+    if signed:  # both signs of each operand
+        x[:100], y[:100] = -np.abs(x[:100] // 2), np.abs(y[:100] // 2) + 1
+        y[100:200] = -np.abs(y[100:200] // 2) - 1
+    _same(host_scalar(tmp_path, floor_ops, [x, y]), numba_scalar(floor_ops, [x, y]))
+    _same(host_scalar(tmp_path, true_div, [x, y]), numba_scalar(true_div, [x, y]))
+
+
+@needs_gxx
+@pytest.mark.parametrize("types", [("int64", "int64"), ("int32", "int64"), ("uint64", "uint64"), ("uint32", "int32"),
+                                   ("bool", "bool")])
+def test_bitwise_and_shifts_equal_numba(tmp_path, types):
+    rng = np.random.default_rng(5)
+    x, y = _sample(types[0], 400, rng), _sample(types[1], 400, rng)
+    func = bools if types[0] == "bool" else bits
+    _same(host_scalar(tmp_path, func, [x, y]), numba_scalar(func, [x, y]))
+
+
+@needs_gxx
+@pytest.mark.parametrize("func", [to_u64, to_u32, to_i32, to_f32])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "uint64", "bool"])
+def test_casts_equal_numba(tmp_path, func, dtype):
+    rng = np.random.default_rng(11)
+    # a float outside the target's range casts to an undefined value in numba (LLVM's fptoui)
+    low, high = {"to_u64": (0, 9e18), "to_u32": (0, 4e9), "to_i32": (-2e9, 2e9),
+                 "to_f32": (-1e30, 1e30)}[func.__name__]
+    x = _sample(dtype, 400, rng, *((low, high) if np.dtype(dtype).kind == "f" else ()))
+    _same(host_scalar(tmp_path, func, [x]), numba_scalar(func, [x]))
+
+
+@needs_gxx
+@pytest.mark.parametrize("func", [loops, power, with_array])
+@pytest.mark.parametrize("types", [("int64", "int64"), ("int32", "uint32"), ("uint64", "int64")])
+def test_control_flow_and_local_arrays_equal_numba(tmp_path, func, types):
+    rng = np.random.default_rng(13)
+    x, y = (_sample(t, 300, rng, 0 if np.dtype(t).kind == "u" else -50, 50) for t in types)
+    options = {"constants": {"LIMIT": LIMIT}} if func is with_array else {}
+    _same(host_scalar(tmp_path, func, [x, y], **options), numba_scalar(func, [x, y]))
+
+
+@needs_gxx
+def test_hash_equals_numba(tmp_path):
+    x = np.arange(-1000, 1000, dtype=np.int64) * 7919
+    _same(host_scalar(tmp_path, hash32, [x]), numba_scalar(hash32, [x]))
