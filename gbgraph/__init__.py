@@ -13,7 +13,7 @@ from .algorithms.coloring import color
 from .algorithms.mapping import coarse_mapping
 from .algorithms.mis import mis1, mis2, misk
 from .algorithms.partition import PartitionResult, bisect, partition
-from .backends import Backend, backend
+from .backends import Backend, backend, operators
 from .errors import (AsymmetricGraphError, AsymmetricValuesError, GBGraphError, InvalidGraphError, StallError,
                      UnsupportedGraphTypeError)
 from .graph import Graph, as_graph, symmetrize
@@ -25,5 +25,5 @@ __all__ = [
     "Aggregation", "AsymmetricGraphError", "AsymmetricValuesError", "Backend", "CoarseMapping", "ColoringResult", "GBGraphError", "Graph", "Hierarchy", "InvalidGraphError",
     "MISResult", "PartitionResult", "StallError", "UnsupportedGraphTypeError", "aggregate", "aggregation_operator", "amg", "as_graph",
     "backend", "bisect", "coarse_graph", "coarse_mapping", "coarsen", "color", "datasets", "distributed", "generators", "io", "mis1", "mis2", "misk",
-    "partition", "plot", "solvers", "symmetrize", "validate",
+    "operators", "partition", "plot", "solvers", "symmetrize", "validate",
 ]
