@@ -17,15 +17,14 @@ import numpy as np
 import pytest
 
 import gbgraph
-from gbgraph.backends.cuda_translate import array_type, c_name, scalar_type, translate
+from gbgraph.backends import operators as ops
+from gbgraph.backends.cuda_translate import array_type, c_name, scalar_type, translate, translate_operator
+from gbgraph.backends.operators import local
 
 KERNELS = pathlib.Path(gbgraph.__file__).parent / "backends" / "cupy" / "kernels"
 GXX = shutil.which("g++")
 needs_gxx = pytest.mark.skipif(GXX is None, reason="needs a host C++ compiler (g++)")
 
-#: numba compiles ``local(n, dtype)`` as an uninitialised array; the references here zero it,
-#: as the device does, so that the operators below read only what they wrote anyway.
-local = np.zeros
 LIMIT = 64
 
 # ---- operators (restricted Python) -------------------------------------------------------
@@ -323,3 +322,120 @@ def test_control_flow_and_local_arrays_equal_numba(tmp_path, func, types):
 def test_hash_equals_numba(tmp_path):
     x = np.arange(-1000, 1000, dtype=np.int64) * 7919
     _same(host_scalar(tmp_path, hash32, [x]), numba_scalar(hash32, [x]))
+
+
+def _csr(n, rng, pattern=False, density=0.3):
+    """(indptr, int32 columns, float64 values or None) of a random n x n matrix, some rows empty."""
+    mask = rng.random((n, n)) < density
+    mask[::7] = False
+    indptr = np.concatenate([[0], np.cumsum(mask.sum(axis=1))]).astype(np.int64)
+    cols = np.nonzero(mask)[1].astype(np.int32)
+    vals = None if pattern else np.round(rng.uniform(-4, 4, cols.size), 1)
+    return indptr, cols, vals
+
+
+def host_rows(tmp_path, op, indptr, cols, vals, vectors):
+    """(values, present) of row operator ``op`` translated and run on the host for every row."""
+    index = scalar_type(np.int64)
+    argtypes = (index, index, index, array_type(np.int64), array_type(bool if vals is None else vals.dtype))
+    argtypes += tuple(array_type(v.dtype) for v in vectors)
+    t = translate_operator(op, argtypes, pattern=("vals",) if vals is None else (), storage={"cols": cols.dtype})
+    n = indptr.size - 1
+    arrays = [("indptr", indptr), ("cols", cols)] + ([] if vals is None else [("vals", vals)]) + \
+        [(f"v{k}", v) for k, v in enumerate(vectors)]
+    reads = "".join(_read(name, a.dtype, a.size) for name, a in arrays)
+    args = ", ".join(["r", "indptr[r]", "indptr[r + 1]", "cols", "(const bool*)0" if vals is None else "vals"] +
+                     [f"v{k}" for k in range(len(vectors))])
+    exe = _compile(tmp_path, f"""{_PRELUDE}{t.code}
+int main() {{
+{reads}    for (long long r = 0; r < {n}; ++r) {{
+        {c_name(t.result)} value = 0;
+        const unsigned char present = {t.entry}::call({args}, &value);
+        fwrite(&value, sizeof(value), 1, stdout);
+        fwrite(&present, 1, 1, stdout);
+    }}
+    return 0;
+}}
+""")
+    data = b"".join(np.ascontiguousarray(a).tobytes() for _, a in arrays)
+    raw = subprocess.run([str(exe)], input=data, capture_output=True, check=True).stdout
+    dtype = numba.np.numpy_support.as_dtype(t.result)
+    records = np.frombuffer(raw, np.dtype([("value", dtype), ("present", np.uint8)]))
+    return records["value"].copy(), records["present"].astype(bool)
+
+
+def numba_rows(op, indptr, cols, vals, vectors):
+    f = _numba(op.func, op.helpers)
+    vals = np.ones(cols.size, bool) if vals is None else vals
+    results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), vals, *vectors) for r in range(indptr.size - 1)]
+    dtype = numba.np.numpy_support.as_dtype(f.nopython_signatures[0].return_type[0])
+    return np.array([v for v, _ in results], dtype), np.array([p for _, p in results], bool)
+
+
+def _rows_equal(got, want):
+    (values, present), (want_values, want_present) = got, want
+    np.testing.assert_array_equal(present, want_present)
+    _same(values[present], want_values[want_present])
+
+
+@needs_gxx
+@pytest.mark.parametrize("pattern", [True, False], ids=["pattern", "valued"])
+def test_translated_row_operators_equal_numba(tmp_path, pattern):
+    rng = np.random.default_rng(17)
+    n = 60
+    indptr, cols, vals = _csr(n, rng, pattern)
+    keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    keys[:10] = 5  # ties: the lowest column wins
+    colors = rng.integers(-1, 6, n).astype(np.int64)
+    x, y = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n).astype(np.float32)
+    cases = [(ops.RowOperator(argmax_row, fill=0), (keys,)),
+             (ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}), (colors,)),
+             (ops.RowOperator(weighted_sum, fill=0.0), (x, y))]
+    for k, (op, vectors) in enumerate(cases):
+        path = tmp_path / str(k)
+        path.mkdir()
+        _rows_equal(host_rows(path, op, indptr, cols, vals, vectors), numba_rows(op, indptr, cols, vals, vectors))
+
+
+@needs_gxx
+def test_translated_vector_predicate_equals_numba(tmp_path):
+    """An IndexUnaryOp reading vectors at i and j (Jet's select), on every (i, j)."""
+    rng = np.random.default_rng(19)
+    n = 40
+    rank = rng.integers(0, 4, n).astype(np.int64)
+    key = rng.integers(0, 2**63, n, dtype=np.uint64)
+    i, j = (a.ravel().astype(np.int64) for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+    x = rng.uniform(0, 1, i.size)
+    op = ops.IndexUnaryOp(ranked)
+    index = scalar_type(np.int64)
+    t = translate_operator(op, (scalar_type(np.float64), index, index, array_type(np.int64), array_type(np.uint64)))
+    arrays = [("x", x), ("i", i), ("j", j), ("rank", rank), ("key", key)]
+    exe = _compile(tmp_path, f"""{_PRELUDE}{t.code}
+int main() {{
+{"".join(_read(name, a.dtype, a.size) for name, a in arrays)}    for (long long k = 0; k < {i.size}; ++k) {{
+        const bool keep = {t.entry}::call(x[k], i[k], j[k], rank, key);
+        fwrite(&keep, 1, 1, stdout);
+    }}
+    return 0;
+}}
+""")
+    raw = subprocess.run([str(exe)], input=b"".join(a.tobytes() for _, a in arrays), capture_output=True,
+                         check=True).stdout
+    f = numba.njit(ranked)
+    want = np.array([f(x[k], i[k], j[k], rank, key) for k in range(i.size)])
+    np.testing.assert_array_equal(np.frombuffer(raw, bool), want)
+    assert 0 < want.sum() < want.size
+
+
+def test_untranslatable_operators_name_the_problem():
+    def mixed(x, y):
+        if x > 0:
+            z = 1
+        else:
+            z = 2.5
+        return z
+
+    with pytest.raises(TypeError, match="local 'z'"):
+        translate(mixed, (scalar_type(np.int64), scalar_type(np.int64)))
+    with pytest.raises(TypeError, match=r"\*\* on float64"):
+        translate(power, (scalar_type(np.float64), scalar_type(np.int64)))

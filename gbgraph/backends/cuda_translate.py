@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Translation", "translate", "function_source", "scalar_type", "array_type", "c_name"]
+__all__ = ["Translation", "translate", "translate_operator", "function_source", "scalar_type", "array_type",
+           "c_name"]
 
 _C_NAMES = {"bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
             "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
@@ -146,11 +147,24 @@ def translate(func, argtypes, *, row=False, constants=None, helpers=(), pattern=
                       tuple(sorted(constants.items())), sources, tuple(pattern))
 
 
+def translate_operator(op, argtypes, *, pattern=(), storage=None):
+    """:func:`translate` of an operator of :mod:`gbgraph.backends.operators` (its checked
+    source, constants and helpers) for numba argument types ``argtypes``; ``storage`` maps
+    array arguments to the dtype their buffers hold when it is not the typed one (a
+    matrix's int32 columns typed int64): the parameter takes the buffer, reads are cast."""
+    from .operators import RowOperator
+
+    sources = tuple((h.name, h.source) for h in op._checked_helpers)
+    stored = tuple(sorted((k, np.dtype(v).name) for k, v in (storage or {}).items()))
+    return _translate(op.source, op._main.name, tuple(argtypes), isinstance(op, RowOperator), tuple(op.constants),
+                      sources, tuple(pattern), stored)
+
+
 @functools.lru_cache(maxsize=256)
-def _translate(source, name, argtypes, row, constants, helper_sources, pattern):
+def _translate(source, name, argtypes, row, constants, helper_sources, pattern, storage=()):
     import numba
 
-    namespace = {"np": np, "local": np.empty, **dict(constants)}
+    namespace = {"np": np, "local": np.zeros, **dict(constants)}  # local() is np.zeros in numba too
     trees = {}
     for helper, text in helper_sources:
         exec(compile(text, f"<helper {helper}>", "exec"), namespace)
@@ -160,7 +174,8 @@ def _translate(source, name, argtypes, row, constants, helper_sources, pattern):
     dispatcher = numba.njit(namespace[name])
     module = _Module(namespace, trees, dict(constants))
     tree = ast.parse(source).body[0]
-    entry, result = module.function(tree, dispatcher, argtypes, row=row, pattern=pattern, entry=True)
+    entry, result = module.function(tree, dispatcher, argtypes, row=row, pattern=pattern, storage=storage,
+                                    entry=True)
     return Translation("\n".join(module.parts) + "\n", entry, argtypes, result)
 
 
@@ -235,11 +250,11 @@ class _Module:
         self.namespace, self.helper_trees, self.constants = namespace, helper_trees, constants
         self.parts, self.done, self.busy = [], {}, set()
 
-    def function(self, tree, dispatcher, argtypes, *, row=False, pattern=(), entry=False):
+    def function(self, tree, dispatcher, argtypes, *, row=False, pattern=(), storage=(), entry=False):
         """Translates ``tree`` for ``argtypes``; returns (C++ name, result numba type)."""
         from numba.core import types
 
-        key = (tree.name, argtypes, row, pattern)
+        key = (tree.name, argtypes, row, pattern, storage)
         if key in self.done:
             return self.done[key]
         if key in self.busy:
@@ -259,10 +274,10 @@ class _Module:
             result = types.unliteral(returned)
         if _kind(result) is None:
             raise TypeError(f"{tree.name} returns {returned}: every path must return a number or bool")
-        digest = hashlib.sha256(repr((ast.dump(tree), argtypes, row, pattern)).encode()).hexdigest()[:12]
+        digest = hashlib.sha256(repr((ast.dump(tree), argtypes, row, pattern, storage)).encode()).hexdigest()[:12]
         cname = f"gbgraph_op_{tree.name}_{digest}"
         try:
-            body = _Function(self, tree, overload.type_annotation.typemap, argtypes, returned, row, pattern)
+            body = _Function(self, tree, overload.type_annotation.typemap, argtypes, returned, row, pattern, storage)
             code = body.translate()
         finally:
             self.busy.discard(key)
@@ -291,9 +306,10 @@ class _Module:
 class _Function:
     """One function's body: statements and expressions to C++."""
 
-    def __init__(self, module, tree, typemap, argtypes, returned, row, pattern):
+    def __init__(self, module, tree, typemap, argtypes, returned, row, pattern, storage):
         self.module, self.tree, self.returned, self.row = module, tree, returned, row
         self.pattern = set(pattern)
+        self.storage = {name: scalar_type(dtype) for name, dtype in storage}
         args = tree.args
         if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults:
             raise TypeError(f"line {tree.lineno}: {tree.name} takes plain positional arguments only")
@@ -335,7 +351,7 @@ class _Function:
         for name in self.args:
             t = self.types[name]
             if isinstance(t, self.module.numba.types.Array):  # arguments are read only
-                params.append(f"const {c_name(t.dtype)}* l_{name}")
+                params.append(f"const {c_name(self.storage.get(name, t.dtype))}* l_{name}")
             else:
                 params.append(f"{c_name(t)} l_{name}")
         if self.row:
@@ -647,7 +663,10 @@ class _Function:
         index = self.index(e)
         if array.id in self.pattern:
             return "true", self.module.numba.types.boolean
-        return f"l_{array.id}[{index}]", t.dtype
+        read = f"l_{array.id}[{index}]"
+        if array.id in self.storage:
+            read = _cast(read, self.storage[array.id], t.dtype)
+        return read, t.dtype
 
     def _cast_type(self, node):
         """The numba type of ``np.<name>`` (a cast or a dtype), or None."""
