@@ -162,6 +162,14 @@ def weighted_sum(i, start, stop, cols, vals, x, y):
     return s, stop > start
 
 
+def umin(x, y):
+    return min(x, y)
+
+
+def fsum(x, y):
+    return x + y
+
+
 def ranked(x, i, j, rank, key):
     """Keep (i, j) when (rank, key)(j) > (rank, key)(i): Jet's select."""
     return rank[j] > rank[i] or rank[j] == rank[i] and key[j] > key[i]

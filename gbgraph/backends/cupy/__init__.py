@@ -20,10 +20,12 @@ import contextlib
 
 import numpy as np
 
+from .. import operators as ops
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from ..numba import generic
 from .containers import Matrix, Vector
 from . import host, kernels, replay
+from . import operators as user
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
 
@@ -97,9 +99,14 @@ class CupyBackend(Backend):
     # their inputs with Vector.exact and use CuPy.
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False):
-        monoid, multiply = _split(semiring)
+            replace=False, transpose=False, order=None):
         _check_controls("mxv", out, accum)
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        if isinstance(semiring, ops.RowOperator):
+            return _user_rows(semiring, A, u, order, transpose, controls)
+        if isinstance(semiring, ops.Semiring) or order is not None:
+            return _user_semiring("mxv", semiring, A, u, order, transpose, controls)
+        monoid, multiply = _split(semiring)
         dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
         if transpose or accum is not None or replace or A.ncols != u.size or dtype is None or \
                 out is not None and out.dtype != dtype:
@@ -124,8 +131,12 @@ class CupyBackend(Backend):
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         # u ⊕.⊗ A = Aᵀ ⊕.⊗' u with the multiply's operands swapped; Aᵀ is cached on A
-        monoid, multiply = _split(semiring)
         _check_controls("vxm", out, accum)
+        if isinstance(semiring, ops.Semiring):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _user_semiring("vxm", semiring, u, A, None, transpose, controls)
+        monoid, multiply = _split(semiring)
         if transpose or out is not None or accum is not None or replace or A.nrows != u.size or \
                 multiply == "secondi" or \
                 _product_type("vxm", semiring, u.dtype, A.dtype, "right" if A.values is None else None) is None:
@@ -155,6 +166,9 @@ class CupyBackend(Backend):
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
+        if isinstance(op, ops._Operator):
+            return _user_ewise("ewise_mult", op, u, v, dict(mask=mask, structure=structure, complement=complement,
+                                                            out=out, accum=accum, replace=replace))
         _check(op, BINARY_OPS)
         if not _device_ewise(op, u, v, out, accum, replace):
             return _on_host("ewise_mult", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
@@ -170,6 +184,9 @@ class CupyBackend(Backend):
 
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
+        if isinstance(op, ops._Operator):
+            return _user_ewise("ewise_add", op, u, v, dict(mask=mask, structure=structure, complement=complement,
+                                                           out=out, accum=accum, replace=replace))
         _check(op, BINARY_OPS)
         if not _device_ewise(op, u, v, out, accum, replace):
             return _on_host("ewise_add", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
@@ -190,6 +207,9 @@ class CupyBackend(Backend):
               accum=None, replace=False):
         if left is not None and right is not None:
             raise ValueError("apply takes a bound scalar on one side only, got both left and right")
+        if isinstance(op, ops._Operator):
+            return _user_apply(op, u, left, right, dict(mask=mask, structure=structure, complement=complement,
+                                                        out=out, accum=accum, replace=replace))
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
         bound = right if left is None else left
         device = isinstance(u, Vector) and out is None and accum is None and not replace and \
@@ -211,6 +231,9 @@ class CupyBackend(Backend):
 
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
+        if isinstance(op, ops._Operator):
+            return _user_index("select", op, u, thunk, dict(mask=mask, structure=structure, complement=complement,
+                                                            out=out, accum=accum, replace=replace))
         _check(op, SELECT_OPS)
         if op.startswith("value") and thunk is None:
             raise ValueError(f"select: {op} compares values with thunk=, got None")
@@ -254,6 +277,8 @@ class CupyBackend(Backend):
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
         controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        if isinstance(op, ops._Operator):
+            return _user_index("apply_index", op, u, thunk, controls)
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
             return _on_host("apply_index", op, u, thunk, **controls)
@@ -362,6 +387,8 @@ class CupyBackend(Backend):
         return kernels.coarse_by_sort(A.indptr, A.indices, weights, labels, k, weights.dtype)
 
     def reduce(self, u, monoid):
+        if isinstance(monoid, ops._Operator):
+            return _user_reduce(u, monoid)
         _check(monoid, MONOIDS)
         if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _REDUCTIONS or \
                 _typed(generic.monoid_type, "reduce", monoid, u.dtype) != u.dtype or \
@@ -375,6 +402,9 @@ class CupyBackend(Backend):
 
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
+        if isinstance(monoid, ops._Operator):
+            return _user_reduce_rows(A, monoid, dict(mask=mask, structure=structure, complement=complement, out=out,
+                                                     accum=accum, replace=replace))
         _check(monoid, MONOIDS)
         if mask is not None or out is not None or accum is not None or replace or A.dtype not in _KERNEL_DTYPES or \
                 monoid not in _DEVICE_MONOIDS or _typed(generic.monoid_type, "reduce_rows", monoid, A.dtype) != A.dtype or \
@@ -603,3 +633,222 @@ def _unary(op, x):
     if op == "one":
         return cupy.ones_like(x)
     return cupy.logical_not(x).astype(x.dtype)
+
+
+# ---- user-defined operators (gbgraph.backends.operators): the kernels of cupy/operators.py
+# where the operands are plain (no out, accum or replace; dtypes the translation serves), the
+# numba backend's forms on host copies otherwise (which also raise the errors of bad calls)
+
+def _plain(controls, mask=True):
+    """No output controls (and no mask unless ``mask``)."""
+    return controls["out"] is None and controls["accum"] is None and not controls["replace"] and \
+        (mask or controls["mask"] is None)
+
+
+def _castable(dtype, target):
+    """Whether ``astype`` is GraphBLAS' cast here (floats to integers saturate on the host)."""
+    return not (np.dtype(dtype).kind == "f" and np.dtype(target).kind in "iu")
+
+
+def _found(w, found):
+    """``w``'s entries where ``found`` (bytes aligned with its slots) is nonzero, in order."""
+    if w.dtype in kernels._C_TYPES:
+        return Vector(w.size, *kernels.compact("ne", w, 0, keys=found))
+    w.exact()
+    keep = found[:w.values.size].astype(bool)
+    positions = cupy.arange(w.size, dtype=cupy.int64) if w.indices is None else w.indices
+    return Vector(w.size, positions[keep], w.values[keep])
+
+
+def _user_apply(op, u, left, right, controls):
+    """``apply`` of a UnaryOp, or of a BinaryOp with a bound scalar."""
+    scalar = right if left is None else left
+    unary = isinstance(op, ops.UnaryOp) and scalar is None
+    binary = isinstance(op, ops.BinaryOp) and scalar is not None and \
+        generic.scalar_dtype(scalar) in user.DTYPES
+    if not (_plain(controls, mask=isinstance(u, Vector)) and (unary or binary) and u.dtype in user.DTYPES and
+            (isinstance(u, Vector) or u.values is not None)):
+        return _on_host("apply", op, u, left=left, right=right, **controls)
+    x = u.values
+    count_ptr, count = (u.count, u.capacity) if isinstance(u, Vector) else (None, x.size)
+    if unary:
+        values = user.unary(op, x, count_ptr, count)
+    else:
+        values = user.bound(op, x, np.asarray(scalar, generic.scalar_dtype(scalar))[()], left is not None,
+                            count_ptr, count)
+    if isinstance(u, Matrix):
+        return Matrix(u.nrows, u.ncols, u.indptr, u.indices, values)
+    return _masked(Vector(u.size, u.indices, values, u.count), controls["mask"], controls["structure"],
+                   controls["complement"])
+
+
+def _user_ewise(verb, op, u, v, controls):
+    """``ewise_add`` (union) or ``ewise_mult`` (intersection) of two vectors with a BinaryOp or
+    Monoid (whose operands are cast to its dtype)."""
+    monoid = op.dtype if isinstance(op, ops.Monoid) else None
+    if not (_plain(controls) and isinstance(op, ops.BinaryOp) and isinstance(u, Vector) and isinstance(v, Vector) and
+            u.size == v.size and u.dtype in user.DTYPES and v.dtype in user.DTYPES and
+            (monoid is None or _castable(u.dtype, monoid) and _castable(v.dtype, monoid))):
+        return _on_host(verb, op, u, v, **controls)
+    if verb == "ewise_mult" or u.indices is None and v.indices is None:
+        indices, a, b = u.intersect(v)
+        if monoid is not None:
+            a, b = a.astype(monoid, copy=False), b.astype(monoid, copy=False)
+        w = Vector(u.size, indices, user.binary(op, a, b))
+    else:
+        positions, a, b, in_a, in_b = u.union(v)
+        if monoid is not None:
+            a, b = a.astype(monoid, copy=False), b.astype(monoid, copy=False)
+        result = op.result_dtype() if monoid is not None else user.result_dtype(op, a.dtype, b.dtype)
+        if not (_castable(a.dtype, result) and _castable(b.dtype, result)):
+            return _on_host(verb, op, u, v, **controls)
+        values = cupy.where(in_a, a.astype(result), b.astype(result))
+        both = cupy.flatnonzero(in_a & in_b)
+        values[both] = user.binary(op, a[both], b[both])
+        w = Vector(u.size, positions, values)
+    return _masked(w, controls["mask"], controls["structure"], controls["complement"])
+
+
+def _thunk(op, u, thunk):
+    """An IndexUnaryOp's thunk for the kernels: a numpy scalar, or a tuple of the full vectors'
+    arrays; None where the host must run (or reject) the call."""
+    if isinstance(thunk, (tuple, list)):
+        size = u.size if isinstance(u, Vector) else u.nrows
+        if isinstance(u, Matrix) and u.nrows != u.ncols or len(thunk) != op.arity - 3:
+            return None
+        if not all(isinstance(v, Vector) and v.size == size and v.indices is None and v.dtype in user.DTYPES
+                   for v in thunk):
+            return None
+        return tuple(cupy.ascontiguousarray(v.values) for v in thunk)
+    if isinstance(thunk, (Vector, Matrix)) or op.arity != 4:
+        return None
+    value = 0 if thunk is None else thunk
+    try:
+        dtype = generic.scalar_dtype(value)
+    except TypeError:
+        return None
+    return np.asarray(value, dtype)[()] if dtype in user.DTYPES else None
+
+
+def _user_index(verb, op, u, thunk, controls):
+    """``apply_index`` or ``select`` (keep where the result is nonzero) with an IndexUnaryOp."""
+    thunk_args = _thunk(op, u, thunk) if isinstance(op, ops.IndexUnaryOp) else None
+    if thunk_args is None or not _plain(controls, mask=isinstance(u, Vector)) or \
+            not isinstance(u, (Vector, Matrix)) or u.dtype not in user.DTYPES:
+        return _on_host(verb, op, u, thunk, **controls)
+    if isinstance(u, Vector):
+        out = user.index_unary(op, u.values, u.dtype, u.indices, None, thunk_args, u.count, u.capacity, u.capacity)
+        if verb == "apply_index":
+            w = Vector(u.size, u.indices, out, u.count)
+        else:
+            w = _found(Vector(u.size, u.indices, u.values, u.count), (out != 0).view(cupy.uint8))
+        return _masked(w, controls["mask"], controls["structure"], controls["complement"])
+    out = user.index_unary(op, u.values, u.dtype, u.rows(), u.indices, thunk_args, None, u.nvals, u.nvals)
+    if verb == "apply_index":
+        return Matrix(u.nrows, u.ncols, u.indptr, u.indices, out)
+    keep = out != 0
+    kept = cupy.zeros(u.nvals + 1, cupy.int64)  # kept entries before each position
+    cupy.cumsum(keep, out=kept[1:])
+    return Matrix(u.nrows, u.ncols, kept[u.indptr], u.indices[keep], None if u.values is None else u.values[keep])
+
+
+def _user_reduce(u, monoid):
+    """``reduce`` with a Monoid: the identity folded with the entries in order (None if none)."""
+    if not (isinstance(monoid, ops.Monoid) and isinstance(u, (Vector, Matrix)) and u.dtype in user.DTYPES and
+            _castable(u.dtype, monoid.dtype)):
+        return _on_host("reduce", u, monoid)
+    monoid.result_dtype()  # the monoid's dtype is numba's type of its function (TypeError otherwise)
+    values = u.exact().values if isinstance(u, Vector) else \
+        (cupy.ones(u.nvals, bool) if u.values is None else u.values)
+    if values.size == 0:
+        return None
+    return user.reduce(monoid, cupy.ascontiguousarray(values.astype(monoid.dtype, copy=False)))
+
+
+def _user_reduce_rows(A, monoid, controls):
+    """``reduce_rows`` with a Monoid: each nonempty row folded in column order."""
+    if not (_plain(controls, mask=False) and isinstance(monoid, ops.Monoid) and isinstance(A, Matrix) and
+            A.dtype in user.DTYPES and _castable(A.dtype, monoid.dtype)):
+        return _on_host("reduce_rows", A, monoid, **controls)
+    monoid.result_dtype()
+    values = cupy.ones(A.nvals, bool) if A.values is None else A.values
+    rows = cupy.flatnonzero(cupy.diff(A.indptr) > 0)
+    return Vector(A.nrows, rows, user.reduce_rows(monoid, A.indptr, values.astype(monoid.dtype, copy=False), rows))
+
+
+def _rows_of(mask, controls, nrows):
+    """(rows vector or None, count pointer, count, capacity) of the rows a mask lets through."""
+    rows = _row_list(mask, controls["structure"], controls["complement"])
+    if rows is None:
+        return None, None, nrows, nrows
+    return rows, rows.count, kernels.count_args(rows)[1], rows.capacity
+
+
+def _user_semiring(verb, semiring, left, right, order, transpose, controls):
+    """``mxv``/``vxm`` with a Semiring of a Monoid and a BinaryOp (or first, second, pair)."""
+    A, u = (left, right) if verb == "mxv" else (right, left)
+    device = isinstance(semiring, ops.Semiring) and order is None and not transpose and _plain(controls) and \
+        isinstance(semiring.monoid, ops.Monoid) and \
+        (type(semiring.multiply) is ops.BinaryOp or semiring.multiply in user.NAMED_MULTIPLIES) and \
+        isinstance(A, Matrix) and isinstance(u, Vector) and A.dtype in user.DTYPES and u.dtype in user.DTYPES and \
+        (A.ncols if verb == "mxv" else A.nrows) == u.size
+    if not device:
+        extra = {} if verb == "vxm" else {"order": order}
+        return _on_host(verb, semiring, left, right, transpose=transpose, **controls, **extra)
+    semiring.monoid.result_dtype()
+    M = A if verb == "mxv" else A.transposed()
+    rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, M.nrows)
+    dense, present = u.dense()
+    out, found = user.semiring_rows(semiring, M, dense, present, None if rows is None else rows.indices, count_ptr,
+                                    count, capacity, verb == "vxm")
+    w = Vector(M.nrows, None, out) if rows is None else Vector(M.nrows, rows.indices, out, rows.count)
+    return _found(w, found)
+
+
+def _dense_vectors(op, A, u, ordered):
+    """A RowOperator's vectors as dense arrays with its fills (the first a copy when
+    ``ordered``), or None where the host must run (or reject) the call."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors or ordered and not vectors:
+        return None
+    arrays = []
+    for k, v in enumerate(vectors):
+        if not isinstance(v, Vector) or v.size not in (A.nrows, A.ncols) or v.dtype not in user.DTYPES:
+            return None
+        v.exact()
+        if v.indices is None or v.indices.size == v.size:
+            arrays.append(cupy.array(v.values) if ordered and k == 0 else cupy.ascontiguousarray(v.values))
+            continue
+        if op.fill[k] is None:
+            return None
+        dense = cupy.full(v.size, generic.cast(np.asarray(op.fill[k]), v.dtype)[()], v.dtype)
+        dense[v.indices] = v.values
+        arrays.append(dense)
+    return tuple(arrays)
+
+
+def _by_decreasing(keys):
+    """The stable order of ``keys`` from the largest down (numba's ``by_decreasing``)."""
+    return cupy.argsort(-keys if keys.dtype.kind == "f" else ~keys)
+
+
+def _user_rows(op, A, u, order, transpose, controls):
+    """``mxv`` with a RowOperator: a thread per row, or one thread in ``order``."""
+    vectors = _dense_vectors(op, A, u, order is not None) \
+        if isinstance(A, Matrix) and A.dtype in user.DTYPES and not transpose and _plain(controls) else None
+    if vectors is not None and order is not None:
+        rows, _, _, _ = _rows_of(controls["mask"], controls, A.nrows)
+        rows = cupy.arange(A.nrows, dtype=cupy.int64) if rows is None else rows.exact().indices
+        keys, present = order.dense() if isinstance(order, Vector) and order.size == A.nrows else (None, None)
+        if keys is None or present is not None and not bool(present[rows].all()):
+            vectors = None
+    if vectors is None:
+        return _on_host("mxv", op, A, u, transpose=transpose, order=order, **controls)
+    if order is not None:
+        out, found = user.row_operator(op, A, vectors, rows, None, rows.size, rows.size, _by_decreasing(keys[rows]))
+        return _found(Vector(A.nrows, rows, out), found)
+    rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, A.nrows)
+    out, found = user.row_operator(op, A, vectors, None if rows is None else rows.indices, count_ptr, count,
+                                   capacity)
+    w = Vector(A.nrows, None, out) if rows is None else Vector(A.nrows, rows.indices, out, rows.count)
+    return _found(w, found)

@@ -18,7 +18,7 @@ from ..cuda_translate import array_type, c_name, scalar_type, translate_operator
 from . import kernels
 
 __all__ = ["result_dtype", "unary", "bound", "binary", "index_unary", "reduce", "reduce_rows", "semiring_rows",
-           "row_operator", "DTYPES"]
+           "row_operator", "DTYPES", "NAMED_MULTIPLIES"]
 
 #: The dtypes the translated functions take and return.
 DTYPES = frozenset(map(np.dtype, ("bool", "int32", "int64", "uint32", "uint64", "float32", "float64")))
@@ -151,6 +151,8 @@ def reduce_rows(monoid, indptr, x, rows):
 #: A named multiply of a user semiring, as numba's ``_NAMED_BINARY``: the operand (or 1) in
 #: the type ``T`` (the operands' promoted type, int64 for ``pair``).
 _NAMED = {"first": "x", "second": "y", "pair": "1"}
+#: The named multiplies a user semiring runs with on the device (others: the host's).
+NAMED_MULTIPLIES = tuple(_NAMED)
 
 
 def _multiply(semiring, a, b):
@@ -193,11 +195,6 @@ def _row_translation(op, A, vectors):
     argtypes += tuple(array_type(v.dtype) for v in vectors)
     return translate_operator(op, argtypes, pattern=("vals",) if A.values is None else (),
                               storage={"cols": A.indices.dtype})
-
-
-def row_dtype(op, A, vectors):
-    """The dtype of a row operator's values on ``A`` and the dense ``vectors``."""
-    return _dtype(_row_translation(op, A, vectors).result)
 
 
 def row_operator(op, A, vectors, rows, count_ptr, count, capacity, sequence=None):
