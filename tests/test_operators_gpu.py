@@ -21,9 +21,16 @@ from gbgraph.backends import operators as ops
 from gbgraph.backends.cuda_translate import array_type, c_name, scalar_type, translate, translate_operator
 from gbgraph.backends.operators import local
 
+from conftest import gpu_available
+
 KERNELS = pathlib.Path(gbgraph.__file__).parent / "backends" / "cupy" / "kernels"
 GXX = shutil.which("g++")
 needs_gxx = pytest.mark.skipif(GXX is None, reason="needs a host C++ compiler (g++)")
+
+
+def needs_gpu(test):
+    """Marked ``gpu``, skipped without CuPy and a GPU."""
+    return pytest.mark.gpu(pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")(test))
 
 LIMIT = 64
 
@@ -447,3 +454,185 @@ def test_untranslatable_operators_name_the_problem():
         translate(mixed, (scalar_type(np.int64), scalar_type(np.int64)))
     with pytest.raises(TypeError, match=r"\*\* on float64"):
         translate(power, (scalar_type(np.float64), scalar_type(np.int64)))
+
+
+# ---- the cupy backend against the numba backend (run on a GPU: pytest -m gpu) -------------
+
+def heaviest(i, start, stop, cols, vals, w):
+    """The largest weight times w over the row, present when above w(i)."""
+    best = w[i]
+    for p in range(start, stop):
+        best = max(best, vals[p] * w[cols[p]])
+    return best, best > w[i]
+
+
+def _clamp(x, high):
+    return min(max(x, 0), high)
+
+
+def clamped_degree(i, start, stop, cols, vals, shift):
+    return _clamp(stop - start - shift[i], 9), True
+
+
+def absdiff(x, y):
+    return x - y if x > y else y - x
+
+
+def position_code(x, i, j, t):
+    return i * 100 + j * t + x
+
+
+def weighted(a, u):
+    return np.uint64(a * 10.0) + u
+
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+def _on(name):
+    return gbgraph.backend(name)
+
+
+def _host(x):
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+def _agree(name, got, want, got_be="cupy", want_be="numba"):
+    """Backend ``got_be``'s result ``got`` equals backend ``want_be``'s ``want``: entries,
+    values and dtype (vectors, matrices or scalars)."""
+    if want is None or isinstance(want, np.generic):
+        assert got is None if want is None else (type(got) is type(want) and got == want), (name, got, want)
+        return
+    got_t, want_t = _on(got_be).extract_tuples(got), _on(want_be).extract_tuples(want)
+    assert len(got_t) == len(want_t), name
+    for g, w in zip(got_t, want_t):
+        g, w = _host(g), _host(w)
+        assert g.dtype == w.dtype, (name, g.dtype, w.dtype)
+        _same(g, w)
+
+
+def _objects(be, seed=0, n=60, density=0.1):
+    """The same operands on backend ``be``: a pattern and a weighted matrix (symmetric), sparse
+    and full vectors of several dtypes, masks."""
+    rng = np.random.default_rng(seed)
+    pattern = rng.random((n, n)) < density
+    pattern = pattern | pattern.T
+    np.fill_diagonal(pattern, False)
+    pattern[3] = pattern[:, 3] = False  # an isolated vertex: an empty row
+    indptr = np.concatenate([[0], np.cumsum(pattern.sum(axis=1))]).astype(np.int64)
+    cols = np.nonzero(pattern)[1].astype(np.int64)
+    weights = np.round(rng.uniform(0.5, 4.0, cols.size), 2)
+    some = np.flatnonzero(rng.random(n) < 0.5).astype(np.int64)
+    others = np.flatnonzero(rng.random(n) < 0.5).astype(np.int64)
+    return dict(
+        P=be.matrix(indptr, cols, ncols=n), W=be.matrix(indptr, cols, ncols=n, values=weights),
+        K=be.matrix(indptr, cols, ncols=n, values=rng.integers(0, 2**63, cols.size, dtype=np.int64).astype(np.uint64)),
+        i32=be.vector(some, rng.integers(-50, 50, some.size).astype(np.int32), n),
+        i64=be.vector(others, rng.integers(0, 50, others.size).astype(np.int64), n),
+        u64=be.vector(some, rng.integers(0, 2**40, some.size, dtype=np.uint64), n),
+        f32=be.vector(some, rng.uniform(-5, 5, some.size).astype(np.float32), n),
+        f64=be.full(n, rng.uniform(0, 1, n), "float64"),
+        rank=be.full(n, rng.integers(0, 4, n).astype(np.int64), "int64"),
+        key=be.full(n, rng.permutation(n).astype(np.uint32), "uint32"),
+        colors=be.vector(some, rng.integers(0, 6, some.size).astype(np.int64), n),
+        shift=be.full(n, np.arange(n) % 3, "int64"),
+        priority=be.full(n, rng.integers(0, 10, n).astype(np.int64), "int64"),
+        mask=be.vector(others, True, n),
+        flags=be.vector(some, rng.random(some.size) < 0.5, n),
+        n=n)
+
+
+_CASES = {
+    "apply unary int32": lambda be, o: be.apply(ops.UnaryOp(hash32), o["i32"]),
+    "apply unary on a matrix": lambda be, o: be.apply(ops.UnaryOp(hash32), o["K"]),
+    "apply bound right": lambda be, o: be.apply(ops.BinaryOp(arith), o["f32"], right=3),
+    "apply bound left": lambda be, o: be.apply(ops.BinaryOp(absdiff), o["f32"], left=np.float32(2.5)),
+    "apply masked": lambda be, o: be.apply(ops.UnaryOp(hash32), o["i32"], mask=o["mask"], complement=True),
+    "ewise_add": lambda be, o: be.ewise_add(ops.BinaryOp(absdiff), o["i32"], o["i64"]),
+    "ewise_mult": lambda be, o: be.ewise_mult(ops.BinaryOp(absdiff), o["i32"], o["i64"]),
+    "ewise_add monoid cast": lambda be, o: be.ewise_add(ops.Monoid(umin, ALL), o["i64"], o["u64"]),
+    "ewise_add full": lambda be, o: be.ewise_add(ops.BinaryOp(arith), o["f64"], o["f64"]),
+    "apply_index matrix": lambda be, o: be.apply_index(ops.IndexUnaryOp(position_code), o["W"], 7),
+    "apply_index vector": lambda be, o: be.apply_index(ops.IndexUnaryOp(position_code), o["i32"], 7),
+    "select matrix by vectors": lambda be, o: be.select(ops.IndexUnaryOp(ranked), o["P"], (o["rank"], o["key"])),
+    "select valued matrix": lambda be, o: be.select(ops.IndexUnaryOp(ranked), o["W"], (o["rank"], o["key"])),
+    "select vector by vectors": lambda be, o: be.select(ops.IndexUnaryOp(ranked), o["f32"], (o["rank"], o["key"])),
+    "select vector scalar": lambda be, o: be.select(ops.IndexUnaryOp(position_code), o["i64"], -2),
+    "reduce vector": lambda be, o: be.reduce(o["u64"], ops.Monoid(umin, ALL)),
+    "reduce matrix": lambda be, o: be.reduce(o["K"], ops.Monoid(umin, ALL)),
+    "reduce floats in order": lambda be, o: be.reduce(o["f64"], ops.Monoid(fsum, 0.0)),
+    "reduce empty": lambda be, o: be.reduce(be.vector(np.empty(0, np.int64), np.empty(0, np.uint64), 5),
+                                            ops.Monoid(umin, ALL)),
+    "reduce_rows": lambda be, o: be.reduce_rows(o["K"], ops.Monoid(umin, ALL)),
+    "reduce_rows floats": lambda be, o: be.reduce_rows(o["W"], ops.Monoid(fsum, 0.0)),
+    "reduce_cols": lambda be, o: be.reduce_cols(o["K"], ops.Monoid(umin, ALL)),
+    "mxv monoid second": lambda be, o: be.mxv(ops.Semiring(ops.Monoid(umin, ALL), "second"), o["P"], o["u64"]),
+    "mxv monoid masked": lambda be, o: be.mxv(ops.Semiring(ops.Monoid(umin, ALL), "second"), o["P"], o["u64"],
+                                              mask=o["mask"]),
+    "mxv value mask": lambda be, o: be.mxv(ops.Semiring(ops.Monoid(umin, ALL), "pair"), o["P"], o["u64"],
+                                           mask=o["flags"], structure=False),
+    "vxm monoid first": lambda be, o: be.vxm(ops.Semiring(ops.Monoid(umin, ALL), "first"), o["u64"], o["P"]),
+    "mxv user multiply": lambda be, o: be.mxv(ops.Semiring(ops.Monoid(umin, ALL), ops.BinaryOp(weighted)), o["W"],
+                                              be.full(o["n"], np.arange(o["n"], dtype=np.uint64), "uint64")),
+    "row operator": lambda be, o: be.mxv(ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}), o["P"],
+                                         o["colors"]),
+    "row operator masked": lambda be, o: be.mxv(ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}),
+                                                o["P"], o["colors"], mask=o["mask"]),
+    "row operator complement": lambda be, o: be.mxv(ops.RowOperator(first_free, fill=-1, constants={"LIMIT": 2}),
+                                                    o["P"], o["colors"], mask=o["mask"], complement=True),
+    "row operator value mask": lambda be, o: be.mxv(ops.RowOperator(argmax_row, fill=0), o["K"], o["u64"],
+                                                    mask=o["flags"], structure=False),
+    "row operator valued": lambda be, o: be.mxv(ops.RowOperator(heaviest, fill=None), o["W"], o["f64"]),
+    "row operator two vectors": lambda be, o: be.mxv(ops.RowOperator(weighted_sum, fill=0.5), o["W"],
+                                                     (o["f64"], o["f32"])),
+    "row operator helper": lambda be, o: be.mxv(ops.RowOperator(clamped_degree, fill=None, helpers=(_clamp,)),
+                                                o["P"], o["shift"]),
+    "row operator ordered": lambda be, o: be.mxv(ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}),
+                                                 o["P"], o["colors"], order=o["priority"]),
+    "row operator ordered masked": lambda be, o: be.mxv(
+        ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}), o["P"], be.full(o["n"], -1, "int64"),
+        mask=o["mask"], order=o["priority"]),
+    "row operator output controls": lambda be, o: be.mxv(
+        ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}), o["P"], o["colors"],
+        out=be.full(o["n"], 7, "int64"), accum="plus", mask=o["mask"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+@pytest.mark.parametrize("seed", [0, 1])
+@needs_gpu
+def test_cupy_equals_numba(case, seed):
+    numba_be, cupy_be = _on("numba"), _on("cupy")
+    want = _CASES[case](numba_be, _objects(numba_be, seed))
+    got = _CASES[case](cupy_be, _objects(cupy_be, seed))
+    _agree(case, got, want)
+
+
+@needs_gpu
+def test_cupy_row_operators_on_a_large_graph():
+    """Many blocks of threads: parallel and ordered row operators on 3,000 rows."""
+    op = ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT})
+    results = []
+    for name in ("numba", "cupy"):
+        be = _on(name)
+        o = _objects(be, seed=5, n=3000, density=0.003)
+        results.append((be.mxv(op, o["P"], o["colors"]), be.mxv(op, o["P"], o["colors"], order=o["priority"]),
+                        be.select(ops.IndexUnaryOp(ranked), o["P"], (o["rank"], o["key"]))))
+    for want, got in zip(*results):
+        _agree("large", got, want)
+
+
+@needs_gpu
+def test_cupy_rejects_bad_calls_as_numba_does():
+    be = _on("cupy")
+    o = _objects(be)
+    with pytest.raises(ValueError, match="must be full"):
+        be.select(ops.IndexUnaryOp(ranked), o["P"], (o["colors"], o["key"]))
+    with pytest.raises(ValueError, match="must be full"):
+        be.mxv(ops.RowOperator(heaviest, fill=None), o["W"], o["f32"])
+    with pytest.raises(ValueError, match="order has no entry"):
+        be.mxv(ops.RowOperator(first_free, fill=-1, constants={"LIMIT": 8}), o["P"], o["colors"], order=o["i64"])
+    with pytest.raises(ValueError, match="order= is for a RowOperator"):
+        be.mxv("min_second", o["P"], o["f64"], order=o["priority"])
+    with pytest.raises(TypeError, match="takes Monoid"):
+        be.reduce(o["i64"], ops.BinaryOp(umin))
+    with pytest.raises(NotImplementedError, match="cupy: mxm with the user-defined"):
+        be.mxm(ops.Semiring(ops.Monoid(umin, ALL), "second"), o["P"], o["P"])

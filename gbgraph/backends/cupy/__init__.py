@@ -150,7 +150,9 @@ class CupyBackend(Backend):
             replace=False, transpose_a=False, transpose_b=False):
         from .spgemm import mxm
         _check_controls("mxm", out, accum)
-
+        if isinstance(semiring, ops.Semiring):  # the host's form: it names what it supports
+            return _on_host("mxm", semiring, A, B, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace, transpose_a=transpose_a, transpose_b=transpose_b)
         dtype = _product_type("mxm", semiring, A.dtype, B.dtype, None, multiplies=_MXM_MULTIPLIES)
         if transpose_a or transpose_b or mask is not None or out is not None or accum is not None or replace or \
                 A.ncols != B.nrows or dtype is None:
