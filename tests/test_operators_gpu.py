@@ -636,3 +636,110 @@ def test_cupy_rejects_bad_calls_as_numba_does():
         be.reduce(o["i64"], ops.BinaryOp(umin))
     with pytest.raises(NotImplementedError, match="cupy: mxm with the user-defined"):
         be.mxm(ops.Semiring(ops.Monoid(umin, ALL), "second"), o["P"], o["P"])
+
+
+# ---- the launchers' kernels compile (nvcc; no GPU needed) ----------------------------------
+
+NVCC = shutil.which("nvcc")
+
+_RECORD = r'''
+import json, sys, types
+import numpy as np
+
+sys.path.insert(0, sys.argv[1])
+import test_operators_gpu as T  # noqa: E402 (before CuPy's stand-in: its conftest looks for CuPy)
+from gbgraph.backends import operators as ops  # noqa: E402
+
+recorded = []
+cupy = types.ModuleType("cupy")
+for name in ("empty", "ones", "zeros", "full", "arange", "ascontiguousarray", "array", "uint8", "int64", "int32"):
+    setattr(cupy, name, getattr(np, name))
+cupy.ndarray = np.ndarray
+
+
+class RawModule:  # records each translation unit and the kernel instance asked for
+    def __init__(self, code, options, name_expressions, **kwargs):
+        self.code = code
+
+    def get_function(self, name):
+        return lambda grid, block, args, **kwargs: recorded.append((self.code, name, len(args)))
+
+
+cupy.RawModule = RawModule
+cupy.cuda = types.SimpleNamespace(runtime=types.SimpleNamespace(getDevice=lambda: 0),
+                                  Device=lambda d: types.SimpleNamespace(attributes={"MultiProcessorCount": 8}))
+sys.modules["cupy"] = cupy
+import gbgraph.backends  # noqa: E402
+
+package = types.ModuleType("gbgraph.backends.cupy")  # the launchers without the backend (which needs CuPy)
+package.__path__ = [str(__import__("pathlib").Path(gbgraph.backends.__file__).parent / "cupy")]
+sys.modules["gbgraph.backends.cupy"] = package
+import importlib  # noqa: E402
+
+user = importlib.import_module("gbgraph.backends.cupy.operators")
+
+
+class Matrix:
+    def __init__(self, n, values):
+        self.indptr = np.arange(0, 2 * n + 1, 2, dtype=np.int64)
+        self.indices = np.arange(2 * n, dtype=np.int32) % n
+        self.values, self.nrows, self.ncols = values, n, n
+
+    @property
+    def dtype(self):
+        return np.dtype(bool) if self.values is None else self.values.dtype
+
+
+n = 8
+i64, f32, u64 = np.arange(n, dtype=np.int64), np.arange(n, dtype=np.float32), np.arange(n, dtype=np.uint64)
+umin = ops.Monoid(T.umin, np.uint64(2**64 - 1))
+user.unary(ops.UnaryOp(T.hash32), i64, None, n)
+user.bound(ops.BinaryOp(T.arith), f32, np.int64(3), True)
+user.binary(ops.BinaryOp(T.absdiff), i64, f32)
+user.index_unary(ops.IndexUnaryOp(T.ranked), None, np.dtype(bool), i64, i64.astype(np.int32), (i64, u64), None, n, n)
+user.index_unary(ops.IndexUnaryOp(T.position_code), f32, f32.dtype, None, None, np.int64(7), None, n, n)
+user.reduce_rows(umin, np.arange(0, n + 1, dtype=np.int64), u64, i64)
+user.semiring_rows(ops.Semiring(umin, "second"), Matrix(n, None), u64, np.ones(n, np.uint8), None, None, n, n, True)
+user.semiring_rows(ops.Semiring(umin, ops.BinaryOp(T.weighted)), Matrix(n, np.ones(2 * n)), u64, None, i64, None,
+                   n, n, False)
+user.row_operator(ops.RowOperator(T.argmax_row, fill=0), Matrix(n, None), (u64,), None, None, n, n)
+user.row_operator(ops.RowOperator(T.weighted_sum, fill=0.0), Matrix(n, np.ones(2 * n)), (f32.astype(np.float64), f32),
+                  i64, np.zeros(1, np.int64), n, n)
+user.row_operator(ops.RowOperator(T.first_free, fill=-1, constants={"LIMIT": 64}), Matrix(n, None), (i64,), i64, None,
+                  n, n, i64[::-1].copy())
+try:
+    user.reduce(umin, np.arange(1000, dtype=np.uint64))  # chunks, then their fold
+except AttributeError:  # the partial sum's .get(): numpy has none
+    pass
+print(json.dumps(recorded))
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(NVCC is None, reason="needs nvcc")
+def test_launchers_instantiate_kernels_that_compile(tmp_path):
+    """Each launcher of cupy/operators.py, run with CuPy replaced by a recorder (in a
+    subprocess), asks for a kernel instance that nvcc compiles after the translated functor,
+    with as many arguments as the kernel takes."""
+    import json
+    import re
+    import sys
+
+    script = tmp_path / "record.py"
+    script.write_text(_RECORD)
+    run = subprocess.run([sys.executable, str(script), str(pathlib.Path(__file__).parent)], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    recorded = json.loads(run.stdout.splitlines()[-1])
+    assert len(recorded) == 13
+    source = (KERNELS / "operators.cu").read_text()
+    for k, (code, name, count) in enumerate(recorded):
+        unit = tmp_path / f"unit{k}.cu"
+        unit.write_text(f"{code}\nvoid* instance = (void*)&{name};\n")
+        result = subprocess.run([NVCC, "-std=c++17", "-arch=sm_80", f"-I{KERNELS}", "-c", str(unit), "-o",
+                                 str(tmp_path / f"unit{k}.o")], capture_output=True, text=True)
+        assert result.returncode == 0, f"{name}:\n{result.stderr}"
+        template = re.search(r"gbgraph::(\w+)<", name).group(1)
+        parameters = re.search(rf"__global__ void {template}\((.*?)\)\s*\{{", source, re.S).group(1).split(",")
+        packs = sum("..." in p for p in parameters)  # a pack takes the rest
+        assert count == len(parameters) if not packs else count >= len(parameters) - packs, (name, count)

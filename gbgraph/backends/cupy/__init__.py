@@ -652,6 +652,23 @@ def _castable(dtype, target):
     return not (np.dtype(dtype).kind == "f" and np.dtype(target).kind in "iu")
 
 
+def _dense(v):
+    """(values at every position, presence bytes or None when full) of any dtype
+    (Vector.dense's scatter kernels serve the algorithms' dtypes)."""
+    if v.indices is None or v.dtype in kernels._C_TYPES:
+        return v.dense()
+    v.exact()
+    values, present = cupy.zeros(v.size, v.dtype), cupy.zeros(v.size, cupy.uint8)
+    values[v.indices], present[v.indices] = v.values, 1
+    return values, present
+
+
+def _listed(rows):
+    """The row ids a row list (of :func:`_row_list`) holds, trimmed to its count."""
+    n = rows.indices.size if rows.count is None else int(rows.count.get()[0])
+    return rows.indices[:n]
+
+
 def _found(w, found):
     """``w``'s entries where ``found`` (bytes aligned with its slots) is nonzero, in order."""
     if w.dtype in kernels._C_TYPES:
@@ -687,7 +704,7 @@ def _user_apply(op, u, left, right, controls):
 def _user_ewise(verb, op, u, v, controls):
     """``ewise_add`` (union) or ``ewise_mult`` (intersection) of two vectors with a BinaryOp or
     Monoid (whose operands are cast to its dtype)."""
-    monoid = op.dtype if isinstance(op, ops.Monoid) else None
+    monoid = op.result_dtype() if isinstance(op, ops.Monoid) else None  # its dtype, checked to be numba's
     if not (_plain(controls) and isinstance(op, ops.BinaryOp) and isinstance(u, Vector) and isinstance(v, Vector) and
             u.size == v.size and u.dtype in user.DTYPES and v.dtype in user.DTYPES and
             (monoid is None or _castable(u.dtype, monoid) and _castable(v.dtype, monoid))):
@@ -701,7 +718,7 @@ def _user_ewise(verb, op, u, v, controls):
         positions, a, b, in_a, in_b = u.union(v)
         if monoid is not None:
             a, b = a.astype(monoid, copy=False), b.astype(monoid, copy=False)
-        result = op.result_dtype() if monoid is not None else user.result_dtype(op, a.dtype, b.dtype)
+        result = monoid if monoid is not None else user.result_dtype(op, a.dtype, b.dtype)
         if not (_castable(a.dtype, result) and _castable(b.dtype, result)):
             return _on_host(verb, op, u, v, **controls)
         values = cupy.where(in_a, a.astype(result), b.astype(result))
@@ -750,7 +767,7 @@ def _user_index(verb, op, u, thunk, controls):
         return Matrix(u.nrows, u.ncols, u.indptr, u.indices, out)
     keep = out != 0
     kept = cupy.zeros(u.nvals + 1, cupy.int64)  # kept entries before each position
-    cupy.cumsum(keep, out=kept[1:])
+    kept[1:] = cupy.cumsum(keep)
     return Matrix(u.nrows, u.ncols, kept[u.indptr], u.indices[keep], None if u.values is None else u.values[keep])
 
 
@@ -800,7 +817,7 @@ def _user_semiring(verb, semiring, left, right, order, transpose, controls):
     semiring.monoid.result_dtype()
     M = A if verb == "mxv" else A.transposed()
     rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, M.nrows)
-    dense, present = u.dense()
+    dense, present = _dense(u)
     out, found = user.semiring_rows(semiring, M, dense, present, None if rows is None else rows.indices, count_ptr,
                                     count, capacity, verb == "vxm")
     w = Vector(M.nrows, None, out) if rows is None else Vector(M.nrows, rows.indices, out, rows.count)
@@ -839,9 +856,10 @@ def _user_rows(op, A, u, order, transpose, controls):
     vectors = _dense_vectors(op, A, u, order is not None) \
         if isinstance(A, Matrix) and A.dtype in user.DTYPES and not transpose and _plain(controls) else None
     if vectors is not None and order is not None:
-        rows, _, _, _ = _rows_of(controls["mask"], controls, A.nrows)
-        rows = cupy.arange(A.nrows, dtype=cupy.int64) if rows is None else rows.exact().indices
-        keys, present = order.dense() if isinstance(order, Vector) and order.size == A.nrows else (None, None)
+        rows = _rows_of(controls["mask"], controls, A.nrows)[0]
+        rows = cupy.arange(A.nrows, dtype=cupy.int64) if rows is None else _listed(rows)
+        keys, present = _dense(order) if isinstance(order, Vector) and order.size == A.nrows and \
+            order.dtype in user.DTYPES else (None, None)
         if keys is None or present is not None and not bool(present[rows].all()):
             vectors = None
     if vectors is None:
