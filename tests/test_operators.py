@@ -50,6 +50,10 @@ def uplus(x, y):
     return x + y
 
 
+def shifted(x, y):
+    return x << y
+
+
 def weighted(a, u):
     return np.uint64(a * 10.0) + u
 
@@ -408,6 +412,31 @@ def test_row_operator_bad_inputs(be):
         be.apply(BinaryOp(umin), be.full(10, 1, "int64"))
     with pytest.raises(NotImplementedError, match=f"{be.name}: mxm with the user-defined"):
         be.mxm(Semiring(Monoid(umin, ALL), "second"), A, A)
+
+
+def test_an_operator_numba_cannot_type_is_not_implemented(be):
+    u = be.full(5, 1.5, "float64")
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: apply with BinaryOp\('shifted'\) on float64/int64 "
+                                                  r"is not supported \(.*numba cannot type shifted"):
+        be.apply(BinaryOp(shifted), u, right=2)
+    A = _matrix(be, _graph(n=5, seed=1), pattern=True)
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: mxv with Semiring\('umin_div'\) on bool/float64"):
+        be.mxv(Semiring(Monoid(umin, ALL), "div"), A, u)
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_a_binary_op_accumulates(be, replace):
+    out = be.vector(np.array([0, 1, 2, 5]), np.array([10, 20, 30, 40]), 8)
+    u = be.vector(np.array([1, 2, 3]), np.array([5, 50, 7]), 8)
+    mask = be.vector(np.array([1, 2, 3, 5]), True, 8)
+    be.apply(UnaryOp(square_plus_one), u, out=out, accum=BinaryOp(absdiff), mask=mask, replace=replace)
+    # T<mask> = u² + 1 = {1: 26, 2: 2501, 3: 50}; Z = |out - T| where both, else the one present;
+    # out<mask> = Z: position 0, outside the mask, keeps 10 unless replace
+    expected = {1: 6, 2: 2471, 3: 50, 5: 40} | ({} if replace else {0: 10})
+    indices, values = _tuples(be, out)
+    assert values.dtype == np.int64 and dict(zip(indices.tolist(), values.tolist())) == expected
+    with pytest.raises(ValueError, match="needs out="):
+        be.apply(UnaryOp(square_plus_one), u, accum=BinaryOp(absdiff))
 
 
 # ---- typing and restricted Python ----------------------------------------------------

@@ -19,6 +19,7 @@ Every function here takes and returns numpy arrays, so that the numba and suites
 backends (and mpi's blocks) run the same compiled code and give identical results.
 """
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -32,7 +33,7 @@ from .. import operators as ops
 from . import generic
 from .kernels.coloring import by_decreasing
 
-__all__ = ["cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
+__all__ = ["supported", "cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
            "reduce", "reduce_rows", "semiring_rows", "row_operator"]
 
 #: Changes whenever the templates change, so that old generated files are not reused.
@@ -58,6 +59,26 @@ def cache_dir():
     """
     base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
     return pathlib.Path(base) / "gbgraph" / "operators"
+
+
+@contextlib.contextmanager
+def supported(backend, verb, op, *operands):
+    """Turns an operator that numba cannot type on the operands' dtypes into the verb's
+    ``NotImplementedError`` naming backend, verb, operator and dtypes."""
+    try:
+        yield
+    except ops.TypingError as error:
+        names = "/".join(_type_names(x) for x in operands)
+        raise NotImplementedError(f"{backend}: {verb} with {op!r} on {names} is not supported ({error})") from None
+
+
+def _type_names(x):
+    if isinstance(x, (tuple, list)):
+        return "(" + ", ".join(_type_names(v) for v in x) + ")"
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return generic.scalar_dtype(x).name if x is not None else "none"
+    return np.dtype(getattr(dtype, "np_type", dtype)).name
 
 
 # ---- generated modules ----------------------------------------------------------------
@@ -387,12 +408,11 @@ def _named_binary(verb, semiring, name, a, b):
     """(the expression, its input type, its result type) of a named operator of a user
     semiring, on operands of dtypes ``a`` and ``b``."""
     if name not in _NAMED_BINARY:
-        raise NotImplementedError(f"numba: {verb} with {semiring!r} and the named operator {name!r} on "
-                                  f"{np.dtype(a)}/{np.dtype(b)} is not supported (user semirings take "
-                                  f"{', '.join(_NAMED_BINARY)})")
+        raise ops.TypingError(f"the named operator {name!r} of {semiring!r} is not one of "
+                              f"{', '.join(_NAMED_BINARY)}")
     t = np.dtype(np.int64) if name == "pair" else np.promote_types(a, b)
     if name in _BITWISE and t.kind not in "iu" or name in ("plus", "minus", "rminus", "times") and t == bool:
-        raise NotImplementedError(f"numba: {verb} with {semiring!r}: {name} on {t} is not supported")
+        raise ops.TypingError(f"{semiring!r}: {name} on {t} is not defined")
     result = np.dtype(bool) if name in _LOGICAL or name in ("eq", "ne", "lt", "gt", "le", "ge") else t
     return _NAMED_BINARY[name], t, result
 
@@ -432,8 +452,8 @@ def _generate_semiring(verb, semiring, a, b, swap):
     else:
         if monoid not in _NAMED_IDENTITY or monoid in _BITWISE and t.kind not in "iu" or \
                 monoid in ("plus", "times") and t == bool:
-            raise NotImplementedError(f"numba: {verb} with {semiring!r}: the monoid {monoid!r} on {t} is not "
-                                      f"supported (user semirings take {', '.join(_NAMED_IDENTITY)})")
+            raise ops.TypingError(f"{semiring!r}: the monoid {monoid!r} on {t} is not defined (user semirings "
+                                  f"take {', '.join(_NAMED_IDENTITY)})")
         result = np.dtype(bool) if monoid in _LOGICAL else t
         identity = _identity(monoid, result)
         body = _NAMED_BINARY[monoid].replace("_GB_T(", "_GB_A(")
