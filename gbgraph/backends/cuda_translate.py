@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Translation", "translate", "translate_operator", "function_source", "scalar_type", "array_type",
-           "c_name"]
+__all__ = ["Translation", "Untranslatable", "translate", "translate_operator", "function_source", "scalar_type",
+           "array_type", "c_name"]
 
 _C_NAMES = {"bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
             "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
@@ -51,6 +51,12 @@ _BINARY = {ast.Add: (operator.add, "+"), ast.Sub: (operator.sub, "-"), ast.Mult:
 _COMPARE = {ast.Eq: (operator.eq, "=="), ast.NotEq: (operator.ne, "!="), ast.Lt: (operator.lt, "<"),
             ast.LtE: (operator.le, "<="), ast.Gt: (operator.gt, ">"), ast.GtE: (operator.ge, ">=")}
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
+
+
+class Untranslatable(TypeError):
+    """A function numba compiles but this translation does not (a local whose versions numba
+    types as different kinds, a float power, recursion): the cupy backend runs the operator
+    on the host instead."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ def c_name(numba_type):
     """The C++ type of a numba scalar type (``int64`` -> ``long long``)."""
     name = _dtype_name(numba_type)
     if name not in _C_NAMES:
-        raise NotImplementedError(f"cupy: no C++ type for {numba_type}")
+        raise Untranslatable(f"no C++ type for {numba_type}")
     return _C_NAMES[name]
 
 
@@ -126,11 +132,11 @@ def translate(func, argtypes, *, row=False, constants=None, helpers=(), pattern=
 
     Raises
     ------
-    TypeError
+    gbgraph.backends.operators.TypingError
+        numba cannot type the function on ``argtypes``, or types its result as no scalar.
+    Untranslatable
         A construct outside restricted Python (naming it and its line), or a local whose
         versions numba types differently in kind.
-    NotImplementedError
-        A type without a C++ counterpart.
 
     Examples
     --------
@@ -226,7 +232,7 @@ def _literal(value):
             return text, types.literal(value)
         if 0 <= value < 2**64:
             return f"{value}ULL", types.uint64
-        raise TypeError(f"the integer {value} does not fit 64 bits")
+        raise Untranslatable(f"the integer {value} does not fit 64 bits")
     if isinstance(value, float):
         if value != value:
             return "(0.0 / 0.0)", types.float64
@@ -234,7 +240,7 @@ def _literal(value):
             return ("(1.0 / 0.0)" if value > 0 else "(-1.0 / 0.0)"), types.float64
         text = repr(value)
         return (text if any(c in text for c in ".en") else text + ".0"), types.float64
-    raise TypeError(f"constant {value!r} of type {type(value).__name__}: only int, float and bool")
+    raise Untranslatable(f"constant {value!r} of type {type(value).__name__}: only int, float and bool")
 
 
 class _Module:
@@ -258,22 +264,25 @@ class _Module:
         if key in self.done:
             return self.done[key]
         if key in self.busy:
-            raise TypeError(f"line {tree.lineno}: {tree.name} calls itself; recursion is not supported")
+            raise Untranslatable(f"line {tree.lineno}: {tree.name} calls itself; recursion is not supported")
+        from .operators import TypingError
+
         try:
             dispatcher.compile(argtypes)
         except Exception as e:  # numba's typing errors, named with the function
-            raise TypeError(f"numba cannot type {tree.name}{tuple(map(str, argtypes))}: {e}") from None
+            raise TypingError(f"numba cannot type {tree.name}{tuple(map(str, argtypes))}: "
+                              f"{str(e).splitlines()[0]}") from None
         self.busy.add(key)
         overload = dispatcher.overloads[argtypes]
         returned = overload.signature.return_type
         if row:
             if not isinstance(returned, types.BaseTuple) or len(returned) != 2:
-                raise TypeError(f"{tree.name} must return (value, present), numba types its result {returned}")
+                raise TypingError(f"{tree.name} must return (value, present), numba types its result {returned}")
             result = types.unliteral(returned[0])
         else:
             result = types.unliteral(returned)
         if _kind(result) is None:
-            raise TypeError(f"{tree.name} returns {returned}: every path must return a number or bool")
+            raise TypingError(f"{tree.name} returns {returned}: every path must return a number or bool")
         digest = hashlib.sha256(repr((ast.dump(tree), argtypes, row, pattern, storage)).encode()).hexdigest()[:12]
         cname = f"gbgraph_op_{tree.name}_{digest}"
         try:
@@ -298,7 +307,7 @@ class _Module:
             sig = None
         if sig is None:
             name = getattr(fn, "__name__", str(fn))
-            raise TypeError(f"line {node.lineno}: numba has no {name} for "
+            raise Untranslatable(f"line {node.lineno}: numba has no {name} for "
                             f"({', '.join(str(t) for t in argtypes)})")
         return sig
 
@@ -312,10 +321,10 @@ class _Function:
         self.storage = {name: scalar_type(dtype) for name, dtype in storage}
         args = tree.args
         if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults:
-            raise TypeError(f"line {tree.lineno}: {tree.name} takes plain positional arguments only")
+            raise Untranslatable(f"line {tree.lineno}: {tree.name} takes plain positional arguments only")
         self.args = [a.arg for a in args.args]
         if len(self.args) != len(argtypes):
-            raise TypeError(f"{tree.name} takes {len(self.args)} arguments, given types for {len(argtypes)}")
+            raise Untranslatable(f"{tree.name} takes {len(self.args)} arguments, given types for {len(argtypes)}")
         self.types = dict(zip(self.args, argtypes))
         self.arrays = {}  # local arrays: name -> (dtype numba type, length)
         self.counter = 0
@@ -342,7 +351,7 @@ class _Function:
             unified = functools.reduce(self.module.context.unify_types, ts)
             kinds = {_kind(t) for t in ts} - {None}
             if unified is None or len(kinds) > 1 or _kind(unified) not in kinds:
-                raise TypeError(f"{self.tree.name}: local {name!r} is {', '.join(sorted(set(map(str, ts))))} "
+                raise Untranslatable(f"{self.tree.name}: local {name!r} is {', '.join(sorted(set(map(str, ts))))} "
                                 f"in numba's typing; give it one type (cast its first assignment)")
             self.types[name] = unified
 
@@ -724,7 +733,7 @@ class _Function:
         return f"{cname}({', '.join(texts)})", result
 
     def error(self, node, what):
-        return TypeError(f"{self.tree.name}, line {getattr(node, 'lineno', '?')}: {what} is not restricted Python "
+        return Untranslatable(f"{self.tree.name}, line {getattr(node, 'lineno', '?')}: {what} is not restricted Python "
                          "(gbgraph.backends.operators lists what is)")
 
 

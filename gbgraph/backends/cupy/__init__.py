@@ -21,8 +21,10 @@ import contextlib
 import numpy as np
 
 from .. import operators as ops
+from ..cuda_translate import Untranslatable
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from ..numba import generic
+from ..numba.operators import supported
 from .containers import Matrix, Vector
 from . import host, kernels, replay
 from . import operators as user
@@ -98,14 +100,18 @@ class CupyBackend(Backend):
     # one, a selection) run as kernels that read entry counts on the device; the rest trim
     # their inputs with Vector.exact and use CuPy.
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False, order=None):
         _check_controls("mxv", out, accum)
         controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
         if isinstance(semiring, ops.RowOperator):
-            return _user_rows(semiring, A, u, order, transpose, controls)
+            return _guarded("mxv", semiring, (A, u), lambda: _user_rows(semiring, A, u, order, transpose, controls),
+                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
         if isinstance(semiring, ops.Semiring) or order is not None:
-            return _user_semiring("mxv", semiring, A, u, order, transpose, controls)
+            return _guarded("mxv", semiring, (A, u),
+                            lambda: _user_semiring("mxv", semiring, A, u, order, transpose, controls),
+                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
         monoid, multiply = _split(semiring)
         dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
         if transpose or accum is not None or replace or A.ncols != u.size or dtype is None or \
@@ -128,6 +134,7 @@ class CupyBackend(Backend):
             w = Vector(A.nrows, *kernels.compact("ne", w, 0, keys=found))
         return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         # u ⊕.⊗ A = Aᵀ ⊕.⊗' u with the multiply's operands swapped; Aᵀ is cached on A
@@ -135,7 +142,9 @@ class CupyBackend(Backend):
         if isinstance(semiring, ops.Semiring):
             controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
                             replace=replace)
-            return _user_semiring("vxm", semiring, u, A, None, transpose, controls)
+            return _guarded("vxm", semiring, (u, A),
+                            lambda: _user_semiring("vxm", semiring, u, A, None, transpose, controls),
+                            lambda: _on_host("vxm", semiring, u, A, transpose=transpose, **controls))
         monoid, multiply = _split(semiring)
         if transpose or out is not None or accum is not None or replace or A.nrows != u.size or \
                 multiply == "secondi" or \
@@ -146,6 +155,7 @@ class CupyBackend(Backend):
         return self.mxv(f"{monoid}_{swapped}", A.transposed(), u, mask=mask, structure=structure,
                         complement=complement)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
         from .spgemm import mxm
@@ -160,17 +170,21 @@ class CupyBackend(Backend):
                             accum=accum, replace=replace, transpose_a=transpose_a, transpose_b=transpose_b)
         return mxm(semiring, A, B, dtype)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         if mask is not None or out is not None or accum is not None or replace:
             return _on_host("transpose", A, mask=mask, structure=structure, complement=complement, out=out,
                             accum=accum, replace=replace)
         return A.transpose()
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         if isinstance(op, ops._Operator):
-            return _user_ewise("ewise_mult", op, u, v, dict(mask=mask, structure=structure, complement=complement,
-                                                            out=out, accum=accum, replace=replace))
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("ewise_mult", op, (u, v), lambda: _user_ewise("ewise_mult", op, u, v, controls),
+                            lambda: _on_host("ewise_mult", op, u, v, **controls))
         _check(op, BINARY_OPS)
         if not _device_ewise(op, u, v, out, accum, replace):
             return _on_host("ewise_mult", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
@@ -184,11 +198,14 @@ class CupyBackend(Backend):
         indices, a, b = u.intersect(v)
         return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         if isinstance(op, ops._Operator):
-            return _user_ewise("ewise_add", op, u, v, dict(mask=mask, structure=structure, complement=complement,
-                                                           out=out, accum=accum, replace=replace))
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("ewise_add", op, (u, v), lambda: _user_ewise("ewise_add", op, u, v, controls),
+                            lambda: _on_host("ewise_add", op, u, v, **controls))
         _check(op, BINARY_OPS)
         if not _device_ewise(op, u, v, out, accum, replace):
             return _on_host("ewise_add", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
@@ -205,13 +222,17 @@ class CupyBackend(Backend):
         values = cupy.where(both, _binary(op, a, b), cupy.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
         return _masked(Vector(u.size, indices, values), mask, structure, complement)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         if left is not None and right is not None:
             raise ValueError("apply takes a bound scalar on one side only, got both left and right")
         if isinstance(op, ops._Operator):
-            return _user_apply(op, u, left, right, dict(mask=mask, structure=structure, complement=complement,
-                                                        out=out, accum=accum, replace=replace))
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("apply", op, (u, right if left is None else left),
+                            lambda: _user_apply(op, u, left, right, controls),
+                            lambda: _on_host("apply", op, u, left=left, right=right, **controls))
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
         bound = right if left is None else left
         device = isinstance(u, Vector) and out is None and accum is None and not replace and \
@@ -231,11 +252,14 @@ class CupyBackend(Backend):
                 else _binary(op, u.values, cupy.asarray(right, u.dtype))
         return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         if isinstance(op, ops._Operator):
-            return _user_index("select", op, u, thunk, dict(mask=mask, structure=structure, complement=complement,
-                                                            out=out, accum=accum, replace=replace))
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("select", op, (u, thunk), lambda: _user_index("select", op, u, thunk, controls),
+                            lambda: _on_host("select", op, u, thunk, **controls))
         _check(op, SELECT_OPS)
         if op.startswith("value") and thunk is None:
             raise ValueError(f"select: {op} compares values with thunk=, got None")
@@ -276,11 +300,13 @@ class CupyBackend(Backend):
             return w.merge(value.restrict(rows), rows)
         return w.fill(rows, cupy.asarray(value, w.dtype))
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
         controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
         if isinstance(op, ops._Operator):
-            return _user_index("apply_index", op, u, thunk, controls)
+            return _guarded("apply_index", op, (u, thunk), lambda: _user_index("apply_index", op, u, thunk, controls),
+                            lambda: _on_host("apply_index", op, u, thunk, **controls))
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
             return _on_host("apply_index", op, u, thunk, **controls)
@@ -390,7 +416,8 @@ class CupyBackend(Backend):
 
     def reduce(self, u, monoid):
         if isinstance(monoid, ops._Operator):
-            return _user_reduce(u, monoid)
+            return _guarded("reduce", monoid, (u,), lambda: _user_reduce(u, monoid),
+                            lambda: _on_host("reduce", u, monoid))
         _check(monoid, MONOIDS)
         if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _REDUCTIONS or \
                 _typed(generic.monoid_type, "reduce", monoid, u.dtype) != u.dtype or \
@@ -402,11 +429,14 @@ class CupyBackend(Backend):
             return u.values[0].get()[()]
         return _REDUCTIONS[monoid](u.values).astype(u.dtype).get()[()]
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         if isinstance(monoid, ops._Operator):
-            return _user_reduce_rows(A, monoid, dict(mask=mask, structure=structure, complement=complement, out=out,
-                                                     accum=accum, replace=replace))
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("reduce_rows", monoid, (A,), lambda: _user_reduce_rows(A, monoid, controls),
+                            lambda: _on_host("reduce_rows", A, monoid, **controls))
         _check(monoid, MONOIDS)
         if mask is not None or out is not None or accum is not None or replace or A.dtype not in _KERNEL_DTYPES or \
                 monoid not in _DEVICE_MONOIDS or _typed(generic.monoid_type, "reduce_rows", monoid, A.dtype) != A.dtype or \
@@ -431,6 +461,7 @@ class CupyBackend(Backend):
         positions = cupy.flatnonzero(keep)
         return Vector(indices.size, positions, dense[indices[positions]])
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         """``w(j) = ⊕_i A(i, j)``: the rows of Aᵀ (cached on A) reduced."""
@@ -640,6 +671,18 @@ def _unary(op, x):
 # ---- user-defined operators (gbgraph.backends.operators): the kernels of cupy/operators.py
 # where the operands are plain (no out, accum or replace; dtypes the translation serves), the
 # numba backend's forms on host copies otherwise (which also raise the errors of bad calls)
+
+def _guarded(verb, op, operands, device, host):
+    """``device()``: an operator numba cannot type on the operands is the verb's
+    NotImplementedError naming cupy (as on every backend); one numba types but the
+    translation to CUDA does not take (:class:`~gbgraph.backends.cuda_translate.Untranslatable`)
+    runs on the host, ``host()``."""
+    try:
+        with supported("cupy", verb, op, *operands):
+            return device()
+    except Untranslatable:
+        return host()
+
 
 def _plain(controls, mask=True):
     """No output controls (and no mask unless ``mask``)."""
