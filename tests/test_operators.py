@@ -293,6 +293,23 @@ def test_semiring_of_a_user_multiply_equals_scipy(be):
     assert np.array_equal(values, np.asarray(terms.sum(axis=1, dtype=np.uint64)).ravel()[nonempty])
 
 
+def test_mxm_with_a_user_semiring_equals_scipy(be):
+    A, B = _graph(n=30, seed=13, weighted=True), _graph(n=30, seed=14, weighted=True)
+    a_keys = (A.data * 1000).astype(np.uint64)
+    b_keys = (B.data * 1000).astype(np.uint64)
+    Ma = be.matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), values=a_keys)
+    Mb = be.matrix(B.indptr.astype(np.int64), B.indices.astype(np.int64), values=b_keys)
+    rows, cols, values = _tuples(be, be.mxm(Semiring(Monoid(uplus, np.uint64(0)), "times"), Ma, Mb))
+    expected = (sp.csr_matrix((a_keys, A.indices, A.indptr)) @ sp.csr_matrix((b_keys, B.indices, B.indptr))).tocoo()
+    assert values.dtype == np.uint64
+    assert dict(zip(zip(rows.tolist(), cols.tolist()), values.tolist())) == \
+        dict(zip(zip(expected.row.tolist(), expected.col.tolist()), expected.data.tolist()))
+    rows, cols, values = _tuples(be, be.mxm(Semiring(Monoid(umin, ALL), "second"), Ma, Ma, transpose_b=True))
+    G = gb.Matrix.from_csr(A.indptr, A.indices, a_keys, ncols=30)
+    exp_r, exp_c, exp_v = G.mxm(G.T, gb.semiring.min_second).new().to_coo()
+    assert np.array_equal(rows, exp_r) and np.array_equal(cols, exp_c) and np.array_equal(values, exp_v)
+
+
 # ---- index-unary operators -------------------------------------------------------------
 
 def test_apply_index_is_numpy_written_out(be):
@@ -410,8 +427,6 @@ def test_row_operator_bad_inputs(be):
         be.reduce(be.full(10, 1, "int64"), BinaryOp(umin))
     with pytest.raises(ValueError, match="needs a bound scalar"):
         be.apply(BinaryOp(umin), be.full(10, 1, "int64"))
-    with pytest.raises(NotImplementedError, match=f"{be.name}: mxm with the user-defined"):
-        be.mxm(Semiring(Monoid(umin, ALL), "second"), A, A)
 
 
 def test_an_operator_numba_cannot_type_is_not_implemented(be):

@@ -141,13 +141,17 @@ class NumbaBackend(Backend):
     @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
-        if isinstance(semiring, ops.Semiring):
-            raise NotImplementedError(f"numba: mxm with the user-defined {semiring!r} on {A.dtype}/{B.dtype} is "
-                                      "not supported (mxv and vxm take user semirings)")
-        _split(semiring)
-        _controls("mxm", mask, structure, complement, out, accum, replace)
+        if not isinstance(semiring, ops.Semiring):
+            _split(semiring)
+        controls = _controls("mxm", mask, structure, complement, out, accum, replace)
         A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
         _check_sizes("mxm", A.ncols, B.nrows)
+        if isinstance(semiring, ops.Semiring):
+            with compiled.supported("numba", "mxm", semiring, A, B):
+                indptr, cols, values = compiled.semiring_product("mxm", semiring, A.indptr, A.indices, _values(A),
+                                                                 B.indptr, B.indices, _values(B), B.ncols)
+            C = Matrix(A.nrows, B.ncols, indptr, cols, values)
+            return verbs.finish("mxm", (C.nrows, C.ncols), *verbs.entries(C), **controls)
         if mask is not None:
             verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's

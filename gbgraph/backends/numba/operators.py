@@ -27,6 +27,7 @@ import pathlib
 import re
 import sys
 
+import numba
 import numpy as np
 
 from .. import operators as ops
@@ -34,10 +35,11 @@ from . import generic
 from .kernels.coloring import by_decreasing
 
 __all__ = ["supported", "cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
-           "reduce", "reduce_rows", "semiring_rows", "row_operator"]
+           "reduce", "reduce_rows", "semiring_rows", "semiring_product", "row_operator"]
 
-#: Changes whenever the templates change, so that old generated files are not reused.
-_VERSION = "1"
+#: Ends every generated module, whose file name hashes its text: a change of the templates
+#: or of numba (whose typing gives the result dtype written into the module) makes new files.
+_VERSION = f"gbgraph operators template 1, numba {numba.__version__}"
 _MODULES = {}  # generated modules by name
 _COMPILED = {}  # generated modules by (operator, dtypes, kernels)
 _TRUE = np.ones(0, bool)  # a pattern's values: grown as needed, shared read-only
@@ -150,6 +152,47 @@ def _gb_pull(indptr, cols, vals, u, present, has_present, rows, all_rows, out, f
             hit = True
         out[k] = acc
         found[k] = hit
+'''
+
+_MXM = '''
+
+@_gb_numba.njit(cache=True)
+def _gb_mxm(a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols):
+    n = a_indptr.size - 1
+    mark = np.full(ncols, -1, np.int64)
+    indptr = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        count = 0
+        for p in range(a_indptr[i], a_indptr[i + 1]):
+            k = a_cols[p]
+            for q in range(b_indptr[k], b_indptr[k + 1]):
+                j = b_cols[q]
+                if mark[j] != i:
+                    mark[j] = i
+                    count += 1
+        indptr[i + 1] = indptr[i] + count
+    cols = np.empty(indptr[n], np.int64)
+    vals = np.empty(indptr[n], _GB_RESULT)
+    acc = np.empty(ncols, _GB_RESULT)
+    mark[:] = -1
+    for i in range(n):
+        m = indptr[i]
+        for p in range(a_indptr[i], a_indptr[i + 1]):
+            k = a_cols[p]
+            for q in range(b_indptr[k], b_indptr[k + 1]):
+                j = b_cols[q]
+                t = _GB_CAST(_gb_mul(a_vals[p], b_vals[q]))
+                if mark[j] != i:
+                    mark[j] = i
+                    acc[j] = t
+                    cols[m] = j
+                    m += 1
+                else:
+                    acc[j] = _gb_add(acc[j], t)
+        cols[indptr[i]:m].sort()
+        for r in range(indptr[i], m):
+            vals[r] = acc[cols[r]]
+    return indptr, cols, vals
 '''
 
 _ROWS = '''
@@ -268,7 +311,7 @@ def _generate(op, dtypes, result, extra):
     if extra is None:
         extra = {"unary": _UNARY, "binary": _BINARY, "monoid": _BINARY + _MONOID}[op._kind]
     text = _HEADER.format(name=op.name, kind=op._kind, dtypes=names) + _program(op) + extra + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(op.name)}_{names}", lambda: f"\n_GB_RESULT = {_dtype_source(result())}\n")
 
 
@@ -463,8 +506,8 @@ def _generate_semiring(verb, semiring, a, b, swap):
     names = f"{np.dtype(a).name}_{np.dtype(b).name}"
     text = _HEADER.format(name=semiring.name, kind="semiring", dtypes=names) + mul_text + "\n" + add_text + \
         f"\n_GB_IDENTITY = {_dtype_source(result)}({identity.item()!r})\n_GB_CAST = {_dtype_source(result)}\n" + \
-        f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + _MXM + \
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(semiring.name)}_{names}")
 
 
@@ -480,6 +523,14 @@ def semiring_rows(verb, semiring, indptr, cols, vals, u, present, rows, swap):
     module._gb_pull(indptr, cols, vals, u, np.empty(0, bool) if present is None else present, present is not None,
                     np.empty(0, np.int64) if all_rows else rows, all_rows, out, found)
     return out, found
+
+
+def semiring_product(verb, semiring, a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols):
+    """``C = A ⊕.⊗ B`` of two CSRs (Gustavson's row by row, each output reducing its terms in
+    the order of the inner index, as SuiteSparse's saxpy does). Returns C's CSR arrays
+    (indptr, int64 columns sorted within rows, values)."""
+    module = _semiring_module(verb, semiring, a_vals.dtype, b_vals.dtype, False)
+    return module._gb_mxm(a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols)
 
 
 def _identity(monoid, dtype):

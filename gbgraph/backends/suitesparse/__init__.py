@@ -167,9 +167,8 @@ class SuiteSparseBackend(Backend):
             complement=False, out=None, accum=None, replace=False):
         check_accum("mxm", out, accum)
         if isinstance(semiring, ops.Semiring):
-            raise NotImplementedError(f"suitesparse: mxm with the user-defined {semiring!r} on "
-                                      f"{_type_name(A)}/{_type_name(B)} is not supported (mxv and vxm take user "
-                                      "semirings)")
+            C = _user_product(semiring, A, transpose_a, B, transpose_b)
+            return _store("mxm", C, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
         except KeyError as error:
@@ -621,6 +620,21 @@ def _user_reduce_rows(verb, monoid, A, transpose):
         with compiled.supported("suitesparse", verb, monoid, A):
             reduced = compiled.reduce_rows(monoid, indptr, values, rows)
         return _rebuilt(verb, (indptr.size - 1,), rows, reduced)
+
+
+def _user_product(semiring, A, transpose_a, B, transpose_b):
+    """``C = A ⊕.⊗ B`` (either transposed) with a user Semiring, by the numba kernel."""
+    inner = (A.nrows if transpose_a else A.ncols), (B.ncols if transpose_b else B.nrows)
+    if inner[0] != inner[1]:
+        raise ValueError(f"mxm: the operands' inner dimensions differ: {inner[0]} and {inner[1]}")
+    if A is B:  # A is unpacked while B is read
+        B = B.dup()
+    with _csr(A, transpose_a) as a, _csr(B, transpose_b) as b, compiled.supported("suitesparse", "mxm", semiring, A, B):
+        ncols = B.nrows if transpose_b else B.ncols
+        indptr, cols, values = compiled.semiring_product("mxm", semiring, *a, *b, ncols)
+    nrows = indptr.size - 1
+    rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
+    return _rebuilt("mxm", (nrows, ncols), rows * ncols + cols, values)
 
 
 def _mask_rows(mask, structure, complement, n):
