@@ -267,7 +267,6 @@ def _sample(dtype, size, rng, low=None, high=None):
     return x
 
 
-_NUMBERS = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 
 
 @needs_gxx
