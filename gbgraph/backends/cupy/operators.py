@@ -36,7 +36,9 @@ def _dtype(numba_type):
 @functools.lru_cache(maxsize=None)
 def _module(code, name, device):
     source = f'// gbgraph kernels {kernels.sources_digest(kernels.KERNEL_DIR)}\n#include "operators.cu"\n\n{code}'
-    module = cupy.RawModule(code=source, options=("-std=c++17", f"-I{kernels.KERNEL_DIR}"), name_expressions=(name,))
+    # no fused multiply-add: numba rounds a * b + c twice, and an FMA once (a few ulps apart)
+    module = cupy.RawModule(code=source, options=("-std=c++17", "--fmad=false", f"-I{kernels.KERNEL_DIR}"),
+                            name_expressions=(name,))
     return module.get_function(name)
 
 
