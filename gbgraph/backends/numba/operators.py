@@ -96,7 +96,7 @@ def _gb_reduce(x, identity):
 def _gb_reduce_rows(indptr, x, rows, all_rows, out):
     n = indptr.size - 1 if all_rows else rows.size
     for k in _gb_numba.prange(n):
-        i = k if all_rows else rows[k]
+        i = _gb_numba.int64(k) if all_rows else _gb_numba.int64(rows[k])
         acc = x[indptr[i]]
         for p in range(indptr[i] + 1, indptr[i + 1]):
             acc = _gb_op(acc, x[p])
@@ -117,7 +117,7 @@ _SEMIRING = '''
 def _gb_pull(indptr, cols, vals, u, present, has_present, rows, all_rows, out, found):
     n = indptr.size - 1 if all_rows else rows.size
     for k in _gb_numba.prange(n):
-        i = k if all_rows else rows[k]
+        i = _gb_numba.int64(k) if all_rows else _gb_numba.int64(rows[k])
         acc = _GB_IDENTITY
         hit = False
         for p in range(indptr[i], indptr[i + 1]):
@@ -136,7 +136,7 @@ _ROWS = '''
 def _gb_rows(indptr, cols, vals, rows, all_rows, out, found{vectors}):
     n = indptr.size - 1 if all_rows else rows.size
     for k in _gb_numba.prange(n):
-        i = _gb_numba.int64(k if all_rows else rows[k])
+        i = _gb_numba.int64(k) if all_rows else _gb_numba.int64(rows[k])
         value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
         out[k] = value
         found[k] = present
@@ -254,12 +254,12 @@ def pattern_values(n):
     return _TRUE[:n]
 
 
-def dense(verb, op, position, size, indices, values, fill):
+def dense(verb, op, position, size, indices, values, fill, copy=True):
     """A vector's values at every position: ``indices`` (None: full) and ``values``, with
     ``fill`` (cast to the vector's dtype) where absent; ``ValueError`` for a vector with
-    absent entries where ``fill`` is None. Always a new array."""
+    absent entries where ``fill`` is None. A new array unless full and not ``copy``."""
     if indices is None or indices.size == size:
-        return np.array(values)
+        return np.array(values) if copy else np.ascontiguousarray(values)
     if fill is None:
         raise ValueError(f"{verb}: vector {position} of {op!r} must be full (its fill is None), "
                          f"got {indices.size} of {size} entries")
