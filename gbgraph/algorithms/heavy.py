@@ -226,7 +226,7 @@ def hec3(be, graph, A, keys):
     twice = be.values(be.extract(full_vector(be, H), H))  # l.6-7: H(H(u))
     M = xp.where(twice == ids, xp.minimum(ids, H), -1)  # l.8: a mutual pair takes the smaller id
     source = xp.flatnonzero(H != ids)
-    indegree = be.build(H[source], source, n, dup="first")  # Hᵀ ⊕any.second ids: an entry at every target
+    indegree = be.build(H[source], source, n, dup="max")  # Hᵀ ⊕max.second ids: an entry at every target
     targets = xp.zeros(n, bool)
     targets[be.indices(indegree)] = True  # l.9-12: a heavy neighbour of someone roots itself
     M = xp.where((M < 0) & targets, ids, M)
