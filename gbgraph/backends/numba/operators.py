@@ -37,7 +37,8 @@ __all__ = ["cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "bina
 
 #: Changes whenever the templates change, so that old generated files are not reused.
 _VERSION = "1"
-_MODULES = {}
+_MODULES = {}  # generated modules by name
+_COMPILED = {}  # generated modules by (operator, dtypes, kernels)
 _TRUE = np.ones(0, bool)  # a pattern's values: grown as needed, shared read-only
 
 
@@ -235,6 +236,13 @@ def compiled(op, dtypes, result, extra=None):
         With ``_gb_op`` (the function), ``_GB_RESULT`` (the result dtype, a numpy type) and
         the kernels.
     """
+    key = (op, tuple(np.dtype(d) for d in dtypes), extra)
+    if key not in _COMPILED:
+        _COMPILED[key] = _generate(op, dtypes, result, extra)
+    return _COMPILED[key]
+
+
+def _generate(op, dtypes, result, extra):
     names = "_".join(np.dtype(d).name for d in dtypes)
     if extra is None:
         extra = {"unary": _UNARY, "binary": _BINARY, "monoid": _BINARY + _MONOID}[op._kind]
@@ -401,6 +409,13 @@ def semiring_dtype(verb, semiring, a, b):
 
 
 def _semiring_module(verb, semiring, a, b, swap):
+    key = (semiring, np.dtype(a), np.dtype(b), swap)
+    if key not in _COMPILED:
+        _COMPILED[key] = _generate_semiring(verb, semiring, a, b, swap)
+    return _COMPILED[key]
+
+
+def _generate_semiring(verb, semiring, a, b, swap):
     monoid, multiply = semiring.monoid, semiring.multiply
     if isinstance(multiply, ops.BinaryOp):
         mul = compiled(multiply, (np.dtype(a), np.dtype(b)), lambda: multiply.result_dtype(a, b))
