@@ -101,8 +101,9 @@ def _relatives(be, A, mate, keys, degree, most):
     Each round, ``c = A ⊕plus.pair E`` counts each vertex's eligible neighbours E; the
     vertices with ``c >= 2`` are pivots, ``p<E> = A ⊕max.second key(pivots)`` gives every
     eligible vertex its pivot of largest key, and the vertices of a pivot pair up by key
-    (:func:`_pair_groups`). All eligible neighbours of the pivot of largest key choose it, so every round pairs two; the rounds stop when no two
-    eligible vertices share a neighbour. Returns (mate, rounds).
+    (:func:`_pair_groups`). All eligible neighbours of the pivot of largest key choose it,
+    so every round pairs two; the rounds stop when no two eligible vertices share a
+    neighbour. Returns (mate, rounds).
     """
     xp = be.xp
     n = mate.size
