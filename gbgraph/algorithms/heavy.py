@@ -21,7 +21,7 @@ from ..errors import StallError
 from ..hashing import Packing
 
 __all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST",
-           "VISIT", "POINTS_HOME", "POINTS_AWAY", "FREE", "CLAIMED"]
+           "VISIT", "POINTS_HOME", "POINTS_AWAY", "UNDECIDED", "FREE", "CLAIMED"]
 
 
 class Keys:
@@ -106,31 +106,32 @@ def heavy_targets(be, A, keys, n, mask=None, among=None):
     return H
 
 
-#: States of Algorithm 3's visit; 0 (absent) is a vertex not decided yet. FREE: unmapped
-#: when visited; CLAIMED: mapped before its visit, or not visited at all.
-FREE, CLAIMED = 1, 2
+#: States of Algorithm 3's visit: UNDECIDED; FREE, unmapped when visited; CLAIMED, mapped
+#: before its visit, or not visited at all.
+UNDECIDED, FREE, CLAIMED = 0, 1, 2
 
 
 def _visit(i, start, stop, cols, vals, state, keys):
-    """Vertex i's state once every in-neighbour w visited before it (``keys(w) > keys(i)``)
-    is decided, none before: CLAIMED when one of them is FREE ([1] Alg.3 l.11-12 map H(w)
+    """Vertex i's state: UNDECIDED while an in-neighbour w visited before it (``keys(w) >
+    keys(i)``) is; then CLAIMED when one of them is FREE ([1] Alg.3 l.11-12 map H(w)
     along with w), else FREE. Row i of Hᵀ lists the in-neighbours."""
     claimed = False
     for p in range(start, stop):
         w = cols[p]
         if keys[w] > keys[i]:
             s = state[w]
-            if s == 0:
-                return np.int32(0), False
+            if s == UNDECIDED:
+                return np.int32(UNDECIDED), True
             if s == FREE:
                 claimed = True
     return np.int32(CLAIMED) if claimed else np.int32(FREE), True
 
 
-#: A round of Algorithm 3's visit, a row operator over Hᵀ, the states (int32) and the keys:
-#: ``d<U> = visit(Hᵀ, s, keys)`` decides the undecided vertices whose in-neighbours visited
-#: earlier are all decided.
-VISIT = RowOperator(_visit, fill=(0, None), name="visit", constants={"FREE": FREE, "CLAIMED": CLAIMED})
+#: A round of Algorithm 3's visit, a row operator over the in-neighbour matrix Hᵀ with the
+#: states (int32) and the keys: ``d<U> = visit(Hᵀ, s, keys)`` decides the undecided
+#: vertices whose in-neighbours visited earlier are all decided.
+VISIT = RowOperator(_visit, fill=None, name="visit",
+                    constants={"UNDECIDED": UNDECIDED, "FREE": FREE, "CLAIMED": CLAIMED})
 
 
 def _points_home(x, i, j, thunk):
@@ -157,24 +158,22 @@ def visit_in_order(be, H, keys, pending):
     without a neighbour (H(u) = u) is unmapped at once, in no round.
     """
     n = H.size
-    h = full_vector(be, H)
-    w, target = be.extract_tuples(be.select(POINTS_AWAY, h))  # the w with H(w) ≠ w
-    HT = be.build_matrix(target, w, w, n, n)  # Hᵀ(H(w), w) = w: the in-neighbours of each vertex
-    lone = be.select(POINTS_HOME, h, mask=pending)  # lone<pending> = select(H(u) = u): l.3-5
+    undecided = be.select(POINTS_AWAY, full_vector(be, H), mask=pending)  # U<pending> = select(H(u) ≠ u)
+    w, target = be.extract_tuples(undecided)
+    HT = be.transpose(be.build_matrix(w, target, w, n, n))  # Hᵀ: row u lists the pending w with H(w) = u
     state = be.full(n, CLAIMED, "int32")  # a vertex not pending counts as mapped
-    be.assign(state, be.apply("one", lone), mask=pending)  # s<pending> = FREE at lone, undecided elsewhere
-    undecided = be.apply("identity", pending, mask=lone, complement=True)  # U<¬lone> = pending
+    be.assign(state, FREE, mask=pending)  # s<pending> = FREE: l.3-5, a vertex without a neighbour
+    be.assign(state, UNDECIDED, mask=undecided)  # s<U> = UNDECIDED
 
-    def round_(undecided, state, r):
-        decided = be.mxv(VISIT, HT, (state, keys.all), mask=undecided)  # d<U> = visit(Hᵀ, s, keys): l.6-13
-        state = be.ewise_add("first", decided, state)  # s = d ∪ s
-        return be.apply("identity", undecided, mask=decided, complement=True), state  # U<¬d> = U
+    def round_(undecided, r):
+        d = be.mxv(VISIT, HT, (state, keys.all), mask=undecided)  # d<U> = visit(Hᵀ, s, keys): l.6-13
+        be.assign(state, d, mask=d)  # s<U> = d
+        return (be.select("valueeq", d, UNDECIDED),)  # U = select(d = UNDECIDED)
 
-    (undecided, state), rounds = be.iterate(round_, (undecided, state), stop=n + 1)
+    (undecided,), rounds = be.iterate(round_, (undecided,), stop=n + 1)
     if be.nvals(undecided):
         raise StallError(f"heavy-edge visit: {be.nvals(undecided):,} of {n:,} vertices undecided after {rounds} rounds")
-    free = be.select("valueeq", state, FREE, mask=pending)  # free<pending> = select(s = FREE)
-    return be.indices(free), rounds
+    return be.indices(be.select("valueeq", state, FREE)), rounds  # select(s = FREE)
 
 
 def roots_and_labels(be, parent):
@@ -194,7 +193,7 @@ def _roots(be, p):
     jumps = p.size.bit_length() + 1
     for _ in range(jumps):
         q = be.extract(p, be.values(p))  # q = p(p)
-        if not be.nvals(be.select("valueeq", be.ewise_mult("ne", q, p), True)):  # q = p: at the roots
+        if not be.reduce(be.ewise_mult("ne", q, p), "lor"):  # ⊕lor (q ≠ p) is false: every pointer at its root
             return q
         p = q
     raise StallError(f"pointer jumping: pointers still moving after {jumps} jumps; they hold a cycle of more than "
