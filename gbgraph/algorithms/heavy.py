@@ -159,8 +159,7 @@ def visit_in_order(be, H, keys, pending):
     """
     n = H.size
     undecided = be.select(POINTS_AWAY, full_vector(be, H), mask=pending)  # U<pending> = select(H(u) ≠ u)
-    w, target = be.extract_tuples(undecided)
-    HT = be.transpose(be.build_matrix(w, target, w, n, n))  # Hᵀ: row u lists the pending w with H(w) = u
+    HT = be.transpose(be.matrix(be.xp.arange(n + 1), H, ncols=n, copy=False))  # Hᵀ: row u lists the w with H(w) = u
     state = be.full(n, CLAIMED, "int32")  # a vertex not pending counts as mapped
     be.assign(state, FREE, mask=pending)  # s<pending> = FREE: l.3-5, a vertex without a neighbour
     be.assign(state, UNDECIDED, mask=undecided)  # s<U> = UNDECIDED
