@@ -21,7 +21,7 @@ from ..errors import StallError
 from ..hashing import Packing
 
 __all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST",
-           "VISIT", "POINTS_HOME", "POINTS_AWAY", "UNDECIDED", "FREE", "CLAIMED"]
+           "VISIT", "POINTS_AWAY", "UNDECIDED", "FREE", "CLAIMED"]
 
 
 class Keys:
@@ -134,16 +134,11 @@ VISIT = RowOperator(_visit, fill=None, name="visit",
                     constants={"UNDECIDED": UNDECIDED, "FREE": FREE, "CLAIMED": CLAIMED})
 
 
-def _points_home(x, i, j, thunk):
-    return x == i
-
-
 def _points_away(x, i, j, thunk):
     return x != i
 
 
-#: ``select(H(i) = i)`` and ``select(H(i) ≠ i)`` of a pointer vector H.
-POINTS_HOME = IndexUnaryOp(_points_home, name="points_home")
+#: ``select(H(i) ≠ i)`` of a pointer vector H: the vertices with a neighbour.
 POINTS_AWAY = IndexUnaryOp(_points_away, name="points_away")
 
 
