@@ -11,7 +11,6 @@ import os
 import pathlib
 import subprocess
 import sys
-import textwrap
 
 import graphblas as gb
 import networkx as nx
@@ -48,6 +47,10 @@ def umin(x, y):
 
 def uplus(x, y):
     return x + y
+
+
+def shifted(x, y):
+    return x << y
 
 
 def weighted(a, u):
@@ -289,6 +292,23 @@ def test_semiring_of_a_user_multiply_equals_scipy(be):
     assert np.array_equal(values, np.asarray(terms.sum(axis=1, dtype=np.uint64)).ravel()[nonempty])
 
 
+def test_mxm_with_a_user_semiring_equals_scipy(be):
+    A, B = _graph(n=30, seed=13, weighted=True), _graph(n=30, seed=14, weighted=True)
+    a_keys = (A.data * 1000).astype(np.uint64)
+    b_keys = (B.data * 1000).astype(np.uint64)
+    Ma = be.matrix(A.indptr.astype(np.int64), A.indices.astype(np.int64), values=a_keys)
+    Mb = be.matrix(B.indptr.astype(np.int64), B.indices.astype(np.int64), values=b_keys)
+    rows, cols, values = _tuples(be, be.mxm(Semiring(Monoid(uplus, np.uint64(0)), "times"), Ma, Mb))
+    expected = (sp.csr_matrix((a_keys, A.indices, A.indptr)) @ sp.csr_matrix((b_keys, B.indices, B.indptr))).tocoo()
+    assert values.dtype == np.uint64
+    assert dict(zip(zip(rows.tolist(), cols.tolist()), values.tolist())) == \
+        dict(zip(zip(expected.row.tolist(), expected.col.tolist()), expected.data.tolist()))
+    rows, cols, values = _tuples(be, be.mxm(Semiring(Monoid(umin, ALL), "second"), Ma, Ma, transpose_b=True))
+    G = gb.Matrix.from_csr(A.indptr, A.indices, a_keys, ncols=30)
+    exp_r, exp_c, exp_v = G.mxm(G.T, gb.semiring.min_second).new().to_coo()
+    assert np.array_equal(rows, exp_r) and np.array_equal(cols, exp_c) and np.array_equal(values, exp_v)
+
+
 # ---- index-unary operators -------------------------------------------------------------
 
 def test_apply_index_is_numpy_written_out(be):
@@ -406,8 +426,31 @@ def test_row_operator_bad_inputs(be):
         be.reduce(be.full(10, 1, "int64"), BinaryOp(umin))
     with pytest.raises(ValueError, match="needs a bound scalar"):
         be.apply(BinaryOp(umin), be.full(10, 1, "int64"))
-    with pytest.raises(NotImplementedError, match=f"{be.name}: mxm with the user-defined"):
-        be.mxm(Semiring(Monoid(umin, ALL), "second"), A, A)
+
+
+def test_an_operator_numba_cannot_type_is_not_implemented(be):
+    u = be.full(5, 1.5, "float64")
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: apply with BinaryOp\('shifted'\) on float64/int64 "
+                                                  r"is not supported \(.*numba cannot type shifted"):
+        be.apply(BinaryOp(shifted), u, right=2)
+    A = _matrix(be, _graph(n=5, seed=1), pattern=True)
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: mxv with Semiring\('umin_div'\) on bool/float64"):
+        be.mxv(Semiring(Monoid(umin, ALL), "div"), A, u)
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_a_binary_op_accumulates(be, replace):
+    out = be.vector(np.array([0, 1, 2, 5]), np.array([10, 20, 30, 40]), 8)
+    u = be.vector(np.array([1, 2, 3]), np.array([5, 50, 7]), 8)
+    mask = be.vector(np.array([1, 2, 3, 5]), True, 8)
+    be.apply(UnaryOp(square_plus_one), u, out=out, accum=BinaryOp(absdiff), mask=mask, replace=replace)
+    # T<mask> = u² + 1 = {1: 26, 2: 2501, 3: 50}; Z = |out - T| where both, else the one present;
+    # out<mask> = Z: position 0, outside the mask, keeps 10 unless replace
+    expected = {1: 6, 2: 2471, 3: 50, 5: 40} | ({} if replace else {0: 10})
+    indices, values = _tuples(be, out)
+    assert values.dtype == np.int64 and dict(zip(indices.tolist(), values.tolist())) == expected
+    with pytest.raises(ValueError, match="needs out="):
+        be.apply(UnaryOp(square_plus_one), u, accum=BinaryOp(absdiff))
 
 
 # ---- typing and restricted Python ----------------------------------------------------
