@@ -375,35 +375,6 @@ class CupyBackend(Backend):
                                  keys.dense()[0].astype(cupy.uint64, copy=False), rows)
         return Vector(u.size, None, out) if rows is None else Vector(u.size, rows.indices, out, rows.count)
 
-    # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups, a sort, is the
-    # inherited form)
-
-    def heavy_neighbor(self, A, keys, *, mask=None):
-        rows = None if mask is None else self.indices(mask)
-        dense, present = keys.dense()
-        column = kernels.heavy_rows(A.indptr, A.indices, A.values, dense.astype(cupy.uint64, copy=False), present, rows)
-        found = cupy.flatnonzero(column >= 0)
-        positions = found if rows is None else rows[found]
-        return Vector(A.nrows, positions, column[found])
-
-    def reduce_to(self, targets, u, monoid, *, size=None):
-        if monoid not in kernels.REDUCE_TO_MONOIDS or u.dtype not in kernels._ATOMIC_TYPES:
-            return super().reduce_to(targets, u, monoid, size=size)
-        size = targets.size if size is None else size
-        at = targets.dense()[0][self.indices(u)].astype(cupy.int64, copy=False)
-        out, found = kernels.reduce_to(at, u.values, size, monoid)
-        keep = cupy.flatnonzero(found)
-        return Vector(size, keep, out[keep])
-
-    def unclaimed(self, H, keys, pending):
-        free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),
-                                         keys.dense()[0].astype(cupy.uint64, copy=False), self.indices(pending))
-        ids = cupy.flatnonzero(free)
-        return Vector(H.size, ids, cupy.ones(ids.size, bool)), int(rounds[0])
-
-    def roots(self, parent):
-        return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))
-
     def coarse_by_sort(self, graph, labels, k):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
@@ -469,6 +440,16 @@ class CupyBackend(Backend):
                                 out=out, accum=accum, replace=replace)
 
     def build(self, indices, values, size, *, dup=None):
+        if dup in kernels.BUILD_MONOIDS and isinstance(indices, cupy.ndarray) and isinstance(values, cupy.ndarray) \
+                and values.dtype in kernels.BUILD_TYPES and values.shape == indices.shape:
+            # integer max / min / plus on the device (vertex weights, aggregate sizes); the rest on the host
+            indices = indices.astype(cupy.int64, copy=False)
+            if indices.size and bool(((indices < 0) | (indices >= size)).any()):
+                raise ValueError(f"build: indices must lie in [0, {size}), got {int(indices.min())}.."
+                                 f"{int(indices.max())}")
+            out, found = kernels.build_atomic(indices, values, size, dup)
+            keep = cupy.flatnonzero(found)
+            return Vector(size, keep, out[keep])
         return _on_host("build", indices, values, size, dup=dup)
 
     def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):

@@ -17,9 +17,8 @@ verb                                        exchange
                                             read: a bit per ghost column to its owner,
                                             values back (:class:`~.moves.Routes`)
 ``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
-``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
-                                            (one per target a rank meets; a float sum:
-                                            every entry, added in position order)
+``vxm`` (a push)                            partial results to their owners, combined there
+                                            (one per target a rank meets)
 ``transpose``                               every entry to the owner of its column
 ``transpose=``, ``transpose_a/_b=``,        ``transpose``'s, then the verb's
 ``reduce_cols``                             (``reduce_cols``: ``reduce_rows`` of ``Aᵀ``)
@@ -450,24 +449,6 @@ class MPIBackend(Backend):
             kind, message = errors[0]
             raise kind(message) from error
         return made
-
-    # ---- fused verbs through a function: P's entries cross ranks ------------------------
-
-    def reduce_to(self, targets, u, monoid, *, size=None):
-        size = targets.size if size is None else size
-        if monoid == "plus" and self.local.dtype(u.local).kind == "f":
-            # float sums: every entry goes to its target's owner, added there in position order
-            ids = self.local.indices(u.local)
-            to = self.local.values(self.local.extract(targets.local, ids))  # targets at u's entries
-            order = np.argsort(to, kind="stable")  # by target, then position: the order of the sum
-            ids, values = to[order], self.local.values(u.local)[order]
-        else:
-            # exact in any order: this rank's entries combined first, one entry per target met
-            partial = self.local.reduce_to(targets.local, u.local, monoid, size=size)  # w_r = P_rᵀ ⊕ u_r
-            ids, values = self.local.indices(partial), self.local.values(partial)
-        # w = Pᵀ ⊕monoid.second u = ⊕_r w_r: each partial result pushed to the owner of its target
-        w = to_owners(self, ids, values, size, monoid)
-        return DistVector(w, size, self.block(size)[0])
 
     # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
 
