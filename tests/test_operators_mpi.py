@@ -19,7 +19,7 @@ pytest.importorskip("mpi4py")
 from mpi4py import MPI  # noqa: E402
 
 import gbgraph as gg  # noqa: E402
-from gbgraph.backends.mpi import MPIBackend  # noqa: E402
+from gbgraph.backends.mpi import MPIBackend, operators  # noqa: E402
 from gbgraph.backends.operators import (BinaryOp, IndexUnaryOp, Monoid, RowOperator, Semiring,  # noqa: E402
                                         UnaryOp, local)
 from gbgraph.generators import laplace3d  # noqa: E402
@@ -314,11 +314,14 @@ def test_row_operators_run_each_ranks_rows(graph, mask):
         np.testing.assert_array_equal(be.values(got), want.astype(be.values(got).dtype))
 
 
+@pytest.mark.parametrize("rounds", [operators.ROUNDS, 1, 0], ids=["rounds", "then-rank-0", "rank-0"])
 @pytest.mark.parametrize("mask", ["none", "rows", "complement"])
 @pytest.mark.parametrize("graph", ["grid", "path5", "path1"])
-def test_ordered_row_operator_is_one_sweep_over_every_rank(graph, mask):
+def test_ordered_row_operator_is_one_sweep_over_every_rank(graph, mask, rounds, monkeypatch):
     # sequential greedy coloring in decreasing priority, ties by index: rows of different
-    # ranks interleave, and each reads the colors its earlier neighbours took
+    # ranks interleave, and each reads the colors its earlier neighbours took; run in
+    # rounds, or after a round (or at once) by rank 0
+    monkeypatch.setattr(operators, "ROUNDS", rounds)
     A = _grid()[0] if graph == "grid" else _path(int(graph[4:]))
     n = A.shape[0]
     priority = (np.arange(n) * 37 % 11).astype(np.uint32)  # many ties
@@ -369,3 +372,18 @@ def test_row_operator_moves_only_the_ghosts_of_its_rows():
     be.mxv(SMALLEST_FREE, M, c, mask=mask)
     sent = be.traffic.reset()["bytes"]
     assert sent <= 2 * M.columns.ghosts.size * 9 + 64 * COMM.Get_size(), sent
+
+
+def test_ordered_row_operator_moves_ghosts_and_its_rows_only():
+    # rows far apart run in one round: what a rank sends follows the boundary, not n
+    be = MPIBackend()
+    A = abs(laplace3d(20))
+    n = A.shape[0]
+    rows = np.arange(0, n, 97)
+    M, c = _matrix(be, sp.csr_array(A)), be.vector(np.arange(1, n, 2), np.arange(1, n, 2) % 5, n)
+    order, mask = be.vector(rows, rows % 13, n), be.vector(rows, True, n)
+    be.mxv(SMALLEST_FREE, M, c, mask=mask, order=order)  # agrees the routes
+    be.traffic.reset()
+    be.mxv(SMALLEST_FREE, M, c, mask=mask, order=order)
+    sent = be.traffic.reset()["bytes"]
+    assert sent < n, f"{sent:,} bytes sent for {rows.size} rows of {n:,}"

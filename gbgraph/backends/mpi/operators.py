@@ -42,6 +42,7 @@ array made once per matrix. The ordered sweep is sequential as it is in one proc
 there, while the other ranks wait.
 """
 
+import numba
 import numpy as np
 
 from .blocks import DistMatrix, DistVector
@@ -50,6 +51,8 @@ from .moves import Routes, _answers, fetch
 
 __all__ = ["row_mxv", "index_unary", "reduce", "pushed"]
 
+#: Rounds of an ordered sweep before the rows left go to rank 0 (:func:`_ordered`).
+ROUNDS = 32
 #: The key of a matrix's rows at global positions in its ``kept`` dict (:func:`_global_rows`).
 _ROWS = "operators: rows at global positions"
 
@@ -171,13 +174,103 @@ def _block_of(be, nb, w, size, lo, length):
 def _ordered(be, op, A, vectors, rows, order, dtype):
     """The ordered sweep over the mask's rows of every rank: one sequence, by decreasing
     ``order`` and then row, each row's value written into the first vector before the next
-    row runs, as in one process. Rank 0 runs it on the rows and vectors gathered, and
-    sends each row's result to its owner; an error there is raised on every rank."""
+    row runs, as in one process.
+
+    Run in rounds: a rank runs, in the sequence's order, each of its pending rows whose
+    preceding neighbours (pending rows of the mask before it in the sequence, at its
+    columns) are done or run before it in the same round, and no row of another rank; the
+    first pending row of the sequence always runs. A row reads what it would read in one
+    process: its preceding neighbours' values, written, and its following ones', not yet.
+    Each round fetches the ghosts of the pending rows: the first vector's values and
+    whether they are pending. After :data:`ROUNDS` rounds the rows left go to rank 0
+    (:func:`_gathered`), which bounds the cost of a long chain of rows crossing ranks.
+    """
     ex, local, nb = be.ex, be.local, _numba()
+    if A.nrows != A.ncols:
+        raise ValueError(f"mxv: order= writes row i's value into the first vector at i: A must be square, "
+                         f"got {A.nrows} x {A.ncols}")
     key, present = local.read(order.local, rows)  # order(rows)
     missing = ex.allreduce(np.count_nonzero(~present))
     if missing:
         raise ValueError(f"mxv: order must have an entry at every row computed; {missing} rows lack one")
+    M, plan, lo, length = _global_rows(be, nb, A), A.plan(local), A.lo, A.local.nrows
+    # what no row changes: order and the other vectors at the rows' columns
+    held_key, *others = _held(be, nb, A, (order,) + vectors[1:], plan.marked(rows))
+    keys = np.zeros(A.ncols, held_key.dtype)
+    keys[held_key.indices] = held_key.values
+    first, kind = vectors[0], local.dtype(vectors[0].local)
+    values, has = local.read(first.local, np.arange(length))  # the first vector's block, as the rows write it
+    pending = np.zeros(length, bool)
+    pending[rows] = True
+    done_ids, done_values = [], []
+    for _ in range(ROUNDS):
+        if not ex.allreduce(np.count_nonzero(pending)):
+            break
+        waiting = np.flatnonzero(pending)
+        state = (_block_vector(be, first, values, has), _block_vector(be, first, pending, pending))
+        held_first, held_pending = _held(be, nb, A, state, plan.marked(waiting))
+        is_pending = np.zeros(A.ncols, bool)
+        is_pending[held_pending.indices] = True
+        sequence = waiting[_by_decreasing(keys[waiting + lo])] + lo
+        run = sequence[_runnable(M.indptr, M.indices, sequence, keys, is_pending, lo, lo + length)]
+        w = nb.mxv(op, M, (held_first,) + tuple(others), mask=nb.vector(np.sort(run), True, A.nrows),
+                   order=nb.vector(np.sort(run), keys[np.sort(run)], A.nrows))  # w<run> = op(A, v) in order
+        ids, got = nb.indices(w) - lo, nb.values(w)
+        values[ids], has[ids] = got.astype(kind, copy=False), True
+        done_ids.append(ids)
+        done_values.append(got)
+        pending[run - lo] = False
+    else:
+        if ex.allreduce(np.count_nonzero(pending)):
+            rest = np.flatnonzero(pending)
+            state = (_block_vector(be, first, values, has),) + vectors[1:]
+            ids, got = _gathered(be, op, A, state, rest, keys[rest + lo], dtype)
+            done_ids.append(ids - lo)
+            done_values.append(got)
+    ids = np.concatenate([np.empty(0, np.int64)] + done_ids)
+    got = np.concatenate([np.empty(0, dtype)] + done_values)
+    by_row = np.argsort(ids)
+    return DistVector(local.vector(ids[by_row], got[by_row], length), A.nrows, lo)
+
+
+def _block_vector(be, like, values, present):
+    """A vector of ``like``'s size and block holding ``values`` where ``present``."""
+    at = np.flatnonzero(present)
+    return DistVector(be.local.vector(at, values[at], like.local.size), like.size, like.lo)
+
+
+def _by_decreasing(key):
+    """The permutation that puts ``key`` in decreasing order, equal keys in their order."""
+    m = key.size
+    return (m - 1 - np.argsort(key[::-1], kind="stable"))[::-1]
+
+
+@numba.njit(cache=True)
+def _runnable(indptr, cols, sequence, keys, pending, lo, hi):
+    """Which rows of ``sequence`` (global ids of this rank's pending rows, in the sweep's
+    order) run this round: those without a preceding pending neighbour that another rank
+    holds or that cannot run itself."""
+    blocked = np.zeros(hi - lo, np.bool_)
+    runs = np.empty(sequence.size, np.bool_)
+    for k in range(sequence.size):
+        i = sequence[k]
+        stop = False
+        for p in range(indptr[i], indptr[i + 1]):
+            j = cols[p]
+            if j != i and pending[j] and (keys[j] > keys[i] or (keys[j] == keys[i] and j < i)):
+                if j < lo or j >= hi or blocked[j - lo]:
+                    stop = True
+                    break
+        blocked[i - lo] = stop
+        runs[k] = not stop
+    return runs
+
+
+def _gathered(be, op, A, vectors, rows, key, dtype):
+    """The ordered sweep over the rows ``rows`` of every rank, ``key`` their order values,
+    run by rank 0 on those rows and the vectors' entries they read, gathered; an error
+    there is raised on every rank. Returns this rank's results, ``(global ids, values)``."""
+    ex, local, nb = be.ex, be.local, _numba()
     M = _global_rows(be, nb, A)
     g = rows + A.lo
     lengths = M.indptr[g + 1] - M.indptr[g]
@@ -205,7 +298,7 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
     sendcounts = np.bincount(owners(ids, A.nrows, ex.size), minlength=ex.size)
     ids, counts = ex.alltoallv(ids, sendcounts)
     values, _ = ex.alltoallv(values.astype(dtype, copy=False), sendcounts, counts)
-    return DistVector(local.vector(ids - A.lo, values, A.local.nrows), A.nrows, A.lo)
+    return ids, values
 
 
 def _sweep(nb, op, A, vectors, parts):
