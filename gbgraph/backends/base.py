@@ -165,40 +165,73 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False):
-        """Matrix-vector product: ``w<mask> accum= A ⊕.⊗ u``.
+            accum=None, replace=False, order=None):
+        """Matrix-vector product: ``w<mask> accum= A ⊕.⊗ u``, or a row operator on each row.
 
         ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j where both ``A(i, j)`` and ``u(j)`` are
         present; row i has no entry when there is no such j. A masked product computes only
         the rows in the mask (the worklist of a push-pull algorithm).
 
+        With a :class:`~gbgraph.backends.operators.Semiring` (a user-defined monoid or
+        multiply), the product is the same, each multiply's result cast to the monoid's dtype.
+
+        With a :class:`~gbgraph.backends.operators.RowOperator` ``op``, ``u`` is a vector or a
+        tuple of vectors ``(v1, v2, ...)`` and ``w<mask>(i) = value`` where
+        ``value, present = op(i, start, stop, cols, vals, v1, v2, ...)`` is present: row i's
+        entries are ``cols[start:stop]``, ``vals[start:stop]`` (True for a pattern), the
+        vectors are passed dense (absent entries hold ``op.fill``; a fill of None needs a full
+        vector). Rows run in parallel, unless ``order`` is given: then they run one after
+        another by decreasing ``order(i)`` (equal values: lower i first), and each present
+        value is written into (a copy of) ``v1`` at i before the next row runs, a
+        Gauss-Seidel sweep such as sequential greedy coloring. A vector is read at i (size
+        ``nrows``) or at a column (size ``ncols``).
+
         Parameters
         ----------
-        semiring : str
-            A name of :data:`SEMIRINGS`, ``<monoid>_<multiply>``.
+        semiring : str, Semiring or RowOperator
+            A name of :data:`SEMIRINGS`, ``<monoid>_<multiply>``, or a user-defined operator.
         A : matrix
             ``nrows x ncols``.
-        u : vector
+        u : vector, or tuple of vectors for a RowOperator
             Of size ``ncols`` (``nrows`` with ``transpose``).
         transpose : bool
             Multiply by ``Aᵀ`` (GrB_INP0 transposed): ``w(j) = ⊕_i A(i, j) ⊗ u(i)``.
         mask, structure, complement, out, accum, replace
             Output controls (module docstring).
+        order : vector, optional
+            A RowOperator's sequential order: an entry at every row computed.
 
         Returns
         -------
         vector
             ``out`` when given, else a new vector of size ``nrows`` (``ncols`` with
             ``transpose``); dtype: the multiply's result type on the unified operand types
-            (module docstring), ``out``'s own with ``out``.
+            (module docstring), a user Semiring's monoid's dtype (with a named monoid, the
+            multiply's result type), a RowOperator's ``value`` as numba types it on the
+            matrix's and vectors' dtypes; ``out``'s own with ``out``.
 
         Raises
         ------
         ValueError
-            An unknown semiring name, or ``accum`` without ``out``.
+            An unknown semiring name, ``accum`` without ``out``, ``order`` without a
+            RowOperator or without an entry at a row computed, a vector with absent entries
+            where the RowOperator's fill is None, or a wrong number or size of vectors.
+        TypeError
+            A user operator numba cannot type on these dtypes.
         NotImplementedError
             The backend has no typed instance of the semiring for these dtypes (``plus_times``
             on bool), naming verb, semiring, dtypes and backend.
+
+        Examples
+        --------
+        >>> import numpy as np, gbgraph as gg
+        >>> from gbgraph.backends.operators import RowOperator, _doc_smallest_free
+        >>> be = gg.backend("numba")
+        >>> A = be.matrix(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1]))  # a path 0-1-2
+        >>> first_fit = RowOperator(_doc_smallest_free, fill=-1, constants={"LIMIT": 64})
+        >>> c = be.mxv(first_fit, A, be.full(3, -1, "int64"), order=be.full(3, 0, "int64"))
+        >>> be.values(c)  # greedy coloring in index order
+        array([0, 1, 0])
         """
 
     @abc.abstractmethod
@@ -213,8 +246,10 @@ class Backend(abc.ABC):
 
         Parameters
         ----------
-        semiring : str
-            A name of :data:`SEMIRINGS`; the multiply's first operand is ``u``'s value.
+        semiring : str or Semiring
+            A name of :data:`SEMIRINGS`, or a user-defined
+            :class:`~gbgraph.backends.operators.Semiring` (typed as in :meth:`mxv`); the
+            multiply's first operand is ``u``'s value.
         u : vector
             Of size ``nrows`` (``ncols`` with ``transpose``).
         A : matrix
@@ -297,8 +332,11 @@ class Backend(abc.ABC):
 
         Parameters
         ----------
-        op : str
-            A name of :data:`BINARY_OPS`.
+        op : str, BinaryOp or Monoid
+            A name of :data:`BINARY_OPS`, or a user-defined
+            :class:`~gbgraph.backends.operators.BinaryOp` (result: numba's type on the
+            operands' dtypes) or :class:`~gbgraph.backends.operators.Monoid` (operands cast
+            to its dtype).
         u, v : vector or matrix
             Both vectors of one size or both matrices of one shape.
         mask, structure, complement, out, accum, replace
@@ -328,8 +366,11 @@ class Backend(abc.ABC):
 
         Parameters
         ----------
-        op : str
-            A name of :data:`BINARY_OPS`.
+        op : str, BinaryOp or Monoid
+            A name of :data:`BINARY_OPS`, or a user-defined
+            :class:`~gbgraph.backends.operators.BinaryOp` (result: numba's type on the
+            operands' dtypes) or :class:`~gbgraph.backends.operators.Monoid` (operands cast
+            to its dtype).
         u, v : vector or matrix
             Both vectors of one size or both matrices of one shape.
         mask, structure, complement, out, accum, replace
@@ -356,8 +397,11 @@ class Backend(abc.ABC):
 
         Parameters
         ----------
-        op : str
-            A name of :data:`UNARY_OPS`, or of :data:`BINARY_OPS` with ``left`` or ``right``.
+        op : str, UnaryOp or BinaryOp
+            A name of :data:`UNARY_OPS`, or of :data:`BINARY_OPS` with ``left`` or ``right``;
+            or a user-defined :class:`~gbgraph.backends.operators.UnaryOp`, or
+            :class:`~gbgraph.backends.operators.BinaryOp` with ``left`` or ``right``, whose
+            result dtype is numba's type of the function on the operands' dtypes.
         u : vector or matrix
         left, right : scalar, optional
             The bound first or second operand: a Python bool, int or float, or a numpy
@@ -390,13 +434,19 @@ class Backend(abc.ABC):
         / ``rowgt`` keep the rows ``i <= thunk`` / ``i > thunk`` (a vector's positions) and
         ``colle`` / ``colgt`` the columns.
 
+        A user-defined :class:`~gbgraph.backends.operators.IndexUnaryOp` ``op`` keeps the
+        entries where ``op(x, i, j, thunk)`` is true (``j = 0`` for a vector); with a tuple
+        of full vectors as ``thunk``, ``op(x, i, j, v1, v2, ...)`` reads them as arrays at i
+        and at j (``rank[j] > rank[i]``).
+
         Parameters
         ----------
-        op : str
-            A name of :data:`SELECT_OPS`.
+        op : str or IndexUnaryOp
+            A name of :data:`SELECT_OPS`, or a user-defined index-unary operator.
         u : vector or matrix
-        thunk : scalar, optional
-            Typed as a bound scalar of :meth:`apply`.
+        thunk : scalar or tuple of vectors, optional
+            Typed as a bound scalar of :meth:`apply`; vectors (an IndexUnaryOp's) must be
+            full, of ``u``'s size (a square matrix's ``nrows``).
         mask, structure, complement, out, accum, replace
             Output controls (module docstring).
 
@@ -420,13 +470,15 @@ class Backend(abc.ABC):
         Parameters
         ----------
         u : vector or matrix
-        monoid : str
-            A name of :data:`MONOIDS`. ``any`` returns one of the entries.
+        monoid : str or Monoid
+            A name of :data:`MONOIDS` (``any`` returns one of the entries), or a user-defined
+            :class:`~gbgraph.backends.operators.Monoid`, which folds the values cast to its
+            dtype in the order of their positions.
 
         Returns
         -------
         numpy scalar or None
-            Of ``u``'s dtype; None when ``u`` has no entry.
+            Of ``u``'s dtype (a Monoid's dtype); None when ``u`` has no entry.
 
         Raises
         ------
@@ -445,15 +497,17 @@ class Backend(abc.ABC):
         Parameters
         ----------
         A : matrix
-        monoid : str
-            A name of :data:`MONOIDS`.
+        monoid : str or Monoid
+            A name of :data:`MONOIDS`, or a user-defined
+            :class:`~gbgraph.backends.operators.Monoid`.
         mask, structure, complement, out, accum, replace
             Output controls (module docstring).
 
         Returns
         -------
         vector
-            Of size ``nrows``, ``A``'s dtype, an entry for each non-empty row.
+            Of size ``nrows``, ``A``'s dtype (a Monoid's dtype), an entry for each non-empty
+            row.
 
         Raises
         ------
@@ -558,6 +612,9 @@ class Backend(abc.ABC):
         """``w<mask> accum= op(i, thunk)`` for each entry ``u(i)`` (``op(i, j, thunk)`` for
         ``A(i, j)``): GraphBLAS ``apply`` with an index-unary operator (``GrB_IndexUnaryOp``).
 
+        ``op`` is a user-defined :class:`~gbgraph.backends.operators.IndexUnaryOp`,
+        ``w(i, j) = op(u(i, j), i, j, thunk)`` (``j = 0`` for a vector), typed by numba; its
+        ``thunk`` may be a tuple of full vectors read at i and j, as in :meth:`select`. Or
         ``op`` is a name of :data:`INDEX_UNARY_OPS`: ``rowindex`` gives ``i + thunk``,
         ``colindex`` ``j + thunk``, ``diagindex`` ``j - i + thunk``, as int64. Or ``op`` is a
         user-defined callable ``op(ids, thunk)`` taking a vector's entries' positions (a
@@ -568,11 +625,11 @@ class Backend(abc.ABC):
 
         Parameters
         ----------
-        op : str or callable
+        op : str, IndexUnaryOp or callable
         u : vector or matrix
-            A matrix only with a named ``op``.
-        thunk : int, optional
-            Default 0 for a named ``op``.
+            A matrix only with a named ``op`` or an IndexUnaryOp.
+        thunk : int or tuple of vectors, optional
+            Default 0 for a named ``op``; full vectors for an IndexUnaryOp.
         mask, structure, complement, out, accum, replace
             Output controls (module docstring).
 

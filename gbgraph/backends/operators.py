@@ -448,20 +448,25 @@ def _doc_square(x):
 
 
 def _numba_result(op, argtypes):
-    """Types ``op`` by compiling its program with numba (in memory, not cached)."""
+    """Types ``op`` with numba's type inference on its program (nothing is compiled but
+    the helpers it calls)."""
     import numba
+    from numba.core import compiler, typed_passes
+    from numba.core.registry import cpu_target
 
     namespace = {}
     exec(compile(program(op), f"<gbgraph operator {op.name}>", "exec"), namespace)
     for helper in op._checked_helpers:
         namespace[helper.name] = numba.njit(namespace[helper.name])
-    dispatcher = numba.njit(namespace[op._main.name])
+    typing, target = cpu_target.typing_context, cpu_target.target_context
+    typing.refresh()  # registers local()'s overload
+    target.refresh()
     try:
-        dispatcher.compile(argtypes)
+        ir = compiler.run_frontend(namespace[op._main.name])
+        return typed_passes.type_inference_stage(typing, target, ir, argtypes, None).return_type
     except numba.core.errors.TypingError as error:
         raise TypeError(f"{op!r}: numba cannot type {op._main.name} for arguments {argtypes}: "
                         f"{str(error).splitlines()[0]}") from None
-    return dispatcher.overloads[argtypes].signature.return_type
 
 
 def _numba_scalar(dtype):
@@ -658,8 +663,9 @@ class Monoid(BinaryOp):
     Raises
     ------
     TypeError
-        If ``func`` is not restricted Python, ``identity`` is not a bool, int or float
-        scalar, or numba types ``func`` on the identity's dtype as another dtype.
+        If ``func`` is not restricted Python or ``identity`` is not a bool, int or float
+        scalar; from :meth:`result_dtype` (first use) if numba types ``func`` on the
+        identity's dtype as another dtype.
 
     Examples
     --------
@@ -683,10 +689,21 @@ class Monoid(BinaryOp):
             raise TypeError(f"Monoid({self.name!r}): the identity must be a bool, int or float scalar, got {identity!r}")
         object.__setattr__(self, "dtype", dtype)
         object.__setattr__(self, "identity", dtype.type(identity))
-        typed = self.result_dtype(dtype, dtype)
-        if typed != dtype:
-            raise TypeError(f"Monoid({self.name!r}) over {dtype} returns {typed} (numba's type); "
-                            f"cast the result to np.{dtype.type.__name__}")
+
+    def result_dtype(self, x=None, y=None):
+        """The monoid's dtype (operands are cast to it), checked once to be numba's type of
+        ``func`` on two operands of that dtype.
+
+        Raises
+        ------
+        TypeError
+            If numba types ``func`` on the monoid's dtype as another dtype.
+        """
+        typed = super().result_dtype(self.dtype, self.dtype)
+        if typed != self.dtype:
+            raise TypeError(f"Monoid({self.name!r}) over {self.dtype} returns {typed} (numba's type); "
+                            f"cast the result to np.{self.dtype.type.__name__}")
+        return self.dtype
 
     def _key(self):
         return super()._key() + (self.dtype, self.identity.item())

@@ -20,8 +20,10 @@ import functools
 
 import numpy as np
 
+from .. import operators as ops
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from . import generic, verbs
+from . import operators as compiled
 from .containers import Matrix, Vector
 from .kernels import aggregation, coarse, coloring, products, sets
 
@@ -84,10 +86,13 @@ class NumbaBackend(Backend):
     # and every other operator, dtype, matrix operand or output control through verbs.py.
 
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False):
-        monoid, multiply = _split(semiring)
+            replace=False, transpose=False, order=None):
         controls = _controls("mxv", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
+        if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
+            return self._into(_user_rows("mxv", semiring, A, u, controls, order), "mxv", controls, masked=True)
+        _no_order("mxv", semiring, order)
+        monoid, multiply = _split(semiring)
         _check_sizes("mxv", A.ncols, u.size)
         dtype = _kernel_dtype("mxv", semiring, A.dtype, u.dtype, ("first", "second", "pair", "times", "secondi", "land"),
                               pattern="left" if A.values is None else None)
@@ -111,9 +116,12 @@ class NumbaBackend(Backend):
 
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
-        monoid, multiply = _split(semiring)
         controls = _controls("vxm", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
+        if isinstance(semiring, ops.Semiring):  # w = u ⊕.⊗ A: the rows of Aᵀ, u on the left
+            return self._into(_user_rows("vxm", semiring, A.transposed(), u, controls, None), "vxm", controls,
+                              masked=True)
+        monoid, multiply = _split(semiring)
         _check_sizes("vxm", A.nrows, u.size)
         dtype = _kernel_dtype("vxm", semiring, u.dtype, A.dtype, ("first", "second", "pair", "times", "land"),
                               pattern="right" if A.values is None else None)
@@ -128,6 +136,9 @@ class NumbaBackend(Backend):
 
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
+        if isinstance(semiring, ops.Semiring):
+            raise NotImplementedError(f"numba: mxm with the user-defined {semiring!r} on {A.dtype}/{B.dtype} is "
+                                      "not supported (mxv and vxm take user semirings)")
         _split(semiring)
         _controls("mxm", mask, structure, complement, out, accum, replace)
         A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
@@ -156,8 +167,10 @@ class NumbaBackend(Backend):
 
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
-        _check(op, BINARY_OPS)
         controls = _controls("ewise_mult", mask, structure, complement, out, accum, replace)
+        if isinstance(op, ops._Operator):
+            return _user_ewise("ewise_mult", op, u, v, controls)
+        _check(op, BINARY_OPS)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_mult", op, u, v, **controls)
         t_in = generic.binary_types("ewise_mult", op, u.dtype, v.dtype)[0]
@@ -166,8 +179,10 @@ class NumbaBackend(Backend):
 
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
-        _check(op, BINARY_OPS)
         controls = _controls("ewise_add", mask, structure, complement, out, accum, replace)
+        if isinstance(op, ops._Operator):
+            return _user_ewise("ewise_add", op, u, v, controls)
+        _check(op, BINARY_OPS)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_add", op, u, v, **controls)
         t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
@@ -187,8 +202,10 @@ class NumbaBackend(Backend):
               accum=None, replace=False):
         if left is not None and right is not None:
             raise ValueError("apply takes a bound scalar on one side only, got both left and right")
-        _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
         controls = _controls("apply", mask, structure, complement, out, accum, replace)
+        if isinstance(op, ops._Operator):
+            return _user_apply(op, u, left, right, controls)
+        _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
         if not isinstance(u, Vector):
             return verbs.apply(op, u, left, right, **controls)
         if left is None and right is None:
@@ -203,8 +220,10 @@ class NumbaBackend(Backend):
 
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
-        _check(op, SELECT_OPS)
         controls = _controls("select", mask, structure, complement, out, accum, replace)
+        if isinstance(op, ops._Operator):
+            return _user_index("select", op, u, thunk, controls)
+        _check(op, SELECT_OPS)
         if op.startswith("value") and thunk is None:
             raise ValueError(f"select: {op} compares values with thunk=, got None")
         if isinstance(u, Matrix) and op in _POSITION_SELECTS and mask is None and out is None:
@@ -219,13 +238,20 @@ class NumbaBackend(Backend):
         return self._into(Vector(u.size, positions, values), "select", controls)
 
     def reduce(self, u, monoid):
+        if isinstance(monoid, ops._Operator):
+            values = verbs.entries(u)[1]
+            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         _check(monoid, MONOIDS)
         return verbs.reduce(u, monoid)
 
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
-        _check(monoid, MONOIDS)
         controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
+        if isinstance(monoid, ops._Operator):
+            rows = np.flatnonzero(np.diff(A.indptr) > 0)
+            reduced = compiled.reduce_rows(_monoid("reduce_rows", monoid), A.indptr, _values(A), rows)
+            return self._into(Vector(A.nrows, rows, reduced), "reduce_rows", controls)
+        _check(monoid, MONOIDS)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
         if monoid not in products.MONOIDS or values.dtype not in _KERNEL_DTYPES or \
                 generic.monoid_type("reduce_rows", monoid, values.dtype) != values.dtype or \
@@ -289,6 +315,8 @@ class NumbaBackend(Backend):
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
         controls = _controls("apply_index", mask, structure, complement, out, accum, replace)
+        if isinstance(op, ops._Operator):
+            return _user_index("apply_index", op, u, thunk, controls)
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
             return verbs.apply_index(op, u, thunk, **controls)
@@ -606,3 +634,131 @@ def _merge(w, value, rows):
         w.indices = np.flatnonzero(present)
         w.values = values[w.indices]
     return w
+
+
+# ---- user-defined operators (gbgraph.backends.operators), compiled by numba/operators.py --
+
+def _values(A):
+    """A matrix's values, True for a pattern's."""
+    return compiled.pattern_values(A.nvals) if A.values is None else A.values
+
+
+def _kind(verb, op, kinds):
+    if not isinstance(op, kinds):
+        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
+
+
+def _monoid(verb, monoid):
+    _kind(verb, monoid, (ops.Monoid,))
+    return monoid
+
+
+def _no_order(verb, op, order):
+    if order is not None:
+        raise ValueError(f"{verb}: order= is for a RowOperator, got {op!r}")
+
+
+def _user_apply(op, u, left, right, controls):
+    """``apply`` of a UnaryOp, or a BinaryOp with a bound scalar."""
+    keys, values = verbs.entries(u)
+    if isinstance(op, ops.UnaryOp):
+        if left is not None or right is not None:
+            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
+        values = compiled.apply_unary(op, values)
+    else:
+        _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
+        if left is None and right is None:
+            raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
+        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+    return verbs.finish("apply", verbs.shape(u), keys, values, **controls)
+
+
+def _user_ewise(verb, op, u, v, controls):
+    """``ewise_add`` (union) or ``ewise_mult`` (intersection) with a BinaryOp or Monoid."""
+    _kind(verb, op, (ops.BinaryOp,))
+    verbs.check_like(verb, "the second operand", v, u)
+    keys_u, a = verbs.entries(u)
+    keys_v, b = verbs.entries(v)
+    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    return verbs.finish(verb, verbs.shape(u), keys, values, **controls)
+
+
+def _thunk_arrays(verb, op, u, thunk):
+    """An IndexUnaryOp's thunk: a scalar, or a tuple of full vectors as arrays (each the
+    size of ``u``'s dimension: ``u.size``, or a square matrix's ``nrows``)."""
+    if not isinstance(thunk, (tuple, list)):
+        if isinstance(thunk, (Vector, Matrix)):
+            raise TypeError(f"{verb}: vector thunks of {op!r} are passed as a tuple, got {thunk!r}")
+        return thunk
+    size = u.size if isinstance(u, Vector) else u.nrows
+    if isinstance(u, Matrix) and u.nrows != u.ncols:
+        raise ValueError(f"{verb}: vector thunks of {op!r} need a square matrix, got {u.nrows}x{u.ncols}")
+    arrays = []
+    for k, v in enumerate(thunk):
+        if not isinstance(v, Vector) or v.size != size:
+            raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of size {size}, got {v!r}")
+        arrays.append(compiled.dense(verb, op, k, v.size, v.indices, v.values, None, copy=False))
+    return tuple(arrays)
+
+
+def _user_index(verb, op, u, thunk, controls):
+    """``apply_index`` or ``select`` with an IndexUnaryOp."""
+    _kind(verb, op, (ops.IndexUnaryOp,))
+    thunk = _thunk_arrays(verb, op, u, thunk)
+    keys, values = verbs.entries(u)
+    if isinstance(u, Vector):
+        rows, cols = keys, np.zeros(keys.size, np.int64)
+    else:
+        rows, cols = u.rows(), u.indices
+    result = compiled.index_unary(op, values, rows, cols, thunk)
+    if verb == "select":
+        keep = generic.cast(result, bool)
+        keys, result = keys[keep], values[keep]
+    return verbs.finish(verb, verbs.shape(u), keys, result, **controls)
+
+
+def _user_rows(verb, op, A, u, controls, order):
+    """``w(i)`` for the rows of A in the mask: a Semiring's product with u, or a
+    RowOperator on the vectors ``u`` (ordered by ``order``)."""
+    rows = _row_array(controls["mask"], controls["structure"], controls["complement"], A.nrows)
+    if isinstance(op, ops.Semiring):
+        _no_order(verb, op, order)
+        _check_sizes(verb, A.ncols, u.size)
+        dense, present = u.dense()
+        values, found = compiled.semiring_rows(verb, op, A.indptr, A.indices, _values(A), dense, present, rows,
+                                               verb == "vxm")
+    else:
+        vectors = _row_vectors(verb, op, A, u, order is not None)
+        if order is not None:
+            order = _order(verb, order, A.nrows, rows)
+        values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
+    positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
+    if found.all() and rows is None:
+        return Vector(A.nrows, None, values)
+    return Vector(A.nrows, positions[found], values[found])
+
+
+def _row_vectors(verb, op, A, u, ordered):
+    """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors:
+        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+    if ordered and not vectors:
+        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
+    arrays = []
+    for k, v in enumerate(vectors):
+        if not isinstance(v, Vector) or v.size not in (A.nrows, A.ncols):
+            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {A.nrows} (read at i) or "
+                             f"{A.ncols} (read at a column), got {v!r}")
+        arrays.append(compiled.dense(verb, op, k, v.size, v.indices, v.values, op.fill[k], copy=ordered and k == 0))
+    return tuple(arrays)
+
+
+def _order(verb, order, n, rows):
+    """``order``'s values at the rows computed, each of which must have one."""
+    if not isinstance(order, Vector) or order.size != n:
+        raise ValueError(f"{verb}: order must be a vector of size {n}, got {order!r}")
+    values, present = order.dense()
+    if present is not None and not (present.all() if rows is None else present[rows].all()):
+        raise ValueError(f"{verb}: order has no entry at some rows computed ({order.nvals} of {n} entries)")
+    return values if rows is None else values[rows]

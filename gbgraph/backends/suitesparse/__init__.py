@@ -24,6 +24,7 @@ makes a few vectors per round then holds hundreds of megabytes it no longer uses
 weak ones, so vectors are freed as soon as the algorithm drops them.
 """
 
+import contextlib
 import weakref
 
 import numpy as np
@@ -31,6 +32,9 @@ import graphblas as gb
 from graphblas.core.operator import Semiring
 
 from ..._malloc import keep_freed_blocks
+from .. import operators as ops
+from ..numba import generic
+from ..numba import operators as compiled
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
 
@@ -119,8 +123,13 @@ class SuiteSparseBackend(Backend):
                              f"({error})") from None
 
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False):
+            accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
+        if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
+            w = _user_rows("mxv", semiring, A, transpose, u, mask, structure, complement, order)
+            return _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
+        if order is not None:
+            raise ValueError(f"mxv: order= is for a RowOperator, got {semiring!r}")
         try:
             expr = (A.T if transpose else A).mxv(u, _op(_SEMIRING, semiring))
         except KeyError as error:
@@ -138,6 +147,9 @@ class SuiteSparseBackend(Backend):
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
         check_accum("vxm", out, accum)
+        if isinstance(semiring, ops.Semiring):  # w = u ⊕.⊗ A: the rows of Aᵀ, u on the left
+            w = _user_rows("vxm", semiring, A, not transpose, u, mask, structure, complement, None)
+            return _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
         except KeyError as error:
@@ -147,6 +159,10 @@ class SuiteSparseBackend(Backend):
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
         check_accum("mxm", out, accum)
+        if isinstance(semiring, ops.Semiring):
+            raise NotImplementedError(f"suitesparse: mxm with the user-defined {semiring!r} on "
+                                      f"{_type_name(A)}/{_type_name(B)} is not supported (mxv and vxm take user "
+                                      "semirings)")
         try:
             expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
         except KeyError as error:
@@ -159,6 +175,9 @@ class SuiteSparseBackend(Backend):
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         check_accum("ewise_mult", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("ewise_mult", _user_ewise("ewise_mult", op, u, v), _mask(mask, structure, complement), out,
+                          accum, replace)
         try:
             expr = u.ewise_mult(v, _op(_BINARY, op))
         except KeyError as error:
@@ -168,6 +187,9 @@ class SuiteSparseBackend(Backend):
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         check_accum("ewise_add", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("ewise_add", _user_ewise("ewise_add", op, u, v), _mask(mask, structure, complement), out,
+                          accum, replace)
         try:
             expr = u.ewise_add(v, _op(_BINARY, op))
         except KeyError as error:
@@ -177,6 +199,9 @@ class SuiteSparseBackend(Backend):
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         check_accum("apply", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("apply", _user_apply(op, u, left, right), _mask(mask, structure, complement), out, accum,
+                          replace)
         try:
             if left is None and right is None:
                 expr = u.apply(_op(_UNARY, op))
@@ -190,6 +215,9 @@ class SuiteSparseBackend(Backend):
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("apply_index", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("apply_index", _user_index("apply_index", op, u, thunk), _mask(mask, structure, complement),
+                          out, accum, replace)
         if callable(op):
             return super().apply_index(op, u, thunk, mask=mask, structure=structure, complement=complement,
                                        out=out, accum=accum, replace=replace)
@@ -202,6 +230,9 @@ class SuiteSparseBackend(Backend):
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         check_accum("select", out, accum)
+        if isinstance(op, ops._Operator):
+            return _store("select", _user_index("select", op, u, thunk), _mask(mask, structure, complement), out,
+                          accum, replace)
         selector = _op(_SELECT, op)
         try:
             if not op.startswith("value"):
@@ -216,6 +247,9 @@ class SuiteSparseBackend(Backend):
         return _store("select", expr, _mask(mask, structure, complement), out, accum, replace)
 
     def reduce(self, u, monoid):
+        if isinstance(monoid, ops._Operator):
+            values = _entries(u)[1]
+            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         try:
             if isinstance(u, gb.Matrix):
                 scalar = u.reduce_scalar(_op(_MONOID, monoid)).new()
@@ -229,6 +263,9 @@ class SuiteSparseBackend(Backend):
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_rows", out, accum)
+        if isinstance(monoid, ops._Operator):
+            w = _user_reduce_rows("reduce_rows", monoid, A, False)
+            return _store("reduce_rows", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = A.reduce_rowwise(_op(_MONOID, monoid))
         except KeyError as error:
@@ -238,6 +275,9 @@ class SuiteSparseBackend(Backend):
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_cols", out, accum)
+        if isinstance(monoid, ops._Operator):
+            w = _user_reduce_rows("reduce_cols", monoid, A, True)
+            return _store("reduce_cols", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = A.reduce_columnwise(_op(_MONOID, monoid))
         except KeyError as error:
@@ -433,3 +473,206 @@ def _mask(v, structure, complement):
         return None
     m = v.S if structure else v.V
     return ~m if complement else m
+
+
+# ---- user-defined operators (gbgraph.backends.operators): the numba backend's compiled
+# kernels (numba/operators.py) on the objects' arrays, so both backends give the same values.
+
+def _entries(x):
+    """(sorted int64 keys, values, shape) of a vector's entries or a matrix's (``i * ncols + j``)."""
+    if isinstance(x, gb.Matrix):
+        rows, cols, values = x.to_coo()
+        return rows.view(np.int64) * x.ncols + cols.view(np.int64), values, (x.nrows, x.ncols)
+    indices, values = x.to_coo()
+    return indices.view(np.int64), values, (x.size,)
+
+
+def _rebuilt(verb, shape, keys, values):
+    """A new vector or matrix of ``shape`` holding the entries (sorted ``keys``, ``values``)."""
+    dtype = _dtype(values.dtype.name, verb)
+    if len(shape) == 1:
+        w = _sparse(dtype, shape[0])
+        w.ss.pack_sparse(indices=keys.astype(np.uint64), values=values, sorted_index=True, take_ownership=True)
+        return w
+    rows, cols = np.divmod(keys, max(shape[1], 1))
+    return _acyclic(gb.Matrix.from_coo(rows, cols, values, nrows=shape[0], ncols=shape[1], dtype=dtype))
+
+
+def _kind(verb, op, kinds):
+    if not isinstance(op, kinds):
+        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
+
+
+def _monoid(verb, monoid):
+    _kind(verb, monoid, (ops.Monoid,))
+    return monoid
+
+
+def _user_apply(op, u, left, right):
+    """``apply`` of a UnaryOp, or a BinaryOp with a bound scalar."""
+    if left is not None and right is not None:
+        raise ValueError("apply takes a bound scalar on one side only, got both left and right")
+    keys, values, shape = _entries(u)
+    if isinstance(op, ops.UnaryOp):
+        if left is not None or right is not None:
+            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
+        values = compiled.apply_unary(op, values)
+    else:
+        _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
+        if left is None and right is None:
+            raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
+        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+    return _rebuilt("apply", shape, keys, values)
+
+
+def _user_ewise(verb, op, u, v):
+    """``ewise_add`` (union) or ``ewise_mult`` (intersection) with a BinaryOp or Monoid."""
+    _kind(verb, op, (ops.BinaryOp,))
+    keys_u, a, shape = _entries(u)
+    keys_v, b, other = _entries(v)
+    if shape != other:
+        raise ValueError(f"{verb}: the second operand has shape {other}, expected {shape}")
+    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    return _rebuilt(verb, shape, keys, values)
+
+
+def _thunk_arrays(verb, op, u, thunk):
+    """An IndexUnaryOp's thunk: a scalar, or a tuple of full vectors as arrays (each the
+    size of ``u``'s dimension: ``u.size``, or a square matrix's ``nrows``)."""
+    if not isinstance(thunk, (tuple, list)):
+        if isinstance(thunk, (gb.Vector, gb.Matrix)):
+            raise TypeError(f"{verb}: vector thunks of {op!r} are passed as a tuple, got {thunk!r}")
+        return thunk
+    matrix = isinstance(u, gb.Matrix)
+    if matrix and u.nrows != u.ncols:
+        raise ValueError(f"{verb}: vector thunks of {op!r} need a square matrix, got {u.nrows}x{u.ncols}")
+    size = u.nrows if matrix else u.size
+    arrays = []
+    for k, v in enumerate(thunk):
+        if not isinstance(v, gb.Vector) or v.size != size:
+            raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of size {size}, got {v!r}")
+        arrays.append(_dense(verb, op, k, v, None, False))
+    return tuple(arrays)
+
+
+def _dense(verb, op, position, v, fill, copy):
+    indices, values = v.to_coo()
+    return compiled.dense(verb, op, position, v.size, indices.view(np.int64), values, fill, copy)
+
+
+def _user_index(verb, op, u, thunk):
+    """``apply_index`` or ``select`` with an IndexUnaryOp."""
+    _kind(verb, op, (ops.IndexUnaryOp,))
+    thunk = _thunk_arrays(verb, op, u, thunk)
+    keys, values, shape = _entries(u)
+    rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
+    result = compiled.index_unary(op, values, rows, cols, thunk)
+    if verb == "select":
+        keep = generic.cast(result, bool)
+        keys, result = keys[keep], values[keep]
+    return _rebuilt(verb, shape, keys, result)
+
+
+@contextlib.contextmanager
+def _csr(A, transpose):
+    """(indptr, column indices, values) of A (Aᵀ with ``transpose``) as int64, int64 and
+    values (True for an iso pattern). A's own arrays, unpacked and packed back after, when
+    not transposed; Aᵀ's are a copy."""
+    if transpose:
+        indptr, indices, values = A.to_csc()
+        yield indptr.view(np.int64), indices.view(np.int64), values
+        return
+    parts = A.ss.unpack("csr", sort=True)
+    try:
+        indices, values = parts["col_indices"], parts["values"]
+        if parts["is_iso"]:
+            values = compiled.pattern_values(indices.size) if values.dtype == bool and values[0] else \
+                np.full(indices.size, values[0])
+        yield parts["indptr"].view(np.int64), indices.view(np.int64), values
+    finally:
+        A.ss.pack_csr(**parts, take_ownership=True)
+
+
+def _user_reduce_rows(verb, monoid, A, transpose):
+    """The non-empty rows of A (of Aᵀ: its columns) reduced with a Monoid."""
+    monoid = _monoid(verb, monoid)
+    with _csr(A, transpose) as (indptr, _, values):
+        rows = np.flatnonzero(np.diff(indptr) > 0)
+        reduced = compiled.reduce_rows(monoid, indptr, values, rows)
+        return _rebuilt(verb, (indptr.size - 1,), rows, reduced)
+
+
+def _mask_rows(mask, structure, complement, n):
+    """The rows a mask lets through, sorted int64, or None for every row."""
+    if mask is None:
+        return None
+    indices, values = mask.to_coo(values=not structure)
+    rows = indices.view(np.int64)
+    if not structure:
+        rows = rows[generic.cast(values, bool)]
+    if not complement:
+        return rows
+    allowed = np.ones(n, bool)
+    allowed[rows] = False
+    return np.flatnonzero(allowed)
+
+
+def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
+    """``w(i)`` for the rows of A (Aᵀ) in the mask: a Semiring's product with ``u``, or a
+    RowOperator on the vectors ``u`` (ordered by ``order``)."""
+    n = A.ncols if transpose else A.nrows
+    ncols = A.nrows if transpose else A.ncols
+    rows = _mask_rows(mask, structure, complement, n)
+    if isinstance(op, ops.Semiring):
+        if order is not None:
+            raise ValueError(f"{verb}: order= is for a RowOperator, got {op!r}")
+        if u.size != ncols:
+            raise ValueError(f"{verb}: the operands' inner dimensions differ: {ncols} and {u.size}")
+        indices, values = u.to_coo()
+        dense = compiled.dense(verb, op, 0, u.size, indices.view(np.int64), values, 0)
+        present = None
+        if indices.size != u.size:
+            present = np.zeros(u.size, bool)
+            present[indices] = True
+        with _csr(A, transpose) as (indptr, cols, vals):
+            values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows, verb == "vxm")
+    else:
+        vectors = _row_vectors(verb, op, n, ncols, u, order is not None)
+        if order is not None:
+            order = _order(verb, order, n, rows)
+        with _csr(A, transpose) as (indptr, cols, vals):
+            values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
+    positions = np.arange(n, dtype=np.int64) if rows is None else rows
+    return _rebuilt(verb, (n,), positions[found], values[found])
+
+
+def _row_vectors(verb, op, nrows, ncols, u, ordered):
+    """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors:
+        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+    if ordered and not vectors:
+        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
+    arrays = []
+    for k, v in enumerate(vectors):
+        if not isinstance(v, gb.Vector) or v.size not in (nrows, ncols):
+            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {nrows} (read at i) or "
+                             f"{ncols} (read at a column), got {v!r}")
+        arrays.append(_dense(verb, op, k, v, op.fill[k], ordered and k == 0))
+    return tuple(arrays)
+
+
+def _order(verb, order, n, rows):
+    """``order``'s values at the rows computed, each of which must have one."""
+    if not isinstance(order, gb.Vector) or order.size != n:
+        raise ValueError(f"{verb}: order must be a vector of size {n}, got {order!r}")
+    indices, values = order.to_coo()
+    if indices.size == n:
+        return values if rows is None else values[rows]
+    dense = np.zeros(n, values.dtype)
+    dense[indices] = values
+    present = np.zeros(n, bool)
+    present[indices] = True
+    if not (present.all() if rows is None else present[rows].all()):
+        raise ValueError(f"{verb}: order has no entry at some rows computed ({indices.size} of {n} entries)")
+    return dense if rows is None else dense[rows]
