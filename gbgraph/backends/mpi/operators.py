@@ -80,7 +80,7 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     if order is not None:
         return _ordered(be, op, A, vectors, rows, order, dtype)
     nb = _numba()
-    held = _held(be, nb, A, vectors, A.plan(be.local).marked(rows))  # each vector at the rows' columns
+    held = _filled(nb, _held(be, nb, A, vectors, A.plan(be.local).marked(rows)), op.fill)  # at the rows' columns
     w = nb.mxv(op, _global_rows(be, nb, A), held, mask=nb.vector(rows + A.lo, True, A.nrows))  # w<rows> = op(A, v)
     return _block_of(be, nb, w, A.nrows, A.lo, A.local.nrows)
 
@@ -148,6 +148,20 @@ def _held(be, nb, A, vectors, wanted):
     return tuple(nb.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors))
 
 
+def _filled(nb, held, fills):
+    """The numba vectors ``held`` for an operator of fills ``fills``: a vector of fill None
+    (full, :func:`_check_full`) as a full vector whose positions not held are 0, which
+    no row reads; the others as they are, numba filling their absent positions."""
+    return tuple(h if fill is not None else nb.full(h.size, _dense(h), h.dtype) for h, fill in zip(held, fills))
+
+
+def _dense(v):
+    """A numba vector's values at every position, 0 where it has no entry."""
+    dense = np.zeros(v.size, v.dtype)
+    dense[v.indices] = v.values
+    return dense
+
+
 def _global_rows(be, nb, A):
     """A's block as a numba matrix of A's shape whose other rows are empty, its columns
     global: the rows a kernel runs see their global row and columns. Made once per block
@@ -196,8 +210,7 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
     M, plan, lo, length = _global_rows(be, nb, A), A.plan(local), A.lo, A.local.nrows
     # what no row changes: order and the other vectors at the rows' columns
     held_key, *others = _held(be, nb, A, (order,) + vectors[1:], plan.marked(rows))
-    keys = np.zeros(A.ncols, held_key.dtype)
-    keys[held_key.indices] = held_key.values
+    keys, others = _dense(held_key), _filled(nb, others, op.fill[1:])
     first, kind = vectors[0], local.dtype(vectors[0].local)
     values, has = local.read(first.local, np.arange(length))  # the first vector's block, as the rows write it
     pending = np.zeros(length, bool)
@@ -213,7 +226,7 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
         is_pending[held_pending.indices] = True
         sequence = waiting[_by_decreasing(keys[waiting + lo])] + lo
         run = sequence[_runnable(M.indptr, M.indices, sequence, keys, is_pending, lo, lo + length)]
-        w = nb.mxv(op, M, (held_first,) + tuple(others), mask=nb.vector(np.sort(run), True, A.nrows),
+        w = nb.mxv(op, M, _filled(nb, (held_first,), op.fill[:1]) + others, mask=nb.vector(np.sort(run), True, A.nrows),
                    order=nb.vector(np.sort(run), keys[np.sort(run)], A.nrows))  # w<run> = op(A, v) in order
         ids, got = nb.indices(w) - lo, nb.values(w)
         values[ids], has[ids] = got.astype(kind, copy=False), True
@@ -316,7 +329,7 @@ def _sweep(nb, op, A, vectors, parts):
     for k, v in enumerate(vectors):
         ids, first = np.unique(held[2 * k], return_index=True)  # a column read by several ranks' rows: once
         vs.append(nb.vector(ids, held[2 * k + 1][first], v.size, copy=False))
-    vs = tuple(vs)
+    vs = _filled(nb, vs, op.fill)
     w = nb.mxv(op, M, vs, mask=nb.vector(g, True, A.nrows), order=nb.vector(g, key, A.nrows))
     return nb.indices(w), nb.values(w)
 
