@@ -89,15 +89,16 @@ def _check_operands(be, op, A, vectors, mask, order):
     if not isinstance(A, DistMatrix):
         raise TypeError(f"mxv: {op!r} takes a matrix of backend {be.name!r}, got {type(A).__name__}")
     if len(vectors) != op.n_vectors:
-        raise TypeError(f"mxv: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+        raise ValueError(f"mxv: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+    if order is not None and not vectors:
+        raise ValueError(f"mxv: order= writes each row's value into the first vector; {op!r} reads none")
     for k, v in enumerate(vectors):
-        if not isinstance(v, DistVector):
-            raise TypeError(f"mxv: vector {k} of {op!r} is a {type(v).__name__}, not a vector of backend {be.name!r}")
-        if v.size != A.ncols:
-            raise ValueError(f"mxv: vector {k} of {op!r} has size {v.size}, A has {A.ncols} columns")
+        if not isinstance(v, DistVector) or v.size not in (A.nrows, A.ncols):
+            raise ValueError(f"mxv: vector {k} of {op!r} must be a vector of size {A.nrows} (read at i) or "
+                             f"{A.ncols} (read at a column), got {v!r}")
     for name, x in (("mask", mask), ("order", order)):
         if x is not None and (not isinstance(x, DistVector) or x.size != A.nrows):
-            raise ValueError(f"mxv: {name} must be a vector of A's {A.nrows} rows, got {x!r}")
+            raise ValueError(f"mxv: {name} must be a vector of size {A.nrows}, got {x!r}")
 
 
 def _check_full(be, op, vectors):
@@ -126,18 +127,21 @@ def _rows(be, A, mask, structure, complement):
 
 
 def _held(be, nb, A, vectors, wanted):
-    """Each vector as a numba vector of its size holding the entries of its block and its
-    entries at the ghost columns ``wanted`` (bool over ``A.columns.ghosts``): one request
-    of a bit per ghost column for all vectors, then a reply per vector
-    (:class:`~.moves.Routes`, as :func:`~.moves.with_ghosts`)."""
+    """Each vector as a numba vector of its size holding the entries of its block and, for
+    one of A's columns, its entries at the ghost columns ``wanted`` (bool over
+    ``A.columns.ghosts``): one request of a bit per ghost column for all vectors, then a
+    reply per vector (:class:`~.moves.Routes`, as :func:`~.moves.with_ghosts`). A vector
+    of another size (A's rows: read at i) has its block, the rows' own."""
     ex, local = be.ex, be.local
     own = [(local.indices(v.local) + v.lo, local.values(v.local)) for v in vectors]
-    if ex.size > 1:
+    if ex.size > 1 and any(v.size == A.ncols for v in vectors):
         routes = Routes.of(be, A)
         asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
         ghosts = A.columns.ghosts[wanted]
         split = int(np.searchsorted(ghosts, A.columns.lo))
         for k, v in enumerate(vectors):
+            if v.size != A.ncols:
+                continue
             reply, _ = ex.alltoallv(_answers(local, v, routes.served[asked]), routes.served_counts(asked),
                                     routes.wanted_counts(wanted))  # v(ghosts), where present
             present = reply["present"]
@@ -376,7 +380,8 @@ def _read_at(be, nb, verb, op, k, v, at):
         raise TypeError(f"{verb}: thunk {k} of {op!r} is a {type(v).__name__}, not a vector of backend {be.name!r}")
     nvals = be.nvals(v)
     if nvals != v.size:
-        raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} entries")
+        raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
+                         "entries")
     at = at[at < v.size]
     at = np.unique(at[(at < v.lo) | (at >= v.lo + v.local.size)])  # the positions other ranks hold
     dense = np.zeros(v.size, dtype=be.local.dtype(v.local))
