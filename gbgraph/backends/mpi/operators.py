@@ -71,6 +71,20 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     ValueError
         If a vector's or the mask's size is not A's, a vector of fill None is not full, or
         ``order`` lacks a row of the mask (on every rank).
+
+    Examples
+    --------
+    The smallest color that no neighbour holds, on the path 0 - 1 - 2 whose vertex 1 is
+    colored 0:
+
+    >>> from mpi4py import MPI
+    >>> from gbgraph.backends.mpi import MPIBackend
+    >>> from gbgraph.backends.operators import RowOperator, _doc_smallest_free
+    >>> be = MPIBackend(MPI.COMM_SELF)
+    >>> A = be.matrix(np.array([0, 1, 3, 4]), np.array([1, 0, 2, 1]))
+    >>> first_fit = RowOperator(_doc_smallest_free, fill=-1, constants={"LIMIT": 64})
+    >>> be.values(be.mxv(first_fit, A, be.vector(np.array([1]), np.array([0]), 3))).tolist()
+    [1, 0, 1]
     """
     vectors = vectors if isinstance(vectors, tuple) else (vectors,)
     _check_operands(be, op, A, vectors, mask, order)
