@@ -235,7 +235,7 @@ def test_monoids_and_semirings():
                 b.reduce_rows(M, FMAX), b.reduce_cols(M, FMAX), b.ewise_add(UMIN, k, k),
                 b.mxv(umin_second, P, k), b.mxv(umin_second, P, k, mask=rows), b.vxm(umin_second, k, P),
                 b.mxv(fmax_times, M, x), b.vxm(fmax_times, x, M, mask=rows, complement=True),
-                b.mxv(plus_weighted, M, x)]
+                b.mxv(plus_weighted, M, x), b.reduce(P, UMIN), b.reduce_rows(P, UMIN)]
 
     _run("monoids/semirings", call)
     be = MPIBackend()
@@ -343,6 +343,25 @@ def test_ordered_row_operator_is_one_sweep_over_every_rank(graph, mask, rounds, 
     ids, want = _python_rows(smallest_free, A, None, [initial], _rows_of(mask, n), order=priority)
     np.testing.assert_array_equal(be.indices(got), ids)
     np.testing.assert_array_equal(be.values(got), want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ordered_row_operator_on_random_graphs(seed):
+    # chains of rows that cross ranks back and forth: random edges, priorities with ties
+    rng = np.random.default_rng(seed)
+    n = 150
+    R = sp.random_array((n, n), density=0.04, random_state=rng, format="csr")
+    A = sp.csr_array((R + R.T) != 0)
+    A.sort_indices()
+    priority = rng.integers(0, 6, n).astype(np.int64)
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+
+    def call(b):
+        c = b.vector(np.arange(0, n, 11), np.zeros(np.arange(0, n, 11).size, np.int64), n)
+        return [b.mxv(SMALLEST_FREE, _matrix(b, A), c, order=b.vector(np.arange(n), priority, n),
+                      mask=b.vector(rows, True, n))]
+
+    _run(f"ordered random {seed}", call)
 
 
 def test_row_operator_errors_on_every_rank():
