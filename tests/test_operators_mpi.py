@@ -171,10 +171,12 @@ def test_unary_and_binary_operators(dtype):
         u = b.vector(ids, values, n)
         v = b.vector(np.arange(1, n, 2), np.arange(1, n, 2).astype(dtype) % 5, n)
         M = _matrix(b, A, (A.indices % 9).astype(dtype))
+        out, into = b.vector(np.arange(n), np.ones(n, dtype), n), _matrix(b, A, np.ones(A.indices.size, dtype))
         return [b.apply(SCALED, u), b.apply(SCALED, M), b.apply(ABSDIFF, u, left=values.dtype.type(4)),
                 b.apply(ABSDIFF, u, right=values.dtype.type(2), mask=v, complement=True),
                 b.ewise_add(ABSDIFF, u, v), b.ewise_mult(ABSDIFF, u, v), b.ewise_add(ABSDIFF, M, M),
-                b.ewise_mult(WEIGHTED_SECOND, u, v)]
+                b.ewise_mult(WEIGHTED_SECOND, u, v), b.ewise_mult(WEIGHTED_SECOND, u, v, out=out, accum=ABSDIFF),
+                b.apply(SCALED, M, out=into, accum=ABSDIFF, mask=M)]
 
     _run(f"unary/binary {dtype}", call)
 
@@ -235,13 +237,10 @@ def test_monoids_and_semirings():
                 b.reduce_rows(M, FMAX), b.reduce_cols(M, FMAX), b.ewise_add(UMIN, k, k),
                 b.mxv(umin_second, P, k), b.mxv(umin_second, P, k, mask=rows), b.vxm(umin_second, k, P),
                 b.mxv(fmax_times, M, x), b.vxm(fmax_times, x, M, mask=rows, complement=True),
-                b.mxv(plus_weighted, M, x), b.reduce(P, UMIN), b.reduce_rows(P, UMIN)]
+                b.mxv(plus_weighted, M, x), b.reduce(P, UMIN), b.reduce_rows(P, UMIN), b.mxm(fmax_times, M, M),
+                b.mxm(umin_second, P, _matrix(b, A, keys[A.indices]), mask=P, complement=True)]
 
     _run("monoids/semirings", call)
-    be = MPIBackend()
-    refused = r"^mpi: .*mxm with the user-defined Semiring\('umin_second'\) on bool"
-    with pytest.raises(NotImplementedError, match=refused):
-        be.mxm(umin_second, _matrix(be, A), _matrix(be, A))  # as on numba: user semirings in mxv and vxm only
 
 
 # ---- row operators -----------------------------------------------------------------------
