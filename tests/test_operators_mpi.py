@@ -1,6 +1,7 @@
 """User-defined operators on the mpi backend give the numba backend's results, values and
 dtype, on any number of ranks; the row operators also equal the operator's own Python
-function run row by row (an interpreter, not a compiled kernel).
+function run row by row (an interpreter, not a compiled kernel), and tests/test_operators.py's
+tests (numpy written out, python-graphblas, networkx) run here on the mpi backend too.
 
 Run under MPI, ``mpiexec -n 2 python -m pytest tests/test_operators_mpi.py`` (and ``-n 3``,
 which tests/test_mpi_launch.py starts); a plain pytest run takes it on one rank. Every rank
@@ -9,6 +10,7 @@ with the other ranks'.
 """
 
 import hashlib
+import inspect
 
 import numpy as np
 import pytest
@@ -23,6 +25,8 @@ from gbgraph.backends.mpi import MPIBackend, operators  # noqa: E402
 from gbgraph.backends.operators import (BinaryOp, IndexUnaryOp, Monoid, RowOperator, Semiring,  # noqa: E402
                                         UnaryOp, local)
 from gbgraph.generators import laplace3d  # noqa: E402
+
+import test_operators as core  # noqa: E402
 
 COMM = MPI.COMM_WORLD
 #: The size of the first-fit operators' table of colors.
@@ -105,6 +109,20 @@ KEYS_SUM = IndexUnaryOp(keys_sum)
 SMALLEST_FREE = RowOperator(smallest_free, fill=-1, constants={"LIMIT": LIMIT})
 HEAVIEST = RowOperator(heaviest, fill=None)
 WEIGHTED_SUM = RowOperator(weighted_sum, fill=(0.0, -1.0))
+
+
+# ---- tests/test_operators.py's tests against independent results, on this backend --------
+
+@pytest.fixture
+def be():
+    """The backend of the tests taken from tests/test_operators.py."""
+    return MPIBackend()
+
+
+twin = core.twin
+for _name, _test in list(vars(core).items()):
+    if _name.startswith("test_") and "be" in inspect.signature(_test).parameters:
+        globals()[_name.replace("test_", "test_core_", 1)] = _test
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -371,7 +389,7 @@ def test_row_operator_errors_on_every_rank():
     partial = be.vector(np.arange(0, n, 2), np.arange(0, n, 2), n)
     with pytest.raises(ValueError, match=r"vector 0 of .* must be full \(its fill is None\)"):
         be.mxv(HEAVIEST, M, (partial,))  # fill None: the vector must be full
-    with pytest.raises(ValueError, match="order must have an entry at every row"):
+    with pytest.raises(ValueError, match=r"order has no entry at some rows computed \(53 of 105 entries\)"):
         be.mxv(SMALLEST_FREE, M, partial, order=partial)
     with pytest.raises(ValueError, match=r"must be a vector of size 105 \(read at i\)"):
         be.mxv(SMALLEST_FREE, M, be.vector(np.arange(2), np.arange(2), 4))

@@ -113,16 +113,19 @@ _POSITIONAL_SELECT = {"offdiag": lambda i, j, k: j - i != k, "diag": lambda i, j
 
 
 def _named(verb):
-    """``verb`` with the local backend's NotImplementedError naming this backend first
+    """``verb`` with the local backend's NotImplementedError naming this backend instead
     (every rank raises it: the operands' types and the operator are the same on all)."""
     @functools.wraps(verb)
     def named(self, *args, **kwargs):
         try:
             return verb(self, *args, **kwargs)
         except NotImplementedError as error:
-            if str(error).startswith(f"{self.name}:"):
+            message = str(error)
+            if message.startswith(f"{self.name}:"):
                 raise
-            raise NotImplementedError(f"{self.name}: {error}") from error
+            for local in (self.local.name, "numba"):  # the blocks' backend, or numba's kernels of an operator
+                message = message.removeprefix(f"{local}: ")
+            raise NotImplementedError(f"{self.name}: {message}") from error
     return named
 
 

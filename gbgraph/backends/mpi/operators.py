@@ -222,9 +222,8 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
         raise ValueError(f"mxv: order= writes row i's value into the first vector at i: A must be square, "
                          f"got {A.nrows} x {A.ncols}")
     key, present = local.read(order.local, rows)  # order(rows)
-    missing = ex.allreduce(np.count_nonzero(~present))
-    if missing:
-        raise ValueError(f"mxv: order must have an entry at every row computed; {missing} rows lack one")
+    if ex.allreduce(np.count_nonzero(~present)):
+        raise ValueError(f"mxv: order has no entry at some rows computed ({be.nvals(order)} of {order.size} entries)")
     M, plan, lo, length = _global_rows(be, nb, A), A.plan(local), A.lo, A.local.nrows
     # what no row changes: order and the other vectors at the rows' columns
     held_key, *others = _held(be, nb, A, (order,) + vectors[1:], plan.marked(rows))
