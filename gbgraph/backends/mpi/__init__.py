@@ -35,9 +35,10 @@ verb                                        exchange
 ``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
                                             forms): whole vectors and matrices gathered
 ``mxv`` with a ``RowOperator``              the vectors' ghost entries that the mask's rows
-                                            read, as ``mxv``; with ``order=``, those rows
-                                            and entries to rank 0, which runs the sweep,
-                                            results back to their owners (:mod:`.operators`)
+                                            read, as ``mxv``; with ``order=``, those of the
+                                            rows pending, each round of the sweep (rows
+                                            left after many rounds: to rank 0, which runs
+                                            them; :mod:`.operators`)
 ``apply_index``/``select`` with an          the thunk vectors' entries at the block's rows
 ``IndexUnaryOp`` of vector thunks           and columns
 ``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank

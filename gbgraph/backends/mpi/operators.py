@@ -22,11 +22,13 @@ verb                               exchange
 ``mxv(row operator)``              the vectors' entries at the ghost columns of the
                                    mask's rows (a bit per ghost column to its owner,
                                    a reply per vector, as a product's ghosts)
-``mxv(row operator, order=)``      the sweep is one global sequence: each rank fetches
-                                   the ghosts of the mask's rows as above, then sends
-                                   rank 0 those rows (their entries and order values)
-                                   and the vectors' entries they read; rank 0 runs the
-                                   sweep and sends each row's result to its owner
+``mxv(row operator, order=)``      one global sequence, run in rounds: ``order`` and
+                                   the other vectors at the ghosts of the mask's rows
+                                   once, then each round the first vector's values and
+                                   the rows still pending at the ghosts of the pending
+                                   rows (as above); after :data:`ROUNDS` rounds, the
+                                   rows left and the entries they read to rank 0,
+                                   which runs them, and their results back
 ``apply_index``/``select``         the thunk vectors' entries at the block's rows and
 (index-unary, vector thunks)       at its columns (a request to the owners, replies)
 ``reduce`` (Monoid)                one allgather of the ranks' partial results (float
@@ -37,9 +39,17 @@ verb                               exchange
 Costs beyond the exchanges: the kernels read the vectors at global positions, so a rank
 holds each vector it passes as an array of the vector's size (its block and ghosts set,
 the rest unread), O(n) memory per vector and call, and its rows under an O(n) row pointer
-array made once per matrix. The ordered sweep is sequential as it is in one process: rank
-0 runs it over the rows gathered, O(nnz of the mask's rows) moved to rank 0 and O(n) memory
-there, while the other ranks wait.
+array made once per matrix.
+
+The ordered sweep is sequential in one process; here a round runs, on each rank, every
+pending row none of whose preceding neighbours is pending on another rank or waits itself
+(:func:`_ordered`), in the sequence's order, so it reads what it reads in one process. A
+round costs the ghost exchange of a product and a scan of the pending rows; the rounds are
+at most one more than the times a chain of rows, each preceding the next and a
+neighbour of it, crosses from a rank to another: rows far apart run in one round, random
+priorities need a few, and a chain that crosses ranks back and forth more than
+:data:`ROUNDS` times leaves its rows to rank 0 (O(nnz of those rows) moved there, run
+while the other ranks wait).
 """
 
 import numba
