@@ -56,6 +56,10 @@ def fmax(x, y):
     return max(x, y)
 
 
+def fplus(x, y):
+    return x + y
+
+
 def at_position(x, i, j, k):
     return x + i * 10 + j - k
 
@@ -102,6 +106,7 @@ SCALED = UnaryOp(scaled)
 ABSDIFF = BinaryOp(absdiff)
 WEIGHTED_SECOND = BinaryOp(weighted_second)
 UMIN = Monoid(umin, U64_MAX)
+FPLUS = Monoid(fplus, 0.0)
 FMAX = Monoid(fmax, float(np.finfo(np.float64).min))  # -inf: the generated source reads "-inf"
 AT_POSITION = IndexUnaryOp(at_position)
 LATER_KEY = IndexUnaryOp(later_key)
@@ -300,6 +305,23 @@ def _rows_of(kind, n):
     ids = ids(n)
     ids = ids if structure else ids[ids % 3 == 0]
     return np.setdiff1d(np.arange(n), ids) if complement else ids
+
+
+def test_float_monoid_reduces_in_one_process_order():
+    # sums of values of many magnitudes round differently in another order
+    A, _ = _grid()
+    n = A.shape[0]
+    rng = np.random.default_rng(7)
+    weights = rng.random(A.indices.size) * 10.0 ** rng.integers(-8, 8, A.indices.size)
+    x = rng.random(n) * 10.0 ** rng.integers(-8, 8, n)
+    fplus_times = Semiring(FPLUS, "times")
+
+    def call(b):
+        M, u = _matrix(b, A, weights), b.vector(np.arange(n), x, n)
+        return [b.vxm(fplus_times, u, M), b.vxm(fplus_times, u, M, mask=u), b.mxv(fplus_times, M, u),
+                b.reduce(u, FPLUS), b.reduce(M, FPLUS), b.reduce_rows(M, FPLUS), b.reduce_cols(M, FPLUS)]
+
+    _run("float monoid", call)
 
 
 @pytest.mark.parametrize("mask", list(MASKS))

@@ -280,15 +280,19 @@ class MPIBackend(Backend):
         if out is not None:
             w = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
-        partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
-        ids, values = self.local.indices(partial), self.local.values(partial)
-        if _positional(semiring):
-            values = values + A.lo  # the row of A it reports, global
         monoid = semiring.monoid if isinstance(semiring, Semiring) else semiring.split("_")[0]
-        if isinstance(monoid, Monoid):
-            w = operators.pushed(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+        if isinstance(monoid, Monoid) and monoid.dtype.kind == "f":
+            # a float monoid rounds by the order of the terms: each rank its columns, in one process's order
+            w = operators.vxm_by_columns(self, semiring, u, A)  # w(j) = ⊕_i u(i) ⊗ A(i, j), j in the block
         else:
-            w = to_owners(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+            partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
+            ids, values = self.local.indices(partial), self.local.values(partial)
+            if _positional(semiring):
+                values = values + A.lo  # the row of A it reports, global
+            if isinstance(monoid, Monoid):
+                w = operators.pushed(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+            else:
+                w = to_owners(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
         if mask is not None:
             w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
         return DistVector(w, A.ncols, self.block(A.ncols)[0])

@@ -34,6 +34,8 @@ verb                               exchange
 ``reduce`` (Monoid)                one allgather of the ranks' partial results (float
                                    monoids: every value, reduced in position order)
 ``vxm`` (Semiring of a Monoid)     the partial results to the owners of their columns
+                                   (a float monoid: A transposed once, then u's
+                                   entries at the columns of Aᵀ's rows, as ``mxv``)
 =================================  ===================================================
 
 Costs beyond the exchanges: the kernels read the vectors at global positions, so a rank
@@ -59,12 +61,14 @@ from .blocks import DistMatrix, DistVector
 from .layout import owners
 from .moves import Routes, _answers, fetch
 
-__all__ = ["row_mxv", "index_unary", "reduce", "pushed"]
+__all__ = ["row_mxv", "index_unary", "reduce", "vxm_by_columns", "pushed"]
 
 #: Rounds of an ordered sweep before the rows left go to rank 0 (:func:`_ordered`).
 ROUNDS = 32
 #: The key of a matrix's rows at global positions in its ``kept`` dict (:func:`_global_rows`).
 _ROWS = "operators: rows at global positions"
+#: The key of a matrix's distributed transpose in its ``kept`` dict (:func:`vxm_by_columns`).
+_TRANSPOSE = "operators: transpose"
 
 
 def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
@@ -439,6 +443,22 @@ def reduce(be, u, monoid):
         return None
     parts = np.asarray(parts, dtype=monoid.dtype)
     return nb.reduce(nb.vector(np.arange(parts.size), parts, parts.size, copy=False), monoid)
+
+
+def vxm_by_columns(be, semiring, u, A):
+    """This rank's block of ``u ⊕.⊗ A`` (a local vector) for a :class:`~.operators.Semiring`
+    of a float :class:`~.operators.Monoid`, whose rounding depends on the order of its terms:
+    each rank reduces its block of A's columns, the rows of ``Aᵀ`` (the distributed
+    transpose, made once per block and kept with it), with u's entries at their columns
+    fetched, by numba's ``vxm``, so that each column's terms are reduced in one process's
+    order (by increasing row)."""
+    nb, local = _numba(), be.local
+    T = A.kept.get(_TRANSPOSE)
+    if T is None:
+        T = A.kept[_TRANSPOSE] = be.transpose(A)
+    held, = _held(be, nb, T, (u,), T.plan(local).read)  # u at the columns of Aᵀ's rows
+    w = nb.vxm(semiring, held, _global_rows(be, nb, T), transpose=True)  # w = u ⊕.⊗ (Aᵀ's rows)ᵀ
+    return local.vector(nb.indices(w) - T.lo, nb.values(w), T.local.nrows)
 
 
 def pushed(be, ids, values, size, monoid):
