@@ -314,11 +314,12 @@ def test_float_monoid_reduces_in_one_process_order():
     rng = np.random.default_rng(7)
     weights = rng.random(A.indices.size) * 10.0 ** rng.integers(-8, 8, A.indices.size)
     x = rng.random(n) * 10.0 ** rng.integers(-8, 8, n)
-    fplus_times = Semiring(FPLUS, "times")
+    fplus_times, plus_weighted = Semiring(FPLUS, "times"), Semiring("plus", WEIGHTED_SECOND)
 
     def call(b):
         M, u = _matrix(b, A, weights), b.vector(np.arange(n), x, n)
         return [b.vxm(fplus_times, u, M), b.vxm(fplus_times, u, M, mask=u), b.mxv(fplus_times, M, u),
+                b.vxm(plus_weighted, u, M), b.vxm(plus_weighted, u, M, transpose=True),
                 b.reduce(u, FPLUS), b.reduce(M, FPLUS), b.reduce_rows(M, FPLUS), b.reduce_cols(M, FPLUS)]
 
     _run("float monoid", call)

@@ -281,8 +281,8 @@ class MPIBackend(Backend):
             w = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
         monoid = semiring.monoid if isinstance(semiring, Semiring) else semiring.split("_")[0]
-        if isinstance(monoid, Monoid) and monoid.dtype.kind == "f":
-            # a float monoid rounds by the order of the terms: each rank its columns, in one process's order
+        if operators.by_columns(semiring, self.local.dtype(u.local), self.local.dtype(A.local)):
+            # the result depends on the order of the terms: each rank its columns, in one process's order
             w = operators.vxm_by_columns(self, semiring, u, A)  # w(j) = ⊕_i u(i) ⊗ A(i, j), j in the block
         else:
             partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r

@@ -34,7 +34,8 @@ verb                               exchange
 ``reduce`` (Monoid)                one allgather of the ranks' partial results (float
                                    monoids: every value, reduced in position order)
 ``vxm`` (Semiring of a Monoid)     the partial results to the owners of their columns
-                                   (a float monoid: A transposed once, then u's
+                                   (a float sum, which rounds by the terms' order:
+                                   A transposed once, then u's
                                    entries at the columns of Aᵀ's rows, as ``mxv``)
 =================================  ===================================================
 
@@ -57,11 +58,12 @@ while the other ranks wait).
 import numba
 import numpy as np
 
+from ..operators import Monoid, Semiring
 from .blocks import DistMatrix, DistVector
 from .layout import owners
 from .moves import Routes, _answers, fetch
 
-__all__ = ["row_mxv", "index_unary", "reduce", "vxm_by_columns", "pushed"]
+__all__ = ["row_mxv", "index_unary", "reduce", "by_columns", "vxm_by_columns", "pushed"]
 
 #: Rounds of an ordered sweep before the rows left go to rank 0 (:func:`_ordered`).
 ROUNDS = 32
@@ -443,6 +445,20 @@ def reduce(be, u, monoid):
         return None
     parts = np.asarray(parts, dtype=monoid.dtype)
     return nb.reduce(nb.vector(np.arange(parts.size), parts, parts.size, copy=False), monoid)
+
+
+def by_columns(semiring, left, right):
+    """Whether ``vxm`` with ``semiring`` on operands of dtypes ``left`` (u) and ``right``
+    (A) reduces each column in one process's order (:func:`vxm_by_columns`): a
+    :class:`~.operators.Semiring` whose result depends on the order of the terms (a float
+    :class:`~.operators.Monoid`, a named ``plus`` or ``times`` on floats), where partial
+    results of the ranks would round differently."""
+    if not isinstance(semiring, Semiring):
+        return False
+    monoid = semiring.monoid
+    if isinstance(monoid, Monoid):
+        return monoid.dtype.kind == "f"
+    return monoid in ("plus", "times") and semiring.result_dtype(left, right).kind == "f"
 
 
 def vxm_by_columns(be, semiring, u, A):
