@@ -27,17 +27,20 @@ import pathlib
 import re
 import sys
 
+import numba
 import numpy as np
 
 from .. import operators as ops
 from . import generic
 from .kernels.coloring import by_decreasing
 
-__all__ = ["supported", "cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
-           "reduce", "reduce_rows", "semiring_rows", "semiring_product", "row_operator"]
+__all__ = ["supported", "cache_dir", "compiled", "result_of", "pattern_values", "dense", "apply_unary", "apply_bound",
+           "binary", "binary_dtype", "ewise_add", "ewise_mult", "index_unary", "reduce", "reduce_rows", "semiring_rows",
+           "semiring_product", "row_operator"]
 
-#: Changes whenever the templates change, so that old generated files are not reused.
-_VERSION = "1"
+#: Ends every generated module, whose file name hashes its text: a change of the templates
+#: or of numba (whose typing gives the result dtype written into the module) makes new files.
+_VERSION = f"gbgraph operators template 1, numba {numba.__version__}"
 _MODULES = {}  # generated modules by name
 _COMPILED = {}  # generated modules by (operator, dtypes, kernels)
 _TRUE = np.ones(0, bool)  # a pattern's values: grown as needed, shared read-only
@@ -309,7 +312,7 @@ def _generate(op, dtypes, result, extra):
     if extra is None:
         extra = {"unary": _UNARY, "binary": _BINARY, "monoid": _BINARY + _MONOID}[op._kind]
     text = _HEADER.format(name=op.name, kind=op._kind, dtypes=names) + _program(op) + extra + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(op.name)}_{names}", lambda: f"\n_GB_RESULT = {_dtype_source(result())}\n")
 
 
@@ -458,17 +461,6 @@ def _named_binary(verb, semiring, name, a, b):
     return _NAMED_BINARY[name], t, result
 
 
-def semiring_dtype(verb, semiring, a, b):
-    """The result dtype of ``semiring`` on a left operand of dtype ``a`` and a right one of ``b``."""
-    if isinstance(semiring.monoid, ops.Monoid):
-        return semiring.monoid.dtype
-    if isinstance(semiring.multiply, ops.BinaryOp):
-        t = binary_dtype(semiring.multiply, a, b)
-    else:
-        t = _named_binary(verb, semiring, semiring.multiply, a, b)[2]
-    return np.dtype(bool) if semiring.monoid in _LOGICAL else t
-
-
 def _semiring_module(verb, semiring, a, b, swap):
     key = (semiring, np.dtype(a), np.dtype(b), swap)
     if key not in _COMPILED:
@@ -505,7 +497,7 @@ def _generate_semiring(verb, semiring, a, b, swap):
     text = _HEADER.format(name=semiring.name, kind="semiring", dtypes=names) + mul_text + "\n" + add_text + \
         f"\n_GB_IDENTITY = {_dtype_source(result)}({identity.item()!r})\n_GB_CAST = {_dtype_source(result)}\n" + \
         f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + _MXM + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(semiring.name)}_{names}")
 
 
@@ -541,12 +533,6 @@ def _identity(monoid, dtype):
         info = np.iinfo(dtype)
         text = _NAMED_IDENTITY[monoid].format(high=info.max, low=info.min, ones=info.max if dtype.kind == "u" else -1)
     return dtype.type(eval(text, {"np": np}))
-
-
-def row_dtype(op, values, vectors):
-    """The result dtype of row operator ``op`` on matrix values of dtype ``values`` and
-    vectors of dtypes ``vectors`` (from its generated module)."""
-    return result_of(_row_module(op, np.dtype(values), tuple(np.dtype(v) for v in vectors)))
 
 
 def _row_module(op, values, vectors):
