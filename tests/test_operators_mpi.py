@@ -102,6 +102,13 @@ def weighted_sum(i, start, stop, cols, vals, x, y):
     return total + y[i], stop > start
 
 
+def shifted_sum(i, start, stop, cols, vals, x):
+    total = 0
+    for p in range(start, stop):
+        total += x[cols[p]] << 1
+    return total, True
+
+
 SCALED = UnaryOp(scaled)
 ABSDIFF = BinaryOp(absdiff)
 WEIGHTED_SECOND = BinaryOp(weighted_second)
@@ -114,6 +121,7 @@ KEYS_SUM = IndexUnaryOp(keys_sum)
 SMALLEST_FREE = RowOperator(smallest_free, fill=-1, constants={"LIMIT": LIMIT})
 HEAVIEST = RowOperator(heaviest, fill=None)
 WEIGHTED_SUM = RowOperator(weighted_sum, fill=(0.0, -1.0))
+SHIFTED_SUM = RowOperator(shifted_sum, fill=0)
 
 
 # ---- tests/test_operators.py's tests against independent results, on this backend --------
@@ -420,6 +428,12 @@ def test_row_operator_errors_on_every_rank():
         be.mxv(SMALLEST_FREE, M, (partial, partial))
     with pytest.raises(ValueError, match="thunk vectors .* must be full"):
         be.select(LATER_KEY, M, (partial,))
+    untyped = r"^mpi: mxv with RowOperator\('shifted_sum'\) on bool/float64 is not supported"
+    with pytest.raises(NotImplementedError, match=untyped):
+        be.mxv(SHIFTED_SUM, M, be.full(n, 0.5, "float64"))  # a float shifted: numba cannot type it
+    untyped = r"^mpi: select with IndexUnaryOp\('at_position'\) on bool/\(int64\)"
+    with pytest.raises(NotImplementedError, match=untyped):
+        be.select(AT_POSITION, M, (be.full(n, 1, "int64"),))  # a vector where it takes a scalar
 
 
 def test_row_operator_moves_only_the_ghosts_of_its_rows():

@@ -58,7 +58,7 @@ while the other ranks wait).
 import numba
 import numpy as np
 
-from ..operators import Monoid, Semiring
+from ..operators import Monoid, Semiring, TypingError
 from .blocks import DistMatrix, DistVector
 from .layout import owners
 from .moves import Routes, _answers, fetch
@@ -82,11 +82,14 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     Raises
     ------
     TypeError
-        If ``A`` or a vector is not this backend's, or numba cannot type ``op`` for their
-        dtypes (on every rank).
+        If ``A`` is not this backend's.
+    NotImplementedError
+        If numba cannot type ``op`` for the dtypes of A and the vectors (on every rank,
+        before any exchange).
     ValueError
-        If a vector's or the mask's size is not A's, a vector of fill None is not full, or
-        ``order`` lacks a row of the mask (on every rank).
+        If the number of vectors is not the operator's, a vector's size is not one of A's,
+        the mask or ``order`` is not a vector of A's rows, a vector of fill None is not
+        full, or ``order`` lacks a row of the mask (on every rank).
 
     Examples
     --------
@@ -102,9 +105,15 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     >>> be.values(be.mxv(first_fit, A, be.vector(np.array([1]), np.array([0]), 3))).tolist()
     [1, 0, 1]
     """
-    vectors = vectors if isinstance(vectors, tuple) else (vectors,)
+    passed, vectors = vectors, vectors if isinstance(vectors, tuple) else (vectors,)
     _check_operands(be, op, A, vectors, mask, order)
-    dtype = op.result_dtype(be.local.dtype(A.local), [be.local.dtype(v.local) for v in vectors])
+    kinds = [be.local.dtype(v.local) for v in vectors]
+    try:  # before any exchange: every rank refuses the same dtypes
+        dtype = op.result_dtype(be.local.dtype(A.local), kinds)
+    except TypingError as error:
+        names = f"({', '.join(k.name for k in kinds)})" if isinstance(passed, tuple) else kinds[0].name
+        raise NotImplementedError(f"mxv with {op!r} on {be.local.dtype(A.local).name}/{names} is not supported "
+                                  f"({error})") from None
     _check_full(be, op, vectors)
     rows = _rows(be, A, mask, structure, complement)
     if order is not None:
