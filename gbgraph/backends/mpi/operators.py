@@ -61,6 +61,7 @@ import numpy as np
 from ..operators import Monoid, Semiring, TypingError
 from .blocks import DistMatrix, DistVector
 from .layout import owners
+from .local import SuiteSparseLocal
 from .moves import Routes, _answers, fetch
 
 __all__ = ["row_mxv", "index_unary", "reduce", "by_columns", "vxm_by_columns", "pushed"]
@@ -155,9 +156,9 @@ def _rows(be, A, mask, structure, complement):
     n = A.local.nrows
     if mask is None:
         return np.arange(n, dtype=np.int64)
-    ids = be.local.indices(mask.local)
+    ids, values = _entries(be, mask.local)
     if not structure:
-        ids = ids[be.local.values(mask.local).astype(bool)]
+        ids = ids[values.astype(bool)]
     if complement:
         kept = np.ones(n, bool)
         kept[ids] = False
@@ -172,7 +173,7 @@ def _held(be, nb, A, vectors, wanted):
     reply per vector (:class:`~.moves.Routes`, as :func:`~.moves.with_ghosts`). A vector
     of another size (A's rows: read at i) has its block, the rows' own."""
     ex, local = be.ex, be.local
-    own = [(local.indices(v.local) + v.lo, local.values(v.local)) for v in vectors]
+    own = [_entries(be, v.local, v.lo) for v in vectors]
     if ex.size > 1 and any(v.size == A.ncols for v in vectors):
         routes = Routes.of(be, A)
         asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
@@ -189,6 +190,19 @@ def _held(be, nb, A, vectors, wanted):
             own[k] = (np.concatenate((at[:below], own[k][0], at[below:])),
                       np.concatenate((values[:below], own[k][1], values[below:])))
     return tuple(nb.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors))
+
+
+def _entries(be, v, lo=0):
+    """``(positions + lo, values)`` of a local vector's entries, new numpy arrays. A
+    SuiteSparse vector's own arrays are copied, unpacked and packed back, where
+    ``extractTuples`` copies entry by entry (35 ms against 0.1 ms for 250,000 entries)."""
+    if not isinstance(be.local, SuiteSparseLocal):
+        return be.local.indices(v) + lo, be.local.values(v)
+    from ..suitesparse import _vector_arrays
+
+    with _vector_arrays(v) as (indices, values):
+        ids = np.arange(lo, lo + v.size, dtype=np.int64) if indices is None else indices + lo
+        return ids, np.array(values)
 
 
 def _filled(nb, held, fills):
@@ -401,7 +415,7 @@ def index_unary(be, verb, op, u, thunk):
         U = _global_rows(be, nb, u)
         at = np.concatenate((np.arange(u.lo, u.lo + u.local.nrows, dtype=np.int64), u.columns.ids))
     else:
-        U = nb.vector(be.local.indices(u.local) + u.lo, be.local.values(u.local), u.size, copy=False)
+        U = nb.vector(*_entries(be, u.local, u.lo), u.size, copy=False)
         at = np.concatenate((np.arange(u.lo, u.lo + u.local.size, dtype=np.int64), [0]))  # a vector's j is 0
     if isinstance(thunk, tuple):
         thunk = tuple(_read_at(be, nb, verb, op, k, v, at) for k, v in enumerate(thunk))
@@ -423,7 +437,7 @@ def _read_at(be, nb, verb, op, k, v, at):
     at = at[at < v.size]
     at = np.unique(at[(at < v.lo) | (at >= v.lo + v.local.size)])  # the positions other ranks hold
     dense = np.zeros(v.size, dtype=be.local.dtype(v.local))
-    dense[v.lo:v.lo + v.local.size] = be.local.values(v.local)  # full: every position of the block
+    dense[v.lo:v.lo + v.local.size] = _entries(be, v.local)[1]  # full: every position of the block
     dense[at] = fetch(be, v, at)[0]
     return nb.full(v.size, dense, dense.dtype)
 
@@ -444,7 +458,7 @@ def reduce(be, u, monoid):
     partial results combined (a float monoid, whose rounding depends on the order: every
     value, reduced in position order, as in one process). None when ``u`` has no entry."""
     nb, local = _numba(), be.local
-    values = local.csr(u.local)[2] if isinstance(u, DistMatrix) else local.values(u.local)
+    values = local.csr(u.local)[2] if isinstance(u, DistMatrix) else _entries(be, u.local)[1]
     if monoid.dtype.kind == "f":
         values = be.ex.allgatherv(values)
         return nb.reduce(nb.vector(np.arange(values.size), values, values.size, copy=False), monoid)
