@@ -347,13 +347,16 @@ def test_row_operators_run_each_ranks_rows(graph, mask):
     def call(b):
         M, c, k = _matrix(b, A, values), b.vector(colored, colors, n), b.vector(np.arange(n), keys, n)
         xv, yv = b.vector(np.arange(1, n, 2), x[1::2], n), b.vector(np.arange(0, n, 3), x[::3], n)
+        into = b.vector(np.arange(0, n, 2), np.full(colored.size, 3, np.int64), n)
         return [b.mxv(SMALLEST_FREE, _matrix(b, A), c, **_mask(b, mask, n)),
-                b.mxv(HEAVIEST, M, (k,), **_mask(b, mask, n)), b.mxv(WEIGHTED_SUM, M, (xv, yv), **_mask(b, mask, n))]
+                b.mxv(HEAVIEST, M, (k,), **_mask(b, mask, n)), b.mxv(WEIGHTED_SUM, M, (xv, yv), **_mask(b, mask, n)),
+                b.mxv(SMALLEST_FREE, _matrix(b, A), c, out=into, accum=ABSDIFF, replace=mask != "none",
+                      **_mask(b, mask, n))]
 
     results = [(b, call(b)) for b in _backends()]
     _same(f"row operators {graph} {mask}", results)
     # against the interpreter
-    be, (first, heavy, summed) = results[1]
+    be, (first, heavy, summed, _) = results[1]
     rows = _rows_of(mask, n)
     dense_colors = np.full(n, -1, np.int64)
     dense_colors[colored] = colors

@@ -246,8 +246,8 @@ class MPIBackend(Backend):
         if isinstance(semiring, RowOperator):
             # w<mask>(i) = op(row i of A, u...): each rank its rows, or rank 0 the ordered sweep
             w = operators.row_mxv(self, semiring, A, u, mask=mask, structure=structure, complement=complement,
-                                  order=order)
-            return self._written(w, mask, structure, complement, out, accum, replace)
+                                  order=order)  # computed under the mask already
+            return w if out is None else self._written(w, mask, structure, complement, out, accum, replace)
         if order is not None:
             raise ValueError(f"mxv: order= is for a RowOperator, got the semiring {semiring!r}")
         if accum is not None or replace:
