@@ -281,9 +281,11 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
         is_pending = np.zeros(A.ncols, bool)
         is_pending[held_pending.indices] = True
         sequence = waiting[_by_decreasing(keys[waiting + lo])] + lo
-        run = sequence[_runnable(M.indptr, M.indices, sequence, keys, is_pending, lo, lo + length)]
-        w = nb.mxv(op, M, _filled(nb, (held_first,), op.fill[:1]) + others, mask=nb.vector(np.sort(run), True, A.nrows),
-                   order=nb.vector(np.sort(run), keys[np.sort(run)], A.nrows))  # w<run> = op(A, v) in order
+        runs = np.zeros(length, bool)
+        runs[sequence[_runnable(M.indptr, M.indices, sequence, keys, is_pending, lo, lo + length)] - lo] = True
+        run = np.flatnonzero(runs) + lo  # ascending, without a sort
+        w = nb.mxv(op, M, _filled(nb, (held_first,), op.fill[:1]) + others, mask=nb.vector(run, True, A.nrows),
+                   order=nb.vector(run, keys[run], A.nrows))  # w<run> = op(A, v) in order
         ids, got = nb.indices(w) - lo, nb.values(w)
         values[ids], has[ids] = got.astype(kind, copy=False), True
         done_ids.append(ids)
