@@ -407,10 +407,10 @@ def index_unary(be, verb, op, u, thunk):
 
     Raises
     ------
-    TypeError
-        If a thunk vector is not this backend's, or numba cannot type ``op`` (every rank).
+    NotImplementedError
+        If numba cannot type ``op`` for these dtypes (numba's, on every rank).
     ValueError
-        If a thunk vector is not full (every rank).
+        If a thunk vector is not a vector of this backend, or is not full (every rank).
     """
     nb = _numba()
     if isinstance(u, DistMatrix):
@@ -431,7 +431,7 @@ def _read_at(be, nb, verb, op, k, v, at):
     """Thunk vector ``v`` as a full numba vector whose values at the global positions
     ``at`` (those in its range) are ``v``'s; ValueError where ``v`` is not full."""
     if not isinstance(v, DistVector):
-        raise TypeError(f"{verb}: thunk {k} of {op!r} is a {type(v).__name__}, not a vector of backend {be.name!r}")
+        raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of backend {be.name!r}, got {v!r}")
     nvals = be.nvals(v)
     if nvals != v.size:
         raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
@@ -488,8 +488,7 @@ def by_columns(semiring, left, right):
 
 def vxm_by_columns(be, semiring, u, A):
     """This rank's block of ``u ⊕.⊗ A`` (a local vector) for a :class:`~.operators.Semiring`
-    of a float :class:`~.operators.Monoid`, whose rounding depends on the order of its terms:
-    each rank reduces its block of A's columns, the rows of ``Aᵀ`` (the distributed
+    whose sums round by the order of their terms (:func:`by_columns`): each rank reduces its block of A's columns, the rows of ``Aᵀ`` (the distributed
     transpose, made once per block and kept with it), with u's entries at their columns
     fetched, by numba's ``vxm``, so that each column's terms are reduced in one process's
     order (by increasing row)."""
