@@ -41,8 +41,8 @@ verb                               exchange
 
 Costs beyond the exchanges: the kernels read the vectors at global positions, so a rank
 holds each vector it passes as an array of the vector's size (its block and ghosts set,
-the rest unread), O(n) memory per vector and call, and its rows under an O(n) row pointer
-array made once per matrix.
+the rest unread), O(n) memory per vector and call, and a copy of its rows, with global
+columns under an O(n) row pointer array, made once per matrix and kept with its block.
 
 The ordered sweep is sequential in one process; here a round runs, on each rank, every
 pending row none of whose preceding neighbours is pending on another rank or waits itself
