@@ -420,22 +420,33 @@ def index_unary(be, verb, op, u, thunk):
         U = nb.vector(*_entries(be, u.local, u.lo), u.size, copy=False)
         at = np.concatenate((np.arange(u.lo, u.lo + u.local.size, dtype=np.int64), [0]))  # a vector's j is 0
     if isinstance(thunk, tuple):
-        thunk = tuple(_read_at(be, nb, verb, op, k, v, at) for k, v in enumerate(thunk))
+        thunk = _thunks(be, nb, verb, op, u, thunk, at)
     w = getattr(nb, verb)(op, U, thunk)  # w = op(u(i, j), i, j, thunk) or the entries where it holds
     if isinstance(u, DistMatrix):
         return _rows_of(be, nb, w, u)
     return _block_of(be, nb, w, u.size, u.lo, u.local.size)
 
 
-def _read_at(be, nb, verb, op, k, v, at):
-    """Thunk vector ``v`` as a full numba vector whose values at the global positions
-    ``at`` (those in its range) are ``v``'s; ValueError where ``v`` is not full."""
-    if not isinstance(v, DistVector):
-        raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of backend {be.name!r}, got {v!r}")
-    nvals = be.nvals(v)
-    if nvals != v.size:
-        raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
-                         "entries")
+def _thunks(be, nb, verb, op, u, thunk, at):
+    """The thunk vectors as full numba vectors whose values at the global positions ``at``
+    (the rows and columns of ``u``'s block) are theirs: for a square matrix's, the ghosts of
+    its columns as a product fetches them (:func:`_held`), else by request
+    (:func:`_read_at`). ValueError where a vector is not full."""
+    for k, v in enumerate(thunk):
+        if not isinstance(v, DistVector):
+            raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of backend {be.name!r}, got {v!r}")
+        nvals = be.nvals(v)
+        if nvals != v.size:
+            raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
+                             "entries")
+    if isinstance(u, DistMatrix) and u.nrows == u.ncols and all(v.size == u.ncols for v in thunk):
+        return tuple(nb.full(h.size, _dense(h), h.dtype) for h in _held(be, nb, u, thunk, u.plan(be.local).read))
+    return tuple(_read_at(be, nb, v, at) for v in thunk)
+
+
+def _read_at(be, nb, v, at):
+    """Full vector ``v`` as a full numba vector whose values at the global positions ``at``
+    (those in its range) are ``v``'s, the others' fetched by request."""
     at = at[at < v.size]
     at = np.unique(at[(at < v.lo) | (at >= v.lo + v.local.size)])  # the positions other ranks hold
     dense = np.zeros(v.size, dtype=be.local.dtype(v.local))
