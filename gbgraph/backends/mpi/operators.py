@@ -30,7 +30,8 @@ verb                               exchange
                                    rows left and the entries they read to rank 0,
                                    which runs them, and their results back
 ``apply_index``/``select``         the thunk vectors' entries at the block's rows and
-(index-unary, vector thunks)       at its columns (a request to the owners, replies)
+(index-unary, vector thunks)       at its columns (a square matrix's: as ``mxv``'s
+                                   ghosts; else a request to the owners, replies)
 ``reduce`` (Monoid)                one allgather of the ranks' partial results (float
                                    monoids: every value, reduced in position order)
 ``vxm`` (Semiring of a Monoid)     the partial results to the owners of their columns
