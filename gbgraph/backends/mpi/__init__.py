@@ -244,7 +244,7 @@ class MPIBackend(Backend):
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
         if isinstance(semiring, RowOperator):
-            # w<mask>(i) = op(row i of A, u...): each rank its rows, or rank 0 the ordered sweep
+            # w<mask>(i) = op(row i of A, u...): each rank its rows (order=: the sweep, in rounds)
             w = operators.row_mxv(self, semiring, A, u, mask=mask, structure=structure, complement=complement,
                                   order=order)  # computed under the mask already
             return w if out is None else self._written(w, mask, structure, complement, out, accum, replace)
