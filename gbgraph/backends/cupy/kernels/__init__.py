@@ -18,7 +18,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["better_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
@@ -263,17 +263,6 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
                                                          (np.int64(k), slot, row_ptr, columns, values, out_columns,
                                                           out_values))
     return row_ptr, out_columns, out_values
-
-
-def better_group(indptr, indices, label, is_root, size, rows, limit):
-    """The group each row of ``rows`` moves to, -1 where it stays (aggregation.cu), tracking
-    ``limit`` other groups per row."""
-    moved = cupy.empty(rows.size, cupy.int64)
-    if rows.size:
-        _get("aggregation.cu", f"gbgraph::better_group<{int(limit)}, {c_type(indices.dtype)}>")(
-            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, label, is_root, size,
-                                                 moved))
-    return moved
 
 
 def first_fit_rows(indptr, indices, colors, rows, hops):
