@@ -842,41 +842,6 @@ class Backend(abc.ABC):
         """
         return forms.mxv_grouped(self, semiring, A, u, groups, mask, hops)
 
-    # ---- fused verb of the partitioner's parallel refinement (algorithms/refine_jet.py) --
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        """``w<mask>(i) = Σ_j A(i, j) u(j)`` over the j ranked above i: ``(rank(j), keys(j)) >
-        (rank(i), keys(i))``.
-
-        The product over the upper part of A in the order of ``(rank, keys)``: Jet's
-        afterburner scores each move as if the moves ranked above it had happened. In
-        GraphBLAS: ``T = select(A, (rank, keys)(j) > (rank, keys)(i))``, an index-unary select
-        that reads two vectors, then ``w<mask> = T ⊕plus.times u``
-        (:func:`gbgraph.backends.partition_forms.mxv_ranked`). Each row is summed in column
-        order, so every backend gives the same floating-point result.
-
-        Parameters
-        ----------
-        A : matrix
-            Weighted (float64 or integer values).
-        u : vector
-            float64; absent entries count as 0.
-        rank : vector
-            float64, full.
-        keys : vector
-            uint64, full, distinct.
-        mask : vector
-            The rows to compute (structure).
-
-        Returns
-        -------
-        vector
-            float64, an entry at every position of ``mask``.
-        """
-        from . import partition_forms
-
-        return partition_forms.mxv_ranked(self, A, u, rank, keys, mask=mask)
-
     # ---- fused verbs of the coarse mappings (algorithms/heavy.py, matching.py, gosh.py) --
 
     def heavy_neighbor(self, A, keys, *, mask=None):

@@ -300,14 +300,6 @@ class CupyBackend(Backend):
         keep = cupy.flatnonzero(found)
         return Vector(u.size, rows[keep], out[keep])
 
-    # ---- the parallel refinement's verb: kernels/partition.cu (form in partition_forms.py)
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        rows = None if mask.indices is None else mask
-        out = kernels.mxv_ranked(A, u.dense()[0].astype(cupy.float64, copy=False), rank.dense()[0],
-                                 keys.dense()[0].astype(cupy.uint64, copy=False), rows)
-        return Vector(u.size, None, out) if rows is None else Vector(u.size, rows.indices, out, rows.count)
-
     # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups, a sort, is the
     # inherited form)
 

@@ -409,18 +409,6 @@ class NumbaBackend(Backend):
             return None
         return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
 
-    # ---- fused verb of the parallel refinement: kernels/partition.py (form in partition_forms.py)
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        from .kernels import partition
-
-        rows = mask.positions()
-        weighted = A.values is not None
-        out = partition.ranked_rows(A.indptr, A.indices, A.values if weighted else np.empty(0, np.int64), weighted,
-                                    u.dense()[0].astype(np.float64, copy=False), rank.dense()[0],
-                                    keys.dense()[0].astype(np.uint64, copy=False), rows)
-        return Vector(u.size, None if mask.indices is None else rows.copy(), out)
-
     # ---- fused verbs of the coarse mappings: kernels/mapping.py (GraphBLAS forms in forms.py;
     # pair_groups, a sort, is the inherited form)
 

@@ -19,7 +19,7 @@ import cupy
 import numpy as np
 
 __all__ = ["first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
+           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
@@ -404,21 +404,6 @@ def heavy_rows(indptr, indices, weights, keys, present, rows):
         _get("mapping.cu", f"gbgraph::heavy_rows<{c_type(indices.dtype)}, {w}>")(
             (_blocks(count),), (_THREADS,), (_ptr(rows), np.int64(count), indptr, indices, _ptr(weights), keys,
                                              _ptr(present), out))
-    return out
-
-
-def mxv_ranked(A, u, rank, keys, rows):
-    """``Backend.mxv_ranked`` at the listed rows (a vector, its count maybe on the device;
-    None: every row) of ``A`` with dense float64 ``u`` and ``rank``, uint64 ``keys``
-    (partition.cu)."""
-    count_ptr, count = (None, np.int64(A.nrows)) if rows is None else count_args(rows)
-    capacity = A.nrows if rows is None else rows.capacity
-    out = cupy.empty(capacity, cupy.float64)
-    if capacity:
-        w = "double" if A.values is None else c_type(A.values.dtype)
-        _get("partition.cu", f"gbgraph::mxv_ranked<{w}, {c_type(A.indices.dtype)}>")(
-            (_blocks(capacity),), (_THREADS,), (_ptr(None if rows is None else rows.indices), _ptr(count_ptr), count,
-                                                A.indptr, A.indices, _ptr(A.values), u, rank, keys, out))
     return out
 
 
