@@ -37,7 +37,7 @@ def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
     """
     # slot s: group at s, key at LIMIT + s, size at 2 LIMIT + s; one array, not three:
     # an allocation per row costs as much as the scan
-    slot = local(SLOTS, np.int64)  # noqa: F821 (SLOTS, LIMIT: constants of the operator)
+    slot = local(SLOTS, np.int64)  # SLOTS, LIMIT: the operator's constants
     rooted = 1 << 32
     own = label[i]
     own_key = 0
@@ -59,31 +59,32 @@ def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
         while s < m and slot[s] != g:
             s += 1
         if s == m:
-            if m == LIMIT:  # noqa: F821
+            if m == LIMIT:
                 stopped = True  # the first neighbour of one group too many: the scan stops
                 continue
             slot[m] = g
-            slot[LIMIT + m] = 0  # noqa: F821
-            slot[2 * LIMIT + m] = group_size[j]  # noqa: F821
+            slot[LIMIT + m] = 0
+            slot[2 * LIMIT + m] = group_size[j]
             m += 1
-        slot[LIMIT + s] += 1  # noqa: F821
+        slot[LIMIT + s] += 1
         if is_root[j]:
-            slot[LIMIT + s] |= rooted  # noqa: F821
+            slot[LIMIT + s] |= rooted
     chosen = -1
     for s in range(m):
         if chosen < 0 or slot[LIMIT + s] > slot[LIMIT + chosen] or slot[LIMIT + s] == slot[LIMIT + chosen] \
-                and slot[2 * LIMIT + s] < slot[2 * LIMIT + chosen]:  # noqa: F821
+                and slot[2 * LIMIT + s] < slot[2 * LIMIT + chosen]:
             chosen = s
     if chosen < 0:
         return np.int64(-1), False
-    key = slot[LIMIT + chosen]  # noqa: F821
-    size = slot[2 * LIMIT + chosen]  # noqa: F821
+    key = slot[LIMIT + chosen]
+    size = slot[2 * LIMIT + chosen]
     return slot[chosen], key > own_key or key == own_key and own >= 0 and size < group_size[i]
 
 
 #: Phase 3 as a row operator (:func:`_better_group`): ``mxv(BETTER_GROUP, A, (labels,
 #: rooted, group sizes), mask=rows)``, the group each row of the mask moves to.
-BETTER_GROUP = RowOperator(_better_group, fill=(-1, False, 0), constants={"LIMIT": TRACKED, "SLOTS": 3 * TRACKED}, name="better_group")
+BETTER_GROUP = RowOperator(_better_group, fill=(-1, False, 0), constants={"LIMIT": TRACKED, "SLOTS": 3 * TRACKED},
+                           name="better_group")
 
 
 
@@ -229,12 +230,13 @@ def _join_leftovers(be, graph, labels, roots):
     A = be.adjacency(graph)
     rooted = be.vector(roots, True, n)
     sizes = be.reduce_to(labels, be.apply("one", labels), "plus", size=int(roots.size))  # l.18: sizes = Pᵀ ⊕plus.one labels
-    size = be.vector(be.indices(labels), be.values(be.extract(sizes, be.values(labels))), n)  # size<labels> = sizes(labels)
+    # size<labels> = sizes(labels): each labelled vertex carries its aggregate's size
+    size = be.vector(be.indices(labels), be.values(be.extract(sizes, be.values(labels))), n)
     touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
     rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
     rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
     rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
-    moved = be.mxv(BETTER_GROUP, A, (labels, rooted, size), mask=rows)  # moved<rows> = BETTER_GROUP(A, labels, rooted, size): l.19-21
+    moved = be.mxv(BETTER_GROUP, A, (labels, rooted, size), mask=rows)  # moved<rows> = BETTER_GROUP(A, ...): l.19-21
     result = be.full(n, -1, "int64")  # -1: still unaggregated (no neighbouring aggregate)
     result = be.assign(result, labels, mask=labels)  # result<labels> = labels
     result = be.assign(result, moved, mask=moved)  # result<moved> = moved
