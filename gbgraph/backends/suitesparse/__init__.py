@@ -1,7 +1,11 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`). A name the protocol lists but python-graphblas has no
+oracle, :mod:`gbgraph.backends.base`). A user-defined operator
+(:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
+objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
+python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
+process compiles nothing. A name the protocol lists but python-graphblas has no
 typed operator for (``plus`` on bool, ``bor`` on floats) raises ``NotImplementedError``.
 Three properties of the suitesparse-graphblas 9.x wheel shape the choices here (see
 docs/backends.md):
@@ -122,6 +126,7 @@ class SuiteSparseBackend(Backend):
             raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op "
                              f"({error})") from None
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
@@ -144,6 +149,7 @@ class SuiteSparseBackend(Backend):
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
         check_accum("vxm", out, accum)
@@ -156,22 +162,24 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("vxm", semiring, (u, A), error) from None
         return _store("vxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
         check_accum("mxm", out, accum)
         if isinstance(semiring, ops.Semiring):
-            raise NotImplementedError(f"suitesparse: mxm with the user-defined {semiring!r} on "
-                                      f"{_type_name(A)}/{_type_name(B)} is not supported (mxv and vxm take user "
-                                      "semirings)")
+            C = _user_product(semiring, A, transpose_a, B, transpose_b)
+            return _store("mxm", C, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
         except KeyError as error:
             raise _unsupported("mxm", semiring, (A, B), error) from None
         return _store("mxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         return _store("transpose", A.T, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         check_accum("ewise_mult", out, accum)
@@ -184,6 +192,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("ewise_mult", op, (u, v), error) from None
         return _store("ewise_mult", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         check_accum("ewise_add", out, accum)
@@ -196,6 +205,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("ewise_add", op, (u, v), error) from None
         return _store("ewise_add", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         check_accum("apply", out, accum)
@@ -212,6 +222,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply", op, operands, error) from None
         return _store("apply", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("apply_index", out, accum)
@@ -227,6 +238,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply_index", op, (u, thunk), error) from None
         return _store("apply_index", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         check_accum("select", out, accum)
@@ -249,7 +261,8 @@ class SuiteSparseBackend(Backend):
     def reduce(self, u, monoid):
         if isinstance(monoid, ops._Operator):
             values = _entries(u)[1]
-            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
+            with compiled.supported("suitesparse", "reduce", monoid, u):
+                return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         try:
             if isinstance(u, gb.Matrix):
                 scalar = u.reduce_scalar(_op(_MONOID, monoid)).new()
@@ -260,6 +273,7 @@ class SuiteSparseBackend(Backend):
         value = scalar.value
         return None if value is None else np.asarray(value, scalar.dtype.np_type)[()]
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_rows", out, accum)
@@ -272,6 +286,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("reduce_rows", monoid, (A,), error) from None
         return _store("reduce_rows", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_cols", out, accum)
@@ -516,12 +531,14 @@ def _user_apply(op, u, left, right):
     if isinstance(op, ops.UnaryOp):
         if left is not None or right is not None:
             raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        values = compiled.apply_unary(op, values)
+        with compiled.supported("suitesparse", "apply", op, u):
+            values = compiled.apply_unary(op, values)
     else:
         _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
         if left is None and right is None:
             raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+        with compiled.supported("suitesparse", "apply", op, u, right if left is None else left):
+            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
     return _rebuilt("apply", shape, keys, values)
 
 
@@ -532,7 +549,8 @@ def _user_ewise(verb, op, u, v):
     keys_v, b, other = _entries(v)
     if shape != other:
         raise ValueError(f"{verb}: the second operand has shape {other}, expected {shape}")
-    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    with compiled.supported("suitesparse", verb, op, u, v):
+        keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return _rebuilt(verb, shape, keys, values)
 
 
@@ -566,7 +584,8 @@ def _user_index(verb, op, u, thunk):
     thunk = _thunk_arrays(verb, op, u, thunk)
     keys, values, shape = _entries(u)
     rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
-    result = compiled.index_unary(op, values, rows, cols, thunk)
+    with compiled.supported("suitesparse", verb, op, values, thunk):
+        result = compiled.index_unary(op, values, rows, cols, thunk)
     if verb == "select":
         keep = generic.cast(result, bool)
         keys, result = keys[keep], values[keep]
@@ -598,8 +617,24 @@ def _user_reduce_rows(verb, monoid, A, transpose):
     monoid = _monoid(verb, monoid)
     with _csr(A, transpose) as (indptr, _, values):
         rows = np.flatnonzero(np.diff(indptr) > 0)
-        reduced = compiled.reduce_rows(monoid, indptr, values, rows)
+        with compiled.supported("suitesparse", verb, monoid, A):
+            reduced = compiled.reduce_rows(monoid, indptr, values, rows)
         return _rebuilt(verb, (indptr.size - 1,), rows, reduced)
+
+
+def _user_product(semiring, A, transpose_a, B, transpose_b):
+    """``C = A ⊕.⊗ B`` (either transposed) with a user Semiring, by the numba kernel."""
+    inner = (A.nrows if transpose_a else A.ncols), (B.ncols if transpose_b else B.nrows)
+    if inner[0] != inner[1]:
+        raise ValueError(f"mxm: the operands' inner dimensions differ: {inner[0]} and {inner[1]}")
+    if A is B:  # A is unpacked while B is read
+        B = B.dup()
+    with _csr(A, transpose_a) as a, _csr(B, transpose_b) as b, compiled.supported("suitesparse", "mxm", semiring, A, B):
+        ncols = B.nrows if transpose_b else B.ncols
+        indptr, cols, values = compiled.semiring_product("mxm", semiring, *a, *b, ncols)
+    nrows = indptr.size - 1
+    rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
+    return _rebuilt("mxm", (nrows, ncols), rows * ncols + cols, values)
 
 
 def _mask_rows(mask, structure, complement, n):
@@ -635,13 +670,16 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
             present = np.zeros(u.size, bool)
             present[indices] = True
         with _csr(A, transpose) as (indptr, cols, vals):
-            values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows, verb == "vxm")
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows,
+                                                       verb == "vxm")
     else:
         vectors = _row_vectors(verb, op, n, ncols, u, order is not None)
         if order is not None:
             order = _order(verb, order, n, rows)
         with _csr(A, transpose) as (indptr, cols, vals):
-            values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
     positions = np.arange(n, dtype=np.int64) if rows is None else rows
     return _rebuilt(verb, (n,), positions[found], values[found])
 
