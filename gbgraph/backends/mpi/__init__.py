@@ -33,6 +33,12 @@ verb                                        exchange
                                             the ranking of its rows gathered once
 ``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
                                             forms): whole vectors and matrices gathered
+``mxv`` with a ``RowOperator``              the vectors' ghost entries that the mask's rows
+                                            read, as ``mxv``; with ``order=``, those rows
+                                            and entries to rank 0, which runs the sweep,
+                                            results back to their owners (:mod:`.operators`)
+``apply_index``/``select`` with an          the thunk vectors' entries at the block's rows
+``IndexUnaryOp`` of vector thunks           and columns
 ``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank
 ``extract_tuples``
 ``matrix``, ``vector``, ``full``,           none: each rank keeps its block of the arrays
@@ -41,6 +47,12 @@ ewise, ``apply``, ``select``, ``assign``,   none
 ``apply_index``, ``reduce_rows``
 ``out=``, ``accum=``, ``replace=``          none: the local backend writes each block
 ==========================================  =============================================
+
+User-defined operators (:mod:`gbgraph.backends.operators`) run block by block: the local
+backend runs the element-wise and product ones as it runs named operators, and the numba
+backend's kernels of the operator run those that see global positions or combine several
+ranks' entries (index-unary operators, row operators, a Monoid's ``reduce``, the add of a
+Semiring's ``vxm``) on the block's rows at their global positions (:mod:`.operators`).
 
 Output controls act block by block: a verb computes its result under the mask as it always
 did, and the local backend writes it into ``out``'s block (``out<mask, replace> accum=
@@ -78,9 +90,10 @@ except ImportError as error:  # pragma: no cover - the extra names what to insta
                       '(mpi4py and the mpich wheel, which brings mpiexec)') from error
 
 from ..base import Backend, check_accum
+from ..operators import IndexUnaryOp, Monoid, RowOperator, Semiring
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
-from . import fused
+from . import fused, operators
 from .exchange import Exchange
 from .layout import bounds
 from .local import local_backend
@@ -221,10 +234,17 @@ class MPIBackend(Backend):
 
     @_named
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False):
+            accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
+        if isinstance(semiring, RowOperator):
+            # w<mask>(i) = op(row i of A, u...): each rank its rows, or rank 0 the ordered sweep
+            w = operators.row_mxv(self, semiring, A, u, mask=mask, structure=structure, complement=complement,
+                                  order=order)
+            return self._written(w, mask, structure, complement, out, accum, replace)
+        if order is not None:
+            raise ValueError(f"mxv: order= is for a RowOperator, got the semiring {semiring!r}")
         if accum is not None or replace:
             w = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -259,7 +279,11 @@ class MPIBackend(Backend):
         ids, values = self.local.indices(partial), self.local.values(partial)
         if _positional(semiring):
             values = values + A.lo  # the row of A it reports, global
-        w = to_owners(self, A.columns.ids[ids], values, A.ncols, semiring.split("_")[0])  # w = ⊕_r w_r at the owners
+        monoid = semiring.monoid if isinstance(semiring, Semiring) else semiring.split("_")[0]
+        if isinstance(monoid, Monoid):
+            w = operators.pushed(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+        else:
+            w = to_owners(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
         if mask is not None:
             w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
         return DistVector(w, A.ncols, self.block(A.ncols)[0])
@@ -332,6 +356,9 @@ class MPIBackend(Backend):
         if out is not None:
             w = self.select(op, u, thunk, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
+        if isinstance(op, IndexUnaryOp):  # w = u where op(u(i, j), i, j, thunk), i and j global
+            return self._written(operators.index_unary(self, "select", op, u, thunk), mask, structure, complement,
+                                 None, None, False)
         columns = getattr(u, "columns", None)
         if op in _POSITIONAL_SELECT:
             local = _select_positions(self.local, u, _POSITIONAL_SELECT[op], 0 if thunk is None else int(thunk))
@@ -349,6 +376,8 @@ class MPIBackend(Backend):
         if mask is not None or out is not None:
             w = self.apply_index(op, u, thunk)
             return self._written(w, mask, structure, complement, out, accum, replace)
+        if isinstance(op, IndexUnaryOp):
+            return operators.index_unary(self, "apply_index", op, u, thunk)  # w(i, j) = op(u(i, j), i, j, thunk)
         if callable(op):
             return DistVector(self.local.apply_index(op, u.local, u.lo, thunk), u.size, u.lo)  # w(i) = op(i), i global
         return _like(u, _index_values(self.local, u, op, thunk))  # w(i, j) = op(i, j, thunk), i and j global
@@ -489,6 +518,8 @@ class MPIBackend(Backend):
 
     @_named
     def reduce(self, u, monoid):
+        if isinstance(monoid, Monoid):
+            return operators.reduce(self, u, monoid)  # ⊕ of the blocks' partial results
         dtype = self.local.dtype(u.local)
         if dtype.kind == "f" and monoid in ("plus", "times"):
             # rounding depends on the order: reduce every value in the single-process order
@@ -561,7 +592,7 @@ def _use_node_gpu(comm):
 
 def _positional(semiring):
     """Whether the semiring's multiply reports a position (``secondi``: the inner index)."""
-    return semiring.endswith("secondi")
+    return isinstance(semiring, str) and semiring.endswith("secondi")
 
 
 def _combined(monoid, parts):
