@@ -230,12 +230,12 @@ def _join_leftovers(be, graph, labels, roots):
     A = be.adjacency(graph)
     rooted = be.vector(roots, True, n)
     sizes = be.reduce_to(labels, be.apply("one", labels), "plus", size=int(roots.size))  # l.18: sizes = Pᵀ ⊕plus.one labels
-    # size<labels> = sizes(labels): each labelled vertex carries its aggregate's size
-    size = be.vector(be.indices(labels), be.values(be.extract(sizes, be.values(labels))), n)
     touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
     rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
     rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
     rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
+    # size<labels> = sizes(labels): each labelled vertex carries its aggregate's size
+    size = be.vector(be.indices(labels), be.values(be.extract(sizes, be.values(labels))), n)
     moved = be.mxv(BETTER_GROUP, A, (labels, rooted, size), mask=rows)  # moved<rows> = BETTER_GROUP(A, ...): l.19-21
     result = be.full(n, -1, "int64")  # -1: still unaggregated (no neighbouring aggregate)
     result = be.assign(result, labels, mask=labels)  # result<labels> = labels
