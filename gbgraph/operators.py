@@ -2,6 +2,6 @@
 :mod:`gbgraph.backends.operators` under its public name (``from gbgraph.operators import
 RowOperator``)."""
 
-from .backends.operators import BinaryOp, IndexUnaryOp, Monoid, RowOperator, Semiring, UnaryOp, local
+from .backends.operators import BinaryOp, IndexUnaryOp, Monoid, RowOperator, Semiring, TypingError, UnaryOp, local
 
-__all__ = ["UnaryOp", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "RowOperator", "local"]
+__all__ = ["UnaryOp", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "RowOperator", "local", "TypingError"]

@@ -11,7 +11,6 @@ import os
 import pathlib
 import subprocess
 import sys
-import textwrap
 
 import graphblas as gb
 import networkx as nx

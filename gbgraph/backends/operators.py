@@ -352,7 +352,8 @@ class _Function:
 
     def __init__(self, func, where, constants, helper_names, returns_pair):
         source, first, tree = _function_source(func, where)
-        uses_np = _Checker(tree, f"{where} ({func.__name__})", first, inspect.getsourcefile(func), constants, helper_names, returns_pair).check()
+        uses_np = _Checker(tree, f"{where} ({func.__name__})", first, inspect.getsourcefile(func), constants,
+                           helper_names, returns_pair).check()
         if uses_np and func.__globals__.get("np") is not np:
             raise TypeError(f"{where}: {func.__name__} calls np.<cast> but its module does not 'import numpy as np'")
         self.func, self.name, self.source = func, func.__name__, source
@@ -698,7 +699,8 @@ class Monoid(BinaryOp):
             dtype = np.result_type(identity) if isinstance(identity, np.generic) else \
                 np.dtype(np.int64 if isinstance(identity, int) else np.float64)
         else:
-            raise TypeError(f"Monoid({self.name!r}): the identity must be a bool, int or float scalar, got {identity!r}")
+            raise TypeError(f"Monoid({self.name!r}): the identity must be a bool, int or float scalar, "
+                            f"got {identity!r}")
         object.__setattr__(self, "dtype", dtype)
         object.__setattr__(self, "identity", dtype.type(identity))
 

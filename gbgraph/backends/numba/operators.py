@@ -34,8 +34,9 @@ from .. import operators as ops
 from . import generic
 from .kernels.coloring import by_decreasing
 
-__all__ = ["supported", "cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
-           "reduce", "reduce_rows", "semiring_rows", "semiring_product", "row_operator"]
+__all__ = ["supported", "cache_dir", "compiled", "result_of", "pattern_values", "dense", "apply_unary", "apply_bound",
+           "binary", "binary_dtype", "ewise_add", "ewise_mult", "index_unary", "reduce", "reduce_rows", "semiring_rows",
+           "semiring_product", "row_operator"]
 
 #: Ends every generated module, whose file name hashes its text: a change of the templates
 #: or of numba (whose typing gives the result dtype written into the module) makes new files.
@@ -460,17 +461,6 @@ def _named_binary(verb, semiring, name, a, b):
     return _NAMED_BINARY[name], t, result
 
 
-def semiring_dtype(verb, semiring, a, b):
-    """The result dtype of ``semiring`` on a left operand of dtype ``a`` and a right one of ``b``."""
-    if isinstance(semiring.monoid, ops.Monoid):
-        return semiring.monoid.dtype
-    if isinstance(semiring.multiply, ops.BinaryOp):
-        t = binary_dtype(semiring.multiply, a, b)
-    else:
-        t = _named_binary(verb, semiring, semiring.multiply, a, b)[2]
-    return np.dtype(bool) if semiring.monoid in _LOGICAL else t
-
-
 def _semiring_module(verb, semiring, a, b, swap):
     key = (semiring, np.dtype(a), np.dtype(b), swap)
     if key not in _COMPILED:
@@ -543,12 +533,6 @@ def _identity(monoid, dtype):
         info = np.iinfo(dtype)
         text = _NAMED_IDENTITY[monoid].format(high=info.max, low=info.min, ones=info.max if dtype.kind == "u" else -1)
     return dtype.type(eval(text, {"np": np}))
-
-
-def row_dtype(op, values, vectors):
-    """The result dtype of row operator ``op`` on matrix values of dtype ``values`` and
-    vectors of dtypes ``vectors`` (from its generated module)."""
-    return result_of(_row_module(op, np.dtype(values), tuple(np.dtype(v) for v in vectors)))
 
 
 def _row_module(op, values, vectors):

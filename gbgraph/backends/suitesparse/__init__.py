@@ -132,7 +132,7 @@ class SuiteSparseBackend(Backend):
         check_accum("mxv", out, accum)
         if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
             w = _user_rows("mxv", semiring, A, transpose, u, mask, structure, complement, order)
-            return _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
+            return w if out is None else _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
         if order is not None:
             raise ValueError(f"mxv: order= is for a RowOperator, got {semiring!r}")
         try:
@@ -155,7 +155,7 @@ class SuiteSparseBackend(Backend):
         check_accum("vxm", out, accum)
         if isinstance(semiring, ops.Semiring):  # w = u ⊕.⊗ A: the rows of Aᵀ, u on the left
             w = _user_rows("vxm", semiring, A, not transpose, u, mask, structure, complement, None)
-            return _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
+            return w if out is None else _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
         except KeyError as error:
@@ -498,8 +498,9 @@ def _entries(x):
     if isinstance(x, gb.Matrix):
         rows, cols, values = x.to_coo()
         return rows.view(np.int64) * x.ncols + cols.view(np.int64), values, (x.nrows, x.ncols)
-    indices, values = x.to_coo()
-    return indices.view(np.int64), values, (x.size,)
+    with _vector_arrays(x) as (indices, values):
+        keys = np.arange(x.size, dtype=np.int64) if indices is None else indices.copy()
+        return keys, values.copy(), (x.size,)
 
 
 def _rebuilt(verb, shape, keys, values):
@@ -573,9 +574,30 @@ def _thunk_arrays(verb, op, u, thunk):
     return tuple(arrays)
 
 
+@contextlib.contextmanager
+def _vector_arrays(v):
+    """(sorted int64 indices or None when full, values) of a vector's entries: its own
+    arrays, unpacked and packed back after (use them inside only), or copies of them."""
+    parts = v.ss.unpack()
+    try:
+        values, form = parts["values"], parts["format"]
+        if form == "bitmap":
+            indices = np.flatnonzero(parts["bitmap"])
+            values = np.full(indices.size, values[0]) if parts["is_iso"] else values[indices]
+        else:
+            indices = None if form == "full" else parts["indices"].view(np.int64)
+            if parts["is_iso"]:
+                values = np.full(v.size if indices is None else indices.size, values[0])
+        yield indices, values
+    finally:
+        v.ss.pack_any(**parts, take_ownership=True)
+
+
 def _dense(verb, op, position, v, fill, copy):
-    indices, values = v.to_coo()
-    return compiled.dense(verb, op, position, v.size, indices.view(np.int64), values, fill, copy)
+    """A vector's values at every position with ``fill`` where absent (always a copy: the
+    vector's own arrays go back to it)."""
+    with _vector_arrays(v) as (indices, values):
+        return compiled.dense(verb, op, position, v.size, indices, values, fill)
 
 
 def _user_index(verb, op, u, thunk):
@@ -641,10 +663,10 @@ def _mask_rows(mask, structure, complement, n):
     """The rows a mask lets through, sorted int64, or None for every row."""
     if mask is None:
         return None
-    indices, values = mask.to_coo(values=not structure)
-    rows = indices.view(np.int64)
-    if not structure:
-        rows = rows[generic.cast(values, bool)]
+    with _vector_arrays(mask) as (indices, values):
+        rows = np.arange(n, dtype=np.int64) if indices is None else indices.copy()
+        if not structure:
+            rows = rows[generic.cast(values, bool)]
     if not complement:
         return rows
     allowed = np.ones(n, bool)
@@ -663,12 +685,12 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
             raise ValueError(f"{verb}: order= is for a RowOperator, got {op!r}")
         if u.size != ncols:
             raise ValueError(f"{verb}: the operands' inner dimensions differ: {ncols} and {u.size}")
-        indices, values = u.to_coo()
-        dense = compiled.dense(verb, op, 0, u.size, indices.view(np.int64), values, 0)
-        present = None
-        if indices.size != u.size:
-            present = np.zeros(u.size, bool)
-            present[indices] = True
+        with _vector_arrays(u) as (indices, values):
+            dense = compiled.dense(verb, op, 0, u.size, indices, values, 0)
+            present = None
+            if indices is not None and indices.size != u.size:
+                present = np.zeros(u.size, bool)
+                present[indices] = True
         with _csr(A, transpose) as (indptr, cols, vals):
             with compiled.supported("suitesparse", verb, op, A, u):
                 values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows,
@@ -704,13 +726,13 @@ def _order(verb, order, n, rows):
     """``order``'s values at the rows computed, each of which must have one."""
     if not isinstance(order, gb.Vector) or order.size != n:
         raise ValueError(f"{verb}: order must be a vector of size {n}, got {order!r}")
-    indices, values = order.to_coo()
-    if indices.size == n:
-        return values if rows is None else values[rows]
-    dense = np.zeros(n, values.dtype)
-    dense[indices] = values
-    present = np.zeros(n, bool)
-    present[indices] = True
+    with _vector_arrays(order) as (indices, values):
+        if indices is None or indices.size == n:
+            return values.copy() if rows is None else values[rows]
+        dense = np.zeros(n, values.dtype)
+        dense[indices] = values
+        present = np.zeros(n, bool)
+        present[indices] = True
     if not (present.all() if rows is None else present[rows].all()):
         raise ValueError(f"{verb}: order has no entry at some rows computed ({indices.size} of {n} entries)")
     return dense if rows is None else dense[rows]
