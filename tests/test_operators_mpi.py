@@ -1,6 +1,7 @@
 """User-defined operators on the mpi backend give the numba backend's results, values and
 dtype, on any number of ranks; the row operators also equal the operator's own Python
-function run row by row (an interpreter, not a compiled kernel).
+function run row by row (an interpreter, not a compiled kernel), and tests/test_operators.py's
+tests (numpy written out, python-graphblas, networkx) run here on the mpi backend too.
 
 Run under MPI, ``mpiexec -n 2 python -m pytest tests/test_operators_mpi.py`` (and ``-n 3``,
 which tests/test_mpi_launch.py starts); a plain pytest run takes it on one rank. Every rank
@@ -9,6 +10,7 @@ with the other ranks'.
 """
 
 import hashlib
+import inspect
 
 import numpy as np
 import pytest
@@ -23,6 +25,8 @@ from gbgraph.backends.mpi import MPIBackend, operators  # noqa: E402
 from gbgraph.backends.operators import (BinaryOp, IndexUnaryOp, Monoid, RowOperator, Semiring,  # noqa: E402
                                         UnaryOp, local)
 from gbgraph.generators import laplace3d  # noqa: E402
+
+import test_operators as core  # noqa: E402
 
 COMM = MPI.COMM_WORLD
 #: The size of the first-fit operators' table of colors.
@@ -50,6 +54,10 @@ def umin(x, y):
 
 def fmax(x, y):
     return max(x, y)
+
+
+def fplus(x, y):
+    return x + y
 
 
 def at_position(x, i, j, k):
@@ -94,10 +102,18 @@ def weighted_sum(i, start, stop, cols, vals, x, y):
     return total + y[i], stop > start
 
 
+def shifted_sum(i, start, stop, cols, vals, x):
+    total = 0
+    for p in range(start, stop):
+        total += x[cols[p]] << 1
+    return total, True
+
+
 SCALED = UnaryOp(scaled)
 ABSDIFF = BinaryOp(absdiff)
 WEIGHTED_SECOND = BinaryOp(weighted_second)
 UMIN = Monoid(umin, U64_MAX)
+FPLUS = Monoid(fplus, 0.0)
 FMAX = Monoid(fmax, float(np.finfo(np.float64).min))  # -inf: the generated source reads "-inf"
 AT_POSITION = IndexUnaryOp(at_position)
 LATER_KEY = IndexUnaryOp(later_key)
@@ -105,6 +121,21 @@ KEYS_SUM = IndexUnaryOp(keys_sum)
 SMALLEST_FREE = RowOperator(smallest_free, fill=-1, constants={"LIMIT": LIMIT})
 HEAVIEST = RowOperator(heaviest, fill=None)
 WEIGHTED_SUM = RowOperator(weighted_sum, fill=(0.0, -1.0))
+SHIFTED_SUM = RowOperator(shifted_sum, fill=0)
+
+
+# ---- tests/test_operators.py's tests against independent results, on this backend --------
+
+@pytest.fixture
+def be():
+    """The backend of the tests taken from tests/test_operators.py."""
+    return MPIBackend()
+
+
+twin = core.twin
+for _name, _test in list(vars(core).items()):
+    if _name.startswith("test_") and "be" in inspect.signature(_test).parameters:
+        globals()[_name.replace("test_", "test_core_", 1)] = _test
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -284,6 +315,24 @@ def _rows_of(kind, n):
     return np.setdiff1d(np.arange(n), ids) if complement else ids
 
 
+def test_float_monoid_reduces_in_one_process_order():
+    # sums of values of many magnitudes round differently in another order
+    A, _ = _grid()
+    n = A.shape[0]
+    rng = np.random.default_rng(7)
+    weights = rng.random(A.indices.size) * 10.0 ** rng.integers(-8, 8, A.indices.size)
+    x = rng.random(n) * 10.0 ** rng.integers(-8, 8, n)
+    fplus_times, plus_weighted = Semiring(FPLUS, "times"), Semiring("plus", WEIGHTED_SECOND)
+
+    def call(b):
+        M, u = _matrix(b, A, weights), b.vector(np.arange(n), x, n)
+        return [b.vxm(fplus_times, u, M), b.vxm(fplus_times, u, M, mask=u), b.mxv(fplus_times, M, u),
+                b.vxm(plus_weighted, u, M), b.vxm(plus_weighted, u, M, transpose=True),
+                b.reduce(u, FPLUS), b.reduce(M, FPLUS), b.reduce_rows(M, FPLUS), b.reduce_cols(M, FPLUS)]
+
+    _run("float monoid", call)
+
+
 @pytest.mark.parametrize("mask", list(MASKS))
 @pytest.mark.parametrize("graph", ["grid", "path5", "path2", "path1", "path0"])
 def test_row_operators_run_each_ranks_rows(graph, mask):
@@ -298,13 +347,16 @@ def test_row_operators_run_each_ranks_rows(graph, mask):
     def call(b):
         M, c, k = _matrix(b, A, values), b.vector(colored, colors, n), b.vector(np.arange(n), keys, n)
         xv, yv = b.vector(np.arange(1, n, 2), x[1::2], n), b.vector(np.arange(0, n, 3), x[::3], n)
+        into = b.vector(np.arange(0, n, 2), np.full(colored.size, 3, np.int64), n)
         return [b.mxv(SMALLEST_FREE, _matrix(b, A), c, **_mask(b, mask, n)),
-                b.mxv(HEAVIEST, M, (k,), **_mask(b, mask, n)), b.mxv(WEIGHTED_SUM, M, (xv, yv), **_mask(b, mask, n))]
+                b.mxv(HEAVIEST, M, (k,), **_mask(b, mask, n)), b.mxv(WEIGHTED_SUM, M, (xv, yv), **_mask(b, mask, n)),
+                b.mxv(SMALLEST_FREE, _matrix(b, A), c, out=into, accum=ABSDIFF, replace=mask != "none",
+                      **_mask(b, mask, n))]
 
     results = [(b, call(b)) for b in _backends()]
     _same(f"row operators {graph} {mask}", results)
     # against the interpreter
-    be, (first, heavy, summed) = results[1]
+    be, (first, heavy, summed, _) = results[1]
     rows = _rows_of(mask, n)
     dense_colors = np.full(n, -1, np.int64)
     dense_colors[colored] = colors
@@ -371,7 +423,7 @@ def test_row_operator_errors_on_every_rank():
     partial = be.vector(np.arange(0, n, 2), np.arange(0, n, 2), n)
     with pytest.raises(ValueError, match=r"vector 0 of .* must be full \(its fill is None\)"):
         be.mxv(HEAVIEST, M, (partial,))  # fill None: the vector must be full
-    with pytest.raises(ValueError, match="order must have an entry at every row"):
+    with pytest.raises(ValueError, match=r"order has no entry at some rows computed \(53 of 105 entries\)"):
         be.mxv(SMALLEST_FREE, M, partial, order=partial)
     with pytest.raises(ValueError, match=r"must be a vector of size 105 \(read at i\)"):
         be.mxv(SMALLEST_FREE, M, be.vector(np.arange(2), np.arange(2), 4))
@@ -379,6 +431,12 @@ def test_row_operator_errors_on_every_rank():
         be.mxv(SMALLEST_FREE, M, (partial, partial))
     with pytest.raises(ValueError, match="thunk vectors .* must be full"):
         be.select(LATER_KEY, M, (partial,))
+    untyped = r"^mpi: mxv with RowOperator\('shifted_sum'\) on bool/float64 is not supported"
+    with pytest.raises(NotImplementedError, match=untyped):
+        be.mxv(SHIFTED_SUM, M, be.full(n, 0.5, "float64"))  # a float shifted: numba cannot type it
+    untyped = r"^mpi: select with IndexUnaryOp\('at_position'\) on bool/\(int64\)"
+    with pytest.raises(NotImplementedError, match=untyped):
+        be.select(AT_POSITION, M, (be.full(n, 1, "int64"),))  # a vector where it takes a scalar
 
 
 def test_row_operator_moves_only_the_ghosts_of_its_rows():
@@ -394,6 +452,20 @@ def test_row_operator_moves_only_the_ghosts_of_its_rows():
     be.mxv(SMALLEST_FREE, M, c, mask=mask)
     sent = be.traffic.reset()["bytes"]
     assert sent <= 2 * M.columns.ghosts.size * 9 + 64 * COMM.Get_size(), sent
+
+
+def test_select_moves_only_the_ghosts_of_its_columns():
+    # key(j) > key(i) over a square matrix: a bit per ghost column and a reply per ghost
+    # (a 9-byte record of a uint64 key), besides the counts that check the key is full
+    be = MPIBackend()
+    A = abs(laplace3d(12))
+    n = A.shape[0]
+    M, key = _matrix(be, sp.csr_array(A)), be.vector(np.arange(n), np.arange(n, dtype=np.uint64) * 7 % 11, n)
+    be.select(LATER_KEY, M, (key,))  # agrees the routes
+    be.traffic.reset()
+    be.select(LATER_KEY, M, (key,))
+    sent = be.traffic.reset()["bytes"]
+    assert sent <= M.columns.ghosts.size * (1 + 9) + 64 * COMM.Get_size(), sent
 
 
 def test_ordered_row_operator_moves_ghosts_and_its_rows_only():

@@ -34,9 +34,10 @@ verb                                        exchange
 ``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
                                             forms): whole vectors and matrices gathered
 ``mxv`` with a ``RowOperator``              the vectors' ghost entries that the mask's rows
-                                            read, as ``mxv``; with ``order=``, those rows
-                                            and entries to rank 0, which runs the sweep,
-                                            results back to their owners (:mod:`.operators`)
+                                            read, as ``mxv``; with ``order=``, those of the
+                                            rows pending, each round of the sweep (rows
+                                            left after many rounds: to rank 0, which runs
+                                            them; :mod:`.operators`)
 ``apply_index``/``select`` with an          the thunk vectors' entries at the block's rows
 ``IndexUnaryOp`` of vector thunks           and columns
 ``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank
@@ -112,16 +113,19 @@ _POSITIONAL_SELECT = {"offdiag": lambda i, j, k: j - i != k, "diag": lambda i, j
 
 
 def _named(verb):
-    """``verb`` with the local backend's NotImplementedError naming this backend first
+    """``verb`` with the local backend's NotImplementedError naming this backend instead
     (every rank raises it: the operands' types and the operator are the same on all)."""
     @functools.wraps(verb)
     def named(self, *args, **kwargs):
         try:
             return verb(self, *args, **kwargs)
         except NotImplementedError as error:
-            if str(error).startswith(f"{self.name}:"):
+            message = str(error)
+            if message.startswith(f"{self.name}:"):
                 raise
-            raise NotImplementedError(f"{self.name}: {error}") from error
+            for local in (self.local.name, "numba"):  # the blocks' backend, or numba's kernels of an operator
+                message = message.removeprefix(f"{local}: ")
+            raise NotImplementedError(f"{self.name}: {message}") from error
     return named
 
 
@@ -239,10 +243,10 @@ class MPIBackend(Backend):
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
         if isinstance(semiring, RowOperator):
-            # w<mask>(i) = op(row i of A, u...): each rank its rows, or rank 0 the ordered sweep
+            # w<mask>(i) = op(row i of A, u...): each rank its rows (order=: the sweep, in rounds)
             w = operators.row_mxv(self, semiring, A, u, mask=mask, structure=structure, complement=complement,
-                                  order=order)
-            return self._written(w, mask, structure, complement, out, accum, replace)
+                                  order=order)  # computed under the mask already
+            return w if out is None else self._written(w, mask, structure, complement, out, accum, replace)
         if order is not None:
             raise ValueError(f"mxv: order= is for a RowOperator, got the semiring {semiring!r}")
         if accum is not None or replace:
@@ -275,15 +279,19 @@ class MPIBackend(Backend):
         if out is not None:
             w = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
-        partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
-        ids, values = self.local.indices(partial), self.local.values(partial)
-        if _positional(semiring):
-            values = values + A.lo  # the row of A it reports, global
         monoid = semiring.monoid if isinstance(semiring, Semiring) else semiring.split("_")[0]
-        if isinstance(monoid, Monoid):
-            w = operators.pushed(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+        if operators.by_columns(semiring, self.local.dtype(u.local), self.local.dtype(A.local)):
+            # the result depends on the order of the terms: each rank its columns, in one process's order
+            w = operators.vxm_by_columns(self, semiring, u, A)  # w(j) = ⊕_i u(i) ⊗ A(i, j), j in the block
         else:
-            w = to_owners(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+            partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
+            ids, values = self.local.indices(partial), self.local.values(partial)
+            if _positional(semiring):
+                values = values + A.lo  # the row of A it reports, global
+            if isinstance(monoid, Monoid):
+                w = operators.pushed(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+            else:
+                w = to_owners(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
         if mask is not None:
             w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
         return DistVector(w, A.ncols, self.block(A.ncols)[0])

@@ -22,39 +22,57 @@ verb                               exchange
 ``mxv(row operator)``              the vectors' entries at the ghost columns of the
                                    mask's rows (a bit per ghost column to its owner,
                                    a reply per vector, as a product's ghosts)
-``mxv(row operator, order=)``      the sweep is one global sequence: each rank fetches
-                                   the ghosts of the mask's rows as above, then sends
-                                   rank 0 those rows (their entries and order values)
-                                   and the vectors' entries they read; rank 0 runs the
-                                   sweep and sends each row's result to its owner
+``mxv(row operator, order=)``      one global sequence, run in rounds: ``order`` and
+                                   the other vectors at the ghosts of the mask's rows
+                                   once, then each round the first vector's values and
+                                   the rows still pending at the ghosts of the pending
+                                   rows (as above); after :data:`ROUNDS` rounds, the
+                                   rows left and the entries they read to rank 0,
+                                   which runs them, and their results back
 ``apply_index``/``select``         the thunk vectors' entries at the block's rows and
-(index-unary, vector thunks)       at its columns (a request to the owners, replies)
+(index-unary, vector thunks)       at its columns (a square matrix's: as ``mxv``'s
+                                   ghosts; else a request to the owners, replies)
 ``reduce`` (Monoid)                one allgather of the ranks' partial results (float
                                    monoids: every value, reduced in position order)
 ``vxm`` (Semiring of a Monoid)     the partial results to the owners of their columns
+                                   (a float sum, which rounds by the terms' order:
+                                   A transposed once, then u's
+                                   entries at the columns of Aᵀ's rows, as ``mxv``)
 =================================  ===================================================
 
 Costs beyond the exchanges: the kernels read the vectors at global positions, so a rank
 holds each vector it passes as an array of the vector's size (its block and ghosts set,
-the rest unread), O(n) memory per vector and call, and its rows under an O(n) row pointer
-array made once per matrix. The ordered sweep is sequential as it is in one process: rank
-0 runs it over the rows gathered, O(nnz of the mask's rows) moved to rank 0 and O(n) memory
-there, while the other ranks wait.
+the rest unread), O(n) memory per vector and call, and a copy of its rows, with global
+columns under an O(n) row pointer array, made once per matrix and kept with its block.
+
+The ordered sweep is sequential in one process; here a round runs, on each rank, every
+pending row none of whose preceding neighbours is pending on another rank or waits itself
+(:func:`_ordered`), in the sequence's order, so it reads what it reads in one process. A
+round costs the ghost exchange of a product and a scan of the pending rows; the rounds are
+at most one more than the times a chain of rows, each preceding the next and a
+neighbour of it, crosses from a rank to another: rows far apart run in one round, random
+priorities need a few, and a chain that crosses ranks back and forth more than
+:data:`ROUNDS` times leaves its rows to rank 0 (O(nnz of those rows) moved there, run
+while the other ranks wait).
 """
 
 import numba
 import numpy as np
 
+from ..operators import Monoid, Semiring, TypingError
 from .blocks import DistMatrix, DistVector
 from .layout import owners
+from .local import SuiteSparseLocal
 from .moves import Routes, _answers, fetch
 
-__all__ = ["row_mxv", "index_unary", "reduce", "pushed"]
+__all__ = ["row_mxv", "index_unary", "reduce", "by_columns", "vxm_by_columns", "pushed"]
 
 #: Rounds of an ordered sweep before the rows left go to rank 0 (:func:`_ordered`).
 ROUNDS = 32
 #: The key of a matrix's rows at global positions in its ``kept`` dict (:func:`_global_rows`).
 _ROWS = "operators: rows at global positions"
+#: The key of a matrix's distributed transpose in its ``kept`` dict (:func:`vxm_by_columns`).
+_TRANSPOSE = "operators: transpose"
 
 
 def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
@@ -66,11 +84,14 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     Raises
     ------
     TypeError
-        If ``A`` or a vector is not this backend's, or numba cannot type ``op`` for their
-        dtypes (on every rank).
+        If ``A`` is not this backend's.
+    NotImplementedError
+        If numba cannot type ``op`` for the dtypes of A and the vectors (on every rank,
+        before any exchange).
     ValueError
-        If a vector's or the mask's size is not A's, a vector of fill None is not full, or
-        ``order`` lacks a row of the mask (on every rank).
+        If the number of vectors is not the operator's, a vector's size is not one of A's,
+        the mask or ``order`` is not a vector of A's rows, a vector of fill None is not
+        full, or ``order`` lacks a row of the mask (on every rank).
 
     Examples
     --------
@@ -86,9 +107,15 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     >>> be.values(be.mxv(first_fit, A, be.vector(np.array([1]), np.array([0]), 3))).tolist()
     [1, 0, 1]
     """
-    vectors = vectors if isinstance(vectors, tuple) else (vectors,)
+    passed, vectors = vectors, vectors if isinstance(vectors, tuple) else (vectors,)
     _check_operands(be, op, A, vectors, mask, order)
-    dtype = op.result_dtype(be.local.dtype(A.local), [be.local.dtype(v.local) for v in vectors])
+    kinds = [be.local.dtype(v.local) for v in vectors]
+    try:  # before any exchange: every rank refuses the same dtypes
+        dtype = op.result_dtype(be.local.dtype(A.local), kinds)
+    except TypingError as error:
+        names = f"({', '.join(k.name for k in kinds)})" if isinstance(passed, tuple) else kinds[0].name
+        raise NotImplementedError(f"mxv with {op!r} on {be.local.dtype(A.local).name}/{names} is not supported "
+                                  f"({error})") from None
     _check_full(be, op, vectors)
     rows = _rows(be, A, mask, structure, complement)
     if order is not None:
@@ -130,9 +157,9 @@ def _rows(be, A, mask, structure, complement):
     n = A.local.nrows
     if mask is None:
         return np.arange(n, dtype=np.int64)
-    ids = be.local.indices(mask.local)
+    ids, values = _entries(be, mask.local)
     if not structure:
-        ids = ids[be.local.values(mask.local).astype(bool)]
+        ids = ids[values.astype(bool)]
     if complement:
         kept = np.ones(n, bool)
         kept[ids] = False
@@ -147,7 +174,7 @@ def _held(be, nb, A, vectors, wanted):
     reply per vector (:class:`~.moves.Routes`, as :func:`~.moves.with_ghosts`). A vector
     of another size (A's rows: read at i) has its block, the rows' own."""
     ex, local = be.ex, be.local
-    own = [(local.indices(v.local) + v.lo, local.values(v.local)) for v in vectors]
+    own = [_entries(be, v.local, v.lo) for v in vectors]
     if ex.size > 1 and any(v.size == A.ncols for v in vectors):
         routes = Routes.of(be, A)
         asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
@@ -164,6 +191,19 @@ def _held(be, nb, A, vectors, wanted):
             own[k] = (np.concatenate((at[:below], own[k][0], at[below:])),
                       np.concatenate((values[:below], own[k][1], values[below:])))
     return tuple(nb.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors))
+
+
+def _entries(be, v, lo=0):
+    """``(positions + lo, values)`` of a local vector's entries, new numpy arrays. A
+    SuiteSparse vector's own arrays are copied, unpacked and packed back, where
+    ``extractTuples`` copies entry by entry (35 ms against 0.1 ms for 250,000 entries)."""
+    if not isinstance(be.local, SuiteSparseLocal):
+        return be.local.indices(v) + lo, be.local.values(v)
+    from ..suitesparse import _vector_arrays
+
+    with _vector_arrays(v) as (indices, values):
+        ids = np.arange(lo, lo + v.size, dtype=np.int64) if indices is None else indices + lo
+        return ids, np.array(values)
 
 
 def _filled(nb, held, fills):
@@ -222,9 +262,8 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
         raise ValueError(f"mxv: order= writes row i's value into the first vector at i: A must be square, "
                          f"got {A.nrows} x {A.ncols}")
     key, present = local.read(order.local, rows)  # order(rows)
-    missing = ex.allreduce(np.count_nonzero(~present))
-    if missing:
-        raise ValueError(f"mxv: order must have an entry at every row computed; {missing} rows lack one")
+    if ex.allreduce(np.count_nonzero(~present)):
+        raise ValueError(f"mxv: order has no entry at some rows computed ({be.nvals(order)} of {order.size} entries)")
     M, plan, lo, length = _global_rows(be, nb, A), A.plan(local), A.lo, A.local.nrows
     # what no row changes: order and the other vectors at the rows' columns
     held_key, *others = _held(be, nb, A, (order,) + vectors[1:], plan.marked(rows))
@@ -243,9 +282,11 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
         is_pending = np.zeros(A.ncols, bool)
         is_pending[held_pending.indices] = True
         sequence = waiting[_by_decreasing(keys[waiting + lo])] + lo
-        run = sequence[_runnable(M.indptr, M.indices, sequence, keys, is_pending, lo, lo + length)]
-        w = nb.mxv(op, M, _filled(nb, (held_first,), op.fill[:1]) + others, mask=nb.vector(np.sort(run), True, A.nrows),
-                   order=nb.vector(np.sort(run), keys[np.sort(run)], A.nrows))  # w<run> = op(A, v) in order
+        runs = np.zeros(length, bool)
+        runs[sequence[_runnable(M.indptr, M.indices, sequence, keys, is_pending, lo, lo + length)] - lo] = True
+        run = np.flatnonzero(runs) + lo  # ascending, without a sort
+        w = nb.mxv(op, M, _filled(nb, (held_first,), op.fill[:1]) + others, mask=nb.vector(run, True, A.nrows),
+                   order=nb.vector(run, keys[run], A.nrows))  # w<run> = op(A, v) in order
         ids, got = nb.indices(w) - lo, nb.values(w)
         values[ids], has[ids] = got.astype(kind, copy=False), True
         done_ids.append(ids)
@@ -367,39 +408,50 @@ def index_unary(be, verb, op, u, thunk):
 
     Raises
     ------
-    TypeError
-        If a thunk vector is not this backend's, or numba cannot type ``op`` (every rank).
+    NotImplementedError
+        If numba cannot type ``op`` for these dtypes (numba's, on every rank).
     ValueError
-        If a thunk vector is not full (every rank).
+        If a thunk vector is not a vector of this backend, or is not full (every rank).
     """
     nb = _numba()
     if isinstance(u, DistMatrix):
         U = _global_rows(be, nb, u)
         at = np.concatenate((np.arange(u.lo, u.lo + u.local.nrows, dtype=np.int64), u.columns.ids))
     else:
-        U = nb.vector(be.local.indices(u.local) + u.lo, be.local.values(u.local), u.size, copy=False)
+        U = nb.vector(*_entries(be, u.local, u.lo), u.size, copy=False)
         at = np.concatenate((np.arange(u.lo, u.lo + u.local.size, dtype=np.int64), [0]))  # a vector's j is 0
     if isinstance(thunk, tuple):
-        thunk = tuple(_read_at(be, nb, verb, op, k, v, at) for k, v in enumerate(thunk))
+        thunk = _thunks(be, nb, verb, op, u, thunk, at)
     w = getattr(nb, verb)(op, U, thunk)  # w = op(u(i, j), i, j, thunk) or the entries where it holds
     if isinstance(u, DistMatrix):
         return _rows_of(be, nb, w, u)
     return _block_of(be, nb, w, u.size, u.lo, u.local.size)
 
 
-def _read_at(be, nb, verb, op, k, v, at):
-    """Thunk vector ``v`` as a full numba vector whose values at the global positions
-    ``at`` (those in its range) are ``v``'s; ValueError where ``v`` is not full."""
-    if not isinstance(v, DistVector):
-        raise TypeError(f"{verb}: thunk {k} of {op!r} is a {type(v).__name__}, not a vector of backend {be.name!r}")
-    nvals = be.nvals(v)
-    if nvals != v.size:
-        raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
-                         "entries")
+def _thunks(be, nb, verb, op, u, thunk, at):
+    """The thunk vectors as full numba vectors whose values at the global positions ``at``
+    (the rows and columns of ``u``'s block) are theirs: for a square matrix's, the ghosts of
+    its columns as a product fetches them (:func:`_held`), else by request
+    (:func:`_read_at`). ValueError where a vector is not full."""
+    for k, v in enumerate(thunk):
+        if not isinstance(v, DistVector):
+            raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of backend {be.name!r}, got {v!r}")
+        nvals = be.nvals(v)
+        if nvals != v.size:
+            raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
+                             "entries")
+    if isinstance(u, DistMatrix) and u.nrows == u.ncols and all(v.size == u.ncols for v in thunk):
+        return tuple(nb.full(h.size, _dense(h), h.dtype) for h in _held(be, nb, u, thunk, u.plan(be.local).read))
+    return tuple(_read_at(be, nb, v, at) for v in thunk)
+
+
+def _read_at(be, nb, v, at):
+    """Full vector ``v`` as a full numba vector whose values at the global positions ``at``
+    (those in its range) are ``v``'s, the others' fetched by request."""
     at = at[at < v.size]
     at = np.unique(at[(at < v.lo) | (at >= v.lo + v.local.size)])  # the positions other ranks hold
     dense = np.zeros(v.size, dtype=be.local.dtype(v.local))
-    dense[v.lo:v.lo + v.local.size] = be.local.values(v.local)  # full: every position of the block
+    dense[v.lo:v.lo + v.local.size] = _entries(be, v.local)[1]  # full: every position of the block
     dense[at] = fetch(be, v, at)[0]
     return nb.full(v.size, dense, dense.dtype)
 
@@ -420,7 +472,7 @@ def reduce(be, u, monoid):
     partial results combined (a float monoid, whose rounding depends on the order: every
     value, reduced in position order, as in one process). None when ``u`` has no entry."""
     nb, local = _numba(), be.local
-    values = local.csr(u.local)[2] if isinstance(u, DistMatrix) else local.values(u.local)
+    values = local.csr(u.local)[2] if isinstance(u, DistMatrix) else _entries(be, u.local)[1]
     if monoid.dtype.kind == "f":
         values = be.ex.allgatherv(values)
         return nb.reduce(nb.vector(np.arange(values.size), values, values.size, copy=False), monoid)
@@ -430,6 +482,35 @@ def reduce(be, u, monoid):
         return None
     parts = np.asarray(parts, dtype=monoid.dtype)
     return nb.reduce(nb.vector(np.arange(parts.size), parts, parts.size, copy=False), monoid)
+
+
+def by_columns(semiring, left, right):
+    """Whether ``vxm`` with ``semiring`` on operands of dtypes ``left`` (u) and ``right``
+    (A) reduces each column in one process's order (:func:`vxm_by_columns`): a
+    :class:`~.operators.Semiring` whose result depends on the order of the terms (a float
+    :class:`~.operators.Monoid`, a named ``plus`` or ``times`` on floats), where partial
+    results of the ranks would round differently."""
+    if not isinstance(semiring, Semiring):
+        return False
+    monoid = semiring.monoid
+    if isinstance(monoid, Monoid):
+        return monoid.dtype.kind == "f"
+    return monoid in ("plus", "times") and semiring.result_dtype(left, right).kind == "f"
+
+
+def vxm_by_columns(be, semiring, u, A):
+    """This rank's block of ``u ⊕.⊗ A`` (a local vector) for a :class:`~.operators.Semiring`
+    whose sums round by the order of their terms (:func:`by_columns`): each rank reduces its block of A's columns, the rows of ``Aᵀ`` (the distributed
+    transpose, made once per block and kept with it), with u's entries at their columns
+    fetched, by numba's ``vxm``, so that each column's terms are reduced in one process's
+    order (by increasing row)."""
+    nb, local = _numba(), be.local
+    T = A.kept.get(_TRANSPOSE)
+    if T is None:
+        T = A.kept[_TRANSPOSE] = be.transpose(A)
+    held, = _held(be, nb, T, (u,), T.plan(local).read)  # u at the columns of Aᵀ's rows
+    w = nb.vxm(semiring, held, _global_rows(be, nb, T), transpose=True)  # w = u ⊕.⊗ (Aᵀ's rows)ᵀ
+    return local.vector(nb.indices(w) - T.lo, nb.values(w), T.local.nrows)
 
 
 def pushed(be, ids, values, size, monoid):
