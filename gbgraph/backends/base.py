@@ -844,80 +844,6 @@ class Backend(abc.ABC):
         """
         return forms.mxv_grouped(self, semiring, A, u, groups, mask, hops)
 
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        """Phase 3 of MIS-2 aggregation: the neighbouring group each row of ``mask`` moves to.
-
-        Row i's labelled neighbours j (A's pattern, in column order) fall into groups: group
-        g scores ``key(i, g) = r << 32 | c``, with c the neighbours of i in g and r = 1 if
-        one of them is ``rooted`` (at most one rooted vertex per group). Row
-        i's own group ``labels(i)`` is the incumbent, scored over the whole row (key 0 where
-        i has no label). Among the other groups the best has the largest key, then the
-        smallest ``sizes(g)``, then the earliest first neighbour; with ``limit``, only the
-        first ``limit`` of them met count, and they are read only up to the first neighbour
-        of another one (Kokkos Kernels' fixed-size scan). The row moves to the best group if
-        it beats the incumbent: a larger key, or an equal key and a strictly smaller size.
-
-        In algebra: ``C = A(mask, :) ⊕plus.second P`` with P's entries packed as ``rooted
-        << 32 | 1`` at ``(j, labels(j))``, ``F = A(mask, :) ⊕min.secondi P`` (each group's
-        first neighbour), row-wise max-reductions of packed keys over the columns other than
-        ``labels(i)``, and the incumbent's key ``C(i, labels(i))``.
-
-        Parameters
-        ----------
-        A : matrix
-            Boolean pattern.
-        labels : vector
-            int64 group of each labelled vertex.
-        rooted : vector
-            bool, an entry (true) at each rooted vertex.
-        sizes : vector
-            int64 size of each group (full, one entry per group).
-        mask : vector
-            The rows to examine.
-        limit : int, optional
-
-        Returns
-        -------
-        vector
-            int64: the group each moving row moves to, at the rows of ``mask`` that move.
-        """
-        return forms.better_group(self, A, labels, rooted, sizes, mask, limit)
-
-    # ---- fused verb of the partitioner's parallel refinement (algorithms/refine_jet.py) --
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        """``w<mask>(i) = Σ_j A(i, j) u(j)`` over the j ranked above i: ``(rank(j), keys(j)) >
-        (rank(i), keys(i))``.
-
-        The product over the upper part of A in the order of ``(rank, keys)``: Jet's
-        afterburner scores each move as if the moves ranked above it had happened. In
-        GraphBLAS: ``T = select(A, (rank, keys)(j) > (rank, keys)(i))``, an index-unary select
-        that reads two vectors, then ``w<mask> = T ⊕plus.times u``
-        (:func:`gbgraph.backends.partition_forms.mxv_ranked`). Each row is summed in column
-        order, so every backend gives the same floating-point result.
-
-        Parameters
-        ----------
-        A : matrix
-            Weighted (float64 or integer values).
-        u : vector
-            float64; absent entries count as 0.
-        rank : vector
-            float64, full.
-        keys : vector
-            uint64, full, distinct.
-        mask : vector
-            The rows to compute (structure).
-
-        Returns
-        -------
-        vector
-            float64, an entry at every position of ``mask``.
-        """
-        from . import partition_forms
-
-        return partition_forms.mxv_ranked(self, A, u, rank, keys, mask=mask)
-
     def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.
 
@@ -970,7 +896,6 @@ class Backend(abc.ABC):
         """Context manager around an algorithm's run on ``graph``; a GPU backend turns an
         out-of-memory failure into a ``MemoryError`` that names the graph's size."""
         return contextlib.nullcontext()
-
 
     def __repr__(self):
         return f"<gbgraph backend {self.name!r}>"

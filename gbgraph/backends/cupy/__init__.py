@@ -353,27 +353,6 @@ class CupyBackend(Backend):
         keep = cupy.flatnonzero(found)
         return Vector(u.size, rows[keep], out[keep])
 
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        if limit is None:  # a row's groups unbounded: no fixed number of slots per thread
-            return super().better_group(A, labels, rooted, sizes, mask=mask, limit=limit)
-        rows = self.indices(mask)
-        label, present = labels.dense()
-        if present is not None:
-            label = cupy.where(present.astype(bool), label, -1)
-        is_root = cupy.zeros(labels.size, bool)
-        is_root[self.indices(rooted)] = True
-        moved = kernels.better_group(A.indptr, A.indices, label.astype(cupy.int64, copy=False), is_root,
-                                     sizes.dense()[0].astype(cupy.int64, copy=False), rows, limit)
-        found = cupy.flatnonzero(moved >= 0)
-        return Vector(labels.size, rows[found], moved[found])
-
-    # ---- the parallel refinement's verb: kernels/partition.cu (form in partition_forms.py)
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        rows = None if mask.indices is None else mask
-        out = kernels.mxv_ranked(A, u.dense()[0].astype(cupy.float64, copy=False), rank.dense()[0],
-                                 keys.dense()[0].astype(cupy.uint64, copy=False), rows)
-        return Vector(u.size, None, out) if rows is None else Vector(u.size, rows.indices, out, rows.count)
 
     def coarse_by_sort(self, graph, labels, k):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel

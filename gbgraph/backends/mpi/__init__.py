@@ -28,7 +28,6 @@ verb                                        exchange
                                             ``plus``/``times``: the values, summed in order)
 ``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
                                             mask's rows read, as ``mxv`` (:mod:`.fused`)
-``better_group``                            the same, and the sizes of the groups met
 ``first_fit`` (one hop, a priority)         its rounds' products and first fits, as above;
                                             the ranking of its rows gathered once
 ``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
@@ -503,11 +502,6 @@ class MPIBackend(Backend):
         if hops == 2:
             return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
         return fused.mxv_grouped(self, semiring, A, u, groups, mask)
-
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        """:meth:`Backend.better_group` on this rank's rows and their ghosts, with the sizes
-        of the groups they meet."""
-        return fused.better_group(self, A, labels, rooted, sizes, mask, limit)
 
     # ---- verbs whose result is global ----------------------------------------------------
 

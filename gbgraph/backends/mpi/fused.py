@@ -16,17 +16,13 @@ verb                exchange
 ==================  ===================================================================
 ``first_fit``       ``colors`` at the ghost columns of the mask's rows
 ``mxv_grouped``     ``u`` and ``groups`` at the ghost columns of the mask's rows
-``better_group``    ``labels`` and ``rooted`` at the ghost columns of the mask's rows;
-                    ``sizes`` of the groups met (their ids to the owners, sizes back)
 ==================  ===================================================================
 
 Group ids are global (up to n); each rank numbers the groups it meets ``0 .. k - 1`` in
-increasing order, so that its one-hot matrices have k columns, and maps the best group
-back. The forms' choices do not depend on the numbering or on the number of vertices:
-within a row they compare packed keys, group sizes and column positions, which the local
-numbers keep in order (the column map is increasing), and the largest size that
-``better_group`` offsets by is the largest among the groups met, at least that of any
-group a row compares. So the results equal the single-process ones bit for bit.
+increasing order, so that its one-hot matrices have k columns. The forms' choices do not
+depend on the numbering or on the number of vertices: within a row they compare packed
+keys and column positions, which the local numbers keep in order (the column map is
+increasing). So the results equal the single-process ones bit for bit.
 
 The cases that reach further than a row's neighbours (``hops=2``) or follow a global order
 (``first_fit`` with a priority) are not posed locally: :class:`~gbgraph.backends.mpi.MPIBackend`
@@ -36,9 +32,9 @@ runs the inherited forms for them.
 import numpy as np
 
 from .blocks import DistVector
-from .moves import fetch, with_ghosts
+from .moves import with_ghosts
 
-__all__ = ["first_fit", "mxv_grouped", "better_group"]
+__all__ = ["first_fit", "mxv_grouped"]
 
 
 def first_fit(be, A, colors, mask):
@@ -66,21 +62,6 @@ def mxv_grouped(be, semiring, A, u, groups, mask):
     if semiring.endswith("secondi"):  # its values are A's local columns
         w = be.local.vector(be.local.indices(w), A.columns.ids[be.local.values(w)], w.size)
     return _to_block(be, A, w, groups.size)
-
-
-def better_group(be, A, labels, rooted, sizes, mask, limit):
-    """This rank's block of :meth:`~gbgraph.backends.base.Backend.better_group`: the group
-    (global id) each row of ``mask`` moves to."""
-    rows, m = _mask_rows(be, A, mask)
-    ghosts = A.plan(be.local).marked(rows)
-    lab, groups = _renumbered(be.local, with_ghosts(be, labels, A, ghosts))  # lab = labels there, 0 .. k - 1
-    root = with_ghosts(be, rooted, A, ghosts)  # root = rooted there
-    size = be.local.vector(np.arange(groups.size), fetch(be, sizes, groups)[0], groups.size)  # size = sizes(groups)
-    if not rows.size:
-        return _empty(be, A, labels.size, np.int64)
-    moved = be.local.better_group(A.square(be.local), lab, root, size, mask=m, limit=limit)  # the moves of A's rows
-    moved = be.local.vector(be.local.indices(moved), groups[be.local.values(moved)], moved.size)  # global group ids
-    return _to_block(be, A, moved, labels.size)
 
 
 def _mask_rows(be, A, mask):

@@ -27,7 +27,7 @@ from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, 
 from . import generic, verbs
 from . import operators as compiled
 from .containers import Matrix, Vector
-from .kernels import aggregation, coarse, coloring, products, sets
+from .kernels import coarse, coloring, products, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -427,27 +427,6 @@ class NumbaBackend(Backend):
         if graph.weights is not None and graph.weights.dtype != np.float64:
             return None
         return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
-
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        rows = mask.positions()
-        is_root = np.zeros(labels.size, bool)
-        is_root[rooted.positions()] = True
-        group = aggregation.better_group_rows(A.indptr, A.indices, labels.dense(-1)[0], is_root, sizes.dense()[0],
-                                              rows, 0 if limit is None else limit)
-        found = group >= 0
-        return Vector(labels.size, rows[found], group[found])
-
-    # ---- fused verb of the parallel refinement: kernels/partition.py (form in partition_forms.py)
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        from .kernels import partition
-
-        rows = mask.positions()
-        weighted = A.values is not None
-        out = partition.ranked_rows(A.indptr, A.indices, A.values if weighted else np.empty(0, np.int64), weighted,
-                                    u.dense()[0].astype(np.float64, copy=False), rank.dense()[0],
-                                    keys.dense()[0].astype(np.uint64, copy=False), rows)
-        return Vector(u.size, None if mask.indices is None else rows.copy(), out)
 
 
 def _suitesparse():

@@ -18,8 +18,8 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["better_group", "first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
+__all__ = ["first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+           "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
@@ -265,17 +265,6 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     return row_ptr, out_columns, out_values
 
 
-def better_group(indptr, indices, label, is_root, size, rows, limit):
-    """The group each row of ``rows`` moves to, -1 where it stays (aggregation.cu), tracking
-    ``limit`` other groups per row."""
-    moved = cupy.empty(rows.size, cupy.int64)
-    if rows.size:
-        _get("aggregation.cu", f"gbgraph::better_group<{int(limit)}, {c_type(indices.dtype)}>")(
-            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, label, is_root, size,
-                                                 moved))
-    return moved
-
-
 def first_fit_rows(indptr, indices, colors, rows, hops):
     """``first_fit`` of the rows ``rows`` (coloring.cu): window after window of 64 colors,
     until every row has found a free one; distance 2 forms each net's word per window."""
@@ -395,21 +384,6 @@ def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
         (_blocks(capacity),), (_THREADS,),
         (_ptr(indices), _ptr(count_ptr), np.int64(count), r if on_device else _NULL, np.int64(0 if on_device else r),
          np.int32(packing.nv), high, out))
-    return out
-
-
-def mxv_ranked(A, u, rank, keys, rows):
-    """``Backend.mxv_ranked`` at the listed rows (a vector, its count maybe on the device;
-    None: every row) of ``A`` with dense float64 ``u`` and ``rank``, uint64 ``keys``
-    (partition.cu)."""
-    count_ptr, count = (None, np.int64(A.nrows)) if rows is None else count_args(rows)
-    capacity = A.nrows if rows is None else rows.capacity
-    out = cupy.empty(capacity, cupy.float64)
-    if capacity:
-        w = "double" if A.values is None else c_type(A.values.dtype)
-        _get("partition.cu", f"gbgraph::mxv_ranked<{w}, {c_type(A.indices.dtype)}>")(
-            (_blocks(capacity),), (_THREADS,), (_ptr(None if rows is None else rows.indices), _ptr(count_ptr), count,
-                                                A.indptr, A.indices, _ptr(A.values), u, rank, keys, out))
     return out
 
 
