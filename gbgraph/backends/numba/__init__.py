@@ -265,7 +265,8 @@ class NumbaBackend(Backend):
         if scalar:
             value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()] if accum is None \
                 else value
-        if isinstance(w, Matrix) or accum is not None or replace or (not scalar and value.dtype != w.dtype):
+        if isinstance(w, Matrix) or w.indices is not None or accum is not None or replace or \
+                (not scalar and value.dtype != w.dtype):  # a sparse w: one merge of sorted keys (verbs.py)
             controls = dict(mask=mask, structure=structure, complement=complement, accum=accum, replace=replace)
             if scalar:
                 return verbs.assign_scalar(w, value, **controls)

@@ -109,25 +109,35 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
     if out is not None:
         check_like(verb, "out", out, like)
     mask_keys = None if mask is None else _mask_keys(mask, structure)
-    if mask is not None:
+    if mask is not None and not (keys is mask_keys and not complement):
         keys, values = _take(keys, values, _inside(keys, size, mask_keys, complement))
     if out is None:
         return rebuild(like, keys, values)
     own_keys, own_values = entries(out)
-    inside = None if mask is None else _inside(own_keys, size, mask_keys, complement)
     dtype = out.dtype
     if accum is None:
         z_keys, z_values = keys, generic.cast(values, dtype)
     else:
+        inside = None if mask is None else _inside(own_keys, size, mask_keys, complement)
         in_keys, in_values = _take(own_keys, own_values, inside)
         z_keys, z_values = _union(verb, accum, in_keys, in_values, keys, values, size, dtype)
         z_values = generic.cast(z_values, dtype)
     if z_values is values:  # out must not share the arrays of an operand
         z_values = z_values.copy()
-    if not replace and inside is not None and not inside.all():
-        outside = np.logical_not(inside)
-        z_keys, z_values = _disjoint(z_keys, z_values, *_take(own_keys, own_values, outside), dtype)
+    if not replace and mask is not None and z_keys is not None:
+        z_keys, z_values = _keep_outside(own_keys, own_values, mask_keys, complement, z_keys, z_values, size)
     return _write(out, z_keys, z_values)
+
+
+def _keep_outside(own_keys, own_values, mask_keys, complement, keys, values, size):
+    """The entries (``keys``, ``values``) of Z, all inside the mask, with out's own
+    (``own_keys`` None: every position) outside it."""
+    if mask_keys is None:  # every position is in the mask
+        if not complement:
+            return keys, values
+        mask_keys, complement = keys[:0], False
+    own_keys = np.arange(size, dtype=np.int64) if own_keys is None else own_keys
+    return merges.keep_outside(own_keys, own_values, mask_keys, complement, keys, values)
 
 
 def _write(out, keys, values):
@@ -139,15 +149,6 @@ def _write(out, keys, values):
         out.indptr, out.indices, out.values = new.indptr, new.indices, new.values
         out._transposed = out._graphblas = None
     return out
-
-
-def _disjoint(keys_a, a, keys_b, b, dtype):
-    """The entries of two vectors without a common position, merged (``keys_b`` not None)."""
-    keys, where_a, where_b = merges.union(keys_a, keys_b)[:3]
-    values = np.empty(keys.size, dtype)
-    values[where_a] = a
-    values[where_b] = b
-    return keys, values
 
 
 def _union(verb, op, keys_a, a, keys_b, b, size, accum_dtype=None):
