@@ -168,20 +168,7 @@ class NumbaBackend(Backend):
                   replace=False):
         _check(op, BINARY_OPS)
         controls = _controls("ewise_add", mask, structure, complement, out, accum, replace)
-        if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
-            return verbs.ewise("ewise_add", op, u, v, **controls)
-        t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
-        a, pa = u.dense()
-        b, pb = v.dense()
-        present_a = np.ones(u.size, bool) if pa is None else pa
-        present_b = np.ones(u.size, bool) if pb is None else pb
-        either = present_a | present_b
-        indices = None if either.all() else np.flatnonzero(either)
-        pick = slice(None) if indices is None else indices
-        a, b, in_a, in_b = a[pick], b[pick], present_a[pick], present_b[pick]
-        values = np.where(in_a & in_b, generic.binary(op, a, b, t_in),
-                          np.where(in_a, generic.cast(a, t_out), generic.cast(b, t_out)))
-        return self._into(Vector(u.size, indices, values), "ewise_add", controls)
+        return verbs.ewise("ewise_add", op, u, v, **controls)  # one merge of sorted keys, none for full vectors
 
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
