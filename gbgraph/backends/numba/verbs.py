@@ -77,9 +77,16 @@ def _inside(keys, size, mask_keys, complement):
         inside = np.zeros(size, bool)
         inside[mask_keys] = True
     else:
-        inside = np.zeros(keys.size, bool)
-        inside[matches(keys, mask_keys)[0]] = True
+        inside = _find(mask_keys, keys)[1]
     return np.logical_not(inside, out=inside) if complement else inside
+
+
+def _find(keys, wanted):
+    """(position of each of the sorted ``wanted`` in the sorted ``keys`` or where it would
+    go, whether it is there)."""
+    at = merges.search(keys, wanted)
+    found = keys[np.minimum(at, keys.size - 1)] == wanted if keys.size else np.zeros(wanted.size, bool)
+    return at, found
 
 
 def _take(keys, values, kept):
@@ -132,12 +139,17 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
 def _keep_outside(own_keys, own_values, mask_keys, complement, keys, values, size):
     """The entries (``keys``, ``values``) of Z, all inside the mask, with out's own
     (``own_keys`` None: every position) outside it."""
+    own_keys = np.arange(size, dtype=np.int64) if own_keys is None else own_keys
     if mask_keys is None:  # every position is in the mask
         if not complement:
             return keys, values
-        mask_keys, complement = keys[:0], False
-    own_keys = np.arange(size, dtype=np.int64) if own_keys is None else own_keys
-    return merges.keep_outside(own_keys, own_values, mask_keys, complement, keys, values)
+        dropped = own_keys[:0]
+    elif complement:
+        dropped = np.flatnonzero(_inside(own_keys, size, mask_keys, complement))
+    else:
+        at, found = _find(own_keys, mask_keys)
+        dropped = at[found]
+    return merges.keep_outside(own_keys, own_values, dropped, keys, values, merges.search(own_keys, keys))
 
 
 def _write(out, keys, values):

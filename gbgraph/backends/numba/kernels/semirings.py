@@ -19,9 +19,9 @@ __all__ = ["MONOIDS", "MULTIPLIES", "pull", "push"]
 
 #: Monoid codes: ``min`` and ``max`` are IEEE's fmin and fmax on floats.
 MONOIDS = {"min": 0, "max": 1, "plus": 2, "times": 3, "any": 4}
-#: Multiply codes; the positional ones give an index of the term A(i, k) ⊗ B(k, j).
+#: Multiply codes; ``secondi`` gives the inner index k of the term A(i, k) ⊗ B(k, j).
 MULTIPLIES = {"first": 0, "second": 1, "pair": 2, "plus": 3, "minus": 4, "rminus": 5, "times": 6, "min": 7,
-              "max": 8, "firsti": 9, "firstj": 10, "secondi": 11, "secondj": 12}
+              "max": 8, "secondi": 9}
 
 
 @numba.njit(cache=True, inline="always")
@@ -40,7 +40,7 @@ def _add(monoid, acc, x):
 
 
 @numba.njit(cache=True, inline="always")
-def _times(multiply, a, b, i, k, j, out):
+def _times(multiply, a, b, k, out):
     """The term ``a ⊗ b`` of A(i, k) = a and B(k, j) = b, in ``out``'s type."""
     t = out.dtype
     if multiply == 0:
@@ -61,11 +61,7 @@ def _times(multiply, a, b, i, k, j, out):
         return _add(0, t.type(a), t.type(b))
     if multiply == 8:
         return _add(1, t.type(a), t.type(b))
-    if multiply == 9:
-        return t.type(i)
-    if multiply == 10 or multiply == 11:
-        return t.type(k)
-    return t.type(j)
+    return t.type(k)
 
 
 @parallel_above(row_work, "indptr", "rows", "all_rows")
@@ -83,7 +79,7 @@ def pull(indptr, indices, a, has_a, u, present, has_present, rows, all_rows, mon
             j = np.int64(indices[p])
             if has_present and not present[j]:
                 continue
-            x = _times(multiply, a[p] if has_a else 1, u[j], r, j, 0, out)
+            x = _times(multiply, a[p] if has_a else 1, u[j], j, out)
             acc = _add(monoid, acc, x) if hit else x
             hit = True
         out[k] = acc
@@ -105,7 +101,7 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
         k = np.int64(sources[s])
         for p in range(indptr[k], indptr[k + 1]):
             j = np.int64(indices[p])
-            x = _times(multiply, u[s], a[p] if has_a else 1, 0, k, j, out)
+            x = _times(multiply, u[s], a[p] if has_a else 1, k, out)
             if found[j]:
                 out[j] = _add(monoid, out[j], x)
             else:
@@ -113,6 +109,12 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
                 found[j] = True
                 touched[reached] = j
                 reached += 1
-    if 8 * reached < found.size:  # few: sort them; many: one pass over the flags
+    if 64 * reached < found.size:  # few: sort them; many (a sort's log factor): one pass over the flags
         return np.sort(touched[:reached])
-    return np.flatnonzero(found)
+    positions = np.empty(reached, np.int64)
+    n = 0
+    for j in range(found.size):
+        if found[j]:
+            positions[n] = j
+            n += 1
+    return positions
