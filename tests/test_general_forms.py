@@ -127,3 +127,21 @@ def test_matrix_vector_products(be, semiring, dtype, du):
     be.vxm(semiring, u, A, out=w, mask=mask, complement=True, accum="min")
     _oracle_write(gw, gmask, (True, True), "min", False, gu.vxm(gA, op))
     _check(be, w, gw)
+
+
+@pytest.mark.parametrize("du,dv", [(0.6, 0.02), (0.02, 0.6), (0.9, 0.05)])
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_ewise_add_of_unequal_lengths(be, du, dv, dtype):
+    """``u ⊕ v`` where one operand has far fewer entries than the other (a small update of a
+    large vector: k-core's degrees minus the edges lost), the non-commutative ``minus``
+    keeping its operands' order."""
+    n = 400
+    rng = np.random.default_rng(int(du * 100 + dv * 1000))
+    u, gu = _both(be, *_entries(rng, du, dtype, n), n)
+    v, gv = _both(be, *_entries(rng, dv, dtype, n), n)
+    _check(be, be.ewise_add("minus", u, v), gu.ewise_add(gv, gb.binary.minus).new())
+    w_entries = _entries(rng, 0.5, dtype, n)
+    w, gw = _both(be, *w_entries, n)
+    be.ewise_add("minus", u, v, out=w, accum="plus")
+    gw(accum=gb.binary.plus) << gu.ewise_add(gv, gb.binary.minus)
+    _check(be, w, gw)

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import generic
 from .containers import Matrix, Vector
-from .kernels import merges, semirings
+from .kernels import merges, positions, semirings
 from .kernels.sets import matches
 
 __all__ = ["shape", "entries", "rebuild", "check_like", "check_bounds", "finish", "ewise", "apply",
@@ -45,10 +45,10 @@ def rebuild(like, keys, values):
     nrows, ncols = like
     if keys is None:
         keys = np.arange(nrows * ncols, dtype=np.int64)
-    rows, cols = np.divmod(keys, max(ncols, 1))
-    indptr = np.zeros(nrows + 1, np.int64)
-    np.cumsum(np.bincount(rows, minlength=nrows), out=indptr[1:])
-    return Matrix(nrows, ncols, indptr, cols.astype(np.int32 if ncols < 2**31 else np.int64), values)
+    indptr = np.empty(nrows + 1, np.int64)
+    cols = np.empty(keys.size, np.int32 if ncols < 2**31 else np.int64)
+    positions.csr_from_keys(keys, max(ncols, 1), indptr, cols)
+    return Matrix(nrows, ncols, indptr, cols, values)
 
 
 def check_like(verb, name, x, like):
@@ -183,11 +183,29 @@ def _union(verb, op, keys_a, a, keys_b, b, size, accum_dtype=None):
         pair = (full[keys], sparse) if full_left else (sparse, full[keys])
         values[keys] = generic.binary(op, *pair, t_in)
         return None, values
+    if 8 * keys_b.size < keys_a.size or 8 * keys_a.size < keys_b.size:
+        return _insert(op, keys_a, a, keys_b, b, t_in, t_out)
     keys, where_a, where_b, both_a, both_b = merges.union(keys_a, keys_b)
     values = np.empty(keys.size, t_out)
     values[where_a] = generic.cast(a, t_out)
     values[where_b] = generic.cast(b, t_out)
     values[where_a[both_a]] = generic.binary(op, a[both_a], b[both_b], t_in)
+    return keys, values
+
+
+def _insert(op, keys_a, a, keys_b, b, t_in, t_out):
+    """``a ∪ b`` (op where both have an entry) for lists of very different lengths: the
+    shorter one's keys are searched in the longer one, which is copied once with the new
+    entries inserted (a small update of a large vector costs a copy, not a merge's pass)."""
+    left = keys_a.size >= keys_b.size
+    big_keys, big, small_keys, small = (keys_a, a, keys_b, b) if left else (keys_b, b, keys_a, a)
+    at, found = _find(big_keys, small_keys)
+    new = ~found
+    keys, values = merges.keep_outside(big_keys, generic.cast(big, t_out), big_keys[:0], small_keys[new],
+                                       generic.cast(small[new], t_out), at[new])
+    shared = np.flatnonzero(found)  # the big list's entry at at[j] moves by the new ones before it
+    both = (big[at[shared]], small[shared]) if left else (small[shared], big[at[shared]])
+    values[at[shared] + shared - np.arange(shared.size)] = generic.binary(op, *both, t_in)
     return keys, values
 
 
@@ -413,9 +431,11 @@ def build(verb, keys, values, size, dup):
     combined by the binary operator ``dup``, in the order given (None: duplicates are an error)."""
     if keys.size and (keys.min() < 0 or keys.max() >= size):
         raise ValueError(f"{verb}: indices must lie in [0, {size}), got {keys.min()}..{keys.max()}")
+    if keys.size < 2 or (keys[1:] > keys[:-1]).all():  # sorted and unique already (one row each, ...)
+        return keys.copy(), values.copy()  # the caller's arrays are not the result's
     order = np.argsort(keys, kind="stable")
     keys, values = keys[order], values[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if keys.size else keys
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     if starts.size == keys.size:
         return keys, values
     if dup is None:
