@@ -151,7 +151,8 @@ class _Beamer:
         if self.any_pull:  # edges are no longer counted after a pull: the frontier's size decides
             pull = growing and nq > self.n / BETA1
         else:
-            frontier_edges = be.reduce(be.apply("identity", self.degree, mask=q), "plus") or 0  # Σ degree<q>
+            # Σ degree(q): the frontier's degrees by an intersection, not a copy of every degree
+            frontier_edges = be.reduce(be.ewise_mult("first", self.degree, q), "plus") or 0
             self.unexplored -= frontier_edges
             pull = growing and frontier_edges > self.unexplored / ALPHA
         self.any_pull |= pull

@@ -139,17 +139,18 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
 def _keep_outside(own_keys, own_values, mask_keys, complement, keys, values, size):
     """The entries (``keys``, ``values``) of Z, all inside the mask, with out's own
     (``own_keys`` None: every position) outside it."""
+    if mask_keys is None and not complement:  # every position is in the mask
+        return keys, values
     own_keys = np.arange(size, dtype=np.int64) if own_keys is None else own_keys
-    if mask_keys is None:  # every position is in the mask
-        if not complement:
-            return keys, values
-        dropped = own_keys[:0]
-    elif complement:
+    at = merges.search(own_keys, keys)
+    if complement:
         dropped = np.flatnonzero(_inside(own_keys, size, mask_keys, complement))
+    elif mask_keys is keys:  # Z under its own mask (w<q> = q): out loses its entries at Z's keys
+        dropped = at[own_keys[np.minimum(at, own_keys.size - 1)] == keys] if own_keys.size else at
     else:
-        at, found = _find(own_keys, mask_keys)
-        dropped = at[found]
-    return merges.keep_outside(own_keys, own_values, dropped, keys, values, merges.search(own_keys, keys))
+        mask_at, found = _find(own_keys, mask_keys)
+        dropped = mask_at[found]
+    return merges.keep_outside(own_keys, own_values, dropped, keys, values, at)
 
 
 def _write(out, keys, values):
