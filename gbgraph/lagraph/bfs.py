@@ -104,11 +104,15 @@ def bfs(A, source, *, method="direction", backend=None):
 
 
 def _search(be, A, AT, n, source, method):
-    """The level and parent vectors of the vertices reached from ``source``."""
+    """The level vector (full, -1 where unreached) and the parent vector (an entry per
+    vertex reached) of a search from ``source``."""
     src = be.xp.asarray([source], dtype="int64")
     q = be.vector(src, src, n)  # q(s) = s: the frontier, each entry valued by its parent
     pi = be.vector(src, src, n)  # pi(s) = s
-    level = be.vector(src, 0, n)  # level(s) = 0
+    # level = -1, level(s) = 0: full, so that each level's write is in place (only pi's
+    # structure serves as a mask; the result is the same dense array)
+    level = be.full(n, -1, "int64")
+    be.assign(level, 0, mask=q)
     push = method != "pull"
     beamer = _Beamer(be, A, n) if method == "direction" else None
     nq = 1
