@@ -77,16 +77,8 @@ def _inside(keys, size, mask_keys, complement):
         inside = np.zeros(size, bool)
         inside[mask_keys] = True
     else:
-        inside = _find(mask_keys, keys)[1]
+        inside = merges.search(mask_keys, keys)[1]
     return np.logical_not(inside, out=inside) if complement else inside
-
-
-def _find(keys, wanted):
-    """(position of each of the sorted ``wanted`` in the sorted ``keys`` or where it would
-    go, whether it is there)."""
-    at = merges.search(keys, wanted)
-    found = keys[np.minimum(at, keys.size - 1)] == wanted if keys.size else np.zeros(wanted.size, bool)
-    return at, found
 
 
 def _take(keys, values, kept):
@@ -142,13 +134,13 @@ def _keep_outside(own_keys, own_values, mask_keys, complement, keys, values, siz
     if mask_keys is None and not complement:  # every position is in the mask
         return keys, values
     own_keys = np.arange(size, dtype=np.int64) if own_keys is None else own_keys
-    at = merges.search(own_keys, keys)
+    at, found = merges.search(own_keys, keys)
     if complement:
         dropped = np.flatnonzero(_inside(own_keys, size, mask_keys, complement))
     elif mask_keys is keys:  # Z under its own mask (w<q> = q): out loses its entries at Z's keys
-        dropped = at[own_keys[np.minimum(at, own_keys.size - 1)] == keys] if own_keys.size else at
+        dropped = at[found]
     else:
-        mask_at, found = _find(own_keys, mask_keys)
+        mask_at, found = merges.search(own_keys, mask_keys)
         dropped = mask_at[found]
     return merges.keep_outside(own_keys, own_values, dropped, keys, values, at)
 
@@ -200,7 +192,7 @@ def _insert(op, keys_a, a, keys_b, b, t_in, t_out):
     entries inserted (a small update of a large vector costs a copy, not a merge's pass)."""
     left = keys_a.size >= keys_b.size
     big_keys, big, small_keys, small = (keys_a, a, keys_b, b) if left else (keys_b, b, keys_a, a)
-    at, found = _find(big_keys, small_keys)
+    at, found = merges.search(big_keys, small_keys)
     new = ~found
     keys, values = merges.keep_outside(big_keys, generic.cast(big, t_out), big_keys[:0], small_keys[new],
                                        generic.cast(small[new], t_out), at[new])

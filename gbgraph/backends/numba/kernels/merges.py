@@ -59,10 +59,12 @@ def union(a, b):
 @numba.njit(cache=True)
 def search(a, b):
     """``numpy.searchsorted(a, b)`` (the first position of ``a`` holding each ``b`` or more)
-    for sorted ``a`` and ``b``: each search gallops from the previous one's position, so that
-    a short list costs O(len(b) log(len(a) / len(b))) and a long one a merge's pass."""
+    for sorted ``a`` and ``b``, and whether ``a`` holds it there: each search gallops from the
+    previous one's position, so that a short ``b`` costs O(len(b) log(len(a) / len(b))) and
+    a long one a merge's pass."""
     na = a.size
     at = np.empty(b.size, np.int64)
+    found = np.empty(b.size, np.bool_)
     lo = 0
     for k in range(b.size):
         key = b[k]
@@ -79,7 +81,8 @@ def search(a, b):
             else:
                 hi = mid
         at[k] = lo
-    return at
+        found[k] = lo < na and a[lo] == key
+    return at, found
 
 
 @numba.njit(cache=True)
