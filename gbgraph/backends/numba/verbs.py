@@ -3,10 +3,21 @@ and matrices, and GraphBLAS's output controls (mask, accumulate, replace).
 
 The backend (``__init__.py``) runs the forms its algorithms use through compiled kernels and
 comes here for the rest. A matrix is handled through the sorted keys ``i * ncols + j`` of its
-entries (:func:`entries`), so one set of functions serves both kinds of object; products are
-expanded into one term per pair of entries, sorted by output position (stably, so that each
-output reduces its terms in the order of the inner index, as SuiteSparse's dot products and
-saxpy loops do) and reduced by segment.
+entries (:func:`entries`), so one set of functions serves both kinds of object; a full vector
+has no keys (None), and every step takes the shortcut that allows (two full operands combine
+element by element, a sparse one is scattered into a full one's copy). Products are expanded
+into one term per pair of entries, sorted by output position (stably, so that each output
+reduces its terms in the order of the inner index, as SuiteSparse's dot products and saxpy
+loops do) and reduced by segment; a matrix times a vector over the semirings of
+``kernels/semirings.py`` (``min_plus``, ``min_secondi``, ``plus_min`` ... on int64 and
+float64) runs that kernel instead, with the same order.
+
+Cost: each output control is one pass over sorted keys, never a sort. The index work is in
+compiled primitives (``kernels/merges.py``: :func:`~.kernels.merges.union`, a galloping
+:func:`~.kernels.merges.search`, :func:`~.kernels.merges.keep_outside`; ``kernels/positions.py``;
+``kernels/semirings.py``); everything else is numpy array code on whole arrays, which CuPy
+runs as it is. A device port of these forms (the cupy backend now runs them on the host,
+``cupy/host.py``) needs those primitives as device kernels.
 """
 
 import numpy as np
@@ -107,6 +118,7 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
         raise ValueError(f"{verb}: accum={accum!r} needs out=")
     if out is not None:
         check_like(verb, "out", out, like)
+    given = values
     mask_keys = None if mask is None else _mask_keys(mask, structure)
     if mask is not None and not (keys is mask_keys and not complement):
         keys, values = _take(keys, values, _inside(keys, size, mask_keys, complement))
@@ -121,7 +133,7 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
         in_keys, in_values = _take(own_keys, own_values, inside)
         z_keys, z_values = _union(verb, accum, in_keys, in_values, keys, values, size, dtype)
         z_values = generic.cast(z_values, dtype)
-    if z_values is values:  # out must not share the arrays of an operand
+    if z_values is given:  # out must not share the arrays of an operand
         z_values = z_values.copy()
     if not replace and mask is not None and z_keys is not None:
         z_keys, z_values = _keep_outside(own_keys, own_values, mask_keys, complement, z_keys, z_values, size)
