@@ -437,10 +437,10 @@ def _suitesparse():
 def _graphblas(M):
     """The python-graphblas copy of a :class:`Matrix`, made once (matrices are not changed
     in place)."""
-    if M._graphblas is None:
+    if M._graphblas is None:  # SuiteSparse takes over the fresh copies instead of copying them again
         M._graphblas = _suitesparse().matrix(
             M.indptr.astype(np.uint64), M.indices.astype(np.uint64), ncols=M.ncols,
-            values=M.values)
+            values=None if M.values is None else M.values.copy(), copy=False)
     return M._graphblas
 
 
