@@ -109,11 +109,25 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
                 found[j] = True
                 touched[reached] = j
                 reached += 1
-    if 64 * reached < found.size:  # few: sort them; many (a sort's log factor): one pass over the flags
+    if 128 * reached < found.size:  # few: sort them; many (a sort's log factor): a pass over the flags
         return np.sort(touched[:reached])
-    positions = np.empty(reached, np.int64)
+    return _flagged(found, reached)
+
+
+@numba.njit(cache=True)
+def _flagged(found, count):
+    """The ``count`` positions where ``found`` holds, in order, reading eight flags at a time."""
+    positions = np.empty(count, np.int64)
     n = 0
-    for j in range(found.size):
+    words = found.size // 8
+    flags = found[:8 * words].view(np.uint64)
+    for w in range(words):
+        if flags[w]:
+            for j in range(8 * w, 8 * w + 8):
+                if found[j]:
+                    positions[n] = j
+                    n += 1
+    for j in range(8 * words, found.size):
         if found[j]:
             positions[n] = j
             n += 1
