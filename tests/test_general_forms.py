@@ -145,3 +145,27 @@ def test_ewise_add_of_unequal_lengths(be, du, dv, dtype):
     be.ewise_add("minus", u, v, out=w, accum="plus")
     gw(accum=gb.binary.plus) << gu.ewise_add(gv, gb.binary.minus)
     _check(be, w, gw)
+
+
+@pytest.mark.parametrize("density", [0.05, 0.2, 0.5])
+def test_masked_pair_product(be, density):
+    """``C<M> = A ⊕plus.pair B`` under a structural mask (triangle counting's product, a
+    kernel of its own): C has an entry, the number of terms, where M has one and a term
+    exists; A, B and M of different patterns and shapes."""
+    rng = np.random.default_rng(int(density * 100))
+    shapes = {"A": (30, 25), "B": (25, 35), "M": (30, 35)}
+    ours, theirs = {}, {}
+    for name, (nrows, ncols) in shapes.items():
+        rows, cols = np.nonzero(rng.random((nrows, ncols)) < density)
+        values = np.ones(rows.size, bool)
+        ours[name] = be.build_matrix(rows, cols, values, nrows, ncols)
+        theirs[name] = gb.Matrix.from_coo(rows, cols, values, nrows=nrows, ncols=ncols)
+    C = be.mxm("plus_pair", ours["A"], ours["B"], mask=ours["M"])
+    expected = gb.Matrix(gb.dtypes.INT64, 30, 35)
+    expected(theirs["M"].S) << theirs["A"].mxm(theirs["B"], gb.semiring.plus_pair)
+    rows, cols, values = be.extract_tuples(C)
+    want_rows, want_cols, want_values = expected.to_coo()
+    np.testing.assert_array_equal(rows, want_rows)
+    np.testing.assert_array_equal(cols, want_cols)
+    np.testing.assert_array_equal(values, want_values)
+    assert values.dtype == want_values.dtype

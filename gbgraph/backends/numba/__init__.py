@@ -136,6 +136,8 @@ class NumbaBackend(Backend):
             verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
         plain = out is None and accum is None
+        if plain and semiring == "plus_pair" and isinstance(mask, Matrix) and structure and not complement:
+            return verbs.masked_pair_product(A, B, mask)  # triangle counting's product, compiled
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
             mask=_graphblas_mask(mask, structure, complement) if plain else None)
         indptr, indices, values = _suitesparse().to_csr(C)

@@ -28,7 +28,8 @@ from .kernels import merges, positions, semirings
 from .kernels.sets import matches
 
 __all__ = ["shape", "entries", "rebuild", "check_like", "check_bounds", "finish", "ewise", "apply",
-           "select", "apply_index", "reduce", "reduce_rows", "product", "extract", "assign_scalar", "build"]
+           "select", "apply_index", "reduce", "reduce_rows", "product", "masked_pair_product", "extract", "assign_scalar",
+           "build"]
 
 _SELECT_VALUES = {"valueeq": "eq", "valuene": "ne", "valuelt": "lt", "valuele": "le", "valuegt": "gt",
                   "valuege": "ge"}
@@ -362,6 +363,15 @@ def _matrix_vector(semiring, A, B, t):
     semirings.pull(M.indptr, M.indices, a, M.values is not None, dense, np.empty(0, bool) if present is None else present,
                    present is not None, np.empty(0, np.int64), True, monoid, mult, out, found)
     return (None, out) if found.all() else (np.flatnonzero(found), out[found])
+
+
+def masked_pair_product(A, B, mask):
+    """``C<mask> = A ⊕plus.pair B`` under a structural mask (triangle counting's
+    ``C<L> = L ⊕plus.pair L``): the int64 count of the terms of each entry of the mask, an
+    entry of C where there is one."""
+    indptr, indices, counts = positions.masked_pair_counts(A.indptr, A.indices, B.indptr, B.indices, mask.indptr,
+                                                           mask.indices, B.ncols)
+    return Matrix(mask.nrows, mask.ncols, indptr, indices, counts)
 
 
 def _as_rows(x, left):
