@@ -127,6 +127,8 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
         return rebuild(like, keys, values)
     own_keys, own_values = entries(out)
     dtype = out.dtype
+    if mask is None and own_keys is None and keys is None and _accumulated_in_place(accum, own_values, values):
+        return out
     if accum is None:
         z_keys, z_values = keys, generic.cast(values, dtype)
     else:
@@ -139,6 +141,23 @@ def finish(verb, like, keys, values, *, out=None, mask=None, structure=True, com
     if not replace and mask is not None and z_keys is not None:
         z_keys, z_values = _keep_outside(own_keys, own_values, mask_keys, complement, z_keys, z_values, size)
     return _write(out, z_keys, z_values)
+
+
+#: accumulators that run in place on a full out and a full result of its dtype: numpy's ufunc
+#: of generic.binary, fmin and fmax on floats
+_IN_PLACE = {"plus": np.add, "minus": np.subtract, "times": np.multiply, "min": np.minimum, "max": np.maximum}
+
+
+def _accumulated_in_place(accum, own, values):
+    """``out accum= T`` in place for a full out and a full T of out's dtype (PageRank's
+    ``r += Aᵀ w``, FastSV's ``mngp min= A w``): no new array; False where it does not apply."""
+    if accum not in _IN_PLACE or values.dtype != own.dtype or own.dtype == bool or not own.flags.writeable:
+        return False
+    ufunc = {"min": np.fmin, "max": np.fmax}.get(accum, _IN_PLACE[accum]) if own.dtype.kind == "f" else \
+        _IN_PLACE[accum]
+    with np.errstate(all="ignore"):
+        ufunc(own, values, out=own)
+    return True
 
 
 def _keep_outside(own_keys, own_values, mask_keys, complement, keys, values, size):
