@@ -109,8 +109,15 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
                 found[j] = True
                 touched[reached] = j
                 reached += 1
-    if 128 * reached < found.size:  # few: sort them; many (a sort's log factor): a pass over the flags
-        return np.sort(touched[:reached])
+    if reached <= 32:  # a few: sorted in place (numpy's sort would add seconds of compiling)
+        positions = touched[:reached]
+        for a in range(1, reached):
+            key, b = positions[a], a
+            while b > 0 and positions[b - 1] > key:
+                positions[b] = positions[b - 1]
+                b -= 1
+            positions[b] = key
+        return positions
     return _flagged(found, reached)
 
 
