@@ -2,8 +2,9 @@
 
 :func:`union` serves the element-wise add and accumulate, where ``numpy.union1d`` sorted the
 concatenation of both lists and each value then needed a binary search to find its place;
-:func:`keep_outside` writes a result into ``out`` under a mask, keeping out's entries outside
-it, in one pass over out's keys, the mask's and the result's."""
+:func:`search` finds sorted keys in sorted keys by galloping; :func:`keep_outside` writes a
+result into ``out`` under a mask, keeping out's entries outside it, in one copy of out's
+entries with the result's inserted."""
 
 import numba
 import numpy as np
