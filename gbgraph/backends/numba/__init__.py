@@ -156,6 +156,8 @@ class NumbaBackend(Backend):
             verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
         plain = out is None and accum is None
+        if plain and semiring == "plus_pair" and isinstance(mask, Matrix) and structure and not complement:
+            return verbs.masked_pair_product(A, B, mask)  # triangle counting's product, compiled
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
             mask=_graphblas_mask(mask, structure, complement) if plain else None)
         indptr, indices, values = _suitesparse().to_csr(C)
@@ -195,20 +197,7 @@ class NumbaBackend(Backend):
         if isinstance(op, ops._Operator):
             return _user_ewise("ewise_add", op, u, v, controls)
         _check(op, BINARY_OPS)
-        if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
-            return verbs.ewise("ewise_add", op, u, v, **controls)
-        t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
-        a, pa = u.dense()
-        b, pb = v.dense()
-        present_a = np.ones(u.size, bool) if pa is None else pa
-        present_b = np.ones(u.size, bool) if pb is None else pb
-        either = present_a | present_b
-        indices = None if either.all() else np.flatnonzero(either)
-        pick = slice(None) if indices is None else indices
-        a, b, in_a, in_b = a[pick], b[pick], present_a[pick], present_b[pick]
-        values = np.where(in_a & in_b, generic.binary(op, a, b, t_in),
-                          np.where(in_a, generic.cast(a, t_out), generic.cast(b, t_out)))
-        return self._into(Vector(u.size, indices, values), "ewise_add", controls)
+        return verbs.ewise("ewise_add", op, u, v, **controls)  # one merge of sorted keys, none for full vectors
 
     @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
@@ -309,7 +298,8 @@ class NumbaBackend(Backend):
         if scalar:
             value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()] if accum is None \
                 else value
-        if isinstance(w, Matrix) or accum is not None or replace or (not scalar and value.dtype != w.dtype):
+        if isinstance(w, Matrix) or w.indices is not None or accum is not None or replace or \
+                (not scalar and value.dtype != w.dtype):  # a sparse w: one merge of sorted keys (verbs.py)
             controls = dict(mask=mask, structure=structure, complement=complement, accum=accum, replace=replace)
             if scalar:
                 return verbs.assign_scalar(w, value, **controls)
@@ -438,10 +428,10 @@ def _suitesparse():
 def _graphblas(M):
     """The python-graphblas copy of a :class:`Matrix`, made once (matrices are not changed
     in place)."""
-    if M._graphblas is None:
+    if M._graphblas is None:  # SuiteSparse takes over the fresh copies instead of copying them again
         M._graphblas = _suitesparse().matrix(
             M.indptr.astype(np.uint64), M.indices.astype(np.uint64), ncols=M.ncols,
-            values=M.values)
+            values=None if M.values is None else M.values.copy(), copy=False)
     return M._graphblas
 
 
