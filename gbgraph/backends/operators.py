@@ -416,10 +416,14 @@ class _Operator:
         return (type(self), self.func, self.name, self.constants, self.helpers)
 
     def __eq__(self, other):
-        return type(other) is type(self) and self._key() == other._key()
+        return other is self or type(other) is type(self) and self._key() == other._key()
 
-    def __hash__(self):
-        return hash(self._key())
+    def __hash__(self):  # made once: backends look their compiled kernels up by operator on every call
+        try:
+            return self._hash
+        except AttributeError:
+            object.__setattr__(self, "_hash", hash(self._key()))
+            return self._hash
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r})"

@@ -543,8 +543,16 @@ def _identity(monoid, dtype):
 
 
 def _row_module(op, values, vectors):
-    names = "".join(f", v{k}" for k in range(len(vectors)))
-    return compiled(op, (values,) + vectors, lambda: op.result_dtype(values, vectors), _ROWS.format(vectors=names))
+    key = (op, values, vectors)
+    module = _ROW_MODULES.get(key)
+    if module is None:  # the template's text is made and hashed once per operator and dtypes
+        names = "".join(f", v{k}" for k in range(len(vectors)))
+        module = _ROW_MODULES[key] = compiled(op, (values,) + vectors, lambda: op.result_dtype(values, vectors),
+                                              _ROWS.format(vectors=names))
+    return module
+
+
+_ROW_MODULES = {}
 
 
 def row_operator(op, indptr, cols, vals, vectors, rows=None, order=None):
