@@ -626,12 +626,18 @@ def _user_apply(op, u, left, right, controls):
     return verbs.finish("apply", verbs.shape(u), keys, values, **controls)
 
 
+def _listed(x):
+    """(keys, values) of :func:`verbs.entries` with a full vector's keys listed too."""
+    keys, values = verbs.entries(x)
+    return (x.positions() if keys is None else keys), values
+
+
 def _user_ewise(verb, op, u, v, controls):
     """``ewise_add`` (union) or ``ewise_mult`` (intersection) with a BinaryOp or Monoid."""
     _kind(verb, op, (ops.BinaryOp,))
     verbs.check_like(verb, "the second operand", v, u)
-    keys_u, a = verbs.entries(u)
-    keys_v, b = verbs.entries(v)
+    keys_u, a = _listed(u)
+    keys_v, b = _listed(v)
     with compiled.supported("numba", verb, op, u, v):
         keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return verbs.finish(verb, verbs.shape(u), keys, values, **controls)
@@ -659,7 +665,7 @@ def _user_index(verb, op, u, thunk, controls):
     """``apply_index`` or ``select`` with an IndexUnaryOp."""
     _kind(verb, op, (ops.IndexUnaryOp,))
     thunk = _thunk_arrays(verb, op, u, thunk)
-    keys, values = verbs.entries(u)
+    keys, values = _listed(u)
     if isinstance(u, Vector):
         rows, cols = keys, np.zeros(keys.size, np.int64)
     else:
