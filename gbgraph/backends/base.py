@@ -884,7 +884,11 @@ class Backend(abc.ABC):
         Algorithms ask before running their verbs: ``"mis1"``, ``"mis2"``, ``"aggregate"``,
         ``"color"`` (greedy, distance 1) and ``"hec"``; a backend of fused kernels
         (``"native"``) answers with a function whose result is the verbs' own, bit for
-        bit. Every other backend runs the verbs.
+        bit. ``"coarse_by_sort"`` is :func:`gbgraph.coarse_graph`'s ``"sort"`` construction
+        (``f(graph, labels, k, low_degree_end)`` gives its CSR arrays, or None for a case
+        the kernel does not take): the numba and cupy backends answer with a compiled
+        kernel, since its output is a matrix, which no row operator writes. Every other
+        backend runs the verbs. None of these is part of the protocol.
 
         Returns
         -------

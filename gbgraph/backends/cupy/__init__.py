@@ -354,10 +354,16 @@ class CupyBackend(Backend):
         return Vector(u.size, rows[keep], out[keep])
 
 
-    def coarse_by_sort(self, graph, labels, k):
+    def fused(self, algorithm):
+        return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
+
+    def _coarse_by_sort(self, graph, labels, k, low_degree_end):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
-        method, or None when an aggregate is too large for it."""
+        method, or None when an aggregate is too large for it or the construction is
+        one-sided (``low_degree_end``: the CPU kernels' rule only)."""
+        if low_degree_end:
+            return None
         A = self.adjacency(graph)  # cached on the device
         if graph.weights is None:  # edge counts, as float64: cupyx matrices hold floating-point values
             return kernels.coarse_by_sort(A.indptr, A.indices, None, labels, k, np.dtype(np.float64))

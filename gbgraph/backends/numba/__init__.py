@@ -409,7 +409,10 @@ class NumbaBackend(Backend):
                                              monoid == "max")
         return Vector(u.size, rows[found], out[found])
 
-    def coarse_by_sort(self, graph, labels, k, *, low_degree_end=False):
+    def fused(self, algorithm):
+        return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
+
+    def _coarse_by_sort(self, graph, labels, k, low_degree_end):
         """Gilbert et al.'s construction with sort-based deduplication as numba kernels
         (``kernels/coarse.py``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
         method, bit for bit, two-sided or (``low_degree_end``) one-sided; None for weights
