@@ -26,6 +26,7 @@ from .. import operators as ops
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from . import generic, verbs
 from . import operators as compiled
+from .operators import check_kind as _kind
 from .containers import Matrix, Vector
 from .kernels import coarse, coloring, products, sets
 
@@ -611,14 +612,8 @@ def _values(A):
     return compiled.pattern_values(A.nvals) if A.values is None else A.values
 
 
-def _kind(verb, op, kinds):
-    if not isinstance(op, kinds):
-        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
-
-
 def _monoid(verb, monoid):
-    _kind(verb, monoid, (ops.Monoid,))
-    return monoid
+    return _kind(verb, monoid, (ops.Monoid,))
 
 
 def _no_order(verb, op, order):
@@ -629,17 +624,7 @@ def _no_order(verb, op, order):
 def _user_apply(op, u, left, right, controls):
     """``apply`` of a UnaryOp, or a BinaryOp with a bound scalar."""
     keys, values = verbs.entries(u)
-    if isinstance(op, ops.UnaryOp):
-        if left is not None or right is not None:
-            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        with compiled.supported("numba", "apply", op, u):
-            values = compiled.apply_unary(op, values)
-    else:
-        _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
-        if left is None and right is None:
-            raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        with compiled.supported("numba", "apply", op, u, right if left is None else left):
-            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+    values = compiled.apply_values("numba", op, values, u, left, right)
     return verbs.finish("apply", verbs.shape(u), keys, values, **controls)
 
 

@@ -346,6 +346,29 @@ def result_of(module):
     return np.dtype(module._GB_RESULT)
 
 
+def check_kind(verb, op, kinds):
+    """``TypeError`` unless ``op`` is an operator of one of the classes ``kinds``."""
+    if not isinstance(op, kinds):
+        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
+    return op
+
+
+def apply_values(backend, op, values, u, left, right):
+    """The values of ``apply(op, u, left=, right=)`` on ``backend``: a UnaryOp's of
+    ``values``, or a BinaryOp's with its bound scalar on one side."""
+    if isinstance(op, ops.UnaryOp):
+        if left is not None or right is not None:
+            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
+        with supported(backend, "apply", op, u):
+            return apply_unary(op, values)
+    check_kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
+    if left is None and right is None:
+        raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
+    scalar = right if left is None else left
+    with supported(backend, "apply", op, u, scalar):
+        return apply_bound(op, values, scalar, left is not None)
+
+
 def apply_unary(op, x):
     """``op(x)`` for each value."""
     module = compiled(op, (x.dtype,), lambda: op.result_dtype(x.dtype))
