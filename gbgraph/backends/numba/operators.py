@@ -31,6 +31,8 @@ import numba
 import numpy as np
 
 from .. import operators as ops
+
+ops.register_local()  # the generated modules' operators call local()
 from . import generic
 from .kernels.coloring import by_decreasing
 
