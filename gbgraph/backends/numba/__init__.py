@@ -705,18 +705,8 @@ def _user_rows(verb, op, A, u, controls, order):
 
 def _row_vectors(verb, op, A, u, ordered):
     """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
-    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
-    if len(vectors) != op.n_vectors:
-        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
-    if ordered and not vectors:
-        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
-    arrays = []
-    for k, v in enumerate(vectors):
-        if not isinstance(v, Vector) or v.size not in (A.nrows, A.ncols):
-            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {A.nrows} (read at i) or "
-                             f"{A.ncols} (read at a column), got {v!r}")
-        arrays.append(compiled.dense(verb, op, k, v.size, v.indices, v.values, op.fill[k], copy=ordered and k == 0))
-    return tuple(arrays)
+    return compiled.row_vectors(verb, op, u, A.nrows, A.ncols, ordered, Vector, lambda k, v, fill, copy: compiled.dense(
+        verb, op, k, v.size, v.indices, v.values, fill, copy=copy))
 
 
 def _order(verb, order, n, rows):

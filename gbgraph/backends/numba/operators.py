@@ -348,6 +348,22 @@ def result_of(module):
     return np.dtype(module._GB_RESULT)
 
 
+def row_vectors(verb, op, u, nrows, ncols, ordered, kind, dense):
+    """A RowOperator's vectors ``u`` (one, or a tuple) as dense arrays with its fills, the
+    first a copy when ``ordered``: each must be a ``kind`` of size ``nrows`` or ``ncols``,
+    and ``dense(k, v, fill, copy)`` gives its array."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors:
+        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+    if ordered and not vectors:
+        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
+    for k, v in enumerate(vectors):
+        if not isinstance(v, kind) or v.size not in (nrows, ncols):
+            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {nrows} (read at i) or "
+                             f"{ncols} (read at a column), got {v!r}")
+    return tuple(dense(k, v, op.fill[k], ordered and k == 0) for k, v in enumerate(vectors))
+
+
 def check_kind(verb, op, kinds):
     """``TypeError`` unless ``op`` is an operator of one of the classes ``kinds``."""
     if not isinstance(op, kinds):

@@ -696,18 +696,8 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
 
 def _row_vectors(verb, op, nrows, ncols, u, ordered):
     """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
-    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
-    if len(vectors) != op.n_vectors:
-        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
-    if ordered and not vectors:
-        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
-    arrays = []
-    for k, v in enumerate(vectors):
-        if not isinstance(v, gb.Vector) or v.size not in (nrows, ncols):
-            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {nrows} (read at i) or "
-                             f"{ncols} (read at a column), got {v!r}")
-        arrays.append(_dense(verb, op, k, v, op.fill[k], ordered and k == 0))
-    return tuple(arrays)
+    return compiled.row_vectors(verb, op, u, nrows, ncols, ordered, gb.Vector,
+                                lambda k, v, fill, copy: _dense(verb, op, k, v, fill, copy))
 
 
 def _order(verb, order, n, rows):
