@@ -20,6 +20,7 @@ backends (and mpi's blocks) run the same compiled code and give identical result
 """
 
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import os
@@ -584,16 +585,14 @@ def _identity(monoid, dtype):
 
 
 def _row_module(op, values, vectors):
-    key = (op, values, vectors)
-    module = _ROW_MODULES.get(key)
-    if module is None:  # the template's text is made and hashed once per operator and dtypes
-        names = "".join(f", v{k}" for k in range(len(vectors)))
-        module = _ROW_MODULES[key] = compiled(op, (values,) + vectors, lambda: op.result_dtype(values, vectors),
-                                              _ROWS.format(vectors=names))
-    return module
+    return compiled(op, (values,) + vectors, lambda: op.result_dtype(values, vectors), _rows_template(len(vectors)))
 
 
-_ROW_MODULES = {}
+@functools.lru_cache(maxsize=None)
+def _rows_template(count):
+    """The row kernels' template for ``count`` vectors, made once: :func:`compiled` looks
+    modules up by it on every call, and a string made anew would be hashed anew."""
+    return _ROWS.format(vectors="".join(f", v{k}" for k in range(count)))
 
 
 def row_operator(op, indptr, cols, vals, vectors, rows=None, order=None):
