@@ -354,17 +354,6 @@ class CupyBackend(Backend):
         return Vector(u.size, rows[keep], out[keep])
 
 
-    # ---- the coarse mappings' verbs: kernels/mapping.cu
-
-    def unclaimed(self, H, keys, pending):
-        free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),
-                                         keys.dense()[0].astype(cupy.uint64, copy=False), self.indices(pending))
-        ids = cupy.flatnonzero(free)
-        return Vector(H.size, ids, cupy.ones(ids.size, bool)), int(rounds[0])
-
-    def roots(self, parent):
-        return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))
-
     def fused(self, algorithm):
         return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
 
