@@ -162,14 +162,15 @@ def visit_in_order(be, H, keys, pending):
     state = visited.astype(xp.int64)  # CLAIMED 0 where not pending, UNCLAIMED 1 where nothing waits
     state[target] = UNDECIDED
     worklist = be.vector(xp.flatnonzero(state == UNDECIDED), xp.int64(UNDECIDED), n)
+    state = full_vector(be, state)
 
-    def round_(worklist, state, r):  # r: the state says everything
+    def round_(worklist, r):  # state, full, is updated in place: a replayed round writes the same buffer
         d = be.mxv(VISIT, waited, state, mask=worklist)  # d<U> = visit(Wᵀ, state): l.11-13
         be.assign(state, d, mask=d)  # state<d> = d
-        return be.select("valueeq", d, UNDECIDED), state  # U = select(d == undecided)
+        return (be.select("valueeq", d, UNDECIDED),)  # U = select(d == undecided)
 
-    (_, state), rounds = be.iterate(round_, (worklist, full_vector(be, state)), first=1)
-    return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds if bool(moving.any()) else 0
+    rounds = be.iterate(round_, (worklist,), first=1)[1] if bool(moving.any()) else 0
+    return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds
 
 
 def roots_and_labels(be, parent):
