@@ -155,8 +155,7 @@ def visit_in_order(be, H, keys, pending):
     waiting = xp.flatnonzero(waits)
     target = H[waiting]
     indptr = xp.zeros(n + 1, xp.int64)
-    indptr[waiting + 1] = 1
-    xp.cumsum(indptr, out=indptr)
+    xp.cumsum(waits, out=indptr[1:])
     W = be.matrix(indptr, target, copy=False)  # W(w, H(w)) for each w waiting on H(w)
     waited = be.transpose(W)  # Wᵀ: row u lists the vertices waiting on u
     state = visited.astype(xp.int64)  # CLAIMED 0 where not pending, UNCLAIMED 1 where nothing waits
@@ -169,7 +168,7 @@ def visit_in_order(be, H, keys, pending):
         be.assign(state, d, mask=d)  # state<d> = d
         return (be.select("valueeq", d, UNDECIDED),)  # U = select(d == undecided)
 
-    rounds = be.iterate(round_, (worklist,), first=1)[1] if bool(moving.any()) else 0
+    rounds = be.iterate(round_, (worklist,), first=1)[1] if bool(moving.any()) else 0  # rounds while U has entries
     return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds
 
 
