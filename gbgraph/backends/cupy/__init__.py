@@ -413,8 +413,9 @@ class CupyBackend(Backend):
         if isinstance(u, Matrix):
             return u.rows_at(indices)
         dense, present = u.dense()
-        keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
-        positions = cupy.flatnonzero(keep)
+        if present is None:  # a full vector gives a full one: no compaction, no sync (pointer jumping)
+            return Vector(indices.size, None, dense[indices])
+        positions = cupy.flatnonzero(present[indices])
         return Vector(indices.size, positions, dense[indices[positions]])
 
     @ops.accumulating
