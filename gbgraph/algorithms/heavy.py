@@ -148,7 +148,7 @@ def visit_in_order(be, H, keys, pending):
     xp = be.xp
     n = H.size
     visited = xp.zeros(n, bool)
-    visited[be.indices(pending)] = True
+    visited[be.indices(pending)] = True  # the structure of pending
     moving = visited & (H != xp.arange(n))  # pending, with a heavy neighbour
     waits = moving & visited[H]
     waits &= keys.values > keys.values[H]
@@ -160,7 +160,7 @@ def visit_in_order(be, H, keys, pending):
     waited = be.transpose(W)  # Wᵀ: row u lists the vertices waiting on u
     state = visited.astype(xp.int64)  # CLAIMED 0 where not pending, UNCLAIMED 1 where nothing waits
     state[target] = UNDECIDED
-    worklist = be.vector(xp.flatnonzero(state == UNDECIDED), xp.int64(UNDECIDED), n)
+    worklist = be.vector(xp.flatnonzero(state == UNDECIDED), xp.int64(UNDECIDED), n)  # U: what something waits on
     state = full_vector(be, state)
 
     def round_(worklist, r):  # state, full, is updated in place: a replayed round writes the same buffer
@@ -169,7 +169,7 @@ def visit_in_order(be, H, keys, pending):
         return (be.select("valueeq", d, UNDECIDED),)  # U = select(d == undecided)
 
     rounds = be.iterate(round_, (worklist,), first=1)[1] if bool(moving.any()) else 0  # rounds while U has entries
-    return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds
+    return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds  # indices of select(state == unclaimed)
 
 
 def roots_and_labels(be, parent):
