@@ -195,10 +195,10 @@ def _union(verb, op, keys_a, a, keys_b, b, size, accum_dtype=None):
     if accum_dtype is None:
         t_in, t_out = generic.binary_types(verb, op, a.dtype, b.dtype)
     else:
-        t_in = np.dtype(accum_dtype)
-        t_out = generic.binary_types(verb, op, t_in, t_in)[1]
-        if op == "pair":  # pair typed by one dtype is pair in that dtype
-            t_in = t_out = np.dtype(accum_dtype)
+        # an entry of one side only keeps its value in out's dtype (SuiteSparse's: a
+        # comparison's bool result applies where both sides have one)
+        t_in = t_out = np.dtype(accum_dtype)
+        generic.binary_types(verb, op, t_in, t_in)
     if keys_a is None and keys_b is None:
         return None, generic.binary(op, a, b, t_in).astype(t_out, copy=False)
     if keys_a is None or keys_b is None:  # one full operand: the other's entries combine into it
