@@ -19,7 +19,7 @@ from ..numba import generic
 from . import kernels
 from .containers import Matrix, Vector
 
-__all__ = ["cast", "binary", "unary", "dense", "mask_bytes", "inside", "entries", "check_shape", "finish", "push", "PUSH_MONOIDS", "masked_product", "build",
+__all__ = ["cast", "binary", "unary", "dense", "presence", "mask_bytes", "inside", "entries", "check_shape", "finish", "push", "PUSH_MONOIDS", "masked_product", "build",
            "BUILD_DUPS", "index_values"]
 
 _COMPARISONS = {"eq": cupy.equal, "ne": cupy.not_equal, "lt": cupy.less, "le": cupy.less_equal,
@@ -125,34 +125,56 @@ def unary(op, x):
 
 def dense(v):
     """(values at every position, bool presence or None when full) of any vector; a count
-    on the device stays there where the scatter kernels serve the dtype."""
+    on the device stays there where the kernels serve the dtype (one scatter of both)."""
     if v.indices is None:
         return v.values, None
-    if v.dtype in kernels._C_TYPES:
-        values, present = v.dense()
-        return values, present.view(bool)
-    v.exact()
-    values, present = cupy.zeros(v.size, v.dtype), cupy.zeros(v.size, bool)
-    values[v.indices], present[v.indices] = v.values, True
-    return values, present
+    if v.dtype not in kernels._C_TYPES:
+        v.exact()
+        values, present = cupy.zeros(v.size, v.dtype), cupy.zeros(v.size, bool)
+        values[v.indices], present[v.indices] = v.values, True
+        return values, present
+    values, present = cupy.zeros(v.size, v.dtype), cupy.zeros(v.size, cupy.uint8)
+    _scatter_dense(v, values, present)
+    return values, present.view(bool)
 
 
-def mask_bytes(mask, structure):
+def presence(v):
+    """A bool per position: whether ``v`` has an entry there; None when it is full."""
+    if v.indices is None:
+        return None
+    present = cupy.zeros(v.size, cupy.uint8)
+    _scatter_dense(v, None, present)
+    return present.view(bool)
+
+
+def _scatter_dense(v, values, present):
+    if v.capacity:
+        t = kernels.c_type(v.dtype) if v.dtype in kernels._C_TYPES else "unsigned char"
+        kernels._get("general.cu", f"gbgraph::scatter_dense<{t}>")(
+            (kernels._blocks(v.capacity),), (kernels._THREADS,),
+            (v.indices, kernels._ptr(None if values is None else v.values), *kernels.count_args(v),
+             kernels._ptr(values), present))
+
+
+def mask_bytes(mask, structure, known=None):
     """A bool per position: whether the mask holds it (an entry, nonzero unless
-    ``structure``); None where it holds every position."""
-    values, present = dense(mask)
+    ``structure``); None where it holds every position. ``known``: the mask's dense form
+    (:func:`dense`), when the caller has it."""
+    if structure and known is None:
+        return presence(mask)
+    values, present = dense(mask) if known is None else known
     if structure:
         return present
     nonzero = values != 0
     return nonzero if present is None else nonzero & present
 
 
-def inside(mask, structure, complement, size):
+def inside(mask, structure, complement, size, known=None):
     """A bool per position: whether the mask (complemented or not) lets it through; None
-    where it lets every position through."""
+    where it lets every position through. ``known``: as for :func:`mask_bytes`."""
     if mask is None:
         return None
-    held = mask_bytes(mask, structure)
+    held = mask_bytes(mask, structure, known)
     return held if not complement else (cupy.zeros(size, bool) if held is None else ~held)
 
 
@@ -170,6 +192,13 @@ def entries(size, values, present, mask=None, structure=True, complement=False):
     return Vector(size, *kernels.compact("ne", Vector(size, None, values), 0, keys=present.view(cupy.uint8)))
 
 
+def _same_entries(a, b):
+    """Whether vectors ``a`` and ``b`` are known, without looking at the device, to hold
+    the same entries: one object, or views of the same buffers and count."""
+    return a is b or a.indices is not None and a.indices is b.indices and a.count is b.count and \
+        a.values is b.values
+
+
 def check_shape(verb, name, x, size):
     """The ValueError of verbs.check_like for a vector operand of the wrong length."""
     if not isinstance(x, Vector) or x.size != size:
@@ -184,8 +213,10 @@ def finish(verb, out, t, *, mask, structure, complement, accum, replace):
     if mask is not None:
         check_shape(verb, "mask", mask, t.size)
     check_shape(verb, "out", out, t.size)
-    inside_ = inside(mask, structure, complement, out.size)
     t_values, t_present = dense(t)
+    # w<v> = v (BFS's pi<q> = q): the mask's positions are t's own
+    same = mask is not None and _same_entries(mask, t)
+    inside_ = inside(mask, structure, complement, out.size, (t_values, t_present) if same else None)
     own, own_present = dense(out)
     if accum is None:
         z, z_present = cast(t_values, dtype), t_present
@@ -309,7 +340,7 @@ def build(verb, keys, values, size, dup):
     return keys[starts], kernels.segment_reduce(name, values, starts)
 
 
-def index_values(op, keys, i, j, t, thunk):
+def index_values(op, i, j, t, thunk):
     """``op(i, j, thunk)`` of an index-unary operator in dtype ``t``: rowindex ``i + thunk``,
     colindex ``j + thunk``, diagindex ``j - (i + thunk)`` (:func:`verbs.apply_index`)."""
     thunk = generic.cast(thunk, t)[()]

@@ -22,6 +22,20 @@ __device__ __forceinline__ void combine(T* slot, T x)
     else atomicAdd(slot, x);
 }
 
+// A sparse vector's entries written into dense arrays: out[indices[k]] = values[k] (out may
+// be nullptr: the positions only) and present[indices[k]] = 1, in one pass.
+template <typename T>
+__global__ void scatter_dense(const long long* indices, const T* values, const long long* count_ptr, long long count,
+                              T* out, unsigned char* present)
+{
+    const long long n = entries(count_ptr, count);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
+        const long long j = indices[k];
+        if (out != nullptr) out[j] = values[k];
+        present[j] = 1;
+    }
+}
+
 // w<mask> = u (+).(x) A pushed from u's entries: entry u(i) meets row i of A, and each
 // A(i, j) whose j the mask lets through adds Mult(A(i, j), u(i), i) into out[j] (which
 // holds the monoid's identity), marking found[j]. ``mask`` (nullptr: none) holds a byte per
