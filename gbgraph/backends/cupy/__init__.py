@@ -163,9 +163,10 @@ class CupyBackend(Backend):
                             transpose=transpose)
         # as the pull over Aᵀ names it: the multiply's operands swapped (secondi, the inner index, stays)
         swapped = _SWAPPED_MULTIPLY.get(multiply, multiply)
-        if not transpose and u.indices is not None and general.pushable(monoid, dtype) and \
+        if not transpose and general.pushable(monoid, dtype) and \
                 (mask is None or isinstance(mask, Vector) and mask.size == A.ncols):
-            # pushed from u's entries along the rows of A: work in proportion to their edges
+            # pushed from u's entries along the rows of A: work in proportion to their edges,
+            # no Aᵀ to form (FastSV's parent matrix is new each round)
             held = None if mask is None else general.mask_bytes(mask, structure)
             if held is None and complement:
                 held = cupy.ones(A.ncols, bool)

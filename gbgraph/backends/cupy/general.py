@@ -259,17 +259,19 @@ def pushable(monoid, dtype):
 
 def push(monoid, multiply, dtype, u, A, held, complement):
     """``w<mask> = u ⊕.⊗ A`` from u's entries (kernels/general.cu's ``push``): ``multiply``
-    as the pull over Aᵀ names it, ``held`` the mask's bool per position (None: no mask)."""
+    as the pull over Aᵀ names it, ``held`` the mask's bool per position (None: no mask).
+    Needs no Aᵀ, and a row of Aᵀ as long as FastSV's root's is no one thread's loop."""
     n = A.ncols
     identity = {0: np.iinfo(dtype).max, 1: np.iinfo(dtype).min, 2: 0}[PUSH_MONOIDS[monoid]]
     out = cupy.full(n, identity, dtype)
     found = cupy.zeros(n, cupy.uint8)
     if u.capacity:
         tw = kernels.c_type(dtype)
+        lanes = kernels.lanes_for(A.nvals / max(A.nrows, 1))
         name = (f"gbgraph::push<{PUSH_MONOIDS[monoid]}, gbgraph::{kernels._MULTIPLIES[multiply]}<{tw}>, {tw}, "
-                f"{kernels.c_type(A.dtype)}, {kernels.c_type(u.dtype)}, {kernels.c_type(A.indices.dtype)}>")
+                f"{kernels.c_type(A.dtype)}, {kernels.c_type(u.dtype)}, {kernels.c_type(A.indices.dtype)}, {lanes}>")
         kernels._get("general.cu", name)(
-            (kernels._blocks(32 * u.capacity),), (kernels._THREADS,),
+            (kernels._blocks(lanes * u.capacity),), (kernels._THREADS,),
             (kernels._ptr(u.indices), u.values, *kernels.count_args(u), A.indptr, A.indices, kernels._ptr(A.values),
              kernels._ptr(None if held is None else held.view(cupy.uint8)), np.int32(complement), out, found))
     return Vector(n, *kernels.compact("ne", Vector(n, None, out), 0, keys=found))

@@ -41,19 +41,20 @@ __global__ void scatter_dense(const long long* indices, const T* values, const l
 // holds the monoid's identity), marking found[j]. ``mask`` (nullptr: none) holds a byte per
 // position, nonzero where the mask has an entry, read the other way round when
 // ``complement``. Mult is the multiply as the pull over Aᵀ sees it (operands swapped).
-template <int MONOID, typename Mult, typename TW, typename TA, typename TU, typename I>
+// LANES threads share an entry of u (a power of two up to 32, about A's mean row length),
+// taking the row's entries in turn: a long row is no one thread's loop.
+template <int MONOID, typename Mult, typename TW, typename TA, typename TU, typename I, int LANES>
 __global__ void push(const long long* u_indices, const TU* u_values, const long long* count_ptr, long long count,
                      const long long* indptr, const I* indices, const TA* a, const unsigned char* mask,
                      int complement, TW* out, unsigned char* found)
 {
     const long long n = entries(count_ptr, count);
-    // a warp per entry of u: its lanes take the row's entries in turn
-    const int lane = threadIdx.x & 31;
-    const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
-    for (long long k = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; k < n; k += warps) {
+    const int lane = threadIdx.x % LANES;
+    const long long groups = ((long long)gridDim.x * blockDim.x) / LANES;
+    for (long long k = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / LANES; k < n; k += groups) {
         const long long i = position(u_indices, k);
         const TU x = u_values[k];
-        for (long long p = indptr[i] + lane; p < indptr[i + 1]; p += 32) {
+        for (long long p = indptr[i] + lane; p < indptr[i + 1]; p += LANES) {
             const long long j = indices[p];
             if (mask != nullptr && (mask[j] != 0) == (complement != 0)) continue;
             combine<MONOID>(out + j, Mult::op(a == nullptr ? TA(1) : a[p], x, i));
