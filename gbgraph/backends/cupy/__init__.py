@@ -3,6 +3,8 @@
 Vectors and matrices live in CuPy arrays. A masked ``mxv`` is one raw CUDA kernel
 (``kernels/mxv.cu``, templated by semiring and types) over the rows of its mask; element-wise
 operations, selection, reductions and compaction go through CuPy (and CUB under it);
+output controls, mixed dtypes, pushed vector-matrix products, masked matrix products and
+builds with duplicates through :mod:`.general` (``kernels/general.cu``);
 ``plus_times`` matrix products through cuSPARSE (``cupyx.scipy.sparse``), other semirings by
 expansion, a stable sort and a segmented reduction. Every result equals the ``suitesparse``
 backend's: reductions run in a fixed order (a row in column order, sorted segments in
@@ -345,7 +347,7 @@ class CupyBackend(Backend):
                 return w
         # T = value (a scalar: at every position), then w<mask, replace> accum= T on the device
         t = Vector(w.size, None, cupy.full(w.size, value, value.dtype)) if scalar else value
-        return _finish("assign", w, t, mask, structure, complement, accum, replace)
+        return _finish("assign", w, t, mask, structure, complement, accum, replace, masked=False)
 
     @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
@@ -652,10 +654,11 @@ def _finishable(out, accum):
     return isinstance(out, Vector) and out.dtype in _KERNEL_DTYPES and (accum is None or accum in BINARY_OPS)
 
 
-def _finish(verb, out, t, mask, structure, complement, accum, replace):
-    """``out<mask, replace> accum= t`` on the device (:func:`general.finish`)."""
+def _finish(verb, out, t, mask, structure, complement, accum, replace, masked=True):
+    """``out<mask, replace> accum= t`` on the device (:func:`general.finish`); ``masked``:
+    t is a verb's ``T<mask>``."""
     return _typed(general.finish, verb, out, t, mask=mask, structure=structure, complement=complement, accum=accum,
-                  replace=replace)
+                  replace=replace, masked=masked)
 
 
 def _device_build(dup, ids, values):

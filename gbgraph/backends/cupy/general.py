@@ -206,13 +206,20 @@ def check_shape(verb, name, x, size):
         raise ValueError(f"{verb}: {name} has shape {shape}, expected {(size,)}")
 
 
-def finish(verb, out, t, *, mask, structure, complement, accum, replace):
-    """``out<mask, replace> accum= T`` in place on the device vectors ``out`` and ``t``
-    (``t`` already under the mask or not: it is masked here); returns ``out``."""
+def finish(verb, out, t, *, mask, structure, complement, accum, replace, masked=False):
+    """``out<mask, replace> accum= T`` in place on the device vectors ``out`` and ``t``;
+    returns ``out``. ``masked``: T has entries only where the mask lets them through (a
+    verb's ``T<mask>``); otherwise T is masked here."""
     dtype = out.dtype
     if mask is not None:
         check_shape(verb, "mask", mask, t.size)
     check_shape(verb, "out", out, t.size)
+    if accum is None and (mask is None or masked and replace):  # out takes T's entries, keeps none of its own
+        values = cast(t.values, dtype)
+        out.values = values.copy() if values is t.values else values  # out shares no operand's arrays
+        out.indices = None if t.indices is None else t.indices.copy()
+        out.count = None if t.count is None else t.count.copy()
+        return out
     t_values, t_present = dense(t)
     # w<v> = v (BFS's pi<q> = q): the mask's positions are t's own
     same = mask is not None and _same_entries(mask, t)
@@ -220,8 +227,6 @@ def finish(verb, out, t, *, mask, structure, complement, accum, replace):
     own, own_present = dense(out)
     if accum is None:
         z, z_present = cast(t_values, dtype), t_present
-        if z is t.values:  # out must not share the arrays of an operand
-            z = z.copy()
     else:
         # accum runs in out's dtype (python-graphblas' typing); an entry of one side only keeps
         # its value, cast to out's dtype (SuiteSparse's, not through a comparison's bool)
@@ -236,13 +241,24 @@ def finish(verb, out, t, *, mask, structure, complement, accum, replace):
             z = cupy.where(t_present, cupy.where(own_present, combined, t_only), own_only)
         z_present = None if t_present is None or own_present is None else t_present | own_present
     if inside_ is None:
-        values, present = z, z_present
-    else:
-        values = cupy.where(inside_, z, own)
-        kept = own_present if not replace else cupy.zeros(out.size, bool)
-        z_held = cupy.ones(out.size, bool) if z_present is None else z_present
-        present = None if z_present is None and kept is None else \
-            cupy.where(inside_, z_held, cupy.ones(out.size, bool) if kept is None else kept)
+        return _write(out, z, z_present)
+    return _write(out, cupy.where(inside_, z, own), _kept(inside_, z_present, own_present, replace))
+
+
+def _kept(inside_, z_present, own_present, replace):
+    """The positions of ``out<mask, replace> = Z``: Z's inside the mask, out's own outside it
+    unless ``replace`` (presence None: every position)."""
+    if replace:
+        return inside_ if z_present is None else z_present & inside_
+    if own_present is None:
+        return None if z_present is None else z_present | ~inside_
+    if z_present is None:
+        return inside_ | own_present
+    return cupy.where(inside_, z_present, own_present)
+
+
+def _write(out, values, present):
+    """``out`` made to hold the dense ``values`` where ``present``, in place."""
     w = entries(out.size, values, present)
     out.indices, out.values, out.count = w.indices, w.values, w.count
     return out

@@ -15,9 +15,10 @@ float64) runs that kernel instead, with the same order.
 Cost: each output control is one pass over sorted keys, never a sort. The index work is in
 compiled primitives (``kernels/merges.py``: :func:`~.kernels.merges.union`, a galloping
 :func:`~.kernels.merges.search`, :func:`~.kernels.merges.keep_outside`; ``kernels/positions.py``;
-``kernels/semirings.py``); everything else is numpy array code on whole arrays, which CuPy
-runs as it is. A device port of these forms (the cupy backend now runs them on the host,
-``cupy/host.py``) needs those primitives as device kernels.
+``kernels/semirings.py``); everything else is numpy array code on whole arrays. The cupy backend's device
+forms (``cupy/general.py``) follow these rules over dense arrays of a vector's length instead
+of merges of sorted keys (a pass over n costs a GPU little, a merge a sort); the forms here
+serve it on the host for what those do not cover (``cupy/host.py`` lists it).
 """
 
 import numpy as np
