@@ -8,7 +8,8 @@ builds with duplicates through :mod:`.general` (``kernels/general.cu``);
 ``plus_times`` matrix products through cuSPARSE (``cupyx.scipy.sparse``), other semirings by
 expansion, a stable sort and a segmented reduction. Every result equals the ``suitesparse``
 backend's: reductions run in a fixed order (a row in column order, sorted segments in
-sequence), never in the arrival order of atomics.
+sequence), never in the arrival order of atomics (the push's integer min, max and plus give
+one result in any order).
 """
 
 try:
