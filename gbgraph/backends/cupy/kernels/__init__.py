@@ -35,7 +35,8 @@ _C_TYPES = {np.dtype(bool): "bool", np.dtype(np.uint8): "unsigned char", np.dtyp
 _MONOIDS = {"min": "Min", "max": "Max", "plus": "Plus", "times": "Times", "any": "Any", "lor": "Lor",
             "land": "Land", "bor": "Bor", "band": "Band"}
 _MULTIPLIES = {"first": "First", "second": "Second", "pair": "Pair", "times": "TimesOp", "secondi": "SecondI",
-               "land": "LandOp"}
+               "land": "LandOp", "plus": "PlusMul", "minus": "MinusMul", "rminus": "RminusMul", "min": "MinMul",
+               "max": "MaxMul"}
 _COMPARE = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge"}
 #: element-wise operators with a kernel for (sparse vector) ⊙ (full vector)
 GATHER_OPS = dict(_COMPARE, min="MinOp", max="MaxOp", plus="PlusOp", minus="MinusOp", times="TimesBinary",
