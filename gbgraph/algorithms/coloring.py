@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import backends
 from .._checks import check_integer
+from ..backends.operators import RowOperator
 from .._labels import labelled, node_ids
 from ..errors import StallError
 from ..results import ColoringResult
@@ -34,6 +35,89 @@ PRIORITIES = ("random", "largest_degree")
 #: A round that colors under 1/_TAIL of the vertices left hands over to the dense-subgraph finish.
 _TAIL = 32
 _SEEDS = 2**63  # seeds reach the cupy hash kernel as a signed 64-bit round number
+
+
+# ---- the operators of the rounds (restricted Python: gbgraph.backends.operators) ---------
+# A color below 0 (the fill of absent entries) stands for no color. Colors are looked up 64
+# at a time: a word holds bit c - base for each color c of base..base + 63 met.
+
+
+def _window(start, stop, cols, colors, base):
+    """The colors base..base + 63 that the columns ``cols[start:stop]`` hold, as a bit word."""
+    word = np.uint64(0)
+    for p in range(start, stop):
+        offset = colors[cols[p]] - base
+        if offset >= 0 and offset < 64:
+            word |= np.uint64(1) << np.uint64(offset)
+    return word
+
+
+def _lowest_zero(word):
+    """The index of the lowest bit not set in ``word`` (which is not all ones)."""
+    c = 0
+    while (word >> np.uint64(c)) & np.uint64(1) != np.uint64(0):
+        c += 1
+    return c
+
+
+def _first_fit(i, start, stop, cols, vals, colors):
+    """First fit: the smallest color >= 0 that no column of row i holds, window after window
+    of 64 colors (a row reaches at most its length of colors, so the loop ends)."""
+    base = 0
+    word = _window(start, stop, cols, colors, base)
+    while ~word == np.uint64(0):
+        base += 64
+        word = _window(start, stop, cols, colors, base)
+    return base + _lowest_zero(word), True
+
+
+def _window_word(i, start, stop, cols, vals, offsets):
+    """The offsets 0..63 that the columns of row i hold (a net's colors of one window)."""
+    return _window(start, stop, cols, offsets, 0), True
+
+
+def _free_bit(i, start, stop, cols, vals, words):
+    """The lowest bit that no column's word holds; no entry when the words fill the window."""
+    word = np.uint64(0)
+    for p in range(start, stop):
+        word |= words[cols[p]]
+    if ~word == np.uint64(0):
+        return 0, False
+    return _lowest_zero(word), True
+
+
+def _chain_depth(i, start, stop, cols, vals, depth):
+    """Jones and Plassmann's depth: 1 + the largest depth among the columns (-1: none yet)."""
+    d = 0
+    for p in range(start, stop):
+        d = max(d, depth[cols[p]] + 1)
+    return d, True
+
+
+def _same_group_max(i, start, stop, cols, vals, keys, groups):
+    """The largest key among the columns in the group of i (groups below 0: in none)."""
+    g = groups[i]
+    best = np.uint64(0)
+    hit = False
+    for p in range(start, stop):
+        j = cols[p]
+        if groups[j] == g:
+            best = max(best, keys[j])
+            hit = True
+    return best, hit
+
+
+#: ``t<U> = first_fit(A, colors)``: each row's smallest color not within reach; with
+#: ``order=``, the rows one after another (sequential greedy in that order).
+FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", helpers=(_window, _lowest_zero))
+#: ``nets = A ⊕bor.second bit(colors - base)``: each net's colors of a window, for distance 2.
+WINDOW_WORD = RowOperator(_window_word, fill=-1, name="window_word", helpers=(_window,))
+#: The lowest free bit of the OR of the nets' words of a row, where one is free.
+FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit", helpers=(_lowest_zero,))
+#: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key.
+CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth")
+#: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
+SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
 
 
 
@@ -280,17 +364,27 @@ def _checked_order(order, n, xp):
 
 def _sequential(be, graph, keys, priority, order):
     """Each vertex, in ``order`` (else by decreasing key), takes its first fit among the
-    vertices colored before it: ``Backend.first_fit`` with a priority, whose Jones-Plassmann
-    rounds color a vertex once every neighbour before it has its color."""
+    vertices colored before it: one ordered pass of :data:`FIRST_FIT`."""
     n, xp = graph.n, be.xp
     if order is None:  # by decreasing key (keys are unique)
         order = xp.argsort(_ordered(keys, xp.arange(n, dtype=xp.int64), priority))[::-1]
     rank = xp.empty(n, xp.int64)  # int64 ranks: the first in order ranks highest
     rank[order] = xp.arange(n, 0, -1, dtype=xp.int64)
-    uncolored = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
-    colors = be.first_fit(be.adjacency(graph), uncolored, mask=be.full(n, True, "bool"),
-                          priority=be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
+    colors = be.mxv(FIRST_FIT, be.adjacency(graph), _none(be, n), mask=be.full(n, True, "bool"),
+                    order=be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
     return _result(be.values(colors), 1)
+
+
+def _none(be, n):
+    """An int64 vector of size n without entries: no vertex has a color (or a depth) yet."""
+    return be.vector(be.xp.empty(0, be.xp.int64), be.xp.empty(0, be.xp.int64), n)
+
+
+def _reach(be, A, hops):
+    """The matrix whose row i lists the vertices within reach of i: A, or for two hops over
+    closed neighbourhoods the pattern of A ⊕any.pair A (an ordered pass reads each row once
+    and writes as it goes, so it cannot share a net's colors between rows)."""
+    return A if hops == 1 else be.mxm("any_pair", A, A)  # A2 = A ⊕any.pair A
 
 
 def _ordered(keys, ids, priority):
@@ -309,13 +403,14 @@ def _few(won, left):
 def _finish_by_depth(rounds, colors, won, first):
     """Color the vertices left after this round's winners ``won`` as the remaining rounds
     would, the next one giving color ``first``: each takes ``first`` plus its depth in the
-    order of the keys (:meth:`~gbgraph.backends.base.Backend.chain_depth`). Returns the
-    number of those rounds."""
+    order of the keys (an ordered pass of :data:`CHAIN_DEPTH`). Returns the number of those
+    rounds."""
     be = rounds.be
     left = rounds.uncolored()
     left = left[~be.xp.isin(left, won)]
     keys = be.vector(left, rounds.values[left], rounds.n)
-    depth = be.chain_depth(rounds.A, keys, hops=rounds.distance)  # the round each would win, counted from the next
+    A = _reach(be, rounds.A, rounds.distance)
+    depth = be.mxv(CHAIN_DEPTH, A, _none(be, rounds.n), mask=keys, order=keys)  # the round each would win, from the next
     depth_values = be.values(depth)
     colors[be.indices(depth)] = first + depth_values
     return int(depth_values.max()) + 1 if depth_values.size else 0
@@ -338,24 +433,57 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
-    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first_fit skips it)
+    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
     rounds = 0
-    while be.nvals(U):
+    while be.nvals(U) and not (rounds and _few(be.nvals(won), be.nvals(U))):
         if rounds == max_iter:
             raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-        t = be.first_fit(A, colors, mask=U, hops=hops)  # t<U> = the first fit of each
-        rival = be.mxv_grouped("max_second", A, U, t, mask=U, hops=hops)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        t = _first_fits(be, A, colors, U, hops)  # t<U> = the first fit of each
+        rival = _rivals(be, A, U, t, hops)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
         lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
         won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
         be.assign(colors, won, mask=won)  # colors<won> = t
         U = be.apply("identity", U, mask=lost)  # U = U<lost>
         rounds += 1
-        if be.nvals(U) and _few(be.nvals(won), be.nvals(U)):
-            be.assign(colors, be.first_fit(A, colors, mask=U, hops=hops, priority=U), mask=U)  # colors<U> = in key order
-            break
-    uncolored = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
-    recolored = be.first_fit(A, uncolored, mask=be.full(n, True, "bool"), hops=hops, priority=colors)  # by class, last first
+    reach = _reach(be, A, hops)
+    if be.nvals(U):  # a round colored few: the rest in key order
+        be.assign(colors, be.mxv(FIRST_FIT, reach, colors, mask=U, order=U), mask=U)  # colors<U> = in key order
+    recolored = be.mxv(FIRST_FIT, reach, _none(be, n), mask=be.full(n, True, "bool"),
+                       order=colors)  # by class, last first
     return _result(be.values(recolored), rounds)
+
+
+def _first_fits(be, A, colors, U, hops):
+    """``t<U> = first_fit(A, colors)``; for two hops, window after window of 64 colors, each
+    net's word formed once and shared by the rows of the net (a hub's net is read once, not
+    once per row next to it)."""
+    if hops == 1:
+        return be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each row
+    t = _none(be, U.size)
+    pending, base = U, 0
+    while be.nvals(pending):
+        offsets = be.apply("minus", colors, right=base)  # offsets = colors - base
+        needed = be.vxm("any_pair", pending, A)  # the nets next to the pending rows
+        words = be.mxv(WINDOW_WORD, A, offsets, mask=needed)  # words<needed> = A ⊕bor.second bit(offsets)
+        free = be.mxv(FREE_BIT, A, words, mask=pending)  # free<pending> = lowest zero of A ⊕bor.second words
+        be.assign(t, be.apply("plus", free, right=base), mask=free)  # t<free> = base + free
+        pending = be.apply("identity", pending, mask=free, complement=True)  # pending<¬free>: window full
+        base += 64
+    return t
+
+
+def _rivals(be, A, U, t, hops):
+    """``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U``, each row's best key among the uncolored
+    vertices within reach that took the same color; for two hops, through each net's best
+    key per color: ``C = A ⊕max.second K`` with ``K(j, t_j) = key_j``, then
+    ``R<K> = A ⊕max.second C`` and its one entry per row."""
+    if hops == 1:
+        return be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+    ids, groups = be.extract_tuples(t)
+    K = be.build_matrix(ids, groups, be.values(U), U.size, int(be.reduce(t, "max")) + 1)  # K(j, t_j) = key_j
+    C = be.mxm("max_second", A, K)  # C(w, c) = the best key of color c in net w
+    R = be.mxm("max_second", A, C, mask=K)  # R<K> = A ⊕max.second C: at (i, t_i), over i's nets
+    return be.reduce_rows(R, "max")  # rival(i) = R(i, t_i)
 
 
 def _hybrid(be, graph, keys, degree_rounds, max_iter):
