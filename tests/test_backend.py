@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import gbgraph as gg
+from gbgraph.algorithms.coloring import FIRST_FIT
 
 from conftest import backend_params
 
@@ -210,7 +211,7 @@ def test_bor_second(be):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("offset", [0, 2**64 - 30], ids=["small", "uint64-hashes"])
-def test_first_fit_in_priority_order_is_sequential_greedy(be, seed, offset):
+def test_first_fit_operator_in_priority_order_is_sequential_greedy(be, seed, offset):
     # a random symmetric graph with a clique (long chains of waiting rows), colors given
     # before at some rows inside and outside the mask (-1 entries: no color), tied priorities;
     # the offset puts them where uint64 hash priorities lie, beyond int64
@@ -235,10 +236,140 @@ def test_first_fit_in_priority_order_is_sequential_greedy(be, seed, offset):
     xp = be.xp
     A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n)
     ids = xp.arange(n, dtype=xp.int64)
-    result = be.first_fit(A, be.vector(ids, xp.asarray(given), n), mask=be.vector(xp.asarray(rows), True, n),
-                          priority=be.vector(ids, xp.asarray(priority), n))
+    result = be.mxv(FIRST_FIT, A, be.vector(ids, xp.asarray(given), n), mask=be.vector(xp.asarray(rows), True, n),
+                    order=be.vector(ids, xp.asarray(priority), n))  # coloring's row operator, ordered
     assert _host(be.indices(result)).tolist() == rows.tolist()
     assert _host(be.values(result)).tolist() == colors[rows].tolist()
+
+
+def _random_graph(seed, n=300, clique=40):
+    """A random symmetric pattern with a clique (rows that reach more than 64 colors), sorted."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    M = sp.random(n, n, density=0.03, random_state=rng, format="lil")
+    M[:clique, :clique] = 1
+    M = sp.csr_array(M + M.T)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M.sort_indices()
+    return M, rng
+
+
+def _on(be, M):
+    xp = be.xp
+    return be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=M.shape[1])
+
+
+def _closed_reach(M, hops):
+    """Each row's columns within ``hops`` over the closed neighbourhoods (scipy)."""
+    import scipy.sparse as sp
+
+    C = sp.csr_array(M + sp.eye_array(M.shape[0]))
+    R = C @ C if hops == 2 else C
+    R.sort_indices()
+    return np.split(R.indices, R.indptr[1:-1])
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
+    # colors given at some vertices (0..78 in a clique: its rows need a second window), -1
+    # or no entry elsewhere; hops=2 is coloring's window-by-window composition over A + I
+    from gbgraph.algorithms.coloring import _first_fits
+
+    M, rng = _random_graph(seed, clique=80)
+    n = M.shape[0]
+    given = np.where(rng.random(n) < 0.5, rng.integers(0, 70, n), -1)
+    given[1:80] = np.arange(79)  # vertex 0 of the clique sees 79 colors: a second window
+    ids = np.union1d(np.flatnonzero(rng.random(n) < 0.9), np.arange(1, 80))
+    rows = np.union1d(np.flatnonzero(rng.random(n) < 0.7), [0])
+    colors = np.full(n, -1)
+    colors[ids] = given[ids]
+    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
+    expected = [next(c for c in range(n + 1) if c not in set(colors[reach[i]].tolist())) for i in rows]
+    xp = be.xp
+    A = _on(be, M) if hops == 1 else be.adjacency(gg.as_graph(M), closed=True)
+    result = _first_fits(be, A, be.vector(xp.asarray(ids), xp.asarray(given[ids]), n),
+                         be.vector(xp.asarray(rows), True, n), hops)  # t<rows> = first fit
+    assert _host(be.indices(result)).tolist() == rows.tolist()
+    assert _host(be.values(result)).tolist() == expected
+    assert max(expected) >= 64
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_chain_depth_operator_is_the_jones_plassmann_round(be, seed):
+    from gbgraph.algorithms.coloring import CHAIN_DEPTH
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    priority = rng.integers(0, 25, n).astype(np.uint64)  # ties: the lower index first
+    neighbours = np.split(M.indices, M.indptr[1:-1])
+    depth = {}
+    for i in sorted(rows.tolist(), key=lambda i: (-int(priority[i]), i)):
+        depth[i] = 1 + max((depth[j] for j in neighbours[i].tolist() if j in depth), default=-1)
+    xp = be.xp
+    keys = be.vector(xp.asarray(rows), xp.asarray(priority[rows]), n)
+    none = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
+    result = be.mxv(CHAIN_DEPTH, _on(be, M), none, mask=keys, order=keys)
+    assert _entries(be, result) == {i: depth[i] for i in rows.tolist()}
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops):
+    # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>:
+    # rival(i) = max key_j over j within reach, j in U, t_j = t_i; no entry where none
+    from gbgraph.algorithms.coloring import _rivals
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    U = np.flatnonzero(rng.random(n) < 0.6)
+    key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
+    t = rng.integers(0, 6, n)
+    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
+    inside = set(U.tolist())
+    expected = {}
+    for i in U.tolist():
+        same = [int(key[j]) for j in reach[i].tolist() if j in inside and t[j] == t[i]]
+        if same:
+            expected[i] = max(same)
+    xp = be.xp
+    A = _on(be, M) if hops == 1 else be.adjacency(gg.as_graph(M), closed=True)
+    rival = _rivals(be, A, be.vector(xp.asarray(U), xp.asarray(key[U]), n),
+                    be.vector(xp.asarray(U), xp.asarray(t[U]), n), hops)
+    assert _entries(be, rival) == expected
+    assert be.values(rival).dtype == np.uint64
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_same_part_sum_is_the_weight_inside_the_part(be, weighted):
+    from gbgraph.algorithms.partition import SAME_PART_SUM
+
+    M, rng = _random_graph(4)
+    n = M.shape[0]
+    parts = rng.integers(0, 3, n)
+    xp = be.xp
+    if weighted:
+        weights = rng.random(M.indices.size)
+        A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n, values=xp.asarray(weights))
+        u = be.full(n, 1.5, "float64")
+    else:
+        weights = np.ones(M.indices.size, np.int64)
+        A, u = _on(be, M), be.full(n, 1, "int64")
+    result = be.mxv(SAME_PART_SUM, A, (u, be.vector(xp.arange(n), xp.asarray(parts), n)))
+    expected = {}
+    for i in range(n):
+        p = np.arange(M.indptr[i], M.indptr[i + 1])
+        p = p[parts[M.indices[p]] == parts[i]]
+        if p.size:
+            total = weights[p[0]] * (1.5 if weighted else 1)
+            for q in p[1:]:  # in column order, as the row is summed
+                total = total + weights[q] * (1.5 if weighted else 1)
+            expected[i] = total
+    assert _entries(be, result) == expected
+    assert be.values(result).dtype == (np.float64 if weighted else np.int64)
 
 
 def test_extract_matrix_rows(be):
