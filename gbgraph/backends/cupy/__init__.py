@@ -266,39 +266,7 @@ class CupyBackend(Backend):
     def iterate(self, step, state, *, first=0, stop=None):
         return replay.iterate(step, state, first, stop)
 
-    # ---- fused verbs: kernels of their own (kernels/coloring.cu; GraphBLAS forms in base.py)
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        if priority is not None and (hops != 1 or priority.dtype.kind not in "biu"):
-            return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
-        rows = self.indices(mask)
-        dense, present = colors.dense()
-        if present is not None:
-            dense = cupy.where(present.astype(bool), dense, -1)
-        dense = dense.astype(cupy.int64, copy=False)
-        if priority is None:
-            return Vector(colors.size, rows, kernels.first_fit_rows(A.indptr, A.indices, dense, rows, hops))
-        # position: rows by decreasing priority, equal ones by increasing index (a stable sort
-        # of the reversed keys; ~ reverses the order of either signedness)
-        order = rows[cupy.argsort(~priority.restrict(rows).values)]
-        position = cupy.full(colors.size, -1, cupy.int64)
-        position[order] = cupy.arange(order.size, dtype=cupy.int64)
-        return Vector(colors.size, rows, kernels.first_fit_in_order(A.indptr, A.indices, dense, rows, position))
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        monoid, multiply = _split(semiring)
-        integral = u.dtype.kind in "biu" or multiply == "pair"
-        if hops != 1 or monoid not in ("max", "plus") or multiply not in ("second", "pair") or not integral:
-            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
-        values, present = u.dense()
-        if multiply == "pair":
-            values = cupy.ones(u.size, cupy.int64)
-        present = cupy.ones(u.size, bool) if present is None else present.astype(bool)
-        rows = self.indices(groups if mask is None else mask)
-        out, found = kernels.grouped_reduce(monoid, A.indptr, A.indices, values, present,
-                                            groups.dense()[0].astype(cupy.int64, copy=False), rows)
-        keep = cupy.flatnonzero(found)
-        return Vector(u.size, rows[keep], out[keep])
+    # ---- fused verbs: kernels of their own (GraphBLAS forms in forms.py) -----------------
 
     def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
         if limit is None:  # a row's groups unbounded: no fixed number of slots per thread

@@ -27,13 +27,9 @@ verb                                        exchange
                                             (with ``cols``: then cut on each rank)
 ``nvals``, ``reduce`` (vector or matrix)    one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
-``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
-                                            mask's rows read, as ``mxv`` (:mod:`.fused`)
-``better_group``                            the same, and the sizes of the groups met
-``first_fit`` (one hop, a priority)         its rounds' products and first fits, as above;
-                                            the ranking of its rows gathered once
-``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
-                                            forms): whole vectors and matrices gathered
+``better_group``                            the ghost entries of its vectors that the
+                                            mask's rows read, as ``mxv`` (:mod:`.fused`),
+                                            and the sizes of the groups met
 ``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank
 ``extract_tuples``
 ``matrix``, ``vector``, ``full``,           none: each rank keeps its block of the arrays
@@ -470,21 +466,6 @@ class MPIBackend(Backend):
         return DistVector(w, size, self.block(size)[0])
 
     # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        """:meth:`Backend.first_fit` on this rank's rows and their ghosts; ``hops=2`` runs
-        the inherited form, which gathers whole vectors, and a ``priority`` (a global order)
-        the form's Jones-Plassmann rounds, each round's first fit this verb again."""
-        if hops == 2 or priority is not None:
-            return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
-        return fused.first_fit(self, A, colors, mask)
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        """:meth:`Backend.mxv_grouped` on this rank's rows and their ghosts; ``hops=2`` runs
-        the inherited form, which gathers whole vectors and matrices."""
-        if hops == 2:
-            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
-        return fused.mxv_grouped(self, semiring, A, u, groups, mask)
 
     def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
         """:meth:`Backend.better_group` on this rank's rows and their ghosts, with the sizes

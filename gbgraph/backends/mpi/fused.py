@@ -14,8 +14,6 @@ exchanges:
 ==================  ===================================================================
 verb                exchange
 ==================  ===================================================================
-``first_fit``       ``colors`` at the ghost columns of the mask's rows
-``mxv_grouped``     ``u`` and ``groups`` at the ghost columns of the mask's rows
 ``better_group``    ``labels`` and ``rooted`` at the ghost columns of the mask's rows;
                     ``sizes`` of the groups met (their ids to the owners, sizes back)
 ==================  ===================================================================
@@ -27,10 +25,6 @@ within a row they compare packed keys, group sizes and column positions, which t
 numbers keep in order (the column map is increasing), and the largest size that
 ``better_group`` offsets by is the largest among the groups met, at least that of any
 group a row compares. So the results equal the single-process ones bit for bit.
-
-The cases that reach further than a row's neighbours (``hops=2``) or follow a global order
-(``first_fit`` with a priority) are not posed locally: :class:`~gbgraph.backends.mpi.MPIBackend`
-runs the inherited forms for them.
 """
 
 import numpy as np
@@ -38,34 +32,7 @@ import numpy as np
 from .blocks import DistVector
 from .moves import fetch, with_ghosts
 
-__all__ = ["first_fit", "mxv_grouped", "better_group"]
-
-
-def first_fit(be, A, colors, mask):
-    """This rank's block of :meth:`~gbgraph.backends.base.Backend.first_fit` with
-    ``hops=1`` and no priority: the smallest color that no neighbour holds, per row of
-    ``mask``."""
-    rows, m = _mask_rows(be, A, mask)
-    c = with_ghosts(be, colors, A, A.plan(be.local).marked(rows))  # c = colors at the mask's rows' columns
-    if not rows.size:
-        return _empty(be, A, colors.size, np.int64)
-    w = be.local.first_fit(A.square(be.local), c, mask=m)  # w<m> = first fit of A's rows
-    return _to_block(be, A, w, colors.size)
-
-
-def mxv_grouped(be, semiring, A, u, groups, mask):
-    """This rank's block of :meth:`~gbgraph.backends.base.Backend.mxv_grouped` with
-    ``hops=1``: ``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u`` over the block's rows."""
-    rows, m = _mask_rows(be, A, groups if mask is None else mask)
-    ghosts = A.plan(be.local).marked(rows)
-    x = with_ghosts(be, u, A, ghosts)  # x = u at the mask's rows' columns
-    g, _ = _renumbered(be.local, with_ghosts(be, groups, A, ghosts))  # g = groups there, numbered 0 .. k - 1
-    if not rows.size:  # the product's type, no entry
-        return _to_block(be, A, be.local.mxv(semiring, A.square(be.local), x, mask=m), groups.size)
-    w = be.local.mxv_grouped(semiring, A.square(be.local), x, g, mask=m)  # w<m> = (A ∘ [g_i = g_j]) ⊕.⊗ x
-    if semiring.endswith("secondi"):  # its values are A's local columns
-        w = be.local.vector(be.local.indices(w), A.columns.ids[be.local.values(w)], w.size)
-    return _to_block(be, A, w, groups.size)
+__all__ = ["better_group"]
 
 
 def better_group(be, A, labels, rooted, sizes, mask, limit):

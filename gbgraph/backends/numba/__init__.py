@@ -25,7 +25,7 @@ from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, 
 from . import generic, verbs
 from . import operators as compiled
 from .containers import Matrix, Vector
-from .kernels import aggregation, coarse, coloring, products, sets
+from .kernels import aggregation, coarse, products, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -367,38 +367,6 @@ class NumbaBackend(Backend):
         return self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
     # ---- fused verbs: kernels of their own (GraphBLAS forms in base.py) ------------------
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        rows = mask.positions()
-        dense = colors.dense(-1)[0].astype(np.int64, copy=False)
-        if priority is None:
-            chosen = coloring.first_fit_rows(A.indptr, A.indices, dense, rows, hops)
-        else:
-            by = coloring.by_decreasing(priority.dense()[0][rows])
-            chosen = np.empty(rows.size, np.int64)
-            chosen[by] = coloring.first_fit_in_order(A.indptr, A.indices, dense, rows[by], hops)
-        return Vector(colors.size, rows, chosen)
-
-    def chain_depth(self, A, priority, *, hops=1):
-        rows = priority.positions()
-        by = coloring.by_decreasing(priority.dense()[0][rows])
-        depth = np.empty(rows.size, np.int64)
-        depth[by] = coloring.chain_depth_in_order(A.indptr, A.indices, rows[by], hops)
-        return Vector(priority.size, rows, depth)
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        monoid, multiply = _split(semiring)
-        integral = u.dtype.kind in "biu" or multiply == "pair"
-        if monoid not in ("max", "plus") or multiply not in ("second", "pair") or not integral:
-            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
-        values, present = u.dense()
-        if multiply == "pair":
-            values = np.ones(u.size, np.int64)
-        present = np.ones(u.size, bool) if present is None else present
-        rows = (groups if mask is None else mask).positions()
-        out, found = coloring.grouped_reduce(A.indptr, A.indices, values, present, groups.dense()[0], rows, hops,
-                                             monoid == "max")
-        return Vector(u.size, rows[found], out[found])
 
     def coarse_by_sort(self, graph, labels, k, *, low_degree_end=False):
         """Gilbert et al.'s construction with sort-based deduplication as numba kernels
