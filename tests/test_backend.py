@@ -275,8 +275,8 @@ def _closed_reach(M, hops):
 @pytest.mark.parametrize("seed", range(3))
 def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
     # colors given at some vertices (0..78 in a clique: its rows need a second window), -1
-    # or no entry elsewhere; hops=2 is coloring's window-by-window composition over A + I
-    from gbgraph.algorithms.coloring import _first_fits
+    # or no entry elsewhere; hops=2 reads the rows of coloring's A ⊕any.pair A over A + I
+    from gbgraph.algorithms.coloring import FIRST_FIT, _reach
 
     M, rng = _random_graph(seed, clique=80)
     n = M.shape[0]
@@ -289,9 +289,9 @@ def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
     reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
     expected = [next(c for c in range(n + 1) if c not in set(colors[reach[i]].tolist())) for i in rows]
     xp = be.xp
-    A = _on(be, M) if hops == 1 else be.adjacency(gg.as_graph(M), closed=True)
-    result = _first_fits(be, A, be.vector(xp.asarray(ids), xp.asarray(given[ids]), n),
-                         be.vector(xp.asarray(rows), True, n), hops)  # t<rows> = first fit
+    A = _on(be, M) if hops == 1 else _reach(be, be.adjacency(gg.as_graph(M), closed=True))
+    result = be.mxv(FIRST_FIT, A, be.vector(xp.asarray(ids), xp.asarray(given[ids]), n),
+                    mask=be.vector(xp.asarray(rows), True, n))  # t<rows> = first fit
     assert _host(be.indices(result)).tolist() == rows.tolist()
     assert _host(be.values(result)).tolist() == expected
     assert max(expected) >= 64
@@ -321,7 +321,7 @@ def test_chain_depth_operator_is_the_jones_plassmann_round(be, seed):
 def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops):
     # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>:
     # rival(i) = max key_j over j within reach, j in U, t_j = t_i; no entry where none
-    from gbgraph.algorithms.coloring import _rivals
+    from gbgraph.algorithms.coloring import SAME_GROUP_MAX, _reach
 
     M, rng = _random_graph(seed)
     n = M.shape[0]
@@ -336,9 +336,9 @@ def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops
         if same:
             expected[i] = max(same)
     xp = be.xp
-    A = _on(be, M) if hops == 1 else be.adjacency(gg.as_graph(M), closed=True)
-    rival = _rivals(be, A, be.vector(xp.asarray(U), xp.asarray(key[U]), n),
-                    be.vector(xp.asarray(U), xp.asarray(t[U]), n), hops)
+    A = _on(be, M) if hops == 1 else _reach(be, be.adjacency(gg.as_graph(M), closed=True))
+    keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
+    rival = be.mxv(SAME_GROUP_MAX, A, (keys, groups), mask=keys)
     assert _entries(be, rival) == expected
     assert be.values(rival).dtype == np.uint64
 
@@ -370,6 +370,25 @@ def test_same_part_sum_is_the_weight_inside_the_part(be, weighted):
             expected[i] = total
     assert _entries(be, result) == expected
     assert be.values(result).dtype == (np.float64 if weighted else np.int64)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_first_fit_in_rounds_is_the_ordered_pass(be, seed):
+    # coloring's parallel form of the in-order pass (the GPU's): the same colors as one
+    # ordered pass of FIRST_FIT, with colors given outside the rows to color, tied priorities
+    from gbgraph.algorithms.coloring import FIRST_FIT, _in_rounds
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    given = np.flatnonzero(rng.random(n) < 0.2)
+    given = given[~np.isin(given, rows)]
+    xp = be.xp
+    A, order = _on(be, M), be.vector(xp.arange(n), xp.asarray(rng.integers(0, 25, n)), n)
+    colors, mask = be.vector(xp.asarray(given), xp.asarray(given % 70), n), be.vector(xp.asarray(rows), True, n)
+    expected = _entries(be, be.mxv(FIRST_FIT, A, colors, mask=mask, order=order))
+    assert _entries(be, _in_rounds(be, A, colors, mask, order)) == expected
+    assert max(expected.values()) >= 20  # the clique: a long chain of rounds
 
 
 def test_extract_matrix_rows(be):

@@ -375,14 +375,14 @@ def _same_typed(ss, be, x, y):
 @pytest.mark.parametrize("mask", FUSED_MASKS)
 @pytest.mark.parametrize("graph", FUSED_GRAPHS)
 def test_first_fit(graph, mask, hops):
-    # coloring's first fits: the row operator (one hop), the window-by-window composition (two)
+    # coloring's first fit: the row operator over A (one hop) or A ⊕any.pair A over A + I (two)
     ss, be, G, n = _fused_graph(graph)
     ids = np.flatnonzero(np.arange(n) % 5 != 2)  # no entry at every fifth vertex
     colors = np.full(ids.size, -1)  # -1: no color
     colored = ids % 11 != 0
     colors[colored] = np.arange(np.count_nonzero(colored)) % 67  # 67 colors: two windows of 64
     rows = FUSED_MASKS[mask](n)
-    out = [coloring._first_fits(b, b.adjacency(G), b.vector(ids, colors, n), b.vector(rows, True, n), hops)
+    out = [b.mxv(coloring.FIRST_FIT, _within(b, G, hops), b.vector(ids, colors, n), mask=b.vector(rows, True, n))
            for b in (ss, be)]
     _same_typed(ss, be, *out)
     assert ss.nvals(out[0]) == rows.size
@@ -402,14 +402,18 @@ def test_first_fit_in_order():
 @pytest.mark.parametrize("hops", [1, 2])
 @pytest.mark.parametrize("graph", ["laplace", "elasticity"])
 def test_same_group_max(graph, hops):
-    # coloring's rivals: the row operator (one hop), two products through the nets (two)
     ss, be, G, n = _fused_graph(graph)
     ids = np.arange(0, n, 2)
     keys = (ids * 7919 % 1009 + 1).astype(np.uint64)
     groups = (ids // 4) * 13 % 7  # colors of groups of 4 consecutive vertices
-    out = [coloring._rivals(b, b.adjacency(G, closed=hops == 2), b.vector(ids, keys, n), b.vector(ids, groups, n),
-                            hops) for b in (ss, be)]
+    out = [b.mxv(coloring.SAME_GROUP_MAX, _within(b, G, hops), (b.vector(ids, keys, n), b.vector(ids, groups, n)),
+                 mask=b.vector(ids, True, n)) for b in (ss, be)]
     _same_typed(ss, be, *out)
+
+
+def _within(b, G, hops):
+    """The rows coloring reads: A, or A ⊕any.pair A over A + I."""
+    return b.adjacency(G) if hops == 1 else coloring._reach(b, b.adjacency(G, closed=True))
 
 
 @pytest.mark.parametrize("mask", ["none", *FUSED_MASKS])

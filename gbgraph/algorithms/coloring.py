@@ -60,30 +60,31 @@ def _lowest_zero(word):
     return c
 
 
-def _first_fit(i, start, stop, cols, vals, colors):
-    """First fit: the smallest color >= 0 that no column of row i holds, window after window
-    of 64 colors (a row reaches at most its length of colors, so the loop ends)."""
+def _smallest_free(start, stop, cols, colors):
+    """The smallest color >= 0 that no column of ``cols[start:stop]`` holds, window after
+    window of 64 colors (a row reaches at most its length of colors, so the loop ends)."""
     base = 0
     word = _window(start, stop, cols, colors, base)
     while ~word == np.uint64(0):
         base += 64
         word = _window(start, stop, cols, colors, base)
-    return base + _lowest_zero(word), True
+    return base + _lowest_zero(word)
 
 
-def _window_word(i, start, stop, cols, vals, offsets):
-    """The offsets 0..63 that the columns of row i hold (a net's colors of one window)."""
-    return _window(start, stop, cols, offsets, 0), True
+def _first_fit(i, start, stop, cols, vals, colors):
+    """First fit: the smallest color that no column of row i holds."""
+    return _smallest_free(start, stop, cols, colors), True
 
 
-def _free_bit(i, start, stop, cols, vals, words):
-    """The lowest bit that no column's word holds; no entry when the words fill the window."""
-    word = np.uint64(0)
+def _first_fit_when_ready(i, start, stop, cols, vals, colors, position):
+    """First fit of row i once every column placed before it (``position`` >= 0 and lower)
+    has a color; no entry while one has none."""
+    at = position[i]
     for p in range(start, stop):
-        word |= words[cols[p]]
-    if ~word == np.uint64(0):
-        return 0, False
-    return _lowest_zero(word), True
+        before = position[cols[p]]
+        if before >= 0 and before < at and colors[cols[p]] < 0:
+            return 0, False
+    return _smallest_free(start, stop, cols, colors), True
 
 
 def _chain_depth(i, start, stop, cols, vals, depth):
@@ -91,6 +92,14 @@ def _chain_depth(i, start, stop, cols, vals, depth):
     d = 0
     for p in range(start, stop):
         d = max(d, depth[cols[p]] + 1)
+    return d, True
+
+
+def _depth_after(i, start, stop, cols, vals, depth):
+    """:func:`_chain_depth` over the entries named by the row's values (-1: none yet)."""
+    d = 0
+    for p in range(start, stop):
+        d = max(d, depth[vals[p]] + 1)
     return d, True
 
 
@@ -109,13 +118,15 @@ def _same_group_max(i, start, stop, cols, vals, keys, groups):
 
 #: ``t<U> = first_fit(A, colors)``: each row's smallest color not within reach; with
 #: ``order=``, the rows one after another (sequential greedy in that order).
-FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", helpers=(_window, _lowest_zero))
-#: ``nets = A ⊕bor.second bit(colors - base)``: each net's colors of a window, for distance 2.
-WINDOW_WORD = RowOperator(_window_word, fill=-1, name="window_word", helpers=(_window,))
-#: The lowest free bit of the OR of the nets' words of a row, where one is free.
-FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit", helpers=(_lowest_zero,))
+FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", helpers=(_window, _lowest_zero, _smallest_free))
+#: The first fit of the rows whose earlier rows within reach have their colors: a round of
+#: the in-order pass run in parallel (Jones and Plassmann's rounds with first fit).
+FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_fit_when_ready",
+                                   helpers=(_window, _lowest_zero, _smallest_free))
 #: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key.
 CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth")
+#: ``depth(r) = 1 + max depth(Q(r, j))``: the same over the entries the values of Q name.
+DEPTH_AFTER = RowOperator(_depth_after, fill=-1, name="depth_after")
 #: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
 SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
 
@@ -204,9 +215,11 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=
     -----
     A round is one masked ``max_second`` product over the uncolored rows (two products over
     closed neighbourhoods for distance 2) and a few passes over the uncolored vertices;
-    first-fit adds a row gather of the winners and a bitwise-or reduction of their
-    neighbours' color bits, 64 colors per word (``docs/coloring.md`` explains why the
-    reduction is array code and not a ``bor`` semiring). Rounds: the depth of the
+    first fit is a row operator (:data:`FIRST_FIT`: the colors of a row as bit words, 64
+    colors per word, and the lowest bit not set), passed to ``mxv`` over the rows to color,
+    or with ``order=`` for the passes in order. ``"greedy"`` at distance 2 reads the rows of
+    ``A ⊕any.pair A`` (over closed neighbourhoods), built once: its size is the sum of the
+    squared degrees, large for graphs with hubs. Rounds: the depth of the
     priority order, O(log n / log log n) for bounded degree and random priorities [2]_.
 
     References
@@ -370,9 +383,39 @@ def _sequential(be, graph, keys, priority, order):
         order = xp.argsort(_ordered(keys, xp.arange(n, dtype=xp.int64), priority))[::-1]
     rank = xp.empty(n, xp.int64)  # int64 ranks: the first in order ranks highest
     rank[order] = xp.arange(n, 0, -1, dtype=xp.int64)
-    colors = be.mxv(FIRST_FIT, be.adjacency(graph), _none(be, n), mask=be.full(n, True, "bool"),
-                    order=be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
+    colors = _in_order(be, be.adjacency(graph), _none(be, n), be.full(n, True, "bool"),
+                       be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
     return _result(be.values(colors), 1)
+
+
+def _in_order(be, A, colors, rows, order):
+    """``w<rows>``: each row of ``rows``, by decreasing ``order`` (equal: lower index first),
+    takes its first fit seeing ``colors`` and the colors given before it. One ordered pass
+    of :data:`FIRST_FIT` on the CPU; on a GPU, where such a pass runs on one thread, the same
+    colors by :func:`_in_rounds`."""
+    if be.xp is np:
+        return be.mxv(FIRST_FIT, A, colors, mask=rows, order=order)  # w<rows> = first fit, in order
+    return _in_rounds(be, A, colors, rows, order)
+
+
+def _in_rounds(be, A, colors, rows, order):
+    """:func:`_in_order` by Jones and Plassmann's rounds: a row takes its first fit once every
+    row before it within reach has its own (:data:`FIRST_FIT_WHEN_READY`), which gives the
+    colors of the pass in order, in as many rounds as its longest chain. Rows that wait have
+    no color yet (``colors`` below 0 at the rows to color)."""
+    xp = be.xp
+    ids = be.indices(rows)
+    by = xp.argsort(~be.values(be.extract(order, ids)), kind="stable")  # decreasing order, then index
+    position = be.vector(ids[by], xp.arange(ids.size, dtype=xp.int64), rows.size)  # position(i): place in order
+    colors = be.apply("identity", colors)  # a copy: the rounds add to it
+
+    def round_(left, colors, r):
+        t = be.mxv(FIRST_FIT_WHEN_READY, A, (colors, position), mask=left)  # t<left> = first fit of the ready
+        be.assign(colors, t, mask=t)  # colors<t> = t
+        return be.apply("identity", left, mask=t, complement=True), colors  # left<¬t>
+
+    (_, colors), _ = be.iterate(round_, (rows, colors))
+    return be.apply("identity", colors, mask=rows)  # colors<rows>
 
 
 def _none(be, n):
@@ -380,11 +423,36 @@ def _none(be, n):
     return be.vector(be.xp.empty(0, be.xp.int64), be.xp.empty(0, be.xp.int64), n)
 
 
-def _reach(be, A, hops):
-    """The matrix whose row i lists the vertices within reach of i: A, or for two hops over
-    closed neighbourhoods the pattern of A ⊕any.pair A (an ordered pass reads each row once
-    and writes as it goes, so it cannot share a net's colors between rows)."""
-    return A if hops == 1 else be.mxm("any_pair", A, A)  # A2 = A ⊕any.pair A
+def _reach(be, A):
+    """The pattern of A ⊕any.pair A over closed neighbourhoods (A the pattern of A + I): row i
+    lists the vertices within distance 2 of i. The row operators read it as they read A at
+    distance 1: an ordered pass writes each row's color as it goes, which a net's set of
+    colors shared between rows could not follow."""
+    return be.mxm("any_pair", A, A)  # A2 = A ⊕any.pair A
+
+
+def _depths_by_nets(be, A, keys):
+    """Jones and Plassmann's depth at distance 2 of every entry of ``keys`` (A the pattern of
+    A + I), through each net's members in key order.
+
+    The members of a net N[w] are within distance 2 of each other, so depths increase along
+    a net in decreasing key: the deepest member of N[w] before i is the one just before it.
+    With the entries ranked by decreasing key, ``R = A ⊕any.second Π`` (``Π(j, rank j) =
+    rank j``) lists each net's members in that order; ``Q(rank i, w)`` holds the rank of the
+    member of N[w] just before i, and one ordered pass of :data:`DEPTH_AFTER` over Q's rows,
+    ``depth(r) = 1 + max depth(Q(r, :))``, reads one entry per net of i instead of every
+    vertex within distance 2 (a hub's net once per member, not its square)."""
+    xp, n = be.xp, keys.size
+    ids = be.indices(keys)
+    m = ids.size
+    rank = xp.empty(m, xp.int64)
+    rank[xp.argsort(~be.values(keys))] = xp.arange(m, dtype=xp.int64)  # 0: the largest key (keys are unique)
+    R = be.mxm("any_second", A, be.build_matrix(ids, rank, rank, n, m))  # R(w, rank j) = rank j, j ∈ N[w]
+    nets, ranks, _ = be.extract_tuples(R)  # each net's members, by rank
+    follows = nets[1:] == nets[:-1]
+    Q = be.transpose(be.build_matrix(nets[1:][follows], ranks[1:][follows], ranks[:-1][follows], n, m))  # Q(r, w)
+    depth = be.mxv(DEPTH_AFTER, Q, _none(be, m), order=be.full(m, xp.arange(m, 0, -1, dtype=xp.int64), "int64"))
+    return be.vector(ids, be.values(be.extract(depth, rank)), n)  # depth(i) = depth(rank i)
 
 
 def _ordered(keys, ids, priority):
@@ -409,8 +477,10 @@ def _finish_by_depth(rounds, colors, won, first):
     left = rounds.uncolored()
     left = left[~be.xp.isin(left, won)]
     keys = be.vector(left, rounds.values[left], rounds.n)
-    A = _reach(be, rounds.A, rounds.distance)
-    depth = be.mxv(CHAIN_DEPTH, A, _none(be, rounds.n), mask=keys, order=keys)  # the round each would win, from the next
+    if rounds.distance == 1:
+        depth = be.mxv(CHAIN_DEPTH, rounds.A, _none(be, rounds.n), mask=keys, order=keys)  # the round each would win
+    else:
+        depth = _depths_by_nets(be, rounds.A, keys)
     depth_values = be.values(depth)
     colors[be.indices(depth)] = first + depth_values
     return int(depth_values.max()) + 1 if depth_values.size else 0
@@ -427,9 +497,12 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     (dense subgraphs, where a round would color about one vertex of each), the rest take
     their first fit one after another by decreasing key. Last, Culberson's iterated greedy
     step recolors the color classes one after another, the last class first, each
-    vertex taking its first fit: this never adds a color and often removes one.
+    vertex taking its first fit: this never adds a color and often removes one. Every step
+    is a row operator passed to ``mxv``: :data:`FIRST_FIT`, :data:`SAME_GROUP_MAX`, and
+    :data:`FIRST_FIT` with ``order=`` for the passes in order; at distance 2 over the rows
+    of A ⊕any.pair A (:func:`_reach`).
     """
-    A = be.adjacency(graph, closed=hops == 2)
+    A = be.adjacency(graph) if hops == 1 else _reach(be, be.adjacency(graph, closed=True))  # within reach
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
@@ -438,52 +511,17 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     while be.nvals(U) and not (rounds and _few(be.nvals(won), be.nvals(U))):
         if rounds == max_iter:
             raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-        t = _first_fits(be, A, colors, U, hops)  # t<U> = the first fit of each
-        rival = _rivals(be, A, U, t, hops)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
+        rival = be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
         lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
         won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
         be.assign(colors, won, mask=won)  # colors<won> = t
         U = be.apply("identity", U, mask=lost)  # U = U<lost>
         rounds += 1
-    reach = _reach(be, A, hops)
     if be.nvals(U):  # a round colored few: the rest in key order
-        be.assign(colors, be.mxv(FIRST_FIT, reach, colors, mask=U, order=U), mask=U)  # colors<U> = in key order
-    recolored = be.mxv(FIRST_FIT, reach, _none(be, n), mask=be.full(n, True, "bool"),
-                       order=colors)  # by class, last first
+        be.assign(colors, _in_order(be, A, colors, U, U), mask=U)  # colors<U> = first fit, in key order
+    recolored = _in_order(be, A, _none(be, n), be.full(n, True, "bool"), colors)  # by class, last first
     return _result(be.values(recolored), rounds)
-
-
-def _first_fits(be, A, colors, U, hops):
-    """``t<U> = first_fit(A, colors)``; for two hops, window after window of 64 colors, each
-    net's word formed once and shared by the rows of the net (a hub's net is read once, not
-    once per row next to it)."""
-    if hops == 1:
-        return be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each row
-    t = _none(be, U.size)
-    pending, base = U, 0
-    while be.nvals(pending):
-        offsets = be.apply("minus", colors, right=base)  # offsets = colors - base
-        needed = be.vxm("any_pair", pending, A)  # the nets next to the pending rows
-        words = be.mxv(WINDOW_WORD, A, offsets, mask=needed)  # words<needed> = A ⊕bor.second bit(offsets)
-        free = be.mxv(FREE_BIT, A, words, mask=pending)  # free<pending> = lowest zero of A ⊕bor.second words
-        be.assign(t, be.apply("plus", free, right=base), mask=free)  # t<free> = base + free
-        pending = be.apply("identity", pending, mask=free, complement=True)  # pending<¬free>: window full
-        base += 64
-    return t
-
-
-def _rivals(be, A, U, t, hops):
-    """``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U``, each row's best key among the uncolored
-    vertices within reach that took the same color; for two hops, through each net's best
-    key per color: ``C = A ⊕max.second K`` with ``K(j, t_j) = key_j``, then
-    ``R<K> = A ⊕max.second C`` and its one entry per row."""
-    if hops == 1:
-        return be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
-    ids, groups = be.extract_tuples(t)
-    K = be.build_matrix(ids, groups, be.values(U), U.size, int(be.reduce(t, "max")) + 1)  # K(j, t_j) = key_j
-    C = be.mxm("max_second", A, K)  # C(w, c) = the best key of color c in net w
-    R = be.mxm("max_second", A, C, mask=K)  # R<K> = A ⊕max.second C: at (i, t_i), over i's nets
-    return be.reduce_rows(R, "max")  # rival(i) = R(i, t_i)
 
 
 def _hybrid(be, graph, keys, degree_rounds, max_iter):
