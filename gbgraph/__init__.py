@@ -13,7 +13,8 @@ from .algorithms.coloring import color
 from .algorithms.mapping import coarse_mapping
 from .algorithms.mis import mis1, mis2, misk
 from .algorithms.partition import PartitionResult, bisect, partition
-from .backends import Backend, backend, operators
+from . import operators
+from .backends import Backend, backend
 from .errors import (AsymmetricGraphError, AsymmetricValuesError, GBGraphError, InvalidGraphError, StallError,
                      UnsupportedGraphTypeError)
 from .graph import Graph, as_graph, symmetrize

@@ -10,6 +10,7 @@ import ast
 import importlib
 import importlib.util
 import inspect
+import linecache
 import pathlib
 import re
 import shlex
@@ -173,7 +174,10 @@ def test_python_blocks_run_as_written(page, tmp_path, monkeypatch):
     namespace = {"gg": gg, "_plain": _plain}
     for line, source in python_blocks(page):
         _needs(source)
-        exec(compile(_checked(source), f"{page}, block at line {line}", "exec"), namespace)
+        name, checked = f"{page}, block at line {line}", _checked(source)
+        # as IPython does for a cell: inspect.getsource reads a function (an operator's) defined in a block
+        linecache.cache[name] = (len(checked), None, checked.splitlines(keepends=True), name)
+        exec(compile(checked, name, "exec"), namespace)
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
 

@@ -280,8 +280,10 @@ class Backend(abc.ABC):
 
         Parameters
         ----------
-        semiring : str
-            A name of :data:`SEMIRINGS`.
+        semiring : str or Semiring
+            A name of :data:`SEMIRINGS`, or a user-defined
+            :class:`~gbgraph.backends.operators.Semiring` (typed as in :meth:`mxv`; each
+            output reduces its terms in the order of the inner index).
         A, B : matrix
         transpose_a, transpose_b : bool
             Use ``Aᵀ`` / ``Bᵀ`` (GrB_INP0 / GrB_INP1 transposed).

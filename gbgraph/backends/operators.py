@@ -51,13 +51,14 @@ Backends compile the operator from :attr:`source` (numba: a generated module com
 """
 
 import ast
+import functools
 import inspect
 import textwrap
 
 import numpy as np
 
 __all__ = ["UnaryOp", "BinaryOp", "IndexUnaryOp", "Monoid", "Semiring", "RowOperator", "local", "CASTS",
-           "program"]
+           "program", "TypingError", "accumulating"]
 
 #: The casts restricted Python may call, ``np.<name>(x)``.
 CASTS = ("int32", "int64", "uint32", "uint64", "float32", "float64", "bool_")
@@ -68,6 +69,12 @@ _UNARYOPS = (ast.UAdd, ast.USub, ast.Invert, ast.Not)
 _CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 #: What an operator's row and column indices are: int64, on every backend.
 INDEX = np.dtype(np.int64)
+
+
+class TypingError(TypeError):
+    """numba cannot type an operator's function on the given dtypes, or types its result as
+    no scalar (a verb reports it as ``NotImplementedError`` naming verb, operator, dtypes and
+    backend)."""
 
 
 def local(n, dtype):
@@ -345,7 +352,8 @@ class _Function:
 
     def __init__(self, func, where, constants, helper_names, returns_pair):
         source, first, tree = _function_source(func, where)
-        uses_np = _Checker(tree, f"{where} ({func.__name__})", first, inspect.getsourcefile(func), constants, helper_names, returns_pair).check()
+        uses_np = _Checker(tree, f"{where} ({func.__name__})", first, inspect.getsourcefile(func), constants,
+                           helper_names, returns_pair).check()
         if uses_np and func.__globals__.get("np") is not np:
             raise TypeError(f"{where}: {func.__name__} calls np.<cast> but its module does not 'import numpy as np'")
         self.func, self.name, self.source = func, func.__name__, source
@@ -393,6 +401,11 @@ class _Operator:
     def source(self):
         """The function's source text: dedented, without decorators."""
         return self._main.source
+
+    @property
+    def helper_sources(self):
+        """The sources of the ``helpers``, in order (dedented, without decorators)."""
+        return tuple(h.source for h in self._checked_helpers)
 
     @property
     def arity(self):
@@ -465,7 +478,7 @@ def _numba_result(op, argtypes):
         ir = compiler.run_frontend(namespace[op._main.name])
         return typed_passes.type_inference_stage(typing, target, ir, argtypes, None).return_type
     except numba.core.errors.TypingError as error:
-        raise TypeError(f"{op!r}: numba cannot type {op._main.name} for arguments {argtypes}: "
+        raise TypingError(f"{op!r}: numba cannot type {op._main.name} for arguments {argtypes}: "
                         f"{str(error).splitlines()[0]}") from None
 
 
@@ -486,7 +499,7 @@ def _dtype_of(numba_type, op, what):
         return np.dtype(bool)
     if isinstance(numba_type, (numba.types.Integer, numba.types.Float)):
         return np.dtype(str(numba_type))
-    raise TypeError(f"{op!r}: {what} has type {numba_type}; an operator returns a bool, int or float scalar")
+    raise TypingError(f"{op!r}: {what} has type {numba_type}; an operator returns a bool, int or float scalar")
 
 
 class UnaryOp(_Operator):
@@ -686,7 +699,8 @@ class Monoid(BinaryOp):
             dtype = np.result_type(identity) if isinstance(identity, np.generic) else \
                 np.dtype(np.int64 if isinstance(identity, int) else np.float64)
         else:
-            raise TypeError(f"Monoid({self.name!r}): the identity must be a bool, int or float scalar, got {identity!r}")
+            raise TypeError(f"Monoid({self.name!r}): the identity must be a bool, int or float scalar, "
+                            f"got {identity!r}")
         object.__setattr__(self, "dtype", dtype)
         object.__setattr__(self, "identity", dtype.type(identity))
 
@@ -701,7 +715,7 @@ class Monoid(BinaryOp):
         """
         typed = super().result_dtype(self.dtype, self.dtype)
         if typed != self.dtype:
-            raise TypeError(f"Monoid({self.name!r}) over {self.dtype} returns {typed} (numba's type); "
+            raise TypingError(f"Monoid({self.name!r}) over {self.dtype} returns {typed} (numba's type); "
                             f"cast the result to np.{self.dtype.type.__name__}")
         return self.dtype
 
@@ -879,9 +893,9 @@ class RowOperator(_Operator):
         argtypes += tuple(_numba_array(v) for v in vectors)
         result = self._typeof(argtypes)
         if not isinstance(result, numba.types.BaseTuple) or len(result) != 2:
-            raise TypeError(f"{self!r} returns {result}, not a pair (value, present)")
+            raise TypingError(f"{self!r} returns {result}, not a pair (value, present)")
         if not isinstance(result[1], numba.types.Boolean):
-            raise TypeError(f"{self!r}: 'present' has type {result[1]}, not bool")
+            raise TypingError(f"{self!r}: 'present' has type {result[1]}, not bool")
         return _dtype_of(result[0], self, "the value")
 
 
@@ -895,3 +909,44 @@ def _doc_smallest_free(i, start, stop, cols, vals, colors):
     while c < LIMIT and seen[c]:  # noqa: F821
         c += 1
     return c, c < LIMIT  # noqa: F821
+
+
+def accumulating(verb):
+    """Decorator of a backend's verb: a :class:`BinaryOp` as its ``accum``, in the protocol's
+    own verbs.
+
+    GraphBLAS' accumulate, ``out<mask, replace> accum= T``, is ``Z = out ⊕accum T`` (the
+    union: ``accum(out(i), T(i))`` where both have an entry, the one present elsewhere, as
+    ``ewise_add`` computes it) and then ``out<mask, replace> = Z`` (cast to ``out``'s dtype).
+    So the verb computes ``T<mask>`` without ``out``, then ``ewise_add`` and ``assign`` finish;
+    a named ``accum`` goes to the verb itself.
+
+    Parameters
+    ----------
+    verb : function
+        A method of a backend taking the output controls as keywords.
+
+    Returns
+    -------
+    function
+
+    Raises
+    ------
+    ValueError
+        (from the decorated verb) A BinaryOp ``accum`` without ``out``.
+    """
+    @functools.wraps(verb)
+    def accumulated(self, *args, **kwargs):
+        accum = kwargs.get("accum")
+        if not isinstance(accum, BinaryOp):  # the common case first: one dict lookup
+            return verb(self, *args, **kwargs)
+        out, replace = kwargs.pop("out", None), kwargs.pop("replace", False)
+        del kwargs["accum"]
+        if out is None:
+            raise ValueError(f"{verb.__name__}: accum={accum!r} needs out=, the object to accumulate into")
+        t = verb(self, *args, **kwargs)  # T<mask>
+        z = self.ewise_add(accum, out, t)  # Z = out ⊕accum T
+        return self.assign(out, z, mask=kwargs.get("mask"), structure=kwargs.get("structure", True),
+                           complement=kwargs.get("complement", False), replace=replace)
+
+    return accumulated

@@ -8,6 +8,8 @@ the fused verbs (first fit, in-group products, Jones-Plassmann depths) are kerne
 own. Every other operator, dtype and output control of the protocol, on vectors and matrices,
 takes the general numpy forms of ``verbs.py`` with python-graphblas' typing
 (``generic.py``). Matrix-matrix products go to SuiteSparse:GraphBLAS through python-graphblas.
+User-defined operators (:mod:`gbgraph.backends.operators`) run in kernels generated for each
+operator and dtypes (``operators.py``).
 
 Why a second CPU backend: the suitesparse-graphblas 9.x wheel stores 64-bit indices, has no
 JIT, and each python-graphblas call on a vector of a million entries costs 2-30 ms on this
@@ -85,6 +87,7 @@ class NumbaBackend(Backend):
     # Each verb runs the forms gbgraph's algorithms use through kernels or short numpy code,
     # and every other operator, dtype, matrix operand or output control through verbs.py.
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False, order=None):
         controls = _controls("mxv", mask, structure, complement, out, accum, replace)
@@ -114,6 +117,7 @@ class NumbaBackend(Backend):
             Vector(A.nrows, positions[found], result[found])
         return self._into(w, "mxv", controls, masked=True)
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         controls = _controls("vxm", mask, structure, complement, out, accum, replace)
@@ -134,15 +138,20 @@ class NumbaBackend(Backend):
                                 result, found)
         return self._into(Vector(A.ncols, reached, result[reached]), "vxm", controls)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
-        if isinstance(semiring, ops.Semiring):
-            raise NotImplementedError(f"numba: mxm with the user-defined {semiring!r} on {A.dtype}/{B.dtype} is "
-                                      "not supported (mxv and vxm take user semirings)")
-        _split(semiring)
-        _controls("mxm", mask, structure, complement, out, accum, replace)
+        if not isinstance(semiring, ops.Semiring):
+            _split(semiring)
+        controls = _controls("mxm", mask, structure, complement, out, accum, replace)
         A, B = (A.transposed() if transpose_a else A), (B.transposed() if transpose_b else B)
         _check_sizes("mxm", A.ncols, B.nrows)
+        if isinstance(semiring, ops.Semiring):
+            with compiled.supported("numba", "mxm", semiring, A, B):
+                indptr, cols, values = compiled.semiring_product("mxm", semiring, A.indptr, A.indices, _values(A),
+                                                                 B.indptr, B.indices, _values(B), B.ncols)
+            C = Matrix(A.nrows, B.ncols, indptr, cols, values)
+            return verbs.finish("mxm", (C.nrows, C.ncols), *verbs.entries(C), **controls)
         if mask is not None:
             verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
@@ -157,6 +166,7 @@ class NumbaBackend(Backend):
         return verbs.finish("mxm", (C.nrows, C.ncols), *verbs.entries(C), out=out, mask=mask, structure=structure,
                             complement=complement, accum=accum, replace=replace)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         _controls("transpose", mask, structure, complement, out, accum, replace)
         T = A.transposed()
@@ -165,6 +175,7 @@ class NumbaBackend(Backend):
         return verbs.finish("transpose", (T.nrows, T.ncols), *verbs.entries(T), out=out, mask=mask,
                             structure=structure, complement=complement, accum=accum, replace=replace)
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         controls = _controls("ewise_mult", mask, structure, complement, out, accum, replace)
@@ -177,6 +188,7 @@ class NumbaBackend(Backend):
         indices, a, b = _intersect(u, v)
         return self._into(Vector(u.size, indices, generic.binary(op, a, b, t_in)), "ewise_mult", controls)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         controls = _controls("ewise_add", mask, structure, complement, out, accum, replace)
@@ -198,6 +210,7 @@ class NumbaBackend(Backend):
                           np.where(in_a, generic.cast(a, t_out), generic.cast(b, t_out)))
         return self._into(Vector(u.size, indices, values), "ewise_add", controls)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         if left is not None and right is not None:
@@ -218,6 +231,7 @@ class NumbaBackend(Backend):
                 "apply", op, u.dtype, generic.scalar_dtype(right))[0])
         return self._into(Vector(u.size, u.indices, values), "apply", controls)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         controls = _controls("select", mask, structure, complement, out, accum, replace)
@@ -240,16 +254,19 @@ class NumbaBackend(Backend):
     def reduce(self, u, monoid):
         if isinstance(monoid, ops._Operator):
             values = verbs.entries(u)[1]
-            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
+            with compiled.supported("numba", "reduce", monoid, u):
+                return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         _check(monoid, MONOIDS)
         return verbs.reduce(u, monoid)
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         controls = _controls("reduce_rows", mask, structure, complement, out, accum, replace)
         if isinstance(monoid, ops._Operator):
             rows = np.flatnonzero(np.diff(A.indptr) > 0)
-            reduced = compiled.reduce_rows(_monoid("reduce_rows", monoid), A.indptr, _values(A), rows)
+            with compiled.supported("numba", "reduce_rows", monoid, A):
+                reduced = compiled.reduce_rows(_monoid("reduce_rows", monoid), A.indptr, _values(A), rows)
             return self._into(Vector(A.nrows, rows, reduced), "reduce_rows", controls)
         _check(monoid, MONOIDS)
         values = np.ones(A.indices.size, bool) if A.values is None else A.values
@@ -262,6 +279,7 @@ class NumbaBackend(Backend):
         products.segment_reduce(values, A.indptr[rows], A.indptr[rows + 1], products.MONOIDS[monoid], reduced)
         return self._into(Vector(A.nrows, rows, reduced), "reduce_rows", controls)
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         """``w(j) = ⊕_i A(i, j)``: the rows of Aᵀ reduced."""
@@ -312,6 +330,7 @@ class NumbaBackend(Backend):
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))
         return _merge(w, value.restrict(rows), rows)
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
         controls = _controls("apply_index", mask, structure, complement, out, accum, replace)
@@ -632,12 +651,14 @@ def _user_apply(op, u, left, right, controls):
     if isinstance(op, ops.UnaryOp):
         if left is not None or right is not None:
             raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        values = compiled.apply_unary(op, values)
+        with compiled.supported("numba", "apply", op, u):
+            values = compiled.apply_unary(op, values)
     else:
         _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
         if left is None and right is None:
             raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+        with compiled.supported("numba", "apply", op, u, right if left is None else left):
+            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
     return verbs.finish("apply", verbs.shape(u), keys, values, **controls)
 
 
@@ -647,7 +668,8 @@ def _user_ewise(verb, op, u, v, controls):
     verbs.check_like(verb, "the second operand", v, u)
     keys_u, a = verbs.entries(u)
     keys_v, b = verbs.entries(v)
-    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    with compiled.supported("numba", verb, op, u, v):
+        keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return verbs.finish(verb, verbs.shape(u), keys, values, **controls)
 
 
@@ -678,7 +700,8 @@ def _user_index(verb, op, u, thunk, controls):
         rows, cols = keys, np.zeros(keys.size, np.int64)
     else:
         rows, cols = u.rows(), u.indices
-    result = compiled.index_unary(op, values, rows, cols, thunk)
+    with compiled.supported("numba", verb, op, values, thunk):
+        result = compiled.index_unary(op, values, rows, cols, thunk)
     if verb == "select":
         keep = generic.cast(result, bool)
         keys, result = keys[keep], values[keep]
@@ -693,13 +716,15 @@ def _user_rows(verb, op, A, u, controls, order):
         _no_order(verb, op, order)
         _check_sizes(verb, A.ncols, u.size)
         dense, present = u.dense()
-        values, found = compiled.semiring_rows(verb, op, A.indptr, A.indices, _values(A), dense, present, rows,
-                                               verb == "vxm")
+        with compiled.supported("numba", verb, op, A, u):
+            values, found = compiled.semiring_rows(verb, op, A.indptr, A.indices, _values(A), dense, present, rows,
+                                                   verb == "vxm")
     else:
         vectors = _row_vectors(verb, op, A, u, order is not None)
         if order is not None:
             order = _order(verb, order, A.nrows, rows)
-        values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
+        with compiled.supported("numba", verb, op, A, u):
+            values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
     positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
     if found.all() and rows is None:
         return Vector(A.nrows, None, values)

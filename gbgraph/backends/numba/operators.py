@@ -19,6 +19,7 @@ Every function here takes and returns numpy arrays, so that the numba and suites
 backends (and mpi's blocks) run the same compiled code and give identical results.
 """
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -26,18 +27,22 @@ import pathlib
 import re
 import sys
 
+import numba
 import numpy as np
 
 from .. import operators as ops
 from . import generic
 from .kernels.coloring import by_decreasing
 
-__all__ = ["cache_dir", "compiled", "dense", "apply_unary", "apply_bound", "binary", "ewise_add", "index_unary",
-           "reduce", "reduce_rows", "semiring_rows", "row_operator"]
+__all__ = ["supported", "cache_dir", "compiled", "result_of", "pattern_values", "dense", "apply_unary", "apply_bound",
+           "binary", "binary_dtype", "ewise_add", "ewise_mult", "index_unary", "reduce", "reduce_rows", "semiring_rows",
+           "semiring_product", "row_operator"]
 
-#: Changes whenever the templates change, so that old generated files are not reused.
-_VERSION = "1"
-_MODULES = {}
+#: Ends every generated module, whose file name hashes its text: a change of the templates
+#: or of numba (whose typing gives the result dtype written into the module) makes new files.
+_VERSION = f"gbgraph operators template 1, numba {numba.__version__}"
+_MODULES = {}  # generated modules by name
+_COMPILED = {}  # generated modules by (operator, dtypes, kernels)
 _TRUE = np.ones(0, bool)  # a pattern's values: grown as needed, shared read-only
 
 
@@ -57,6 +62,26 @@ def cache_dir():
     """
     base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
     return pathlib.Path(base) / "gbgraph" / "operators"
+
+
+@contextlib.contextmanager
+def supported(backend, verb, op, *operands):
+    """Turns an operator that numba cannot type on the operands' dtypes into the verb's
+    ``NotImplementedError`` naming backend, verb, operator and dtypes."""
+    try:
+        yield
+    except ops.TypingError as error:
+        names = "/".join(_type_names(x) for x in operands)
+        raise NotImplementedError(f"{backend}: {verb} with {op!r} on {names} is not supported ({error})") from None
+
+
+def _type_names(x):
+    if isinstance(x, (tuple, list)):
+        return "(" + ", ".join(_type_names(v) for v in x) + ")"
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return generic.scalar_dtype(x).name if x is not None else "none"
+    return np.dtype(getattr(dtype, "np_type", dtype)).name
 
 
 # ---- generated modules ----------------------------------------------------------------
@@ -128,6 +153,47 @@ def _gb_pull(indptr, cols, vals, u, present, has_present, rows, all_rows, out, f
             hit = True
         out[k] = acc
         found[k] = hit
+'''
+
+_MXM = '''
+
+@_gb_numba.njit(cache=True)
+def _gb_mxm(a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols):
+    n = a_indptr.size - 1
+    mark = np.full(ncols, -1, np.int64)
+    indptr = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        count = 0
+        for p in range(a_indptr[i], a_indptr[i + 1]):
+            k = a_cols[p]
+            for q in range(b_indptr[k], b_indptr[k + 1]):
+                j = b_cols[q]
+                if mark[j] != i:
+                    mark[j] = i
+                    count += 1
+        indptr[i + 1] = indptr[i] + count
+    cols = np.empty(indptr[n], np.int64)
+    vals = np.empty(indptr[n], _GB_RESULT)
+    acc = np.empty(ncols, _GB_RESULT)
+    mark[:] = -1
+    for i in range(n):
+        m = indptr[i]
+        for p in range(a_indptr[i], a_indptr[i + 1]):
+            k = a_cols[p]
+            for q in range(b_indptr[k], b_indptr[k + 1]):
+                j = b_cols[q]
+                t = _GB_CAST(_gb_mul(a_vals[p], b_vals[q]))
+                if mark[j] != i:
+                    mark[j] = i
+                    acc[j] = t
+                    cols[m] = j
+                    m += 1
+                else:
+                    acc[j] = _gb_add(acc[j], t)
+        cols[indptr[i]:m].sort()
+        for r in range(indptr[i], m):
+            vals[r] = acc[cols[r]]
+    return indptr, cols, vals
 '''
 
 _ROWS = '''
@@ -235,11 +301,18 @@ def compiled(op, dtypes, result, extra=None):
         With ``_gb_op`` (the function), ``_GB_RESULT`` (the result dtype, a numpy type) and
         the kernels.
     """
+    key = (op, tuple(np.dtype(d) for d in dtypes), extra)
+    if key not in _COMPILED:
+        _COMPILED[key] = _generate(op, dtypes, result, extra)
+    return _COMPILED[key]
+
+
+def _generate(op, dtypes, result, extra):
     names = "_".join(np.dtype(d).name for d in dtypes)
     if extra is None:
         extra = {"unary": _UNARY, "binary": _BINARY, "monoid": _BINARY + _MONOID}[op._kind]
     text = _HEADER.format(name=op.name, kind=op._kind, dtypes=names) + _program(op) + extra + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(op.name)}_{names}", lambda: f"\n_GB_RESULT = {_dtype_source(result())}\n")
 
 
@@ -379,28 +452,23 @@ def _named_binary(verb, semiring, name, a, b):
     """(the expression, its input type, its result type) of a named operator of a user
     semiring, on operands of dtypes ``a`` and ``b``."""
     if name not in _NAMED_BINARY:
-        raise NotImplementedError(f"numba: {verb} with {semiring!r} and the named operator {name!r} on "
-                                  f"{np.dtype(a)}/{np.dtype(b)} is not supported (user semirings take "
-                                  f"{', '.join(_NAMED_BINARY)})")
+        raise ops.TypingError(f"the named operator {name!r} of {semiring!r} is not one of "
+                              f"{', '.join(_NAMED_BINARY)}")
     t = np.dtype(np.int64) if name == "pair" else np.promote_types(a, b)
     if name in _BITWISE and t.kind not in "iu" or name in ("plus", "minus", "rminus", "times") and t == bool:
-        raise NotImplementedError(f"numba: {verb} with {semiring!r}: {name} on {t} is not supported")
+        raise ops.TypingError(f"{semiring!r}: {name} on {t} is not defined")
     result = np.dtype(bool) if name in _LOGICAL or name in ("eq", "ne", "lt", "gt", "le", "ge") else t
     return _NAMED_BINARY[name], t, result
 
 
-def semiring_dtype(verb, semiring, a, b):
-    """The result dtype of ``semiring`` on a left operand of dtype ``a`` and a right one of ``b``."""
-    if isinstance(semiring.monoid, ops.Monoid):
-        return semiring.monoid.dtype
-    if isinstance(semiring.multiply, ops.BinaryOp):
-        t = binary_dtype(semiring.multiply, a, b)
-    else:
-        t = _named_binary(verb, semiring, semiring.multiply, a, b)[2]
-    return np.dtype(bool) if semiring.monoid in _LOGICAL else t
-
-
 def _semiring_module(verb, semiring, a, b, swap):
+    key = (semiring, np.dtype(a), np.dtype(b), swap)
+    if key not in _COMPILED:
+        _COMPILED[key] = _generate_semiring(verb, semiring, a, b, swap)
+    return _COMPILED[key]
+
+
+def _generate_semiring(verb, semiring, a, b, swap):
     monoid, multiply = semiring.monoid, semiring.multiply
     if isinstance(multiply, ops.BinaryOp):
         mul = compiled(multiply, (np.dtype(a), np.dtype(b)), lambda: multiply.result_dtype(a, b))
@@ -417,8 +485,8 @@ def _semiring_module(verb, semiring, a, b, swap):
     else:
         if monoid not in _NAMED_IDENTITY or monoid in _BITWISE and t.kind not in "iu" or \
                 monoid in ("plus", "times") and t == bool:
-            raise NotImplementedError(f"numba: {verb} with {semiring!r}: the monoid {monoid!r} on {t} is not "
-                                      f"supported (user semirings take {', '.join(_NAMED_IDENTITY)})")
+            raise ops.TypingError(f"{semiring!r}: the monoid {monoid!r} on {t} is not defined (user semirings "
+                                  f"take {', '.join(_NAMED_IDENTITY)})")
         result = np.dtype(bool) if monoid in _LOGICAL else t
         identity = _identity(monoid, result)
         body = _NAMED_BINARY[monoid].replace("_GB_T(", "_GB_A(")
@@ -428,8 +496,8 @@ def _semiring_module(verb, semiring, a, b, swap):
     names = f"{np.dtype(a).name}_{np.dtype(b).name}"
     text = _HEADER.format(name=semiring.name, kind="semiring", dtypes=names) + mul_text + "\n" + add_text + \
         f"\n_GB_IDENTITY = {_dtype_source(result)}({identity.item()!r})\n_GB_CAST = {_dtype_source(result)}\n" + \
-        f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + \
-        f"\n# gbgraph operators template {_VERSION}\n"
+        f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + _MXM + \
+        f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(semiring.name)}_{names}")
 
 
@@ -447,6 +515,14 @@ def semiring_rows(verb, semiring, indptr, cols, vals, u, present, rows, swap):
     return out, found
 
 
+def semiring_product(verb, semiring, a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols):
+    """``C = A ⊕.⊗ B`` of two CSRs (Gustavson's row by row, each output reducing its terms in
+    the order of the inner index, as SuiteSparse's saxpy does). Returns C's CSR arrays
+    (indptr, int64 columns sorted within rows, values)."""
+    module = _semiring_module(verb, semiring, a_vals.dtype, b_vals.dtype, False)
+    return module._gb_mxm(a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols)
+
+
 def _identity(monoid, dtype):
     dtype = np.dtype(dtype)
     if dtype == bool:
@@ -457,12 +533,6 @@ def _identity(monoid, dtype):
         info = np.iinfo(dtype)
         text = _NAMED_IDENTITY[monoid].format(high=info.max, low=info.min, ones=info.max if dtype.kind == "u" else -1)
     return dtype.type(eval(text, {"np": np}))
-
-
-def row_dtype(op, values, vectors):
-    """The result dtype of row operator ``op`` on matrix values of dtype ``values`` and
-    vectors of dtypes ``vectors`` (from its generated module)."""
-    return result_of(_row_module(op, np.dtype(values), tuple(np.dtype(v) for v in vectors)))
 
 
 def _row_module(op, values, vectors):

@@ -1,7 +1,11 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`). A name the protocol lists but python-graphblas has no
+oracle, :mod:`gbgraph.backends.base`). A user-defined operator
+(:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
+objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
+python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
+process compiles nothing. A name the protocol lists but python-graphblas has no
 typed operator for (``plus`` on bool, ``bor`` on floats) raises ``NotImplementedError``.
 Three properties of the suitesparse-graphblas 9.x wheel shape the choices here (see
 docs/backends.md):
@@ -122,12 +126,13 @@ class SuiteSparseBackend(Backend):
             raise ValueError(f"build_matrix: duplicate positions and dup=None; pass dup=, a binary op "
                              f"({error})") from None
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
         if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
             w = _user_rows("mxv", semiring, A, transpose, u, mask, structure, complement, order)
-            return _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
+            return w if out is None else _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
         if order is not None:
             raise ValueError(f"mxv: order= is for a RowOperator, got {semiring!r}")
         try:
@@ -144,34 +149,37 @@ class SuiteSparseBackend(Backend):
         out(mask=_mask(mask, structure, complement)) << expr
         return out
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, transpose=False, mask=None, structure=True, complement=False, out=None,
             accum=None, replace=False):
         check_accum("vxm", out, accum)
         if isinstance(semiring, ops.Semiring):  # w = u ⊕.⊗ A: the rows of Aᵀ, u on the left
             w = _user_rows("vxm", semiring, A, not transpose, u, mask, structure, complement, None)
-            return _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
+            return w if out is None else _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
         except KeyError as error:
             raise _unsupported("vxm", semiring, (u, A), error) from None
         return _store("vxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, transpose_a=False, transpose_b=False, mask=None, structure=True,
             complement=False, out=None, accum=None, replace=False):
         check_accum("mxm", out, accum)
         if isinstance(semiring, ops.Semiring):
-            raise NotImplementedError(f"suitesparse: mxm with the user-defined {semiring!r} on "
-                                      f"{_type_name(A)}/{_type_name(B)} is not supported (mxv and vxm take user "
-                                      "semirings)")
+            C = _user_product(semiring, A, transpose_a, B, transpose_b)
+            return _store("mxm", C, _mask(mask, structure, complement), out, accum, replace)
         try:
             expr = (A.T if transpose_a else A).mxm(B.T if transpose_b else B, _op(_SEMIRING, semiring))
         except KeyError as error:
             raise _unsupported("mxm", semiring, (A, B), error) from None
         return _store("mxm", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         return _store("transpose", A.T, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
         check_accum("ewise_mult", out, accum)
@@ -184,6 +192,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("ewise_mult", op, (u, v), error) from None
         return _store("ewise_mult", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
         check_accum("ewise_add", out, accum)
@@ -196,6 +205,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("ewise_add", op, (u, v), error) from None
         return _store("ewise_add", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         check_accum("apply", out, accum)
@@ -212,6 +222,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply", op, operands, error) from None
         return _store("apply", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("apply_index", out, accum)
@@ -227,6 +238,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("apply_index", op, (u, thunk), error) from None
         return _store("apply_index", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
         check_accum("select", out, accum)
@@ -249,7 +261,8 @@ class SuiteSparseBackend(Backend):
     def reduce(self, u, monoid):
         if isinstance(monoid, ops._Operator):
             values = _entries(u)[1]
-            return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
+            with compiled.supported("suitesparse", "reduce", monoid, u):
+                return None if values.size == 0 else compiled.reduce(_monoid("reduce", monoid), values)
         try:
             if isinstance(u, gb.Matrix):
                 scalar = u.reduce_scalar(_op(_MONOID, monoid)).new()
@@ -260,6 +273,7 @@ class SuiteSparseBackend(Backend):
         value = scalar.value
         return None if value is None else np.asarray(value, scalar.dtype.np_type)[()]
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_rows", out, accum)
@@ -272,6 +286,7 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("reduce_rows", monoid, (A,), error) from None
         return _store("reduce_rows", expr, _mask(mask, structure, complement), out, accum, replace)
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         check_accum("reduce_cols", out, accum)
@@ -483,8 +498,9 @@ def _entries(x):
     if isinstance(x, gb.Matrix):
         rows, cols, values = x.to_coo()
         return rows.view(np.int64) * x.ncols + cols.view(np.int64), values, (x.nrows, x.ncols)
-    indices, values = x.to_coo()
-    return indices.view(np.int64), values, (x.size,)
+    with _vector_arrays(x) as (indices, values):
+        keys = np.arange(x.size, dtype=np.int64) if indices is None else indices.copy()
+        return keys, values.copy(), (x.size,)
 
 
 def _rebuilt(verb, shape, keys, values):
@@ -516,12 +532,14 @@ def _user_apply(op, u, left, right):
     if isinstance(op, ops.UnaryOp):
         if left is not None or right is not None:
             raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        values = compiled.apply_unary(op, values)
+        with compiled.supported("suitesparse", "apply", op, u):
+            values = compiled.apply_unary(op, values)
     else:
         _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
         if left is None and right is None:
             raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+        with compiled.supported("suitesparse", "apply", op, u, right if left is None else left):
+            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
     return _rebuilt("apply", shape, keys, values)
 
 
@@ -532,7 +550,8 @@ def _user_ewise(verb, op, u, v):
     keys_v, b, other = _entries(v)
     if shape != other:
         raise ValueError(f"{verb}: the second operand has shape {other}, expected {shape}")
-    keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
+    with compiled.supported("suitesparse", verb, op, u, v):
+        keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return _rebuilt(verb, shape, keys, values)
 
 
@@ -555,9 +574,30 @@ def _thunk_arrays(verb, op, u, thunk):
     return tuple(arrays)
 
 
+@contextlib.contextmanager
+def _vector_arrays(v):
+    """(sorted int64 indices or None when full, values) of a vector's entries: its own
+    arrays, unpacked and packed back after (use them inside only), or copies of them."""
+    parts = v.ss.unpack()
+    try:
+        values, form = parts["values"], parts["format"]
+        if form == "bitmap":
+            indices = np.flatnonzero(parts["bitmap"])
+            values = np.full(indices.size, values[0]) if parts["is_iso"] else values[indices]
+        else:
+            indices = None if form == "full" else parts["indices"].view(np.int64)
+            if parts["is_iso"]:
+                values = np.full(v.size if indices is None else indices.size, values[0])
+        yield indices, values
+    finally:
+        v.ss.pack_any(**parts, take_ownership=True)
+
+
 def _dense(verb, op, position, v, fill, copy):
-    indices, values = v.to_coo()
-    return compiled.dense(verb, op, position, v.size, indices.view(np.int64), values, fill, copy)
+    """A vector's values at every position with ``fill`` where absent (always a copy: the
+    vector's own arrays go back to it)."""
+    with _vector_arrays(v) as (indices, values):
+        return compiled.dense(verb, op, position, v.size, indices, values, fill)
 
 
 def _user_index(verb, op, u, thunk):
@@ -566,7 +606,8 @@ def _user_index(verb, op, u, thunk):
     thunk = _thunk_arrays(verb, op, u, thunk)
     keys, values, shape = _entries(u)
     rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
-    result = compiled.index_unary(op, values, rows, cols, thunk)
+    with compiled.supported("suitesparse", verb, op, values, thunk):
+        result = compiled.index_unary(op, values, rows, cols, thunk)
     if verb == "select":
         keep = generic.cast(result, bool)
         keys, result = keys[keep], values[keep]
@@ -598,18 +639,34 @@ def _user_reduce_rows(verb, monoid, A, transpose):
     monoid = _monoid(verb, monoid)
     with _csr(A, transpose) as (indptr, _, values):
         rows = np.flatnonzero(np.diff(indptr) > 0)
-        reduced = compiled.reduce_rows(monoid, indptr, values, rows)
+        with compiled.supported("suitesparse", verb, monoid, A):
+            reduced = compiled.reduce_rows(monoid, indptr, values, rows)
         return _rebuilt(verb, (indptr.size - 1,), rows, reduced)
+
+
+def _user_product(semiring, A, transpose_a, B, transpose_b):
+    """``C = A ⊕.⊗ B`` (either transposed) with a user Semiring, by the numba kernel."""
+    inner = (A.nrows if transpose_a else A.ncols), (B.ncols if transpose_b else B.nrows)
+    if inner[0] != inner[1]:
+        raise ValueError(f"mxm: the operands' inner dimensions differ: {inner[0]} and {inner[1]}")
+    if A is B:  # A is unpacked while B is read
+        B = B.dup()
+    with _csr(A, transpose_a) as a, _csr(B, transpose_b) as b, compiled.supported("suitesparse", "mxm", semiring, A, B):
+        ncols = B.nrows if transpose_b else B.ncols
+        indptr, cols, values = compiled.semiring_product("mxm", semiring, *a, *b, ncols)
+    nrows = indptr.size - 1
+    rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
+    return _rebuilt("mxm", (nrows, ncols), rows * ncols + cols, values)
 
 
 def _mask_rows(mask, structure, complement, n):
     """The rows a mask lets through, sorted int64, or None for every row."""
     if mask is None:
         return None
-    indices, values = mask.to_coo(values=not structure)
-    rows = indices.view(np.int64)
-    if not structure:
-        rows = rows[generic.cast(values, bool)]
+    with _vector_arrays(mask) as (indices, values):
+        rows = np.arange(n, dtype=np.int64) if indices is None else indices.copy()
+        if not structure:
+            rows = rows[generic.cast(values, bool)]
     if not complement:
         return rows
     allowed = np.ones(n, bool)
@@ -628,20 +685,23 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
             raise ValueError(f"{verb}: order= is for a RowOperator, got {op!r}")
         if u.size != ncols:
             raise ValueError(f"{verb}: the operands' inner dimensions differ: {ncols} and {u.size}")
-        indices, values = u.to_coo()
-        dense = compiled.dense(verb, op, 0, u.size, indices.view(np.int64), values, 0)
-        present = None
-        if indices.size != u.size:
-            present = np.zeros(u.size, bool)
-            present[indices] = True
+        with _vector_arrays(u) as (indices, values):
+            dense = compiled.dense(verb, op, 0, u.size, indices, values, 0)
+            present = None
+            if indices is not None and indices.size != u.size:
+                present = np.zeros(u.size, bool)
+                present[indices] = True
         with _csr(A, transpose) as (indptr, cols, vals):
-            values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows, verb == "vxm")
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows,
+                                                       verb == "vxm")
     else:
         vectors = _row_vectors(verb, op, n, ncols, u, order is not None)
         if order is not None:
             order = _order(verb, order, n, rows)
         with _csr(A, transpose) as (indptr, cols, vals):
-            values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
+            with compiled.supported("suitesparse", verb, op, A, u):
+                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
     positions = np.arange(n, dtype=np.int64) if rows is None else rows
     return _rebuilt(verb, (n,), positions[found], values[found])
 
@@ -666,13 +726,13 @@ def _order(verb, order, n, rows):
     """``order``'s values at the rows computed, each of which must have one."""
     if not isinstance(order, gb.Vector) or order.size != n:
         raise ValueError(f"{verb}: order must be a vector of size {n}, got {order!r}")
-    indices, values = order.to_coo()
-    if indices.size == n:
-        return values if rows is None else values[rows]
-    dense = np.zeros(n, values.dtype)
-    dense[indices] = values
-    present = np.zeros(n, bool)
-    present[indices] = True
+    with _vector_arrays(order) as (indices, values):
+        if indices is None or indices.size == n:
+            return values.copy() if rows is None else values[rows]
+        dense = np.zeros(n, values.dtype)
+        dense[indices] = values
+        present = np.zeros(n, bool)
+        present[indices] = True
     if not (present.all() if rows is None else present[rows].all()):
         raise ValueError(f"{verb}: order has no entry at some rows computed ({indices.size} of {n} entries)")
     return dense if rows is None else dense[rows]
