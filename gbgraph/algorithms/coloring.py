@@ -103,20 +103,41 @@ def _first_fit_when_ready(i, start, stop, cols, vals, colors, position):
     return _smallest_free(start, stop, cols, colors), True
 
 
-def _chain_depth(i, start, stop, cols, vals, depth):
-    """Jones and Plassmann's depth: 1 + the largest depth among the columns (-1: none yet)."""
+def _deepest(start, stop, names, depth):
+    """1 + the largest depth among the entries ``names[start:stop]`` name (-1: none yet)."""
     d = 0
     for p in range(start, stop):
-        d = max(d, depth[cols[p]] + 1)
-    return d, True
+        d = max(d, depth[names[p]] + 1)
+    return d
+
+
+def _chain_depth(i, start, stop, cols, vals, depth):
+    """Jones and Plassmann's depth: 1 + the largest depth among the columns (-1: none yet)."""
+    return _deepest(start, stop, cols, depth), True
 
 
 def _depth_after(i, start, stop, cols, vals, depth):
-    """:func:`_chain_depth` over the entries named by the row's values (-1: none yet)."""
-    d = 0
+    """:func:`_chain_depth` over the entries named by the row's values."""
+    return _deepest(start, stop, vals, depth), True
+
+
+def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
+    """:func:`_chain_depth` of row i once every column placed before it has its depth."""
+    at = position[i]
     for p in range(start, stop):
-        d = max(d, depth[vals[p]] + 1)
-    return d, True
+        before = position[cols[p]]
+        if before >= 0 and before < at and depth[cols[p]] < 0:
+            return 0, False
+    return _deepest(start, stop, cols, depth), True
+
+
+def _depth_after_when_ready(i, start, stop, cols, vals, depth, position):
+    """:func:`_depth_after` of row i once the entries its values name (all placed before
+    it) have their depths."""
+    for p in range(start, stop):
+        if depth[vals[p]] < 0:
+            return 0, False
+    return _deepest(start, stop, vals, depth), True
 
 
 def _same_group_max(i, start, stop, cols, vals, keys, groups):
@@ -143,9 +164,14 @@ FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", constants=_WIDE,
 FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_fit_when_ready", constants=_WIDE,
                                    helpers=(_window, _lowest_zero, _smallest_free))
 #: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key.
-CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth")
+CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_deepest,))
 #: ``depth(r) = 1 + max depth(Q(r, j))``: the same over the entries the values of Q name.
-DEPTH_AFTER = RowOperator(_depth_after, fill=-1, name="depth_after")
+DEPTH_AFTER = RowOperator(_depth_after, fill=-1, name="depth_after", helpers=(_deepest,))
+#: Rounds of those passes in parallel: the rows whose earlier entries have their depths.
+CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
+                                     helpers=(_deepest,))
+DEPTH_AFTER_WHEN_READY = RowOperator(_depth_after_when_ready, fill=-1, name="depth_after_when_ready",
+                                     helpers=(_deepest,))
 #: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
 SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
 
@@ -407,29 +433,30 @@ def _sequential(be, graph, keys, priority, order):
     return _result(be.values(colors), 1)
 
 
-def _in_order(be, A, colors, rows, order):
-    """``w<rows>``: each row of ``rows``, by decreasing ``order`` (equal: lower index first),
-    takes its first fit seeing ``colors`` and the colors given before it. One ordered pass
-    of :data:`FIRST_FIT` on the CPU; on a GPU, where such a pass runs on one thread, the same
-    colors by :func:`_in_rounds`."""
+def _in_order(be, A, colors, rows, order, op=FIRST_FIT, ready=FIRST_FIT_WHEN_READY):
+    """``w<rows> = op`` of each row of ``rows`` by decreasing ``order`` (equal: lower index
+    first), each seeing ``colors`` (or depths) and the values given before it: one ordered
+    pass on the CPU; on a GPU, where an ordered pass runs on one thread, the same values by
+    :func:`_in_rounds` of ``ready``."""
     if be.xp is np:
-        return be.mxv(FIRST_FIT, A, colors, mask=rows, order=order)  # w<rows> = first fit, in order
-    return _in_rounds(be, A, colors, rows, order)
+        return be.mxv(op, A, colors, mask=rows, order=order)  # w<rows> = op, row after row
+    return _in_rounds(be, A, colors, rows, order, ready)
 
 
-def _in_rounds(be, A, colors, rows, order):
-    """:func:`_in_order` by Jones and Plassmann's rounds: a row takes its first fit once every
-    row before it within reach has its own (:data:`FIRST_FIT_WHEN_READY`), which gives the
-    colors of the pass in order, in as many rounds as its longest chain. Rows that wait have
-    no color yet (``colors`` below 0 at the rows to color)."""
+def _in_rounds(be, A, colors, rows, order, ready=FIRST_FIT_WHEN_READY):
+    """:func:`_in_order` by Jones and Plassmann's rounds: a row takes its value once every
+    row before it within reach has its own (``ready``: no entry while one has none), which
+    gives the values of the pass in order, in as many rounds as its longest chain. The rows
+    have no value at the start (``colors`` below 0 there)."""
     xp = be.xp
     ids = be.indices(rows)
-    by = xp.argsort(~be.values(be.extract(order, ids)), kind="stable")  # decreasing order, then index
-    position = be.vector(ids[by], xp.arange(ids.size, dtype=xp.int64), rows.size)  # position(i): place in order
+    place = xp.empty(ids.size, xp.int64)
+    place[xp.argsort(~be.values(be.extract(order, ids)), kind="stable")] = xp.arange(ids.size)  # decreasing order
+    position = be.vector(ids, place, rows.size)  # position(i): i's place in the order, 0 first
     colors = be.apply("identity", colors)  # a copy: the rounds add to it
 
     def round_(left, colors, r):
-        t = be.mxv(FIRST_FIT_WHEN_READY, A, (colors, position), mask=left)  # t<left> = first fit of the ready
+        t = be.mxv(ready, A, (colors, position), mask=left)  # t<left> = the values of the ready rows
         be.assign(colors, t, mask=t)  # colors<t> = t
         return be.apply("identity", left, mask=t, complement=True), colors  # left<¬t>
 
@@ -470,7 +497,8 @@ def _depths_by_nets(be, A, keys):
     nets, ranks, _ = be.extract_tuples(R)  # each net's members, by rank
     follows = nets[1:] == nets[:-1]
     Q = be.transpose(be.build_matrix(nets[1:][follows], ranks[1:][follows], ranks[:-1][follows], n, m))  # Q(r, w)
-    depth = be.mxv(DEPTH_AFTER, Q, _none(be, m), order=be.full(m, xp.arange(m, 0, -1, dtype=xp.int64), "int64"))
+    depth = _in_order(be, Q, _none(be, m), be.full(m, True, "bool"),
+                      be.full(m, xp.arange(m, 0, -1, dtype=xp.int64), "int64"), DEPTH_AFTER, DEPTH_AFTER_WHEN_READY)
     return be.vector(ids, be.values(be.extract(depth, rank)), n)  # depth(i) = depth(rank i)
 
 
@@ -496,8 +524,8 @@ def _finish_by_depth(rounds, colors, won, first):
     left = rounds.uncolored()
     left = left[~be.xp.isin(left, won)]
     keys = be.vector(left, rounds.values[left], rounds.n)
-    if rounds.distance == 1:
-        depth = be.mxv(CHAIN_DEPTH, rounds.A, _none(be, rounds.n), mask=keys, order=keys)  # the round each would win
+    if rounds.distance == 1:  # the round each would win, from the next
+        depth = _in_order(be, rounds.A, _none(be, rounds.n), keys, keys, CHAIN_DEPTH, CHAIN_DEPTH_WHEN_READY)
     else:
         depth = _depths_by_nets(be, rounds.A, keys)
     depth_values = be.values(depth)
