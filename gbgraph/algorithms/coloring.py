@@ -68,7 +68,7 @@ def _smallest_free(start, stop, cols, colors):
     word = _window(start, stop, cols, colors, 0)
     if ~word != np.uint64(0):
         return _lowest_zero(word)
-    words = local(WORDS, np.uint64)
+    words = local(WORDS, np.uint64)  # noqa: F821 (WORDS: a constant of the operator, _WIDE)
     found = -1
     base = 64
     while found < 0:
