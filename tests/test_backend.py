@@ -113,12 +113,15 @@ def test_apply_ewise_add_reduce_extract(be):
     assert _entries(be, be.extract(u, be.xp.asarray([5, 1, 2]))) == {0: 1, 2: 7}
 
 
-def test_reduce_to_pushes_through_a_function(be):
-    targets = _sparse(be, [0, 2, 5, 7], np.array([3, 1, 2, 3], np.int64))
-    ones = _sparse(be, [0, 2, 5, 7], np.ones(4, np.int64))
-    counts = be.reduce_to(targets, ones, "plus", size=4)  # counts(t) = |{i : targets(i) = t}|
+def test_build_pushes_through_a_function(be):
+    # w = Pᵀ ⊕plus.second u for P(i, targets(i)) = 1: a build of (targets(i), u(i)), the
+    # duplicates summed in the order given (aggregate sizes, coarse vertex weights)
+    targets, ones = np.array([3, 1, 2, 3]), np.ones(4, np.int64)
+    counts = be.build(be.xp.asarray(targets), be.xp.asarray(ones), 4, dup="plus")  # counts(t) = |{i : targets(i) = t}|
     assert counts.size == 4 and _entries(be, counts) == {1: 1, 2: 1, 3: 2}
-    assert be.reduce_to(targets, ones, "plus").size == N
+    x = np.array([1e16, 1.0, -1e16, 1.0, 0.5])  # a sum that rounds differently in another order
+    w = be.build(be.xp.asarray(np.zeros(5, np.int64)), be.xp.asarray(x), 1, dup="plus")
+    assert _entries(be, w) == {0: (((1e16 + 1.0) - 1e16) + 1.0) + 0.5}
 
 
 def test_matrix_verbs(be):

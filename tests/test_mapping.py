@@ -328,3 +328,123 @@ def test_coarsen_discards_a_level_below_the_minimum():
     assert len(h) == 1 and h.stopped == "minimum"
     h = gg.coarsen(star, "hec", cutoff=50, minimum=1)
     assert len(h) == 2 and h[-1].n == 1 and h.stopped == "cutoff"
+
+
+# ---- the mappings' operators through the generic verbs, on every backend -----------------
+
+def _tied_weights(A):
+    """|A| with values 1 and 2 (ties everywhere), symmetric."""
+    W = sp.csr_array(abs(A))
+    W.data = 1.0 + (np.arange(W.nnz) % 2)
+    W = sp.csr_array(W + W.T)
+    W.setdiag(0)
+    W.eliminate_zeros()
+    return W
+
+
+@pytest.mark.parametrize("backend", backend_params())
+@pytest.mark.parametrize("weighted", [True, False])
+def test_heaviest_is_the_heavy_neighbour(backend, weighted):
+    from gbgraph.algorithms.heavy import HEAVIEST, Keys
+
+    be = gg.backend(backend)
+    W = _tied_weights(laplace3d(7, 5, 4))
+    W = W if weighted else sp.csr_array(W != 0)
+    G = gg.as_graph(W)
+    M = be.adjacency(G, weighted=weighted)
+    keys = Keys(be, G, 0)
+    n = G.n
+    h = be.mxv(HEAVIEST, M, keys.all)  # h = A ⊕max.(W, key) keys
+    assert be.values(h).dtype == np.int64
+    np.testing.assert_array_equal(_host(be.values(h)), heavy_neighbours(W)[_host(be.indices(h))])
+    assert _host(be.indices(h)).tolist() == list(range(n))
+    among, rows = np.arange(0, n, 3), np.arange(1, n, 2)
+    h = be.mxv(HEAVIEST, M, keys.vector(be.xp.asarray(among)), mask=be.vector(be.xp.asarray(rows), True, n))
+    Wm = sp.csr_array(W[:, among].toarray())  # candidates: the columns of `among` only
+    expected = {}
+    for u in rows:
+        row = [(Wm[u, k] if weighted else 1, mapping_keys(n)[among[k]], among[k]) for k in range(among.size)
+               if Wm[u, k] and among[k] != u]
+        if row:
+            expected[int(u)] = int(max(row)[2])
+    assert dict(zip(_host(be.indices(h)).tolist(), _host(be.values(h)).tolist())) == expected
+
+
+def _visit_reference(H, keys, pending):
+    """(free, rounds): Algorithm 3's visit by decreasing key, one vertex at a time, and the
+    synchronous rounds in which each pending vertex with a neighbour could be decided (one
+    after every earlier-visited pending in-neighbour's)."""
+    n = H.size
+    mapped = [u not in pending for u in range(n)]
+    free = []
+    for u in sorted(range(n), key=lambda v: -keys[v]):
+        if u in pending and not mapped[u]:
+            free.append(u)
+            mapped[u] = mapped[H[u]] = True
+    depth = {}
+    for u in sorted(pending, key=lambda v: -keys[v]):
+        if H[u] != u:
+            earlier = [depth[w] for w in pending if H[w] == u and w != u and keys[w] > keys[u]]
+            depth[u] = 1 + max(earlier, default=0)
+    return sorted(free), max(depth.values(), default=0)
+
+
+@pytest.mark.parametrize("backend", backend_params())
+@pytest.mark.parametrize("every", [1, 3])
+def test_visit_decides_algorithm_3_in_rounds(backend, every):
+    from gbgraph.algorithms.heavy import Keys, heavy_targets, visit_in_order
+
+    be = gg.backend(backend)
+    W = _tied_weights(laplace3d(6, 5, 4))
+    W = sp.csr_array(sp.block_diag((W, sp.csr_array((3, 3)))))  # three isolated vertices: H(u) = u
+    G = gg.as_graph(W)
+    keys = Keys(be, G, 0)
+    H = heavy_targets(be, be.adjacency(G, weighted=True), keys, G.n)
+    pending = np.arange(0, G.n, every)
+    free, rounds = visit_in_order(be, H, keys, be.vector(be.xp.asarray(pending), True, G.n))
+    expected, expected_rounds = _visit_reference(_host(H), mapping_keys(G.n), set(pending.tolist()))
+    assert _host(free).tolist() == expected and rounds == expected_rounds and rounds > 1
+
+
+@pytest.mark.parametrize("backend", backend_params())
+def test_roots_by_pointer_jumping(backend):
+    from gbgraph.algorithms.heavy import roots_and_labels
+
+    be = gg.backend(backend)
+    rng = np.random.default_rng(3)
+    n = 3000
+    parent = np.arange(n)
+    order = rng.permutation(n)
+    for k in range(1, n):  # chains of up to 300 along a random order, and a few trees
+        if k % 300 and rng.random() < 0.97:
+            parent[order[k]] = order[k - 1] if rng.random() < 0.9 else order[rng.integers(k - (k % 300), k)]
+    labels, count = roots_and_labels(be, be.xp.asarray(parent))
+    root = np.empty(n, np.int64)
+    for u in range(n):
+        r = u
+        while parent[r] != r:
+            r = parent[r]
+        root[u] = r
+    roots = np.unique(root)
+    assert count == roots.size
+    np.testing.assert_array_equal(_host(labels), np.searchsorted(roots, root))
+
+
+@pytest.mark.parametrize("backend", backend_params())
+def test_pair_groups_pairs_by_key_within_groups(backend):
+    from gbgraph.algorithms.matching import _pair_groups
+
+    be = gg.backend(backend)
+    rng = np.random.default_rng(11)
+    n = 400
+    ids = np.flatnonzero(rng.random(n) < 0.7)
+    group = rng.integers(0, 30, ids.size) ** 2  # sparse group values, one group of many
+    key = rng.choice(2**40, size=n, replace=False).astype(np.uint64) + 1  # distinct
+    w = _pair_groups(be, be.vector(be.xp.asarray(ids), be.xp.asarray(group), n),
+                     be.vector(be.xp.arange(n), be.xp.asarray(key), n))
+    expected = {}
+    for g in np.unique(group):
+        members = sorted(ids[group == g].tolist(), key=lambda v: -int(key[v]))
+        for a, b in zip(members[0::2], members[1::2]):
+            expected[a], expected[b] = b, a
+    assert dict(zip(_host(be.indices(w)).tolist(), _host(be.values(w)).tolist())) == expected

@@ -1,5 +1,6 @@
 """tests/test_mpi.py under ``mpiexec -n 2`` and ``-n 3``: the mpi backend's results on two
-and three ranks (oversubscribed on a 2-core machine), from a plain ``pytest`` run; and on
+and three ranks (oversubscribed on a 2-core machine), from a plain ``pytest`` run (and
+tests/test_operators_mpi.py's user-defined operators, the same way); and on
 two ranks with their blocks on the GPU (``mpi-cupy``, a gpu test). The conformance suite's
 mpi cases (tests/test_conformance.py ``-k mpi``: every protocol verb against python-graphblas)
 under ``mpiexec -n 2`` and ``-n 3`` too, each rank comparing the result it holds.
@@ -49,6 +50,12 @@ pytestmark = [pytest.mark.skipif(importlib.util.find_spec("mpi4py") is None, rea
 @pytest.mark.parametrize("ranks", [2, 3])
 def test_mpi_tests_pass_on_several_ranks(ranks):
     _run_tests(ranks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_operators_on_several_ranks(ranks):
+    _run_tests(ranks, "test_operators_mpi.py")
 
 
 @pytest.mark.slow

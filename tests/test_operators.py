@@ -280,6 +280,21 @@ def test_semiring_of_a_user_monoid_equals_min_second(be, twin):
         assert np.array_equal(got_i, exp_i) and got_v.dtype == np.uint64 and np.array_equal(got_v, exp_v), kind
 
 
+def fmax(x, y):
+    return x if x > y else y
+
+
+def test_a_monoid_with_an_infinite_identity_equals_max_times(be):
+    A = _graph(seed=6)
+    u, ui, uv = _sparse_vector(be, 40, 12, np.float64)
+    monoid = Monoid(fmax, -np.inf, name="fmax")
+    G, gu = gb.io.from_scipy_sparse(A), gb.Vector.from_coo(ui, uv, size=40)
+    got_i, got_v = _tuples(be, be.mxv(Semiring(monoid, "times"), _matrix(be, A), u))
+    exp_i, exp_v = G.mxv(gu, gb.semiring.max_times).new().to_coo()
+    assert np.array_equal(got_i, exp_i) and np.array_equal(got_v, exp_v)
+    assert be.reduce(u, monoid) == uv.max()
+
+
 def test_semiring_of_a_user_multiply_equals_scipy(be):
     A = _graph(seed=6, weighted=True)
     u = np.arange(40, dtype=np.uint64) * np.uint64(3)

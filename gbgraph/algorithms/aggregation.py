@@ -167,7 +167,7 @@ def _join_leftovers(be, graph, labels, roots):
     n = graph.n
     A = be.adjacency(graph)
     rooted = be.vector(roots, True, n)
-    sizes = be.reduce_to(labels, be.apply("one", labels), "plus", size=int(roots.size))  # l.18: sizes = Pᵀ ⊕plus.one labels
+    sizes = be.build(be.values(labels), be.values(be.apply("one", labels)), int(roots.size), dup="plus")  # l.18: Pᵀ 1
     touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
     rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
     rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true

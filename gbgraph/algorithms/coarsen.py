@@ -605,7 +605,6 @@ def _carry_checks(fine, coarse, bounded):
 
 
 def _coarse_weights(be, labels, weights):
-    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex."""
-    summed = be.reduce_to(be.full(labels.size, labels, "int64"), be.full(weights.size, weights, "int64"),
-                          "plus")  # w_c = Pᵀ ⊕plus.second w
-    return be.values(summed)
+    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex, the vector built
+    from the tuples (labels(i), w(i)) with their duplicates summed."""
+    return be.values(be.build(labels, weights, labels.size, dup="plus"))  # w_c(labels(i)) += w(i)

@@ -101,9 +101,9 @@ def _relatives(be, A, mate, keys, degree, most):
     Each round, ``c = A ⊕plus.pair E`` counts each vertex's eligible neighbours E; the
     vertices with ``c >= 2`` are pivots, ``p<E> = A ⊕max.second key(pivots)`` gives every
     eligible vertex its pivot of largest key, and the vertices of a pivot pair up by key
-    (:meth:`~gbgraph.backends.base.Backend.pair_groups`). All eligible neighbours of the
-    pivot of largest key choose it, so every round pairs two; the rounds stop when no two
-    eligible vertices share a neighbour. Returns (mate, rounds).
+    (:func:`_pair_groups`). All eligible neighbours of the pivot of largest key choose it,
+    so every round pairs two; the rounds stop when no two eligible vertices share a
+    neighbour. Returns (mate, rounds).
     """
     xp = be.xp
     n = mate.size
@@ -117,7 +117,7 @@ def _relatives(be, A, mate, keys, degree, most):
         if not be.nvals(p):
             return mate, rounds
         pivot = be.vector(be.indices(p), keys.ids(be.values(p)), n)
-        partner = be.pair_groups(pivot, keys.vector(be.indices(p)))  # pairs around each pivot, by key
+        partner = _pair_groups(be, pivot, keys.vector(be.indices(p)))  # pairs around each pivot, by key
         mate[be.indices(partner)] = be.values(partner)
         rounds += 1
 
@@ -136,7 +136,7 @@ def _twins(be, A, mate, keys, degree):
     eligible = xp.flatnonzero((mate == ids) & (degree >= 2) & (degree <= TWIN_DEGREE))
     E = be.vector(eligible, True, n)
     s = be.mxv("plus_second", A, be.vector(ids, xorshift_star(ids, 64, xp), n), mask=E)  # s<E> = A ⊕plus.second hash
-    partner = be.pair_groups(s, keys.vector(eligible))
+    partner = _pair_groups(be, s, keys.vector(eligible))  # pairs of equal sums, by key
     u, v = be.indices(partner), be.values(partner)
     equal = _same_rows(be, A, u, v, degree)
     mate[u[equal]] = v[equal]
@@ -154,3 +154,40 @@ def _same_rows(be, A, u, v, degree):
     owner = xp.repeat(xp.arange(u.size), xp.diff(pu))
     same[xp.flatnonzero(same)] = xp.bincount(owner[cu != cv], minlength=u.size) == 0
     return same
+
+
+def _pair_groups(be, groups, keys):
+    """Pairs inside groups: ``w(i) = j`` for the partner j of i, where the entries of
+    ``groups`` with equal values form a group whose members pair up by decreasing key
+    (first with second, third with fourth, ...; an odd last member gets no entry).
+
+    A member's rank in its group is no semiring product, and GraphBLAS has no sort: a row
+    operator over the group-by-member matrix would compare every member with every other
+    (quadratic in a group's size: a star's leaves form one group), and rounds pairing each
+    group's top two would take half the largest group's size. So this step is a stable
+    sort by (group, decreasing key), array code on the backend's arrays, as
+    python-graphblas leaves sorting to numpy. ``keys``: uint64, distinct, an entry at every
+    position of ``groups``; returns an int64 vector.
+    """
+    xp = be.xp
+    ids = be.indices(groups)
+    group = be.values(groups)
+    key = be.values(be.extract(keys, ids))
+    by_key = _stable_argsort(xp, ~key)  # decreasing key
+    order = by_key[_stable_argsort(xp, group[by_key])]
+    ids, group = ids[order], group[order]
+    first = xp.ones(ids.size, bool)
+    first[1:] = group[1:] != group[:-1]
+    start = xp.flatnonzero(first)
+    rank = xp.arange(ids.size) - xp.repeat(start, xp.diff(xp.append(start, ids.size)))
+    lead = xp.flatnonzero((rank % 2 == 0) & (xp.arange(ids.size) + 1 < ids.size))
+    lead = lead[group[lead] == group[xp.minimum(lead + 1, ids.size - 1)]]
+    members = xp.concatenate((ids[lead], ids[lead + 1]))
+    partners = xp.concatenate((ids[lead + 1], ids[lead]))
+    order = xp.argsort(members)
+    return be.vector(members[order], partners[order], groups.size, copy=False)
+
+
+def _stable_argsort(xp, x):
+    """A stable argsort on numpy or CuPy (whose sorts are all stable and take no ``kind``)."""
+    return xp.argsort(x, kind="stable") if xp.__name__ == "numpy" else xp.argsort(x)

@@ -390,8 +390,7 @@ def _level_weights(be, h, vw):
     weights = [vw]
     for level in h.levels[:-1]:
         n = level.n
-        ids = be.xp.arange(n, dtype=be.xp.int64)
-        summed = be.reduce_to(be.vector(ids, level.labels, n), be.vector(ids, weights[-1], n), "plus")  # Pᵀ w
+        summed = be.build(level.labels, weights[-1], n, dup="plus")  # Pᵀ w: w_c(labels(i)) += w(i), in order of i
         coarse = be.xp.zeros(int(level.labels.max()) + 1 if n else 0, weights[-1].dtype)
         coarse[be.indices(summed)] = be.values(summed)
         weights.append(coarse)
@@ -491,7 +490,7 @@ def _cut(be, graph, parts):
 
 def _part_weights(be, parts, vw, k):
     """``Pᵀ ⊕plus.second w`` with P the n × k matrix of the parts."""
-    summed = be.reduce_to(_full(be, parts), _full(be, vw), "plus")  # w_p = Pᵀ w
+    summed = be.build(parts, vw, k, dup="plus")  # w_p = Pᵀ w: w_p(parts(i)) += w(i), in order of i
     weights = np.zeros(k, np.int64 if vw.dtype.kind in "iu" else np.float64)
     weights[_host(be.indices(summed))] = _host(be.values(summed))
     return weights

@@ -20,10 +20,14 @@ import contextlib
 
 import numpy as np
 
+from .. import operators as ops
+from ..cuda_translate import Untranslatable
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from ..numba import generic
+from ..numba.operators import supported
 from .containers import Matrix, Vector
 from . import host, kernels, replay
+from . import operators as user
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
 
@@ -96,10 +100,19 @@ class CupyBackend(Backend):
     # one, a selection) run as kernels that read entry counts on the device; the rest trim
     # their inputs with Vector.exact and use CuPy.
 
+    @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False):
-        monoid, multiply = _split(semiring)
+            replace=False, transpose=False, order=None):
         _check_controls("mxv", out, accum)
+        controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        if isinstance(semiring, ops.RowOperator):
+            return _guarded("mxv", semiring, (A, u), lambda: _user_rows(semiring, A, u, order, transpose, controls),
+                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
+        if isinstance(semiring, ops.Semiring) or order is not None:
+            return _guarded("mxv", semiring, (A, u),
+                            lambda: _user_semiring("mxv", semiring, A, u, order, transpose, controls),
+                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
+        monoid, multiply = _split(semiring)
         dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
         if transpose or accum is not None or replace or A.ncols != u.size or dtype is None or \
                 out is not None and out.dtype != dtype:
@@ -121,11 +134,18 @@ class CupyBackend(Backend):
             w = Vector(A.nrows, *kernels.compact("ne", w, 0, keys=found))
         return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
+    @ops.accumulating
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose=False):
         # u ⊕.⊗ A = Aᵀ ⊕.⊗' u with the multiply's operands swapped; Aᵀ is cached on A
-        monoid, multiply = _split(semiring)
         _check_controls("vxm", out, accum)
+        if isinstance(semiring, ops.Semiring):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("vxm", semiring, (u, A),
+                            lambda: _user_semiring("vxm", semiring, u, A, None, transpose, controls),
+                            lambda: _on_host("vxm", semiring, u, A, transpose=transpose, **controls))
+        monoid, multiply = _split(semiring)
         if transpose or out is not None or accum is not None or replace or A.nrows != u.size or \
                 multiply == "secondi" or \
                 _product_type("vxm", semiring, u.dtype, A.dtype, "right" if A.values is None else None) is None:
@@ -135,11 +155,14 @@ class CupyBackend(Backend):
         return self.mxv(f"{monoid}_{swapped}", A.transposed(), u, mask=mask, structure=structure,
                         complement=complement)
 
+    @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
             replace=False, transpose_a=False, transpose_b=False):
         from .spgemm import mxm
         _check_controls("mxm", out, accum)
-
+        if isinstance(semiring, ops.Semiring):  # the host's form: it names what it supports
+            return _on_host("mxm", semiring, A, B, mask=mask, structure=structure, complement=complement, out=out,
+                            accum=accum, replace=replace, transpose_a=transpose_a, transpose_b=transpose_b)
         dtype = _product_type("mxm", semiring, A.dtype, B.dtype, None, multiplies=_MXM_MULTIPLIES)
         if transpose_a or transpose_b or mask is not None or out is not None or accum is not None or replace or \
                 A.ncols != B.nrows or dtype is None:
@@ -147,14 +170,21 @@ class CupyBackend(Backend):
                             accum=accum, replace=replace, transpose_a=transpose_a, transpose_b=transpose_b)
         return mxm(semiring, A, B, dtype)
 
+    @ops.accumulating
     def transpose(self, A, *, mask=None, structure=True, complement=False, out=None, accum=None, replace=False):
         if mask is not None or out is not None or accum is not None or replace:
             return _on_host("transpose", A, mask=mask, structure=structure, complement=complement, out=out,
                             accum=accum, replace=replace)
         return A.transpose()
 
+    @ops.accumulating
     def ewise_mult(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                    replace=False):
+        if isinstance(op, ops._Operator):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("ewise_mult", op, (u, v), lambda: _user_ewise("ewise_mult", op, u, v, controls),
+                            lambda: _on_host("ewise_mult", op, u, v, **controls))
         _check(op, BINARY_OPS)
         if not _device_ewise(op, u, v, out, accum, replace):
             return _on_host("ewise_mult", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
@@ -168,8 +198,14 @@ class CupyBackend(Backend):
         indices, a, b = u.intersect(v)
         return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
 
+    @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
                   replace=False):
+        if isinstance(op, ops._Operator):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("ewise_add", op, (u, v), lambda: _user_ewise("ewise_add", op, u, v, controls),
+                            lambda: _on_host("ewise_add", op, u, v, **controls))
         _check(op, BINARY_OPS)
         if not _device_ewise(op, u, v, out, accum, replace):
             return _on_host("ewise_add", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
@@ -186,10 +222,17 @@ class CupyBackend(Backend):
         values = cupy.where(both, _binary(op, a, b), cupy.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
         return _masked(Vector(u.size, indices, values), mask, structure, complement)
 
+    @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
               accum=None, replace=False):
         if left is not None and right is not None:
             raise ValueError("apply takes a bound scalar on one side only, got both left and right")
+        if isinstance(op, ops._Operator):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("apply", op, (u, right if left is None else left),
+                            lambda: _user_apply(op, u, left, right, controls),
+                            lambda: _on_host("apply", op, u, left=left, right=right, **controls))
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
         bound = right if left is None else left
         device = isinstance(u, Vector) and out is None and accum is None and not replace and \
@@ -209,8 +252,14 @@ class CupyBackend(Backend):
                 else _binary(op, u.values, cupy.asarray(right, u.dtype))
         return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
 
+    @ops.accumulating
     def select(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None, accum=None,
                replace=False):
+        if isinstance(op, ops._Operator):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("select", op, (u, thunk), lambda: _user_index("select", op, u, thunk, controls),
+                            lambda: _on_host("select", op, u, thunk, **controls))
         _check(op, SELECT_OPS)
         if op.startswith("value") and thunk is None:
             raise ValueError(f"select: {op} compares values with thunk=, got None")
@@ -251,9 +300,13 @@ class CupyBackend(Backend):
             return w.merge(value.restrict(rows), rows)
         return w.fill(rows, cupy.asarray(value, w.dtype))
 
+    @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
                     accum=None, replace=False):
         controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        if isinstance(op, ops._Operator):
+            return _guarded("apply_index", op, (u, thunk), lambda: _user_index("apply_index", op, u, thunk, controls),
+                            lambda: _on_host("apply_index", op, u, thunk, **controls))
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
             return _on_host("apply_index", op, u, thunk, **controls)
@@ -290,35 +343,6 @@ class CupyBackend(Backend):
                                  keys.dense()[0].astype(cupy.uint64, copy=False), rows)
         return Vector(u.size, None, out) if rows is None else Vector(u.size, rows.indices, out, rows.count)
 
-    # ---- the coarse mappings' verbs: kernels/mapping.cu (pair_groups, a sort, is the
-    # inherited form)
-
-    def heavy_neighbor(self, A, keys, *, mask=None):
-        rows = None if mask is None else self.indices(mask)
-        dense, present = keys.dense()
-        column = kernels.heavy_rows(A.indptr, A.indices, A.values, dense.astype(cupy.uint64, copy=False), present, rows)
-        found = cupy.flatnonzero(column >= 0)
-        positions = found if rows is None else rows[found]
-        return Vector(A.nrows, positions, column[found])
-
-    def reduce_to(self, targets, u, monoid, *, size=None):
-        if monoid not in kernels.REDUCE_TO_MONOIDS or u.dtype not in kernels._ATOMIC_TYPES:
-            return super().reduce_to(targets, u, monoid, size=size)
-        size = targets.size if size is None else size
-        at = targets.dense()[0][self.indices(u)].astype(cupy.int64, copy=False)
-        out, found = kernels.reduce_to(at, u.values, size, monoid)
-        keep = cupy.flatnonzero(found)
-        return Vector(size, keep, out[keep])
-
-    def unclaimed(self, H, keys, pending):
-        free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),
-                                         keys.dense()[0].astype(cupy.uint64, copy=False), self.indices(pending))
-        ids = cupy.flatnonzero(free)
-        return Vector(H.size, ids, cupy.ones(ids.size, bool)), int(rounds[0])
-
-    def roots(self, parent):
-        return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))
-
     def coarse_by_sort(self, graph, labels, k):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
@@ -330,6 +354,9 @@ class CupyBackend(Backend):
         return kernels.coarse_by_sort(A.indptr, A.indices, weights, labels, k, weights.dtype)
 
     def reduce(self, u, monoid):
+        if isinstance(monoid, ops._Operator):
+            return _guarded("reduce", monoid, (u,), lambda: _user_reduce(u, monoid),
+                            lambda: _on_host("reduce", u, monoid))
         _check(monoid, MONOIDS)
         if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _REDUCTIONS or \
                 _typed(generic.monoid_type, "reduce", monoid, u.dtype) != u.dtype or \
@@ -341,8 +368,14 @@ class CupyBackend(Backend):
             return u.values[0].get()[()]
         return _REDUCTIONS[monoid](u.values).astype(u.dtype).get()[()]
 
+    @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
+        if isinstance(monoid, ops._Operator):
+            controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum,
+                            replace=replace)
+            return _guarded("reduce_rows", monoid, (A,), lambda: _user_reduce_rows(A, monoid, controls),
+                            lambda: _on_host("reduce_rows", A, monoid, **controls))
         _check(monoid, MONOIDS)
         if mask is not None or out is not None or accum is not None or replace or A.dtype not in _KERNEL_DTYPES or \
                 monoid not in _DEVICE_MONOIDS or _typed(generic.monoid_type, "reduce_rows", monoid, A.dtype) != A.dtype or \
@@ -367,6 +400,7 @@ class CupyBackend(Backend):
         positions = cupy.flatnonzero(keep)
         return Vector(indices.size, positions, dense[indices[positions]])
 
+    @ops.accumulating
     def reduce_cols(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
                     replace=False):
         """``w(j) = ⊕_i A(i, j)``: the rows of Aᵀ (cached on A) reduced."""
@@ -374,6 +408,16 @@ class CupyBackend(Backend):
                                 out=out, accum=accum, replace=replace)
 
     def build(self, indices, values, size, *, dup=None):
+        if dup in kernels.BUILD_MONOIDS and isinstance(indices, cupy.ndarray) and isinstance(values, cupy.ndarray) \
+                and values.dtype in kernels.BUILD_TYPES and values.shape == indices.shape:
+            # integer max / min / plus on the device (vertex weights, aggregate sizes); the rest on the host
+            indices = indices.astype(cupy.int64, copy=False)
+            if indices.size and bool(((indices < 0) | (indices >= size)).any()):
+                raise ValueError(f"build: indices must lie in [0, {size}), got {int(indices.min())}.."
+                                 f"{int(indices.max())}")
+            out, found = kernels.build_atomic(indices, values, size, dup)
+            keep = cupy.flatnonzero(found)
+            return Vector(size, keep, out[keep])
         return _on_host("build", indices, values, size, dup=dup)
 
     def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
@@ -571,3 +615,252 @@ def _unary(op, x):
     if op == "one":
         return cupy.ones_like(x)
     return cupy.logical_not(x).astype(x.dtype)
+
+
+# ---- user-defined operators (gbgraph.backends.operators): the kernels of cupy/operators.py
+# where the operands are plain (no out, accum or replace; dtypes the translation serves), the
+# numba backend's forms on host copies otherwise (which also raise the errors of bad calls)
+
+def _guarded(verb, op, operands, device, host):
+    """``device()``: an operator numba cannot type on the operands is the verb's
+    NotImplementedError naming cupy (as on every backend); one numba types but the
+    translation to CUDA does not take (:class:`~gbgraph.backends.cuda_translate.Untranslatable`)
+    runs on the host, ``host()``."""
+    try:
+        with supported("cupy", verb, op, *operands):
+            return device()
+    except Untranslatable:
+        return host()
+
+
+def _plain(controls, mask=True):
+    """No output controls (and no mask unless ``mask``)."""
+    return controls["out"] is None and controls["accum"] is None and not controls["replace"] and \
+        (mask or controls["mask"] is None)
+
+
+def _castable(dtype, target):
+    """Whether ``astype`` is GraphBLAS' cast here (floats to integers saturate on the host)."""
+    return not (np.dtype(dtype).kind == "f" and np.dtype(target).kind in "iu")
+
+
+def _dense(v):
+    """(values at every position, presence bytes or None when full) of any dtype
+    (Vector.dense's scatter kernels serve the algorithms' dtypes)."""
+    if v.indices is None or v.dtype in kernels._C_TYPES:
+        return v.dense()
+    v.exact()
+    values, present = cupy.zeros(v.size, v.dtype), cupy.zeros(v.size, cupy.uint8)
+    values[v.indices], present[v.indices] = v.values, 1
+    return values, present
+
+
+def _listed(rows):
+    """The row ids a row list (of :func:`_row_list`) holds, trimmed to its count."""
+    n = rows.indices.size if rows.count is None else int(rows.count.get()[0])
+    return rows.indices[:n]
+
+
+def _found(w, found):
+    """``w``'s entries where ``found`` (bytes aligned with its slots) is nonzero, in order."""
+    if w.dtype in kernels._C_TYPES:
+        return Vector(w.size, *kernels.compact("ne", w, 0, keys=found))
+    w.exact()
+    keep = found[:w.values.size].astype(bool)
+    positions = cupy.arange(w.size, dtype=cupy.int64) if w.indices is None else w.indices
+    return Vector(w.size, positions[keep], w.values[keep])
+
+
+def _user_apply(op, u, left, right, controls):
+    """``apply`` of a UnaryOp, or of a BinaryOp with a bound scalar."""
+    scalar = right if left is None else left
+    unary = isinstance(op, ops.UnaryOp) and scalar is None
+    binary = isinstance(op, ops.BinaryOp) and scalar is not None and \
+        generic.scalar_dtype(scalar) in user.DTYPES
+    if not (_plain(controls, mask=isinstance(u, Vector)) and (unary or binary) and u.dtype in user.DTYPES and
+            (isinstance(u, Vector) or u.values is not None)):
+        return _on_host("apply", op, u, left=left, right=right, **controls)
+    x = u.values
+    count_ptr, count = (u.count, u.capacity) if isinstance(u, Vector) else (None, x.size)
+    if unary:
+        values = user.unary(op, x, count_ptr, count)
+    else:
+        values = user.bound(op, x, np.asarray(scalar, generic.scalar_dtype(scalar))[()], left is not None,
+                            count_ptr, count)
+    if isinstance(u, Matrix):
+        return Matrix(u.nrows, u.ncols, u.indptr, u.indices, values)
+    return _masked(Vector(u.size, u.indices, values, u.count), controls["mask"], controls["structure"],
+                   controls["complement"])
+
+
+def _user_ewise(verb, op, u, v, controls):
+    """``ewise_add`` (union) or ``ewise_mult`` (intersection) of two vectors with a BinaryOp or
+    Monoid (whose operands are cast to its dtype)."""
+    monoid = op.result_dtype() if isinstance(op, ops.Monoid) else None  # its dtype, checked to be numba's
+    if not (_plain(controls) and isinstance(op, ops.BinaryOp) and isinstance(u, Vector) and isinstance(v, Vector) and
+            u.size == v.size and u.dtype in user.DTYPES and v.dtype in user.DTYPES and
+            (monoid is None or _castable(u.dtype, monoid) and _castable(v.dtype, monoid))):
+        return _on_host(verb, op, u, v, **controls)
+    if verb == "ewise_mult" or u.indices is None and v.indices is None:
+        indices, a, b = u.intersect(v)
+        if monoid is not None:
+            a, b = a.astype(monoid, copy=False), b.astype(monoid, copy=False)
+        w = Vector(u.size, indices, user.binary(op, a, b))
+    else:
+        positions, a, b, in_a, in_b = u.union(v)
+        if monoid is not None:
+            a, b = a.astype(monoid, copy=False), b.astype(monoid, copy=False)
+        result = monoid if monoid is not None else user.result_dtype(op, a.dtype, b.dtype)
+        if not (_castable(a.dtype, result) and _castable(b.dtype, result)):
+            return _on_host(verb, op, u, v, **controls)
+        values = cupy.where(in_a, a.astype(result), b.astype(result))
+        both = cupy.flatnonzero(in_a & in_b)
+        values[both] = user.binary(op, a[both], b[both])
+        w = Vector(u.size, positions, values)
+    return _masked(w, controls["mask"], controls["structure"], controls["complement"])
+
+
+def _thunk(op, u, thunk):
+    """An IndexUnaryOp's thunk for the kernels: a numpy scalar, or a tuple of the full vectors'
+    arrays; None where the host must run (or reject) the call."""
+    if isinstance(thunk, (tuple, list)):
+        size = u.size if isinstance(u, Vector) else u.nrows
+        if isinstance(u, Matrix) and u.nrows != u.ncols or len(thunk) != op.arity - 3:
+            return None
+        if not all(isinstance(v, Vector) and v.size == size and v.indices is None and v.dtype in user.DTYPES
+                   for v in thunk):
+            return None
+        return tuple(cupy.ascontiguousarray(v.values) for v in thunk)
+    if isinstance(thunk, (Vector, Matrix)) or op.arity != 4:
+        return None
+    value = 0 if thunk is None else thunk
+    try:
+        dtype = generic.scalar_dtype(value)
+    except TypeError:
+        return None
+    return np.asarray(value, dtype)[()] if dtype in user.DTYPES else None
+
+
+def _user_index(verb, op, u, thunk, controls):
+    """``apply_index`` or ``select`` (keep where the result is nonzero) with an IndexUnaryOp."""
+    thunk_args = _thunk(op, u, thunk) if isinstance(op, ops.IndexUnaryOp) else None
+    if thunk_args is None or not _plain(controls, mask=isinstance(u, Vector)) or \
+            not isinstance(u, (Vector, Matrix)) or u.dtype not in user.DTYPES:
+        return _on_host(verb, op, u, thunk, **controls)
+    if isinstance(u, Vector):
+        out = user.index_unary(op, u.values, u.dtype, u.indices, None, thunk_args, u.count, u.capacity, u.capacity)
+        if verb == "apply_index":
+            w = Vector(u.size, u.indices, out, u.count)
+        else:
+            w = _found(Vector(u.size, u.indices, u.values, u.count), (out != 0).view(cupy.uint8))
+        return _masked(w, controls["mask"], controls["structure"], controls["complement"])
+    out = user.index_unary(op, u.values, u.dtype, u.rows(), u.indices, thunk_args, None, u.nvals, u.nvals)
+    if verb == "apply_index":
+        return Matrix(u.nrows, u.ncols, u.indptr, u.indices, out)
+    keep = out != 0
+    kept = cupy.zeros(u.nvals + 1, cupy.int64)  # kept entries before each position
+    kept[1:] = cupy.cumsum(keep)
+    return Matrix(u.nrows, u.ncols, kept[u.indptr], u.indices[keep], None if u.values is None else u.values[keep])
+
+
+def _user_reduce(u, monoid):
+    """``reduce`` with a Monoid: the identity folded with the entries in order (None if none)."""
+    if not (isinstance(monoid, ops.Monoid) and isinstance(u, (Vector, Matrix)) and u.dtype in user.DTYPES and
+            _castable(u.dtype, monoid.dtype)):
+        return _on_host("reduce", u, monoid)
+    monoid.result_dtype()  # the monoid's dtype is numba's type of its function (TypeError otherwise)
+    values = u.exact().values if isinstance(u, Vector) else \
+        (cupy.ones(u.nvals, bool) if u.values is None else u.values)
+    if values.size == 0:
+        return None
+    return user.reduce(monoid, cupy.ascontiguousarray(values.astype(monoid.dtype, copy=False)))
+
+
+def _user_reduce_rows(A, monoid, controls):
+    """``reduce_rows`` with a Monoid: each nonempty row folded in column order."""
+    if not (_plain(controls, mask=False) and isinstance(monoid, ops.Monoid) and isinstance(A, Matrix) and
+            A.dtype in user.DTYPES and _castable(A.dtype, monoid.dtype)):
+        return _on_host("reduce_rows", A, monoid, **controls)
+    monoid.result_dtype()
+    values = cupy.ones(A.nvals, bool) if A.values is None else A.values
+    rows = cupy.flatnonzero(cupy.diff(A.indptr) > 0)
+    return Vector(A.nrows, rows, user.reduce_rows(monoid, A.indptr, values.astype(monoid.dtype, copy=False), rows))
+
+
+def _rows_of(mask, controls, nrows):
+    """(rows vector or None, count pointer, count, capacity) of the rows a mask lets through."""
+    rows = _row_list(mask, controls["structure"], controls["complement"])
+    if rows is None:
+        return None, None, nrows, nrows
+    return rows, rows.count, kernels.count_args(rows)[1], rows.capacity
+
+
+def _user_semiring(verb, semiring, left, right, order, transpose, controls):
+    """``mxv``/``vxm`` with a Semiring of a Monoid and a BinaryOp (or first, second, pair)."""
+    A, u = (left, right) if verb == "mxv" else (right, left)
+    device = isinstance(semiring, ops.Semiring) and order is None and not transpose and _plain(controls) and \
+        isinstance(semiring.monoid, ops.Monoid) and \
+        (type(semiring.multiply) is ops.BinaryOp or semiring.multiply in user.NAMED_MULTIPLIES) and \
+        isinstance(A, Matrix) and isinstance(u, Vector) and A.dtype in user.DTYPES and u.dtype in user.DTYPES and \
+        (A.ncols if verb == "mxv" else A.nrows) == u.size
+    if not device:
+        extra = {} if verb == "vxm" else {"order": order}
+        return _on_host(verb, semiring, left, right, transpose=transpose, **controls, **extra)
+    semiring.monoid.result_dtype()
+    M = A if verb == "mxv" else A.transposed()
+    rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, M.nrows)
+    dense, present = _dense(u)
+    out, found = user.semiring_rows(semiring, M, dense, present, None if rows is None else rows.indices, count_ptr,
+                                    count, capacity, verb == "vxm")
+    w = Vector(M.nrows, None, out) if rows is None else Vector(M.nrows, rows.indices, out, rows.count)
+    return _found(w, found)
+
+
+def _dense_vectors(op, A, u, ordered):
+    """A RowOperator's vectors as dense arrays with its fills (the first a copy when
+    ``ordered``), or None where the host must run (or reject) the call."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors or ordered and not vectors:
+        return None
+    arrays = []
+    for k, v in enumerate(vectors):
+        if not isinstance(v, Vector) or v.size not in (A.nrows, A.ncols) or v.dtype not in user.DTYPES:
+            return None
+        v.exact()
+        if v.indices is None or v.indices.size == v.size:
+            arrays.append(cupy.array(v.values) if ordered and k == 0 else cupy.ascontiguousarray(v.values))
+            continue
+        if op.fill[k] is None:
+            return None
+        dense = cupy.full(v.size, generic.cast(np.asarray(op.fill[k]), v.dtype)[()], v.dtype)
+        dense[v.indices] = v.values
+        arrays.append(dense)
+    return tuple(arrays)
+
+
+def _by_decreasing(keys):
+    """The stable order of ``keys`` from the largest down (numba's ``by_decreasing``)."""
+    return cupy.argsort(-keys if keys.dtype.kind == "f" else ~keys)
+
+
+def _user_rows(op, A, u, order, transpose, controls):
+    """``mxv`` with a RowOperator: a thread per row, or one thread in ``order``."""
+    vectors = _dense_vectors(op, A, u, order is not None) \
+        if isinstance(A, Matrix) and A.dtype in user.DTYPES and not transpose and _plain(controls) else None
+    if vectors is not None and order is not None:
+        rows = _rows_of(controls["mask"], controls, A.nrows)[0]
+        rows = cupy.arange(A.nrows, dtype=cupy.int64) if rows is None else _listed(rows)
+        keys, present = _dense(order) if isinstance(order, Vector) and order.size == A.nrows and \
+            order.dtype in user.DTYPES else (None, None)
+        if keys is None or present is not None and not bool(present[rows].all()):
+            vectors = None
+    if vectors is None:
+        return _on_host("mxv", op, A, u, transpose=transpose, order=order, **controls)
+    if order is not None:
+        out, found = user.row_operator(op, A, vectors, rows, None, rows.size, rows.size, _by_decreasing(keys[rows]))
+        return _found(Vector(A.nrows, rows, out), found)
+    rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, A.nrows)
+    out, found = user.row_operator(op, A, vectors, None if rows is None else rows.indices, count_ptr, count,
+                                   capacity)
+    w = Vector(A.nrows, None, out) if rows is None else Vector(A.nrows, rows.indices, out, rows.count)
+    return _found(w, found)

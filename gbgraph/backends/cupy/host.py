@@ -43,6 +43,8 @@ def _to_host(x):
                           None if x.values is None else cupy.asnumpy(x.values))
     if isinstance(x, cupy.ndarray):
         return cupy.asnumpy(x)
+    if isinstance(x, (tuple, list)):  # an operator's vectors (thunks, a row operator's operands)
+        return tuple(_to_host(a) for a in x)
     return x
 
 

@@ -17,9 +17,8 @@ verb                                        exchange
                                             read: a bit per ghost column to its owner,
                                             values back (:class:`~.moves.Routes`)
 ``mxm``                                     the ghost rows of ``B`` at ``A``'s columns
-``vxm``, ``reduce_to`` (a push)             partial results to their owners, combined there
-                                            (one per target a rank meets; a float sum:
-                                            every entry, added in position order)
+``vxm`` (a push)                            partial results to their owners, combined there
+                                            (one per target a rank meets)
 ``transpose``                               every entry to the owner of its column
 ``transpose=``, ``transpose_a/_b=``,        ``transpose``'s, then the verb's
 ``reduce_cols``                             (``reduce_cols``: ``reduce_rows`` of ``Aᵀ``)
@@ -30,6 +29,13 @@ verb                                        exchange
 ``better_group``                            the ghost entries of its vectors that the
                                             mask's rows read, as ``mxv`` (:mod:`.fused`),
                                             and the sizes of the groups met
+``mxv`` with a ``RowOperator``              the vectors' ghost entries that the mask's rows
+                                            read, as ``mxv``; with ``order=``, those of the
+                                            rows pending, each round of the sweep (rows
+                                            left after many rounds: to rank 0, which runs
+                                            them; :mod:`.operators`)
+``apply_index``/``select`` with an          the thunk vectors' entries at the block's rows
+``IndexUnaryOp`` of vector thunks           and columns
 ``indices``, ``values``, ``to_csr``,        Allgatherv: the whole array on every rank
 ``extract_tuples``
 ``matrix``, ``vector``, ``full``,           none: each rank keeps its block of the arrays
@@ -38,6 +44,12 @@ ewise, ``apply``, ``select``, ``assign``,   none
 ``apply_index``, ``reduce_rows``
 ``out=``, ``accum=``, ``replace=``          none: the local backend writes each block
 ==========================================  =============================================
+
+User-defined operators (:mod:`gbgraph.backends.operators`) run block by block: the local
+backend runs the element-wise and product ones as it runs named operators, and the numba
+backend's kernels of the operator run those that see global positions or combine several
+ranks' entries (index-unary operators, row operators, a Monoid's ``reduce``, the add of a
+Semiring's ``vxm``) on the block's rows at their global positions (:mod:`.operators`).
 
 Output controls act block by block: a verb computes its result under the mask as it always
 did, and the local backend writes it into ``out``'s block (``out<mask, replace> accum=
@@ -75,9 +87,10 @@ except ImportError as error:  # pragma: no cover - the extra names what to insta
                       '(mpi4py and the mpich wheel, which brings mpiexec)') from error
 
 from ..base import Backend, check_accum
+from ..operators import IndexUnaryOp, Monoid, RowOperator, Semiring
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
-from . import fused
+from . import fused, operators
 from .exchange import Exchange
 from .layout import bounds
 from .local import local_backend
@@ -96,16 +109,19 @@ _POSITIONAL_SELECT = {"offdiag": lambda i, j, k: j - i != k, "diag": lambda i, j
 
 
 def _named(verb):
-    """``verb`` with the local backend's NotImplementedError naming this backend first
+    """``verb`` with the local backend's NotImplementedError naming this backend instead
     (every rank raises it: the operands' types and the operator are the same on all)."""
     @functools.wraps(verb)
     def named(self, *args, **kwargs):
         try:
             return verb(self, *args, **kwargs)
         except NotImplementedError as error:
-            if str(error).startswith(f"{self.name}:"):
+            message = str(error)
+            if message.startswith(f"{self.name}:"):
                 raise
-            raise NotImplementedError(f"{self.name}: {error}") from error
+            for local in (self.local.name, "numba"):  # the blocks' backend, or numba's kernels of an operator
+                message = message.removeprefix(f"{local}: ")
+            raise NotImplementedError(f"{self.name}: {message}") from error
     return named
 
 
@@ -218,10 +234,17 @@ class MPIBackend(Backend):
 
     @_named
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False):
+            accum=None, replace=False, order=None):
         check_accum("mxv", out, accum)
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
+        if isinstance(semiring, RowOperator):
+            # w<mask>(i) = op(row i of A, u...): each rank its rows (order=: the sweep, in rounds)
+            w = operators.row_mxv(self, semiring, A, u, mask=mask, structure=structure, complement=complement,
+                                  order=order)  # computed under the mask already
+            return w if out is None else self._written(w, mask, structure, complement, out, accum, replace)
+        if order is not None:
+            raise ValueError(f"mxv: order= is for a RowOperator, got the semiring {semiring!r}")
         if accum is not None or replace:
             w = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
@@ -252,11 +275,19 @@ class MPIBackend(Backend):
         if out is not None:
             w = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
-        partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
-        ids, values = self.local.indices(partial), self.local.values(partial)
-        if _positional(semiring):
-            values = values + A.lo  # the row of A it reports, global
-        w = to_owners(self, A.columns.ids[ids], values, A.ncols, semiring.split("_")[0])  # w = ⊕_r w_r at the owners
+        monoid = semiring.monoid if isinstance(semiring, Semiring) else semiring.split("_")[0]
+        if operators.by_columns(semiring, self.local.dtype(u.local), self.local.dtype(A.local)):
+            # the result depends on the order of the terms: each rank its columns, in one process's order
+            w = operators.vxm_by_columns(self, semiring, u, A)  # w(j) = ⊕_i u(i) ⊗ A(i, j), j in the block
+        else:
+            partial = self.local.vxm(semiring, u.local, A.local)  # this rank's rows: w_r = u_r ⊕.⊗ A_r
+            ids, values = self.local.indices(partial), self.local.values(partial)
+            if _positional(semiring):
+                values = values + A.lo  # the row of A it reports, global
+            if isinstance(monoid, Monoid):
+                w = operators.pushed(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
+            else:
+                w = to_owners(self, A.columns.ids[ids], values, A.ncols, monoid)  # w = ⊕_r w_r at the owners
         if mask is not None:
             w = self.local.apply("identity", w, mask=mask.local, structure=structure, complement=complement)
         return DistVector(w, A.ncols, self.block(A.ncols)[0])
@@ -329,6 +360,9 @@ class MPIBackend(Backend):
         if out is not None:
             w = self.select(op, u, thunk, mask=mask, structure=structure, complement=complement)
             return self._written(w, mask, structure, complement, out, accum, replace)
+        if isinstance(op, IndexUnaryOp):  # w = u where op(u(i, j), i, j, thunk), i and j global
+            return self._written(operators.index_unary(self, "select", op, u, thunk), mask, structure, complement,
+                                 None, None, False)
         columns = getattr(u, "columns", None)
         if op in _POSITIONAL_SELECT:
             local = _select_positions(self.local, u, _POSITIONAL_SELECT[op], 0 if thunk is None else int(thunk))
@@ -346,6 +380,8 @@ class MPIBackend(Backend):
         if mask is not None or out is not None:
             w = self.apply_index(op, u, thunk)
             return self._written(w, mask, structure, complement, out, accum, replace)
+        if isinstance(op, IndexUnaryOp):
+            return operators.index_unary(self, "apply_index", op, u, thunk)  # w(i, j) = op(u(i, j), i, j, thunk)
         if callable(op):
             return DistVector(self.local.apply_index(op, u.local, u.lo, thunk), u.size, u.lo)  # w(i) = op(i), i global
         return _like(u, _index_values(self.local, u, op, thunk))  # w(i, j) = op(i, j, thunk), i and j global
@@ -447,24 +483,6 @@ class MPIBackend(Backend):
             raise kind(message) from error
         return made
 
-    # ---- fused verbs through a function: P's entries cross ranks ------------------------
-
-    def reduce_to(self, targets, u, monoid, *, size=None):
-        size = targets.size if size is None else size
-        if monoid == "plus" and self.local.dtype(u.local).kind == "f":
-            # float sums: every entry goes to its target's owner, added there in position order
-            ids = self.local.indices(u.local)
-            to = self.local.values(self.local.extract(targets.local, ids))  # targets at u's entries
-            order = np.argsort(to, kind="stable")  # by target, then position: the order of the sum
-            ids, values = to[order], self.local.values(u.local)[order]
-        else:
-            # exact in any order: this rank's entries combined first, one entry per target met
-            partial = self.local.reduce_to(targets.local, u.local, monoid, size=size)  # w_r = P_rᵀ ⊕ u_r
-            ids, values = self.local.indices(partial), self.local.values(partial)
-        # w = Pᵀ ⊕monoid.second u = ⊕_r w_r: each partial result pushed to the owner of its target
-        w = to_owners(self, ids, values, size, monoid)
-        return DistVector(w, size, self.block(size)[0])
-
     # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
 
     def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
@@ -476,6 +494,8 @@ class MPIBackend(Backend):
 
     @_named
     def reduce(self, u, monoid):
+        if isinstance(monoid, Monoid):
+            return operators.reduce(self, u, monoid)  # ⊕ of the blocks' partial results
         dtype = self.local.dtype(u.local)
         if dtype.kind == "f" and monoid in ("plus", "times"):
             # rounding depends on the order: reduce every value in the single-process order
@@ -548,7 +568,7 @@ def _use_node_gpu(comm):
 
 def _positional(semiring):
     """Whether the semiring's multiply reports a position (``secondi``: the inner index)."""
-    return semiring.endswith("secondi")
+    return isinstance(semiring, str) and semiring.endswith("secondi")
 
 
 def _combined(monoid, parts):

@@ -417,43 +417,6 @@ class NumbaBackend(Backend):
                                     keys.dense()[0].astype(np.uint64, copy=False), rows)
         return Vector(u.size, None if mask.indices is None else rows.copy(), out)
 
-    # ---- fused verbs of the coarse mappings: kernels/mapping.py (GraphBLAS forms in forms.py;
-    # pair_groups, a sort, is the inherited form)
-
-    def heavy_neighbor(self, A, keys, *, mask=None):
-        from .kernels import mapping
-
-        rows = _row_array(mask, True, False, A.nrows)
-        dense, present = keys.dense()
-        weighted = A.values is not None
-        out, found = mapping.heavy_rows(A.indptr, A.indices, A.values if weighted else np.empty(0, np.int64), weighted,
-                                        dense.astype(np.uint64, copy=False), _or_empty(present, bool),
-                                        present is not None, _or_empty(rows, np.int64), rows is None)
-        positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
-        return Vector(A.nrows, positions[found], out[found])
-
-    def reduce_to(self, targets, u, monoid, *, size=None):
-        from .kernels import mapping
-
-        _check(monoid, tuple(mapping.MONOIDS))
-        size = targets.size if size is None else size
-        at = targets.values if targets.indices is None else targets.dense()[0]
-        out, found = mapping.reduce_to(at[u.positions()].astype(np.int64, copy=False), u.values, size,
-                                       mapping.MONOIDS[monoid])
-        return Vector(size, np.flatnonzero(found), out[found])
-
-    def unclaimed(self, H, keys, pending):
-        from .kernels import mapping
-
-        free, rounds = mapping.unclaimed(H.dense()[0].astype(np.int64, copy=False),
-                                         keys.dense()[0].astype(np.uint64, copy=False), pending.positions())
-        return Vector(H.size, np.flatnonzero(free), np.ones(int(free.sum()), bool)), rounds
-
-    def roots(self, parent):
-        from .kernels import mapping
-
-        return Vector(parent.size, None, mapping.roots(parent.dense()[0].astype(np.int64, copy=False)))
-
 
 def _suitesparse():
     from .. import backend

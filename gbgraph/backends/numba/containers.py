@@ -3,6 +3,7 @@ CuPy arrays."""
 
 import numpy as np
 
+from .kernels.canonical import transpose_order
 from .kernels.sets import matches
 
 __all__ = ["Vector", "Matrix"]
@@ -83,11 +84,9 @@ class Matrix:
         """Aᵀ, computed once (matrices are not changed in place): a stable counting sort
         of the entries by column keeps each new row sorted."""
         if self._transposed is None:
-            order = np.argsort(self.indices, kind="stable")
-            indptr = np.zeros(self.ncols + 1, np.int64)
-            np.cumsum(np.bincount(self.indices, minlength=self.ncols), out=indptr[1:])
+            indptr, rows, order = transpose_order(self.indptr, self.indices, self.ncols)
             index_type = np.int32 if self.nrows < 2**31 else np.int64
-            self._transposed = Matrix(self.ncols, self.nrows, indptr, self.rows()[order].astype(index_type),
+            self._transposed = Matrix(self.ncols, self.nrows, indptr, rows.astype(index_type),
                                       None if self.values is None else self.values[order])
         return self._transposed
 

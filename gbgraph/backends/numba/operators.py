@@ -495,7 +495,7 @@ def _generate_semiring(verb, semiring, a, b, swap):
     product = "_gb_mul(u[j], vals[p])" if swap else "_gb_mul(vals[p], u[j])"
     names = f"{np.dtype(a).name}_{np.dtype(b).name}"
     text = _HEADER.format(name=semiring.name, kind="semiring", dtypes=names) + mul_text + "\n" + add_text + \
-        f"\n_GB_IDENTITY = {_dtype_source(result)}({identity.item()!r})\n_GB_CAST = {_dtype_source(result)}\n" + \
+        f"\n_GB_IDENTITY = {_dtype_source(result)}({_literal(identity)})\n_GB_CAST = {_dtype_source(result)}\n" + \
         f"_GB_RESULT = {_dtype_source(result)}\n" + _SEMIRING.format(product=product) + _MXM + \
         f"\n# {_VERSION}\n"
     return _load(text, f"{_clean(semiring.name)}_{names}")
@@ -521,6 +521,13 @@ def semiring_product(verb, semiring, a_indptr, a_cols, a_vals, b_indptr, b_cols,
     (indptr, int64 columns sorted within rows, values)."""
     module = _semiring_module(verb, semiring, a_vals.dtype, b_vals.dtype, False)
     return module._gb_mxm(a_indptr, a_cols, a_vals, b_indptr, b_cols, b_vals, ncols)
+
+
+def _literal(x):
+    """Python source of the scalar ``x``: ``repr`` except for the floats it writes as names
+    (``inf``, ``nan``), which the generated module would not find."""
+    x = x.item() if hasattr(x, "item") else x
+    return f"float({str(x)!r})" if isinstance(x, float) and not np.isfinite(x) else repr(x)
 
 
 def _identity(monoid, dtype):

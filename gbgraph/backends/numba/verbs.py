@@ -13,6 +13,7 @@ import numpy as np
 
 from . import generic
 from .containers import Matrix, Vector
+from .kernels import products
 from .kernels.sets import matches
 
 __all__ = ["shape", "entries", "rebuild", "check_like", "check_bounds", "positions_kept", "finish", "ewise", "apply",
@@ -311,11 +312,18 @@ def assign_scalar(w, value, **controls):
     return finish("assign", shape(w), keys, np.full(keys.size, scalar, scalar.dtype), out=w, **controls)
 
 
+#: The ``dup`` operators a vector build combines in one compiled pass (the monoid codes of
+#: kernels/products.py): ``min``/``max`` of floats are ``fmin``/``fmax`` here, not there.
+_SCATTER = {"plus": "plus", "times": "times", "first": "any", "min": "min", "max": "max"}
+
+
 def build(verb, keys, values, size, dup):
     """Sorted unique keys and their values from (``keys``, ``values``) with duplicates
     combined by the binary operator ``dup``, in the order given (None: duplicates are an error)."""
     if keys.size and (keys.min() < 0 or keys.max() >= size):
         raise ValueError(f"{verb}: indices must lie in [0, {size}), got {keys.min()}..{keys.max()}")
+    if verb == "build" and dup in _SCATTER and values.dtype.kind in ("iuf" if dup not in ("min", "max") else "iu"):
+        return products.scatter(keys, values, size, products.MONOIDS[_SCATTER[dup]])
     order = np.argsort(keys, kind="stable")
     keys, values = keys[order], values[order]
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if keys.size else keys

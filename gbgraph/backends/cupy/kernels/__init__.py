@@ -19,7 +19,7 @@ import cupy
 import numpy as np
 
 __all__ = ["better_group", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "heavy_rows", "reduce_to", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
+           "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
@@ -348,26 +348,6 @@ def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
     return out
 
 
-# ---- the coarse mappings' verbs (mapping.cu); references: backends/numba/kernels/mapping.py
-
-#: reduce_to's monoids with a kernel (integers: atomics in any order give one result)
-REDUCE_TO_MONOIDS = {"max": 0, "min": 1, "plus": 2}
-_ATOMIC_TYPES = {np.dtype(np.int64), np.dtype(np.uint64)}
-
-
-def heavy_rows(indptr, indices, weights, keys, present, rows):
-    """The heaviest neighbour's column of each row of ``rows`` (None: every row), -1 for
-    none (mapping.cu's ``heavy_rows``)."""
-    count = indptr.size - 1 if rows is None else rows.size
-    out = cupy.empty(count, cupy.int64)
-    if count:
-        w = "double" if weights is None else c_type(weights.dtype)
-        _get("mapping.cu", f"gbgraph::heavy_rows<{c_type(indices.dtype)}, {w}>")(
-            (_blocks(count),), (_THREADS,), (_ptr(rows), np.int64(count), indptr, indices, _ptr(weights), keys,
-                                             _ptr(present), out))
-    return out
-
-
 def mxv_ranked(A, u, rank, keys, rows):
     """``Backend.mxv_ranked`` at the listed rows (a vector, its count maybe on the device;
     None: every row) of ``A`` with dense float64 ``u`` and ``rank``, uint64 ``keys``
@@ -383,43 +363,23 @@ def mxv_ranked(A, u, rank, keys, rows):
     return out
 
 
-def reduce_to(targets, values, size, monoid):
-    """(out, found) of ``Backend.reduce_to`` on int64 / uint64 values (mapping.cu)."""
+#: ``build``'s ``dup`` operators with a device kernel, on the integer types of
+#: :data:`BUILD_TYPES` (atomics in any order give one result).
+BUILD_MONOIDS = {"max": 0, "min": 1, "plus": 2}
+BUILD_TYPES = {np.dtype(np.int64), np.dtype(np.uint64)}
+
+
+def build_atomic(keys, values, size, dup):
+    """(out, found): a vector build of int64 ``keys`` (each below ``size``) and int64 or
+    uint64 ``values``, duplicates combined by ``dup`` (vector.cu's ``build_atomic``)."""
     dtype = values.dtype
-    init = {0: np.iinfo(dtype).min, 1: np.iinfo(dtype).max, 2: 0}[REDUCE_TO_MONOIDS[monoid]]
-    out = cupy.full(size, init, dtype)
+    code = BUILD_MONOIDS[dup]
+    out = cupy.full(size, {0: np.iinfo(dtype).min, 1: np.iinfo(dtype).max, 2: 0}[code], dtype)
     found = cupy.zeros(size, cupy.uint8)
-    if targets.size:
-        _get("mapping.cu", f"gbgraph::reduce_to<{REDUCE_TO_MONOIDS[monoid]}, {c_type(dtype)}>")(
-            (_blocks(targets.size),), (_THREADS,), (targets, values, np.int64(targets.size), out, found))
+    if keys.size:
+        _get("vector.cu", f"gbgraph::build_atomic<{code}, {c_type(dtype)}>")(
+            (_blocks(keys.size),), (_THREADS,), (keys, values, np.int64(keys.size), out, found))
     return out, found
-
-
-def unclaimed(H, key, visited):
-    """(free, rounds) of ``Backend.unclaimed`` for the pending vertices ``visited`` (int64,
-    sorted): ``free`` flags (uint8, length n) and the rounds of the GraphBLAS form as a
-    one-element device array (mapping.cu's ``mark``, ``count_waiting``, ``visit_chains``)."""
-    n = H.size
-    flags = cupy.zeros(3 * n, cupy.uint8)  # pending, claimed, free
-    counters = cupy.zeros(2 * n + 1, cupy.int32)  # waiting, depth, rounds
-    pending, claimed, free = flags[:n], flags[n:2 * n], flags[2 * n:]
-    waiting, depth, rounds = counters[:n], counters[n:2 * n], counters[2 * n:]
-    count = np.int64(visited.size)
-    if count:
-        grid = (_blocks(int(count)),)
-        _get("mapping.cu", "gbgraph::mark")(grid, (_THREADS,), (visited, count, pending))
-        _get("mapping.cu", "gbgraph::count_waiting")(grid, (_THREADS,), (H, key, pending, visited, count, waiting))
-        _get("mapping.cu", "gbgraph::visit_chains")(grid, (_THREADS,), (H, key, pending, visited, count, waiting,
-                                                                        claimed, depth, free, rounds))
-    return free, rounds
-
-
-def roots(parent):
-    """The root of each vertex under ``parent`` (int64, mapping.cu's ``roots``)."""
-    out = cupy.empty_like(parent)
-    if parent.size:
-        _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
-    return out
 
 
 def gauss_seidel_sweep(layout, lanes, backward):

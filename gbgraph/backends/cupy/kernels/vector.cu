@@ -215,4 +215,19 @@ __global__ void copy_entries(const long long* src_indices, const V* src_values, 
 
 __global__ void advance(long long* round) { *round += 1; }
 
+// A vector build whose duplicates combine by max / min / plus (MONOID 0, 1, 2) of integers,
+// the same in any order the atomics take: out[t] over the k with keys[k] = t (out holds the
+// monoid's identity), found[t] = 1 where one exists.
+template <int MONOID, typename T>
+__global__ void build_atomic(const long long* keys, const T* values, long long count, T* out, unsigned char* found)
+{
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x) {
+        const long long t = keys[k];
+        found[t] = 1;
+        if (MONOID == 0) atomicMax(out + t, values[k]);
+        else if (MONOID == 1) atomicMin(out + t, values[k]);
+        else atomicAdd((unsigned long long*)(out + t), (unsigned long long)values[k]);
+    }
+}
+
 }  // namespace gbgraph

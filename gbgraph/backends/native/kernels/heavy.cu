@@ -1,10 +1,10 @@
 // Heavy edge coarsening (Gilbert et al.'s Algorithm 3, visiting by decreasing key) as five
 // fused passes launched back to back: heavy neighbours, the visit in key order, and the
 // numbering of the roots in three. The algebraic reference is gbgraph/algorithms/heavy.py
-// (hec) on the verbs of backends/cupy/kernels/mapping.cu: heavy_rows, count_waiting and
-// visit_chains, roots, and the scan that numbers the roots. Each pass reads only what the
-// passes before it wrote, or, in the visit, what a count brought to zero hands on; so the
-// labels, their count and the rounds are the verbs', whatever the order in which threads run.
+// (hec): its row operators HEAVIEST and VISIT, pointer jumping, and the scan that numbers
+// the roots. Each pass reads only what the passes before it wrote, or, in the visit, what a
+// count brought to zero hands on; so the labels, their count and the rounds are the
+// algebra's, whatever the order in which threads run.
 #pragma once
 #include "hashing.cu"
 #include "worklist.cuh"
@@ -26,7 +26,7 @@ __device__ __forceinline__ unsigned long long vertex_key(long long v, unsigned l
 }
 
 // (w, key) > (best_w, best) in lexicographic order, best = 0 standing for none yet (keys hold
-// v + 1 in their low bits, so no key is 0); heavy_rows' comparison, weights without NaN
+// v + 1 in their low bits, so no key is 0); HEAVIEST's comparison, weights without NaN
 template <typename W>
 __device__ __forceinline__ bool heavier(W w, unsigned long long key, W best_w, unsigned long long best)
 {
@@ -55,7 +55,7 @@ __device__ __forceinline__ long long block_sum(long long x, long long* scratch)
     return sum;
 }
 
-// H<u> = A ⊕max.(W, key) keys ([1] Alg.3 l.5-10, heavy_rows): LANES consecutive threads
+// H<u> = A ⊕max.(W, key) keys ([1] Alg.3 l.5-10, HEAVIEST): LANES consecutive threads
 // share a row and meet in shuffles; H(u) = u where u has no neighbour. A u that precedes its
 // heavy neighbour v (key(u) > key(v)) waits on it: it counts in waiting[v] and marks v WAITED
 // (count_waiting). waiting and flags come zeroed; depth[u] = 0 for the visit.

@@ -12,7 +12,7 @@ import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["inspect_rows", "drop_diagonal"]
+__all__ = ["inspect_rows", "drop_diagonal", "transpose_order"]
 
 
 @parallel_above(np.size, "indices")
@@ -72,3 +72,25 @@ def _drop_diagonal(indptr, indices, values, has_values, new_indptr, new_indices,
                 if has_values:
                     new_values[q] = values[p]
                 q += 1
+
+
+@numba.njit(cache=True)
+def transpose_order(indptr, indices, ncols):
+    """(row pointers of Aᵀ, the row of A of each of its entries, their positions in A): a
+    stable counting sort of A's entries by column, two sequential passes, so each row of Aᵀ
+    lists its columns ascending."""
+    count = np.zeros(ncols + 1, np.int64)
+    for p in range(indices.size):
+        count[indices[p] + 1] += 1
+    for c in range(ncols):
+        count[c + 1] += count[c]
+    t_indptr = count.copy()
+    rows = np.empty(indices.size, np.int64)
+    order = np.empty(indices.size, np.int64)
+    for i in range(indptr.size - 1):
+        for p in range(indptr[i], indptr[i + 1]):
+            q = count[indices[p]]
+            count[indices[p]] = q + 1
+            rows[q] = i
+            order[q] = p
+    return t_indptr, rows, order

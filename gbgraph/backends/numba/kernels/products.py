@@ -14,7 +14,7 @@ from numba.extending import overload
 
 from .threads import parallel_above, row_work
 
-__all__ = ["MONOIDS", "MULTIPLIES", "pull", "pull_second", "push", "segment_reduce"]
+__all__ = ["MONOIDS", "MULTIPLIES", "pull", "pull_second", "push", "segment_reduce", "scatter"]
 
 #: Monoid codes.
 MONOIDS = {"min": 0, "max": 1, "plus": 2, "times": 3, "any": 4, "lor": 5, "land": 6, "bor": 7, "band": 8}
@@ -151,3 +151,21 @@ def segment_reduce(values, starts, ends, monoid, out):
         for p in range(starts[k] + 1, ends[k]):
             acc = _add(monoid, acc, values[p])
         out[k] = acc
+
+
+@numba.njit(cache=True)
+def scatter(keys, values, size, monoid):
+    """(sorted keys, values): ``values`` of equal ``keys`` (each below ``size``) combined
+    with the monoid of code ``monoid`` in the order given (``any``: the first), one
+    sequential pass over dense scratch arrays of ``size``: a vector build without a sort."""
+    out = np.empty(size, values.dtype)
+    found = np.zeros(size, np.bool_)
+    for k in range(keys.size):
+        t = keys[k]
+        if found[t]:
+            out[t] = _add(monoid, out[t], values[k])
+        else:
+            out[t] = values[k]
+            found[t] = True
+    reached = np.flatnonzero(found)
+    return reached, out[reached]
