@@ -496,9 +496,10 @@ def _depths_by_nets(be, A, keys):
     R = be.mxm("any_second", A, be.build_matrix(ids, rank, rank, n, m))  # R(w, rank j) = rank j, j ∈ N[w]
     nets, ranks, _ = be.extract_tuples(R)  # each net's members, by rank
     follows = nets[1:] == nets[:-1]
-    Q = be.transpose(be.build_matrix(nets[1:][follows], ranks[1:][follows], ranks[:-1][follows], n, m))  # Q(r, w)
-    depth = _in_order(be, Q, _none(be, m), be.full(m, True, "bool"),
-                      be.full(m, xp.arange(m, 0, -1, dtype=xp.int64), "int64"), DEPTH_AFTER, DEPTH_AFTER_WHEN_READY)
+    Q = be.transpose(be.build_matrix(nets[1:][follows], ranks[1:][follows], ranks[:-1][follows], n, n))  # Q(r, w)
+    ranked = xp.arange(m, dtype=xp.int64)  # Q is square (rows m.. empty): an ordered pass writes at its rows
+    depth = _in_order(be, Q, _none(be, n), be.vector(ranked, True, n), be.vector(ranked, m - ranked, n),
+                      DEPTH_AFTER, DEPTH_AFTER_WHEN_READY)
     return be.vector(ids, be.values(be.extract(depth, rank)), n)  # depth(i) = depth(rank i)
 
 
