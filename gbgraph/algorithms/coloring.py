@@ -116,11 +116,6 @@ def _chain_depth(i, start, stop, cols, vals, depth):
     return _deepest(start, stop, cols, depth), True
 
 
-def _depth_after(i, start, stop, cols, vals, depth):
-    """:func:`_chain_depth` over the entries named by the row's values."""
-    return _deepest(start, stop, vals, depth), True
-
-
 def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
     """:func:`_chain_depth` of row i once every column placed before it has its depth."""
     at = position[i]
@@ -129,15 +124,6 @@ def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
         if before >= 0 and before < at and depth[cols[p]] < 0:
             return 0, False
     return _deepest(start, stop, cols, depth), True
-
-
-def _depth_after_when_ready(i, start, stop, cols, vals, depth, position):
-    """:func:`_depth_after` of row i once the entries its values name (all placed before
-    it) have their depths."""
-    for p in range(start, stop):
-        if depth[vals[p]] < 0:
-            return 0, False
-    return _deepest(start, stop, vals, depth), True
 
 
 def _same_group_max(i, start, stop, cols, vals, keys, groups):
@@ -165,12 +151,8 @@ FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_f
                                    helpers=(_window, _lowest_zero, _smallest_free))
 #: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key.
 CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_deepest,))
-#: ``depth(r) = 1 + max depth(Q(r, j))``: the same over the entries the values of Q name.
-DEPTH_AFTER = RowOperator(_depth_after, fill=-1, name="depth_after", helpers=(_deepest,))
-#: Rounds of those passes in parallel: the rows whose earlier entries have their depths.
+#: Rounds of that pass in parallel: the rows whose earlier columns have their depths.
 CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
-                                     helpers=(_deepest,))
-DEPTH_AFTER_WHEN_READY = RowOperator(_depth_after_when_ready, fill=-1, name="depth_after_when_ready",
                                      helpers=(_deepest,))
 #: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
 SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
@@ -484,10 +466,10 @@ def _depths_by_nets(be, A, keys):
     The members of a net N[w] are within distance 2 of each other, so depths increase along
     a net in decreasing key: the deepest member of N[w] before i is the one just before it.
     With the entries ranked by decreasing key, ``R = A ⊕any.second Π`` (``Π(j, rank j) =
-    rank j``) lists each net's members in that order; ``Q(rank i, w)`` holds the rank of the
-    member of N[w] just before i, and one ordered pass of :data:`DEPTH_AFTER` over Q's rows,
-    ``depth(r) = 1 + max depth(Q(r, :))``, reads one entry per net of i instead of every
-    vertex within distance 2 (a hub's net once per member, not its square)."""
+    rank j``) lists each net's members in that order; ``Q(rank i, rank j)``: j is the member
+    of a net of i just before i, and one ordered pass of :data:`CHAIN_DEPTH` over Q reads one
+    entry per net of i instead of every vertex within distance 2 (a hub's net once per
+    member, not its square)."""
     xp, n = be.xp, keys.size
     ids = be.indices(keys)
     m = ids.size
@@ -496,10 +478,11 @@ def _depths_by_nets(be, A, keys):
     R = be.mxm("any_second", A, be.build_matrix(ids, rank, rank, n, m))  # R(w, rank j) = rank j, j ∈ N[w]
     nets, ranks, _ = be.extract_tuples(R)  # each net's members, by rank
     follows = nets[1:] == nets[:-1]
-    Q = be.transpose(be.build_matrix(nets[1:][follows], ranks[1:][follows], ranks[:-1][follows], n, n))  # Q(r, w)
+    k = int(follows.sum())
+    Q = be.build_matrix(ranks[1:][follows], ranks[:-1][follows], xp.ones(k, bool), n, n, dup="lor")  # Q(r, r')
     ranked = xp.arange(m, dtype=xp.int64)  # Q is square (rows m.. empty): an ordered pass writes at its rows
     depth = _in_order(be, Q, _none(be, n), be.vector(ranked, True, n), be.vector(ranked, m - ranked, n),
-                      DEPTH_AFTER, DEPTH_AFTER_WHEN_READY)
+                      CHAIN_DEPTH, CHAIN_DEPTH_WHEN_READY)
     return be.vector(ids, be.values(be.extract(depth, rank)), n)  # depth(i) = depth(rank i)
 
 
