@@ -479,7 +479,10 @@ def _depths_by_nets(be, A, keys):
     nets, ranks, _ = be.extract_tuples(R)  # each net's members, by rank
     follows = nets[1:] == nets[:-1]
     k = int(follows.sum())
-    Q = be.build_matrix(ranks[1:][follows], ranks[:-1][follows], xp.ones(k, bool), n, n, dup="lor")  # Q(r, r')
+    pairs, ones = xp.arange(k, dtype=xp.int64), xp.ones(k, bool)
+    later = be.build_matrix(pairs, ranks[1:][follows], ones, k, n)  # later(e, r): pair e's later member
+    earlier = be.build_matrix(pairs, ranks[:-1][follows], ones, k, n)  # earlier(e, r'): its earlier one
+    Q = be.mxm("any_pair", later, earlier, transpose_a=True)  # Q = laterᵀ ⊕any.pair earlier: Q(r, r'), once
     ranked = xp.arange(m, dtype=xp.int64)  # Q is square (rows m.. empty): an ordered pass writes at its rows
     depth = _in_order(be, Q, _none(be, n), be.vector(ranked, True, n), be.vector(ranked, m - ranked, n),
                       CHAIN_DEPTH, CHAIN_DEPTH_WHEN_READY)
