@@ -4,9 +4,11 @@ import scipy.sparse as sp
 from hypothesis import given
 
 import gbgraph as gg
+from gbgraph.algorithms import aggregation
+from gbgraph.backends.operators import RowOperator
 from gbgraph.generators import elasticity3d, laplace3d
 
-from conftest import shared_graphs
+from conftest import backend_params, shared_graphs
 from reference import kokkos_mis2_aggregate
 from strategies import graphs
 
@@ -126,3 +128,90 @@ def test_empty_and_trivial_graphs():
 def test_unknown_method():
     with pytest.raises(ValueError, match="method must be one of"):
         gg.aggregate(laplace3d(3), "hec")
+
+
+# ---- phase 3's row operator (aggregation.BETTER_GROUP) through mxv, on every backend ------
+
+
+def _better_group_reference(neighbours, label, is_root, size, rows, limit):
+    """better_group's rule, row by row: groups met in column order, key (rooted, count),
+    the best other group by key, then smaller size, then first met; the move if it beats
+    the row's own group, counted over the whole row."""
+    moved = {}
+    label, is_root, size = label.tolist(), is_root.tolist(), size.tolist()
+    for i in rows.tolist():
+        own, order, count, rooted, stopped = label[i], [], {}, {}, False
+        own_count = own_rooted = 0
+        for j in neighbours[i].tolist():
+            g = label[j]
+            if g < 0:
+                continue
+            if g == own:
+                own_count, own_rooted = own_count + 1, own_rooted | is_root[j]
+                continue
+            stopped = stopped or (g not in count and limit is not None and len(order) == limit)
+            if stopped:  # the first neighbour of one group too many: no other group is read further
+                continue
+            if g not in count:
+                order.append(g)
+                count[g], rooted[g] = 0, False
+            count[g] += 1
+            rooted[g] |= is_root[j]
+        if not order:
+            continue
+        best = min(order, key=lambda g: (-rooted[g], -count[g], size[g], order.index(g)))
+        mine = (own_rooted, own_count, -size[own]) if own >= 0 else (0, 0, 0)
+        if (rooted[best], count[best], -size[best]) > mine:
+            moved[i] = best
+    return moved
+
+
+def _host(x):
+    return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
+
+
+def _better_group_operator(limit):
+    """BETTER_GROUP, or the same function with ``limit`` slots (the algorithm's is TRACKED)."""
+    if limit == aggregation.TRACKED:
+        return aggregation.BETTER_GROUP
+    return RowOperator(aggregation._better_group, fill=(-1, False, 0), constants={"LIMIT": limit, "SLOTS": 3 * limit})
+
+
+@pytest.mark.parametrize("backend", backend_params())
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("limit", [None, 1, 8])
+def test_better_group_moves_to_a_strictly_better_group(backend, seed, limit):
+    """``mxv(BETTER_GROUP, A, (labels, rooted, size))`` against the rule written out in
+    Python; limit None (no row meets as many groups as the slots: a scan without a limit)
+    is the operator with n slots."""
+    be = gg.backend(backend)
+    rng = np.random.default_rng(seed)
+    n, k = 200, 40
+    M = sp.random(n, n, density=0.06, random_state=rng, format="csr")
+    M = sp.csr_array(M + M.T)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M.sort_indices()
+    label = np.where(rng.random(n) < 0.8, rng.integers(0, k, n), -1)
+    is_root = np.zeros(n, bool)
+    for g in rng.choice(k, k * 3 // 4, replace=False):  # at most one rooted vertex per group
+        members = np.flatnonzero(label == g)
+        if members.size:
+            is_root[rng.choice(members)] = True
+    size = rng.integers(1, 4, k)  # few sizes: ties on key and size
+    rows = np.flatnonzero(rng.random(n) < 0.6)
+    neighbours = np.split(M.indices, M.indptr[1:-1])
+    expected = _better_group_reference(neighbours, label, is_root, size, rows, limit)
+    met = [len(set(label[neighbours[i]]) - {-1, label[i]}) for i in rows]
+    assert max(met) > (1 if limit is None else limit) and (limit is not None or max(met) < n)
+    xp = be.xp
+    labelled = np.flatnonzero(label >= 0)
+    A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n)
+    vectors = (be.vector(xp.asarray(labelled), xp.asarray(label[labelled]), n),
+               be.vector(xp.asarray(np.flatnonzero(is_root)), True, n),
+               be.vector(xp.asarray(labelled), xp.asarray(size[label[labelled]]), n))  # each member: its group's size
+    moved = be.mxv(_better_group_operator(n if limit is None else limit), A, vectors,
+                   mask=be.vector(xp.asarray(rows), True, n))
+    assert dict(zip(_host(be.indices(moved)).tolist(), _host(be.values(moved)).tolist())) == expected
+    assert _host(be.values(moved)).dtype == np.int64
+    assert expected and len(expected) < rows.size  # some rows move, some stay

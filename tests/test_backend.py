@@ -436,38 +436,6 @@ def test_gpu_extras_bring_the_cuda_libraries(extra):
     assert "13.6.0" not in requirement.specifier and "14.0.0" in requirement.specifier
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_mxv_ranked_sums_the_neighbours_ranked_above(be, seed):
-    """Each listed row's weighted sum of u over the neighbours j with (rank, key) above its
-    own, against a loop over scipy's rows; ties in rank go to the larger key."""
-    import scipy.sparse as sp
-
-    rng = np.random.default_rng(seed)
-    n = 40
-    upper = sp.random(n, n, density=0.2, random_state=seed, format="csr")
-    A = (upper + upper.T).tocsr()
-    A.data = np.round(A.data * 8) + 1  # integral weights: every order of summation agrees
-    rank = rng.integers(0, 4, n).astype(np.float64)  # many ties
-    keys = rng.permutation(n).astype(np.uint64) * np.uint64(977)
-    u = rng.choice([-1.0, 2.0], n)
-    rows = np.sort(rng.choice(n, 25, replace=False))
-    xp = be.xp
-    M = be.matrix(xp.asarray(A.indptr, dtype=xp.int64), xp.asarray(A.indices, dtype=xp.int64),
-                  values=xp.asarray(A.data))
-    ids = xp.arange(n, dtype=xp.int64)
-    half = xp.asarray(rng.random(n) < 0.5)  # u absent off these positions: absent counts as 0
-    w = be.mxv_ranked(M, be.vector(ids[half], xp.asarray(u)[half], n), be.vector(ids, xp.asarray(rank), n),
-                      be.vector(ids, xp.asarray(keys), n), mask=be.vector(xp.asarray(rows), True, n))
-    expected = []
-    present = _host(half)
-    for i in rows:
-        cols, vals = A.indices[A.indptr[i]:A.indptr[i + 1]], A.data[A.indptr[i]:A.indptr[i + 1]]
-        above = ((rank[cols] > rank[i]) | ((rank[cols] == rank[i]) & (keys[cols] > keys[i]))) & present[cols]
-        expected.append(float(np.sum(vals[above] * u[cols[above]])))
-    assert _host(be.indices(w)).tolist() == rows.tolist()
-    assert _host(be.values(w)).tolist() == expected
-
-
 @pytest.mark.parametrize("op", ["plus", "minus", "times", "first", "second", "min", "max"])
 @pytest.mark.parametrize("kinds", [("sparse", "full"), ("full", "sparse"), ("full", "full")])
 def test_ewise_with_a_full_operand(be, op, kinds):
@@ -485,70 +453,3 @@ def test_ewise_with_a_full_operand(be, op, kinds):
     union = {i: float(a_vals[i]) for i in ia} | {i: float(b_vals[i]) for i in ib}
     union.update({i: float(fn(a_vals[i], b_vals[i])) for i in both})
     assert _entries(be, be.ewise_add(op, u, v)) == union
-
-
-def _better_group_reference(neighbours, label, is_root, size, rows, limit):
-    """better_group's rule, row by row: groups met in column order, key (rooted, count),
-    the best other group by key, then smaller size, then first met; the move if it beats
-    the row's own group, counted over the whole row."""
-    moved = {}
-    label, is_root, size = label.tolist(), is_root.tolist(), size.tolist()
-    for i in rows.tolist():
-        own, order, count, rooted, stopped = label[i], [], {}, {}, False
-        own_count = own_rooted = 0
-        for j in neighbours[i].tolist():
-            g = label[j]
-            if g < 0:
-                continue
-            if g == own:
-                own_count, own_rooted = own_count + 1, own_rooted | is_root[j]
-                continue
-            stopped = stopped or (g not in count and limit is not None and len(order) == limit)
-            if stopped:  # the first neighbour of one group too many: no other group is read further
-                continue
-            if g not in count:
-                order.append(g)
-                count[g], rooted[g] = 0, False
-            count[g] += 1
-            rooted[g] |= is_root[j]
-        if not order:
-            continue
-        best = min(order, key=lambda g: (-rooted[g], -count[g], size[g], order.index(g)))
-        mine = (own_rooted, own_count, -size[own]) if own >= 0 else (0, 0, 0)
-        if (rooted[best], count[best], -size[best]) > mine:
-            moved[i] = best
-    return moved
-
-
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("limit", [None, 1, 8])
-def test_better_group_moves_to_a_strictly_better_group(be, seed, limit):
-    import scipy.sparse as sp
-
-    rng = np.random.default_rng(seed)
-    n, k = 200, 40
-    M = sp.random(n, n, density=0.06, random_state=rng, format="csr")
-    M = sp.csr_array(M + M.T)
-    M.setdiag(0)
-    M.eliminate_zeros()
-    M.sort_indices()
-    label = np.where(rng.random(n) < 0.8, rng.integers(0, k, n), -1)
-    is_root = np.zeros(n, bool)
-    for g in rng.choice(k, k * 3 // 4, replace=False):  # at most one rooted vertex per group
-        members = np.flatnonzero(label == g)
-        if members.size:
-            is_root[rng.choice(members)] = True
-    size = rng.integers(1, 4, k)  # few sizes: ties on key and size
-    rows = np.flatnonzero(rng.random(n) < 0.6)
-    neighbours = np.split(M.indices, M.indptr[1:-1])
-    expected = _better_group_reference(neighbours, label, is_root, size, rows, limit)
-    assert limit is None or any(len(set(label[neighbours[i]]) - {-1, label[i]}) > limit for i in rows)
-    xp = be.xp
-    labelled = np.flatnonzero(label >= 0)
-    moved = be.better_group(be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n),
-                            be.vector(xp.asarray(labelled), xp.asarray(label[labelled]), n),
-                            be.vector(xp.asarray(np.flatnonzero(is_root)), True, n),
-                            be.vector(xp.arange(k, dtype=xp.int64), xp.asarray(size), k),
-                            mask=be.vector(xp.asarray(rows), True, n), limit=limit)
-    assert dict(zip(_host(be.indices(moved)).tolist(), _host(be.values(moved)).tolist())) == expected
-    assert expected and len(expected) < rows.size  # some rows move, some stay

@@ -215,7 +215,7 @@ def assert_kernel_equals_numpy(graph, labels, one_sided):
     from gbgraph.algorithms.coarsen import _by_construction
 
     k = int(labels.max()) + 1 if labels.size else 0
-    got = gg.backend("numba").coarse_by_sort(graph, labels, k, low_degree_end=one_sided)
+    got = gg.backend("numba").fused("coarse_by_sort")(graph, labels, k, one_sided)
     expected = _by_construction(graph, labels, k, "sort", one_sided, np)
     for name, g, e in zip(("indptr", "indices", "values"), got, expected):
         assert g.dtype == e.dtype, name
@@ -268,12 +268,12 @@ def test_sort_kernel_does_not_depend_on_threads(monkeypatch):
     be = gg.backend("numba")
     before = gg.backends.set_threads(1)
     try:
-        one = [be.coarse_by_sort(graph, labels, k, low_degree_end=s) for s in (False, True)]
+        one = [be.fused("coarse_by_sort")(graph, labels, k, s) for s in (False, True)]
     finally:
         gg.backends.set_threads(before)
     gg.backends.set_threads(2)
     try:
-        two = [be.coarse_by_sort(graph, labels, k, low_degree_end=s) for s in (False, True)]
+        two = [be.fused("coarse_by_sort")(graph, labels, k, s) for s in (False, True)]
     finally:
         gg.backends.set_threads(before)
     for x, y in zip(one, two):

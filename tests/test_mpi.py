@@ -28,6 +28,7 @@ import gbgraph as gg  # noqa: E402
 from gbgraph import distributed  # noqa: E402
 from gbgraph.algorithms import aggregation, coloring, partition  # noqa: E402
 from gbgraph.backends.mpi import MPIBackend  # noqa: E402
+from gbgraph.backends.operators import RowOperator  # noqa: E402
 from gbgraph.errors import AsymmetricGraphError  # noqa: E402
 from gbgraph.generators import elasticity3d, laplace3d  # noqa: E402
 
@@ -436,15 +437,25 @@ def test_same_part_sum(graph, weighted, mask):
     _same_typed(ss, be, *out)
 
 
-def _better_group_inputs(b, n, labelled, label, roots, groups):
-    return (b.vector(labelled, label, n), b.vector(roots, True, n),
-            b.vector(np.arange(groups), np.bincount(label, minlength=groups).astype(np.int64), groups))
+def _better_group_inputs(b, n, labelled, label, roots):
+    """BETTER_GROUP's vectors: labels, rooted, and each labelled vertex's group size."""
+    size = np.bincount(label)[label].astype(np.int64)
+    return b.vector(labelled, label, n), b.vector(roots, True, n), b.vector(labelled, size, n)
+
+
+def _better_group_operator(limit):
+    """aggregation.BETTER_GROUP, or its function with ``limit`` slots."""
+    if limit == aggregation.TRACKED:
+        return aggregation.BETTER_GROUP
+    return RowOperator(aggregation._better_group, fill=(-1, False, 0), constants={"LIMIT": limit, "SLOTS": 3 * limit})
 
 
 @pytest.mark.parametrize("limit", [None, 1, aggregation.TRACKED])
 @pytest.mark.parametrize("mask", FUSED_MASKS)
 @pytest.mark.parametrize("graph", FUSED_GRAPHS)
 def test_better_group(graph, mask, limit):
+    """Aggregation's phase 3 (the row operator through mxv) equals the blocks' backend's;
+    limit None is the operator with a slot per vertex."""
     ss, be, G, n = _fused_graph(graph)
     labelled = np.flatnonzero(np.arange(n) % 7 != 3)  # every seventh vertex unlabelled
     groups = (n + 1) // 2
@@ -454,11 +465,9 @@ def test_better_group(graph, mask, limit):
         adjacency = sp.csr_array((np.ones(G.indices.size), G.indices, G.indptr), shape=(n, n))
         member = sp.csr_array((np.ones(labelled.size), (labelled, label)), shape=(n, groups))
         assert (np.diff((adjacency @ member).indptr) > limit + 1).any()
-    out = []
-    for b in (ss, be):
-        labels, rooted, sizes = _better_group_inputs(b, n, labelled, label, roots, groups)
-        out.append(b.better_group(b.adjacency(G), labels, rooted, sizes, mask=b.vector(FUSED_MASKS[mask](n), True, n),
-                                  limit=limit))
+    op = _better_group_operator(n if limit is None else limit)
+    out = [b.mxv(op, b.adjacency(G), _better_group_inputs(b, n, labelled, label, roots),
+                 mask=b.vector(FUSED_MASKS[mask](n), True, n)) for b in (ss, be)]
     _same_typed(ss, be, *out)
 
 
@@ -470,10 +479,10 @@ def test_fused_verbs_with_fewer_vertices_than_ranks(n):
     out = []
     for b in (ss, be):
         A, every = b.adjacency(G), b.vector(ids, True, n)
-        labels, rooted, sizes = _better_group_inputs(b, n, ids, ids // 2, ids[::2], (n + 1) // 2)
+        vectors = _better_group_inputs(b, n, ids, ids // 2, ids[::2])
         out.append([b.mxv(coloring.FIRST_FIT, A, b.vector(ids[::2], 0, n), mask=every),
                     b.mxv(partition.SAME_PART_SUM, A, (b.full(n, 1, "int64"), b.vector(ids, ids // 2, n))),
-                    b.better_group(A, labels, rooted, sizes, mask=every, limit=aggregation.TRACKED)])
+                    b.mxv(aggregation.BETTER_GROUP, A, vectors, mask=every)])
     for x, y in zip(*out):
         _same_typed(ss, be, x, y)
 
@@ -483,14 +492,13 @@ def test_fused_verbs_move_only_ghosts():
     G = gg.as_graph(abs(laplace3d(20)))
     n, ids = G.n, np.arange(G.n)
     A, every, few = be.adjacency(G), be.vector(ids, True, n), be.vector(ids[::97], True, n)
-    labels, rooted, sizes = be.vector(ids, ids // 4, n), be.vector(ids[::4], True, n), be.full(n // 4, 4, "int64")
+    labels, rooted, sizes = be.vector(ids, ids // 4, n), be.vector(ids[::4], True, n), be.full(n, 4, "int64")
     lo, hi = be.block(n)
-    met = np.unique(np.concatenate((ids[lo:hi], A.columns.ghosts)) // 4).size  # the groups this rank meets
     few_ghosts = min(6 * ((hi - 1) // 97 - (lo - 1) // 97), A.columns.ghosts.size)  # 6 neighbours a row at most
     ones = be.full(n, 1, "int64")
     calls = {"first_fit": (1, 0, lambda mask: be.mxv(coloring.FIRST_FIT, A, be.vector(ids[::2], 0, n), mask=mask)),
              "same_part_sum": (2, 0, lambda mask: be.mxv(partition.SAME_PART_SUM, A, (ones, labels), mask=mask)),
-             "better_group": (2, met, lambda mask: be.better_group(A, labels, rooted, sizes, mask=mask, limit=8))}
+             "BETTER_GROUP": (3, 0, lambda mask: be.mxv(aggregation.BETTER_GROUP, A, (labels, rooted, sizes), mask=mask))}
     for name, (vectors, groups, call) in calls.items():
         for mask, ghosts in ((every, A.columns.ghosts.size), (few, few_ghosts)):
             be.traffic.reset()

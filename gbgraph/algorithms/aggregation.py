@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import backends
 from .._labels import labelled
+from ..backends.operators import RowOperator, local
 from ..results import Aggregation
 from ..graph import as_graph
 from .mis import _mis2
@@ -22,6 +23,68 @@ METHODS = ("mis2", "mis2_basic")
 
 #: Kokkos Kernels keeps at most this many neighbouring aggregates per vertex in phase 3.
 TRACKED = 8
+
+
+def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
+    """Phase 3's choice for row i: the neighbouring group it moves to, if any.
+
+    Groups are met in column order, at most ``LIMIT`` of them: the row is read up to the
+    first neighbour of a (LIMIT + 1)-th (Kokkos Kernels' fixed-size scan), except for its
+    own group, counted over the whole row. A group's key is ``rooted << 32 | count``; the
+    best other group has the largest key, then the smallest size, then the earliest slot.
+    The row moves if that beats its own group's key (0 when unlabelled), or equals it with
+    a strictly smaller size. ``group_size(j)`` is the size of j's group.
+    """
+    # slot s: group at s, key at LIMIT + s, size at 2 LIMIT + s; one array, not three:
+    # an allocation per row costs as much as the scan
+    slot = local(SLOTS, np.int64)  # SLOTS, LIMIT: the operator's constants
+    rooted = 1 << 32
+    own = label[i]
+    own_key = 0
+    m = 0
+    stopped = False
+    for p in range(start, stop):
+        j = cols[p]
+        g = label[j]
+        if g < 0:
+            continue
+        if g == own:
+            own_key += 1
+            if is_root[j]:
+                own_key |= rooted
+            continue
+        if stopped:
+            continue
+        s = 0
+        while s < m and slot[s] != g:
+            s += 1
+        if s == m:
+            if m == LIMIT:
+                stopped = True  # the first neighbour of one group too many: the scan stops
+                continue
+            slot[m] = g
+            slot[LIMIT + m] = 0
+            slot[2 * LIMIT + m] = group_size[j]
+            m += 1
+        slot[LIMIT + s] += 1
+        if is_root[j]:
+            slot[LIMIT + s] |= rooted
+    chosen = -1
+    for s in range(m):
+        if chosen < 0 or slot[LIMIT + s] > slot[LIMIT + chosen] or slot[LIMIT + s] == slot[LIMIT + chosen] \
+                and slot[2 * LIMIT + s] < slot[2 * LIMIT + chosen]:
+            chosen = s
+    if chosen < 0:
+        return np.int64(-1), False
+    key = slot[LIMIT + chosen]
+    size = slot[2 * LIMIT + chosen]
+    return slot[chosen], key > own_key or key == own_key and own >= 0 and size < group_size[i]
+
+
+#: Phase 3 as a row operator (:func:`_better_group`): ``mxv(BETTER_GROUP, A, (labels,
+#: rooted, group sizes), mask=rows)``, the group each row of the mask moves to.
+BETTER_GROUP = RowOperator(_better_group, fill=(-1, False, 0), constants={"LIMIT": TRACKED, "SLOTS": 3 * TRACKED},
+                           name="better_group")
 
 
 
@@ -67,12 +130,11 @@ def aggregate(A, method="mis2", *, backend=None):
     Notes
     -----
     Phases 1 and 2 are semiring products (one root per closed neighbourhood, so an
-    ``any_second`` product propagates root ids); phase 3 reads the coupling of every vertex
-    to its neighbouring aggregates from two products with the aggregation operator P,
-    ``A ⊕plus.second P`` (neighbour count and root adjacency, packed) and
-    ``A ⊕min.secondi P`` (the first neighbour seen in each aggregate), and picks the best per
-    row with max-reductions of packed keys. The 8-aggregate limit is an artefact of Kokkos
-    Kernels' fixed-size scan; it is applied exactly, to the rows it affects.
+    ``any_second`` product propagates root ids); phase 3 is a row operator
+    (:data:`BETTER_GROUP`) passed to ``mxv``: one pass over each examined row that counts
+    its neighbours per aggregate, in 8 slots as Kokkos Kernels' fixed-size scan does, and
+    picks the best. The 8-aggregate limit is an artefact of that scan; it is applied
+    exactly, to the rows it affects.
 
     References
     ----------
@@ -156,13 +218,13 @@ def _join_leftovers(be, graph, labels, roots):
     Each vertex compares the key (root adjacent, neighbours there, -size) of its own
     aggregate, (1, conn, -size) if it has one and (0, 0, 0) if not, with the best key among
     its neighbouring aggregates (at most ``TRACKED`` of them, as Kokkos Kernels scans), and
-    moves only if that is strictly better
-    (:meth:`~gbgraph.backends.base.Backend.better_group`). An aggregated vertex thus moves
-    only toward an aggregate whose root it touches; it always touches its own root, so only
-    the unaggregated vertices and those adjacent to two or more roots are examined: every
-    other vertex keeps its label. Aggregate sizes go through P, ``P(i, labels(i)) = 1``,
-    so that a distributed backend moves only what a vertex's neighbourhood and aggregate
-    reach. ``roots``: the aggregates' roots, sorted.
+    moves only if that is strictly better (the row operator :data:`BETTER_GROUP`). An
+    aggregated vertex thus moves only toward an aggregate whose root it touches; it always
+    touches its own root, so only the unaggregated vertices and those adjacent to two or
+    more roots are examined: every other vertex keeps its label. Aggregate sizes go through
+    P, ``P(i, labels(i)) = 1``, so that a distributed backend moves only what a vertex's
+    neighbourhood and aggregate reach; each labelled vertex then carries its aggregate's
+    size, which the rows beside it read. ``roots``: the aggregates' roots, sorted.
     """
     n = graph.n
     A = be.adjacency(graph)
@@ -172,7 +234,9 @@ def _join_leftovers(be, graph, labels, roots):
     rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
     rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
     rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
-    moved = be.better_group(A, labels, rooted, sizes, mask=rows, limit=TRACKED)  # l.19-21
+    # size<labels> = sizes(labels): each labelled vertex carries its aggregate's size
+    size = be.vector(be.indices(labels), be.values(be.extract(sizes, be.values(labels))), n)
+    moved = be.mxv(BETTER_GROUP, A, (labels, rooted, size), mask=rows)  # moved<rows> = BETTER_GROUP(A, ...): l.19-21
     result = be.full(n, -1, "int64")  # -1: still unaggregated (no neighbouring aggregate)
     result = be.assign(result, labels, mask=labels)  # result<labels> = labels
     result = be.assign(result, moved, mask=moved)  # result<moved> = moved

@@ -180,11 +180,9 @@ def _coarse_arrays(be, graph, labels, k, method, low_degree_end):
         return _by_spgemm(be, graph, labels, k)
     one_sided = _one_sided(graph) if low_degree_end is None else bool(low_degree_end)
     csr = None
-    if method == "sort" and hasattr(be, "coarse_by_sort"):  # the same arrays from compiled kernels
-        if not one_sided:
-            csr = be.coarse_by_sort(graph, labels, k)  # None where the GPU kernel cannot take an aggregate
-        elif be.xp is np:  # only the CPU kernels have the one-sided rule
-            csr = be.coarse_by_sort(graph, labels, k, low_degree_end=True)
+    kernel = be.fused("coarse_by_sort") if method == "sort" else None  # the same arrays from compiled kernels
+    if kernel is not None:
+        csr = kernel(graph, labels, k, one_sided)  # None where the kernel cannot take the case
     return _by_construction(graph, labels, k, method, one_sided, be.xp) if csr is None else csr
 
 

@@ -16,12 +16,10 @@ References
 
 import numpy as np
 
-from ..backends.operators import IndexUnaryOp, RowOperator
-from ..errors import StallError
+from ..backends.operators import RowOperator
 from ..hashing import Packing
 
-__all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST",
-           "VISIT", "POINTS_AWAY", "UNDECIDED", "FREE", "CLAIMED"]
+__all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST"]
 
 
 class Keys:
@@ -106,92 +104,31 @@ def heavy_targets(be, A, keys, n, mask=None, among=None):
     return H
 
 
-#: States of Algorithm 3's visit: UNDECIDED; FREE, unmapped when visited; CLAIMED, mapped
-#: before its visit, or not visited at all.
-UNDECIDED, FREE, CLAIMED = 0, 1, 2
-
-
-def _visit(i, start, stop, cols, vals, state, keys):
-    """Vertex i's state: UNDECIDED while an in-neighbour w visited before it (``keys(w) >
-    keys(i)``) is; then CLAIMED when one of them is FREE ([1] Alg.3 l.11-12 map H(w)
-    along with w), else FREE. Row i of Hᵀ lists the in-neighbours."""
-    claimed = False
-    for p in range(start, stop):
-        w = cols[p]
-        if keys[w] > keys[i]:
-            s = state[w]
-            if s == UNDECIDED:
-                return np.int32(UNDECIDED), True
-            if s == FREE:
-                claimed = True
-    return np.int32(CLAIMED) if claimed else np.int32(FREE), True
-
-
-#: A round of Algorithm 3's visit, a row operator over the in-neighbour matrix Hᵀ with the
-#: states (int32) and the keys: ``d<U> = visit(Hᵀ, s, keys)`` decides the undecided
-#: vertices whose in-neighbours visited earlier are all decided.
-VISIT = RowOperator(_visit, fill=None, name="visit",
-                    constants={"UNDECIDED": UNDECIDED, "FREE": FREE, "CLAIMED": CLAIMED})
-
-
-def _points_away(x, i, j, thunk):
-    return x != i
-
-
-#: ``select(H(i) ≠ i)`` of a pointer vector H: the vertices with a neighbour.
-POINTS_AWAY = IndexUnaryOp(_points_away, name="points_away")
-
-
 def visit_in_order(be, H, keys, pending):
     """[1] Alg.3 l.3-14 on the vertices of the vector ``pending``, visited by decreasing
-    key: the ones still unmapped when visited (sorted), and the rounds it took.
+    key: the ones still unmapped when visited (sorted), and the rounds it took
+    (:meth:`~gbgraph.backends.base.Backend.unclaimed`: a pending u is mapped before its
+    visit exactly when a pending w with H(w) = u, itself unmapped when visited, comes
+    first, since l.11-12 map H(w) along with w).
 
-    A pending u is mapped before its visit exactly when a pending w with H(w) = u, itself
-    unmapped when visited, comes first, since l.11-12 map H(w) along with w. Each round of
-    :data:`VISIT` over the in-neighbour matrix ``Hᵀ`` decides the vertices whose earlier
-    in-neighbours are all decided, at least the undecided one of largest key; a vertex
-    without a neighbour (H(u) = u) is unmapped at once, in no round.
-    """
-    n = H.size
-    undecided = be.select(POINTS_AWAY, full_vector(be, H), mask=pending)  # U<pending> = select(H(u) ≠ u)
-    HT = be.transpose(be.matrix(be.xp.arange(n + 1), H, ncols=n, copy=False))  # Hᵀ: row u lists the w with H(w) = u
-    state = be.full(n, CLAIMED, "int32")  # a vertex not pending counts as mapped
-    be.assign(state, FREE, mask=pending)  # s<pending> = FREE: l.3-5, a vertex without a neighbour
-    be.assign(state, UNDECIDED, mask=undecided)  # s<U> = UNDECIDED
-
-    def round_(undecided, r):
-        d = be.mxv(VISIT, HT, (state, keys.all), mask=undecided)  # d<U> = visit(Hᵀ, s, keys): l.6-13
-        be.assign(state, d, mask=d)  # s<U> = d
-        return (be.select("valueeq", d, UNDECIDED),)  # U = select(d = UNDECIDED)
-
-    (undecided,), rounds = be.iterate(round_, (undecided,), stop=n + 1)
-    if be.nvals(undecided):
-        raise StallError(f"heavy-edge visit: {be.nvals(undecided):,} of {n:,} vertices undecided after {rounds} rounds")
-    return be.indices(be.select("valueeq", state, FREE)), rounds  # select(s = FREE)
+    Still a fused verb of the protocol: as rounds of a row operator over ``Hᵀ`` (each
+    round ``d<U> = visit(Hᵀ, states, keys)``, an assign and a select) it was bit-identical
+    but 10-16% slower for the whole HEC hierarchy on the CPU and 3-8 times slower on the
+    H200, where the verb's kernel walks each chain of H once, handing the walk on between
+    threads by an atomic count (not a row operator's shape)."""
+    free, rounds = be.unclaimed(full_vector(be, H), keys.all, pending)  # l.3-5, l.11-13
+    return be.indices(free), rounds
 
 
 def roots_and_labels(be, parent):
-    """Pointer jumping to the root of every vertex ([1] Alg.5 l.17-21: ``p = p(p)`` until
-    nothing changes), then the roots numbered in ascending order (l.22,
-    FINDUNIQUEANDRELABEL: a scan over the roots and a gather). Returns (labels, count)."""
+    """Pointer jumping to the root of every vertex ([1] Alg.5 l.17-21,
+    :meth:`~gbgraph.backends.base.Backend.roots`), then the roots numbered in ascending
+    order (l.22, FINDUNIQUEANDRELABEL: a scan over the roots and a gather). Returns
+    (labels, count)."""
     xp = be.xp
-    root = be.values(_roots(be, full_vector(be, parent)))
+    root = be.values(be.roots(full_vector(be, parent)))  # p = p(p) until nothing changes
     number = xp.cumsum(root == xp.arange(root.size)) - 1  # each root's rank among the roots
     return number[root], int(number[-1]) + 1 if root.size else 0
-
-
-def _roots(be, p):
-    """``p^∞``, the root of every vertex under the full int64 pointers ``p`` (``p(r) = r``
-    at the roots, no other cycle): jumps ``p = p(p)`` until none changes a pointer. Each
-    jump halves every path, so a forest of depth d takes about log₂ d + 1 jumps."""
-    jumps = p.size.bit_length() + 1
-    for _ in range(jumps):
-        q = be.extract(p, be.values(p))  # q = p(p)
-        if not be.reduce(be.ewise_mult("ne", q, p), "lor"):  # ⊕lor (q ≠ p) is false: every pointer at its root
-            return q
-        p = q
-    raise StallError(f"pointer jumping: pointers still moving after {jumps} jumps; they hold a cycle of more than "
-                     f"one vertex")
 
 
 def hec(be, graph, A, keys):

@@ -14,7 +14,7 @@ weighted degrees d, ``ext = (d - ℓ) / 2``. Then, on a balanced bisection:
    oscillates.
 2. *Afterburner*: each candidate is re-scored as if every candidate ranked above it by
    (gain, hash key) had moved, ``g' = -ℓ + 2 σ (A ⊕plus.times σ[cand])`` over the
-   higher-ranked neighbours (:meth:`~gbgraph.backends.base.Backend.mxv_ranked`);
+   higher-ranked neighbours (the row operator :data:`RANKED_ABOVE`);
    candidates with ``g' >= 0`` move, all at once. Of two neighbours that would swap sides,
    the lower-ranked one sees the other's move and pays for their edge twice, so a move
    that the higher-ranked one undoes does not happen for nothing.
@@ -39,6 +39,9 @@ References
 
 import time
 
+import numpy as np
+
+from ..backends.operators import RowOperator
 from ..backends.partition_forms import lightest_prefix
 from ..hashing import Packing
 from .partition import initial_bisection, project
@@ -53,6 +56,22 @@ TOLERANCE = 0.001
 MAX_ROUNDS = 200
 #: Jet's candidate filter: coarse levels, finest level.
 FILTER = (0.75, 0.25)
+
+
+def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
+    """``Σ_j A(i, j) u(j)`` over the j ranked above i, ``(rank(j), keys(j)) > (rank(i),
+    keys(i))``, summed in column order from 0.0 (so every backend rounds alike)."""
+    acc = 0.0
+    for p in range(start, stop):
+        j = cols[p]
+        if rank[j] > rank[i] or rank[j] == rank[i] and keys[j] > keys[i]:
+            acc += np.float64(vals[p]) * u[j]
+    return acc, True
+
+
+#: The afterburner's product as a row operator (:func:`_ranked_above`): ``mxv(RANKED_ABOVE,
+#: A, (u, rank, keys), mask=rows)``; u's absent entries count as 0, rank and keys are full.
+RANKED_ABOVE = RowOperator(_ranked_above, fill=(0.0, None, None), name="ranked_above")
 
 
 def jet_levels(be, h, weights, bounds, targets, seed, seconds):
@@ -130,7 +149,7 @@ def _jet_moves(be, lv, sigma, loss, locked):
     cand = be.select("valuege", slack, 0.0)  # [1] filter: ℓ <= θ, not locked
     twice = be.ewise_mult("second", cand, be.apply("times", sigma, right=2.0))  # 2σ<cand>
     gain = be.apply("ainv", loss)  # g = -ℓ: the afterburner's order
-    above = be.mxv_ranked(lv.A, twice, gain, lv.keys, mask=cand)  # 2 Σ_j A(i,j) σ(j) over higher-ranked j
+    above = be.mxv(RANKED_ABOVE, lv.A, (twice, gain, lv.keys), mask=cand)  # 2 Σ_j A(i,j) σ(j) over higher-ranked j
     score = be.ewise_mult("minus", be.ewise_mult("times", above, sigma), loss)  # g' = 2σ(...) - ℓ
     return be.select("valuege", score, 0.0)  # the moves: g' >= 0
 

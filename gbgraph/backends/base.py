@@ -779,79 +779,49 @@ class Backend(abc.ABC):
     # GraphBLAS calls. Their GraphBLAS forms (forms.py) are what every backend inherits; a
     # backend may run them as kernels of its own, with the same results.
 
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        """Phase 3 of MIS-2 aggregation: the neighbouring group each row of ``mask`` moves to.
+    # ---- fused verbs of the coarse mappings (algorithms/heavy.py) ---------------------
 
-        Row i's labelled neighbours j (A's pattern, in column order) fall into groups: group
-        g scores ``key(i, g) = r << 32 | c``, with c the neighbours of i in g and r = 1 if
-        one of them is ``rooted`` (at most one rooted vertex per group). Row
-        i's own group ``labels(i)`` is the incumbent, scored over the whole row (key 0 where
-        i has no label). Among the other groups the best has the largest key, then the
-        smallest ``sizes(g)``, then the earliest first neighbour; with ``limit``, only the
-        first ``limit`` of them met count, and they are read only up to the first neighbour
-        of another one (Kokkos Kernels' fixed-size scan). The row moves to the best group if
-        it beats the incumbent: a larger key, or an equal key and a strictly smaller size.
+    def unclaimed(self, H, keys, pending):
+        """Gilbert et al.'s Algorithm 3 visiting by decreasing key: the vertices of
+        ``pending`` that are still unmapped when visited.
 
-        In algebra: ``C = A(mask, :) ⊕plus.second P`` with P's entries packed as ``rooted
-        << 32 | 1`` at ``(j, labels(j))``, ``F = A(mask, :) ⊕min.secondi P`` (each group's
-        first neighbour), row-wise max-reductions of packed keys over the columns other than
-        ``labels(i)``, and the incumbent's key ``C(i, labels(i))``.
+        ``H`` points each vertex at its heavy neighbour (itself when it has none). A pending
+        u is claimed, mapped before its visit, when an unclaimed pending w with H(w) = u is
+        visited before it (Algorithm 3 maps H(w) along with w). In algebra, rounds over the
+        undecided vertices U, with ``Hᵀ`` the in-neighbour matrix: ``pend = Hᵀ ⊕max.second keys(U)`` decides the u whose undecided
+        in-neighbours all come later (``pend(u) < keys(u)``), and ``taken = Hᵀ ⊕max.second
+        keys(unclaimed)``, over the vertices decided unclaimed in earlier rounds, claims
+        those of them an unclaimed in-neighbour precedes. Each round decides at least the
+        undecided vertex of largest key.
 
         Parameters
         ----------
-        A : matrix
-            Boolean pattern.
-        labels : vector
-            int64 group of each labelled vertex.
-        rooted : vector
-            bool, an entry (true) at each rooted vertex.
-        sizes : vector
-            int64 size of each group (full, one entry per group).
-        mask : vector
-            The rows to examine.
-        limit : int, optional
-
-        Returns
-        -------
-        vector
-            int64: the group each moving row moves to, at the rows of ``mask`` that move.
-        """
-        return forms.better_group(self, A, labels, rooted, sizes, mask, limit)
-
-    # ---- fused verb of the partitioner's parallel refinement (algorithms/refine_jet.py) --
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        """``w<mask>(i) = Σ_j A(i, j) u(j)`` over the j ranked above i: ``(rank(j), keys(j)) >
-        (rank(i), keys(i))``.
-
-        The product over the upper part of A in the order of ``(rank, keys)``: Jet's
-        afterburner scores each move as if the moves ranked above it had happened. In
-        GraphBLAS: ``T = select(A, (rank, keys)(j) > (rank, keys)(i))``, an index-unary select
-        that reads two vectors, then ``w<mask> = T ⊕plus.times u``
-        (:func:`gbgraph.backends.partition_forms.mxv_ranked`). Each row is summed in column
-        order, so every backend gives the same floating-point result.
-
-        Parameters
-        ----------
-        A : matrix
-            Weighted (float64 or integer values).
-        u : vector
-            float64; absent entries count as 0.
-        rank : vector
-            float64, full.
+        H : vector
+            int64, full: the pointer of every vertex.
         keys : vector
-            uint64, full, distinct.
-        mask : vector
-            The rows to compute (structure).
+            uint64, full, distinct: the visiting order, largest first.
+        pending : vector
+            The vertices visited (structure); the others count as mapped already.
+
+        Returns
+        -------
+        (vector, int)
+            The unclaimed vertices (bool, true) and the number of rounds.
+        """
+        return forms.unclaimed(self, H, keys, pending)
+
+    def roots(self, parent):
+        """``w = p^∞``: the root of each vertex under the pointers ``parent`` (full int64,
+        ``parent(r) = r`` at the roots, no other cycle): the fixed point of pointer jumping
+        ``p = p(p)``, a gather of the vector by its own values (GraphBLAS ``extract``).
 
         Returns
         -------
         vector
-            float64, an entry at every position of ``mask``.
+            int64, full.
         """
-        from . import partition_forms
+        return forms.roots(self, parent)
 
-        return partition_forms.mxv_ranked(self, A, u, rank, keys, mask=mask)
 
     def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.
@@ -893,7 +863,11 @@ class Backend(abc.ABC):
         Algorithms ask before running their verbs: ``"mis1"``, ``"mis2"``, ``"aggregate"``,
         ``"color"`` (greedy, distance 1) and ``"hec"``; a backend of fused kernels
         (``"native"``) answers with a function whose result is the verbs' own, bit for
-        bit. Every other backend runs the verbs.
+        bit. ``"coarse_by_sort"`` is :func:`gbgraph.coarse_graph`'s ``"sort"`` construction
+        (``f(graph, labels, k, low_degree_end)`` gives its CSR arrays, or None for a case
+        the kernel does not take): the numba and cupy backends answer with a compiled
+        kernel, since its output is a matrix, which no row operator writes. Every other
+        backend runs the verbs. None of these is part of the protocol.
 
         Returns
         -------
@@ -905,7 +879,6 @@ class Backend(abc.ABC):
         """Context manager around an algorithm's run on ``graph``; a GPU backend turns an
         out-of-memory failure into a ``MemoryError`` that names the graph's size."""
         return contextlib.nullcontext()
-
 
     def __repr__(self):
         return f"<gbgraph backend {self.name!r}>"

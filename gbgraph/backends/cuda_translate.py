@@ -70,15 +70,18 @@ class Translation:
     result: object
 
 
+@functools.lru_cache(maxsize=None)
 def scalar_type(dtype):
-    """numba's type of a scalar of numpy ``dtype``."""
+    """numba's type of a scalar of numpy ``dtype`` (made once per dtype: every kernel launch
+    of an operator asks for its argument types)."""
     import numba
 
     return numba.from_dtype(np.dtype(dtype))
 
 
+@functools.lru_cache(maxsize=None)
 def array_type(dtype):
-    """numba's type of a contiguous 1-d array of numpy ``dtype``."""
+    """numba's type of a contiguous 1-d array of numpy ``dtype`` (made once per dtype)."""
     import numba
 
     return numba.types.Array(scalar_type(dtype), 1, "C")

@@ -106,16 +106,23 @@ def local(n, dtype):
     return np.zeros(n, dtype)
 
 
-def _register_local():
-    """``local`` inside numba-compiled code: ``np.zeros`` of the same arguments."""
+def register_local():
+    """Teaches numba ``local`` (``np.zeros`` of the same arguments inside compiled code),
+    once, before anything is typed or compiled: numba is imported only then, so that
+    importing gbgraph (whose algorithm modules make operators) does not import it."""
+    global _LOCAL_REGISTERED
+    if _LOCAL_REGISTERED:
+        return
     from numba.extending import overload
 
     @overload(local, inline="always")
     def _local(n, dtype):
         return lambda n, dtype: np.zeros(n, dtype)
 
+    _LOCAL_REGISTERED = True
 
-_register_local()
+
+_LOCAL_REGISTERED = False
 
 
 class _Checker(ast.NodeVisitor):
@@ -416,10 +423,14 @@ class _Operator:
         return (type(self), self.func, self.name, self.constants, self.helpers)
 
     def __eq__(self, other):
-        return type(other) is type(self) and self._key() == other._key()
+        return other is self or type(other) is type(self) and self._key() == other._key()
 
-    def __hash__(self):
-        return hash(self._key())
+    def __hash__(self):  # made once: backends look their compiled kernels up by operator on every call
+        try:
+            return self._hash
+        except AttributeError:
+            object.__setattr__(self, "_hash", hash(self._key()))
+            return self._hash
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r})"
@@ -465,6 +476,8 @@ def _numba_result(op, argtypes):
     the helpers it calls)."""
     import numba
     from numba.core import compiler, typed_passes
+
+    register_local()
     from numba.core.registry import cpu_target
 
     namespace = {}

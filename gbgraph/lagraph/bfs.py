@@ -104,11 +104,15 @@ def bfs(A, source, *, method="direction", backend=None):
 
 
 def _search(be, A, AT, n, source, method):
-    """The level and parent vectors of the vertices reached from ``source``."""
+    """The level vector (full, -1 where unreached) and the parent vector (an entry per
+    vertex reached) of a search from ``source``."""
     src = be.xp.asarray([source], dtype="int64")
     q = be.vector(src, src, n)  # q(s) = s: the frontier, each entry valued by its parent
     pi = be.vector(src, src, n)  # pi(s) = s
-    level = be.vector(src, 0, n)  # level(s) = 0
+    # level = -1, level(s) = 0: full, so that each level's write is in place (only pi's
+    # structure serves as a mask; the result is the same dense array)
+    level = be.full(n, -1, "int64")
+    be.assign(level, 0, mask=q)
     push = method != "pull"
     beamer = _Beamer(be, A, n) if method == "direction" else None
     nq = 1
@@ -151,7 +155,8 @@ class _Beamer:
         if self.any_pull:  # edges are no longer counted after a pull: the frontier's size decides
             pull = growing and nq > self.n / BETA1
         else:
-            frontier_edges = be.reduce(be.apply("identity", self.degree, mask=q), "plus") or 0  # Σ degree<q>
+            # Σ degree(q): the frontier's degrees by an intersection, not a copy of every degree
+            frontier_edges = be.reduce(be.ewise_mult("first", self.degree, q), "plus") or 0
             self.unexplored -= frontier_edges
             pull = growing and frontier_edges > self.unexplored / ALPHA
         self.any_pull |= pull

@@ -98,10 +98,12 @@ def _power_iteration(be, A, transpose, n, damping, tol, max_iter):
     # d_out = A plus.pair 0: out-degrees, no entry at a sink  [2] LAGraph_Cached_OutDegree
     d_out = be.mxv("plus_pair", A, be.full(n, 0, "int64"))
     d = be.apply("div", d_out, right=damping)  # d = d_out / damping  [2]
+    # sink<¬d_out> = true: the vertices without out-edges, found once  [2]
+    sink = be.apply("one", be.full(n, True, "bool"), mask=d_out, complement=True)
     r = be.full(n, 1.0 / n, "float64")  # r = 1/n  [2]
     for k in range(1, max_iter + 1):
-        # teleport = (1 - damping)/n + damping/n Σ r<¬d_out>: the sinks' rank spread evenly  [2]
-        sinks = be.reduce(be.apply("identity", r, mask=d_out, complement=True), "plus") or 0.0
+        # teleport = (1 - damping)/n + damping/n Σ r(sink): the sinks' rank spread evenly  [2]
+        sinks = be.reduce(be.ewise_mult("first", r, sink), "plus") or 0.0
         teleport = (1 - damping) / n + damping / n * float(sinks)
         t = r
         w = be.ewise_mult("div", t, d)  # w = t ./ d  [2]

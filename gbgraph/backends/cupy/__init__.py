@@ -321,32 +321,28 @@ class CupyBackend(Backend):
 
     # ---- fused verbs: kernels of their own (GraphBLAS forms in forms.py) -----------------
 
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        if limit is None:  # a row's groups unbounded: no fixed number of slots per thread
-            return super().better_group(A, labels, rooted, sizes, mask=mask, limit=limit)
-        rows = self.indices(mask)
-        label, present = labels.dense()
-        if present is not None:
-            label = cupy.where(present.astype(bool), label, -1)
-        is_root = cupy.zeros(labels.size, bool)
-        is_root[self.indices(rooted)] = True
-        moved = kernels.better_group(A.indptr, A.indices, label.astype(cupy.int64, copy=False), is_root,
-                                     sizes.dense()[0].astype(cupy.int64, copy=False), rows, limit)
-        found = cupy.flatnonzero(moved >= 0)
-        return Vector(labels.size, rows[found], moved[found])
 
-    # ---- the parallel refinement's verb: kernels/partition.cu (form in partition_forms.py)
+    # ---- the coarse mappings' verbs: kernels/mapping.cu
 
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        rows = None if mask.indices is None else mask
-        out = kernels.mxv_ranked(A, u.dense()[0].astype(cupy.float64, copy=False), rank.dense()[0],
-                                 keys.dense()[0].astype(cupy.uint64, copy=False), rows)
-        return Vector(u.size, None, out) if rows is None else Vector(u.size, rows.indices, out, rows.count)
+    def unclaimed(self, H, keys, pending):
+        free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),
+                                         keys.dense()[0].astype(cupy.uint64, copy=False), self.indices(pending))
+        ids = cupy.flatnonzero(free)
+        return Vector(H.size, ids, cupy.ones(ids.size, bool)), int(rounds[0])
 
-    def coarse_by_sort(self, graph, labels, k):
+    def roots(self, parent):
+        return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))
+
+    def fused(self, algorithm):
+        return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
+
+    def _coarse_by_sort(self, graph, labels, k, low_degree_end):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
         (``kernels/coarse.cu``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
-        method, or None when an aggregate is too large for it."""
+        method, or None when an aggregate is too large for it or the construction is
+        one-sided (``low_degree_end``: the CPU kernels' rule only)."""
+        if low_degree_end:
+            return None
         A = self.adjacency(graph)  # cached on the device
         if graph.weights is None:  # edge counts, as float64: cupyx matrices hold floating-point values
             return kernels.coarse_by_sort(A.indptr, A.indices, None, labels, k, np.dtype(np.float64))

@@ -192,6 +192,17 @@ def semiring_rows(semiring, A, u, present, rows, count_ptr, count, capacity, swa
 
 
 def _row_translation(op, A, vectors):
+    key = (op, A.dtype, A.values is None, A.indices.dtype) + tuple(v.dtype for v in vectors)
+    translation = _ROW_TRANSLATIONS.get(key)
+    if translation is None:  # numba's types are made and the source translated once per operator and dtypes
+        translation = _ROW_TRANSLATIONS[key] = _translate_rows(op, A, vectors)
+    return translation
+
+
+_ROW_TRANSLATIONS = {}
+
+
+def _translate_rows(op, A, vectors):
     index = scalar_type(_INDEX)
     argtypes = (index, index, index, array_type(_INDEX), array_type(A.dtype))
     argtypes += tuple(array_type(v.dtype) for v in vectors)

@@ -26,9 +26,6 @@ verb                                        exchange
                                             (with ``cols``: then cut on each rank)
 ``nvals``, ``reduce`` (vector or matrix)    one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
-``better_group``                            the ghost entries of its vectors that the
-                                            mask's rows read, as ``mxv`` (:mod:`.fused`),
-                                            and the sizes of the groups met
 ``mxv`` with a ``RowOperator``              the vectors' ghost entries that the mask's rows
                                             read, as ``mxv``; with ``order=``, those of the
                                             rows pending, each round of the sweep (rows
@@ -63,8 +60,8 @@ this backend's name before its message.
 Arrays cross the protocol whole and identical on every rank (``be.xp`` is numpy): that is
 what lets the algorithm modules run unchanged, and it is the cost of this design: an
 algorithm that reads a vector's entries (``indices``, ``values``) gets all of them, O(n)
-per rank. MIS rounds stay within their blocks and ghosts, and so do the fused verbs of
-aggregation and speculative coloring (:mod:`.fused`: each rank's rows as a local problem);
+per rank. MIS rounds stay within their blocks and ghosts, and so do the row operators of
+aggregation and speculative coloring (``mxv`` reads their vectors' ghost entries);
 aggregation and coloring still read whole vectors between them (docs/distributed.md says
 where).
 
@@ -90,7 +87,7 @@ from ..base import Backend, check_accum
 from ..operators import IndexUnaryOp, Monoid, RowOperator, Semiring
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
-from . import fused, operators
+from . import operators
 from .exchange import Exchange
 from .layout import bounds
 from .local import local_backend
@@ -482,13 +479,6 @@ class MPIBackend(Backend):
             kind, message = errors[0]
             raise kind(message) from error
         return made
-
-    # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
-
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        """:meth:`Backend.better_group` on this rank's rows and their ghosts, with the sizes
-        of the groups they meet."""
-        return fused.better_group(self, A, labels, rooted, sizes, mask, limit)
 
     # ---- verbs whose result is global ----------------------------------------------------
 

@@ -33,4 +33,4 @@ class NativeBackend(CupyBackend):
              "color": coloring.color, "hec": heavy.hec}
 
     def fused(self, algorithm):
-        return self.FUSED.get(algorithm)
+        return self.FUSED.get(algorithm) or super().fused(algorithm)

@@ -4,12 +4,12 @@ gbgraph's own compiled kernels; the default for CPU inputs.
 It is the cupy backend's design on the host. Vectors and matrices live in numpy arrays; a
 masked ``mxv`` is one parallel kernel over the rows of its mask, reading a 32-bit CSR
 (``kernels/products.py``); element-wise operations, selection and assignment are numpy;
-the fused verbs (first fit, in-group products, Jones-Plassmann depths) are kernels of their
-own. Every other operator, dtype and output control of the protocol, on vectors and matrices,
-takes the general numpy forms of ``verbs.py`` with python-graphblas' typing
-(``generic.py``). Matrix-matrix products go to SuiteSparse:GraphBLAS through python-graphblas.
-User-defined operators (:mod:`gbgraph.backends.operators`) run in kernels generated for each
-operator and dtypes (``operators.py``).
+the fused verbs of the coarse mappings are kernels of their own. Every other operator,
+dtype and output control of the protocol, on vectors and matrices, takes the general numpy
+forms of ``verbs.py`` with python-graphblas' typing (``generic.py``). Matrix-matrix products
+go to SuiteSparse:GraphBLAS through python-graphblas. User-defined operators
+(:mod:`gbgraph.backends.operators`) run in kernels generated for each operator and dtypes
+(``operators.py``).
 
 Why a second CPU backend: the suitesparse-graphblas 9.x wheel stores 64-bit indices, has no
 JIT, and each python-graphblas call on a vector of a million entries costs 2-30 ms on this
@@ -26,8 +26,9 @@ from .. import operators as ops
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from . import generic, verbs
 from . import operators as compiled
+from .operators import check_kind as _kind
 from .containers import Matrix, Vector
-from .kernels import aggregation, coarse, products, sets
+from .kernels import coarse, products, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -156,6 +157,8 @@ class NumbaBackend(Backend):
             verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
         generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
         plain = out is None and accum is None
+        if plain and semiring == "plus_pair" and isinstance(mask, Matrix) and structure and not complement:
+            return verbs.masked_pair_product(A, B, mask)  # triangle counting's product, compiled
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
             mask=_graphblas_mask(mask, structure, complement) if plain else None)
         indptr, indices, values = _suitesparse().to_csr(C)
@@ -195,20 +198,7 @@ class NumbaBackend(Backend):
         if isinstance(op, ops._Operator):
             return _user_ewise("ewise_add", op, u, v, controls)
         _check(op, BINARY_OPS)
-        if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
-            return verbs.ewise("ewise_add", op, u, v, **controls)
-        t_in, t_out = generic.binary_types("ewise_add", op, u.dtype, v.dtype)
-        a, pa = u.dense()
-        b, pb = v.dense()
-        present_a = np.ones(u.size, bool) if pa is None else pa
-        present_b = np.ones(u.size, bool) if pb is None else pb
-        either = present_a | present_b
-        indices = None if either.all() else np.flatnonzero(either)
-        pick = slice(None) if indices is None else indices
-        a, b, in_a, in_b = a[pick], b[pick], present_a[pick], present_b[pick]
-        values = np.where(in_a & in_b, generic.binary(op, a, b, t_in),
-                          np.where(in_a, generic.cast(a, t_out), generic.cast(b, t_out)))
-        return self._into(Vector(u.size, indices, values), "ewise_add", controls)
+        return verbs.ewise("ewise_add", op, u, v, **controls)  # one merge of sorted keys, none for full vectors
 
     @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
@@ -309,7 +299,8 @@ class NumbaBackend(Backend):
         if scalar:
             value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()] if accum is None \
                 else value
-        if isinstance(w, Matrix) or accum is not None or replace or (not scalar and value.dtype != w.dtype):
+        if isinstance(w, Matrix) or w.indices is not None or accum is not None or replace or \
+                (not scalar and value.dtype != w.dtype):  # a sparse w: one merge of sorted keys (verbs.py)
             controls = dict(mask=mask, structure=structure, complement=complement, accum=accum, replace=replace)
             if scalar:
                 return verbs.assign_scalar(w, value, **controls)
@@ -385,9 +376,24 @@ class NumbaBackend(Backend):
             return verbs.finish(verb, (w.size,), *verbs.entries(w), **controls)
         return self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
-    # ---- fused verbs: kernels of their own (GraphBLAS forms in base.py) ------------------
+    # ---- fused verbs of the coarse mappings: kernels/mapping.py (GraphBLAS forms in forms.py)
 
-    def coarse_by_sort(self, graph, labels, k, *, low_degree_end=False):
+    def unclaimed(self, H, keys, pending):
+        from .kernels import mapping
+
+        free, rounds = mapping.unclaimed(H.dense()[0].astype(np.int64, copy=False),
+                                         keys.dense()[0].astype(np.uint64, copy=False), pending.positions())
+        return Vector(H.size, np.flatnonzero(free), np.ones(int(free.sum()), bool)), rounds
+
+    def roots(self, parent):
+        from .kernels import mapping
+
+        return Vector(parent.size, None, mapping.roots(parent.dense()[0].astype(np.int64, copy=False)))
+
+    def fused(self, algorithm):
+        return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
+
+    def _coarse_by_sort(self, graph, labels, k, low_degree_end):
         """Gilbert et al.'s construction with sort-based deduplication as numba kernels
         (``kernels/coarse.py``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
         method, bit for bit, two-sided or (``low_degree_end``) one-sided; None for weights
@@ -395,27 +401,6 @@ class NumbaBackend(Backend):
         if graph.weights is not None and graph.weights.dtype != np.float64:
             return None
         return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
-
-    def better_group(self, A, labels, rooted, sizes, *, mask, limit=None):
-        rows = mask.positions()
-        is_root = np.zeros(labels.size, bool)
-        is_root[rooted.positions()] = True
-        group = aggregation.better_group_rows(A.indptr, A.indices, labels.dense(-1)[0], is_root, sizes.dense()[0],
-                                              rows, 0 if limit is None else limit)
-        found = group >= 0
-        return Vector(labels.size, rows[found], group[found])
-
-    # ---- fused verb of the parallel refinement: kernels/partition.py (form in partition_forms.py)
-
-    def mxv_ranked(self, A, u, rank, keys, *, mask):
-        from .kernels import partition
-
-        rows = mask.positions()
-        weighted = A.values is not None
-        out = partition.ranked_rows(A.indptr, A.indices, A.values if weighted else np.empty(0, np.int64), weighted,
-                                    u.dense()[0].astype(np.float64, copy=False), rank.dense()[0],
-                                    keys.dense()[0].astype(np.uint64, copy=False), rows)
-        return Vector(u.size, None if mask.indices is None else rows.copy(), out)
 
 
 def _suitesparse():
@@ -427,10 +412,10 @@ def _suitesparse():
 def _graphblas(M):
     """The python-graphblas copy of a :class:`Matrix`, made once (matrices are not changed
     in place)."""
-    if M._graphblas is None:
+    if M._graphblas is None:  # SuiteSparse takes over the fresh copies instead of copying them again
         M._graphblas = _suitesparse().matrix(
             M.indptr.astype(np.uint64), M.indices.astype(np.uint64), ncols=M.ncols,
-            values=M.values)
+            values=None if M.values is None else M.values.copy(), copy=False)
     return M._graphblas
 
 
@@ -593,14 +578,8 @@ def _values(A):
     return compiled.pattern_values(A.nvals) if A.values is None else A.values
 
 
-def _kind(verb, op, kinds):
-    if not isinstance(op, kinds):
-        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
-
-
 def _monoid(verb, monoid):
-    _kind(verb, monoid, (ops.Monoid,))
-    return monoid
+    return _kind(verb, monoid, (ops.Monoid,))
 
 
 def _no_order(verb, op, order):
@@ -611,26 +590,22 @@ def _no_order(verb, op, order):
 def _user_apply(op, u, left, right, controls):
     """``apply`` of a UnaryOp, or a BinaryOp with a bound scalar."""
     keys, values = verbs.entries(u)
-    if isinstance(op, ops.UnaryOp):
-        if left is not None or right is not None:
-            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        with compiled.supported("numba", "apply", op, u):
-            values = compiled.apply_unary(op, values)
-    else:
-        _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
-        if left is None and right is None:
-            raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        with compiled.supported("numba", "apply", op, u, right if left is None else left):
-            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+    values = compiled.apply_values("numba", op, values, u, left, right)
     return verbs.finish("apply", verbs.shape(u), keys, values, **controls)
+
+
+def _listed(x):
+    """(keys, values) of :func:`verbs.entries` with a full vector's keys listed too."""
+    keys, values = verbs.entries(x)
+    return (x.positions() if keys is None else keys), values
 
 
 def _user_ewise(verb, op, u, v, controls):
     """``ewise_add`` (union) or ``ewise_mult`` (intersection) with a BinaryOp or Monoid."""
     _kind(verb, op, (ops.BinaryOp,))
     verbs.check_like(verb, "the second operand", v, u)
-    keys_u, a = verbs.entries(u)
-    keys_v, b = verbs.entries(v)
+    keys_u, a = _listed(u)
+    keys_v, b = _listed(v)
     with compiled.supported("numba", verb, op, u, v):
         keys, values = (compiled.ewise_add if verb == "ewise_add" else compiled.ewise_mult)(op, keys_u, a, keys_v, b)
     return verbs.finish(verb, verbs.shape(u), keys, values, **controls)
@@ -658,7 +633,7 @@ def _user_index(verb, op, u, thunk, controls):
     """``apply_index`` or ``select`` with an IndexUnaryOp."""
     _kind(verb, op, (ops.IndexUnaryOp,))
     thunk = _thunk_arrays(verb, op, u, thunk)
-    keys, values = verbs.entries(u)
+    keys, values = _listed(u)
     if isinstance(u, Vector):
         rows, cols = keys, np.zeros(keys.size, np.int64)
     else:
@@ -696,18 +671,8 @@ def _user_rows(verb, op, A, u, controls, order):
 
 def _row_vectors(verb, op, A, u, ordered):
     """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
-    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
-    if len(vectors) != op.n_vectors:
-        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
-    if ordered and not vectors:
-        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
-    arrays = []
-    for k, v in enumerate(vectors):
-        if not isinstance(v, Vector) or v.size not in (A.nrows, A.ncols):
-            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {A.nrows} (read at i) or "
-                             f"{A.ncols} (read at a column), got {v!r}")
-        arrays.append(compiled.dense(verb, op, k, v.size, v.indices, v.values, op.fill[k], copy=ordered and k == 0))
-    return tuple(arrays)
+    return compiled.row_vectors(verb, op, u, A.nrows, A.ncols, ordered, Vector, lambda k, v, fill, copy: compiled.dense(
+        verb, op, k, v.size, v.indices, v.values, fill, copy=copy))
 
 
 def _order(verb, order, n, rows):

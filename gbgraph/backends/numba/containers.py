@@ -4,6 +4,7 @@ CuPy arrays."""
 import numpy as np
 
 from .kernels.canonical import transpose_order
+from .kernels.positions import SELECTS, select_position
 from .kernels.sets import matches
 
 __all__ = ["Vector", "Matrix"]
@@ -103,12 +104,8 @@ class Matrix:
     def select_position(self, op, k):
         """Entries (i, j) where ``offdiag``: j - i != k, ``diag``: j - i == k,
         ``tril``: j - i <= k, ``triu``: j - i >= k."""
-        offset = self.indices.astype(np.int64) - self.rows()
-        keep = {"offdiag": offset != k, "diag": offset == k, "tril": offset <= k, "triu": offset >= k}[op]
-        kept = np.zeros(self.nvals + 1, np.int64)  # kept entries before each position
-        np.cumsum(keep, out=kept[1:])
-        return Matrix(self.nrows, self.ncols, kept[self.indptr], self.indices[keep],
-                      None if self.values is None else self.values[keep])
+        indptr, indices, keep = select_position(self.indptr, self.indices, SELECTS[op], k)
+        return Matrix(self.nrows, self.ncols, indptr, indices, None if self.values is None else self.values[keep])
 
     def __repr__(self):
         return f"<gbgraph numba Matrix {self.nrows:,}x{self.ncols:,} nvals={self.nvals:,} dtype={self.dtype}>"

@@ -20,6 +20,7 @@ backends (and mpi's blocks) run the same compiled code and give identical result
 """
 
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import os
@@ -31,6 +32,8 @@ import numba
 import numpy as np
 
 from .. import operators as ops
+
+ops.register_local()  # the generated modules' operators call local()
 from . import generic
 from .kernels.coloring import by_decreasing
 
@@ -346,6 +349,45 @@ def result_of(module):
     return np.dtype(module._GB_RESULT)
 
 
+def row_vectors(verb, op, u, nrows, ncols, ordered, kind, dense):
+    """A RowOperator's vectors ``u`` (one, or a tuple) as dense arrays with its fills, the
+    first a copy when ``ordered``: each must be a ``kind`` of size ``nrows`` or ``ncols``,
+    and ``dense(k, v, fill, copy)`` gives its array."""
+    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+    if len(vectors) != op.n_vectors:
+        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
+    if ordered and not vectors:
+        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
+    for k, v in enumerate(vectors):
+        if not isinstance(v, kind) or v.size not in (nrows, ncols):
+            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {nrows} (read at i) or "
+                             f"{ncols} (read at a column), got {v!r}")
+    return tuple(dense(k, v, op.fill[k], ordered and k == 0) for k, v in enumerate(vectors))
+
+
+def check_kind(verb, op, kinds):
+    """``TypeError`` unless ``op`` is an operator of one of the classes ``kinds``."""
+    if not isinstance(op, kinds):
+        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
+    return op
+
+
+def apply_values(backend, op, values, u, left, right):
+    """The values of ``apply(op, u, left=, right=)`` on ``backend``: a UnaryOp's of
+    ``values``, or a BinaryOp's with its bound scalar on one side."""
+    if isinstance(op, ops.UnaryOp):
+        if left is not None or right is not None:
+            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
+        with supported(backend, "apply", op, u):
+            return apply_unary(op, values)
+    check_kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
+    if left is None and right is None:
+        raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
+    scalar = right if left is None else left
+    with supported(backend, "apply", op, u, scalar):
+        return apply_bound(op, values, scalar, left is not None)
+
+
 def apply_unary(op, x):
     """``op(x)`` for each value."""
     module = compiled(op, (x.dtype,), lambda: op.result_dtype(x.dtype))
@@ -543,8 +585,14 @@ def _identity(monoid, dtype):
 
 
 def _row_module(op, values, vectors):
-    names = "".join(f", v{k}" for k in range(len(vectors)))
-    return compiled(op, (values,) + vectors, lambda: op.result_dtype(values, vectors), _ROWS.format(vectors=names))
+    return compiled(op, (values,) + vectors, lambda: op.result_dtype(values, vectors), _rows_template(len(vectors)))
+
+
+@functools.lru_cache(maxsize=None)
+def _rows_template(count):
+    """The row kernels' template for ``count`` vectors, made once: :func:`compiled` looks
+    modules up by it on every call, and a string made anew would be hashed anew."""
+    return _ROWS.format(vectors="".join(f", v{k}" for k in range(count)))
 
 
 def row_operator(op, indptr, cols, vals, vectors, rows=None, order=None):

@@ -39,6 +39,7 @@ from ..._malloc import keep_freed_blocks
 from .. import operators as ops
 from ..numba import generic
 from ..numba import operators as compiled
+from ..numba.operators import check_kind as _kind
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
 
@@ -517,14 +518,8 @@ def _rebuilt(verb, shape, keys, values):
     return _acyclic(gb.Matrix.from_coo(rows, cols, values, nrows=shape[0], ncols=shape[1], dtype=dtype))
 
 
-def _kind(verb, op, kinds):
-    if not isinstance(op, kinds):
-        raise TypeError(f"{verb} takes {' or '.join(k.__name__ for k in kinds)}, got {op!r}")
-
-
 def _monoid(verb, monoid):
-    _kind(verb, monoid, (ops.Monoid,))
-    return monoid
+    return _kind(verb, monoid, (ops.Monoid,))
 
 
 def _user_apply(op, u, left, right):
@@ -532,17 +527,7 @@ def _user_apply(op, u, left, right):
     if left is not None and right is not None:
         raise ValueError("apply takes a bound scalar on one side only, got both left and right")
     keys, values, shape = _entries(u)
-    if isinstance(op, ops.UnaryOp):
-        if left is not None or right is not None:
-            raise ValueError(f"apply: {op!r} is unary; it takes no left= or right=")
-        with compiled.supported("suitesparse", "apply", op, u):
-            values = compiled.apply_unary(op, values)
-    else:
-        _kind("apply", op, (ops.UnaryOp, ops.BinaryOp))
-        if left is None and right is None:
-            raise ValueError(f"apply: the binary {op!r} needs a bound scalar, left= or right=")
-        with compiled.supported("suitesparse", "apply", op, u, right if left is None else left):
-            values = compiled.apply_bound(op, values, right if left is None else left, left is not None)
+    values = compiled.apply_values("suitesparse", op, values, u, left, right)
     return _rebuilt("apply", shape, keys, values)
 
 
@@ -711,18 +696,8 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
 
 def _row_vectors(verb, op, nrows, ncols, u, ordered):
     """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
-    vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
-    if len(vectors) != op.n_vectors:
-        raise ValueError(f"{verb}: {op!r} reads {op.n_vectors} vectors, got {len(vectors)}")
-    if ordered and not vectors:
-        raise ValueError(f"{verb}: order= writes each row's value into the first vector; {op!r} reads none")
-    arrays = []
-    for k, v in enumerate(vectors):
-        if not isinstance(v, gb.Vector) or v.size not in (nrows, ncols):
-            raise ValueError(f"{verb}: vector {k} of {op!r} must be a vector of size {nrows} (read at i) or "
-                             f"{ncols} (read at a column), got {v!r}")
-        arrays.append(_dense(verb, op, k, v, op.fill[k], ordered and k == 0))
-    return tuple(arrays)
+    return compiled.row_vectors(verb, op, u, nrows, ncols, ordered, gb.Vector,
+                                lambda k, v, fill, copy: _dense(verb, op, k, v, fill, copy))
 
 
 def _order(verb, order, n, rows):

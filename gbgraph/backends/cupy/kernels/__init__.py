@@ -18,8 +18,8 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["better_group", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "mxv_ranked", "gauss_seidel_sweep",
+__all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+           "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
@@ -265,17 +265,6 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     return row_ptr, out_columns, out_values
 
 
-def better_group(indptr, indices, label, is_root, size, rows, limit):
-    """The group each row of ``rows`` moves to, -1 where it stays (aggregation.cu), tracking
-    ``limit`` other groups per row."""
-    moved = cupy.empty(rows.size, cupy.int64)
-    if rows.size:
-        _get("aggregation.cu", f"gbgraph::better_group<{int(limit)}, {c_type(indices.dtype)}>")(
-            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, label, is_root, size,
-                                                 moved))
-    return moved
-
-
 def inspect_rows(indptr, indices):
     """(has_diagonal per row, count of entries not above their predecessor, count of
     entries (i, j), i != j, without (j, i)), the counts on the device; the last holds only
@@ -348,18 +337,30 @@ def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
     return out
 
 
-def mxv_ranked(A, u, rank, keys, rows):
-    """``Backend.mxv_ranked`` at the listed rows (a vector, its count maybe on the device;
-    None: every row) of ``A`` with dense float64 ``u`` and ``rank``, uint64 ``keys``
-    (partition.cu)."""
-    count_ptr, count = (None, np.int64(A.nrows)) if rows is None else count_args(rows)
-    capacity = A.nrows if rows is None else rows.capacity
-    out = cupy.empty(capacity, cupy.float64)
-    if capacity:
-        w = "double" if A.values is None else c_type(A.values.dtype)
-        _get("partition.cu", f"gbgraph::mxv_ranked<{w}, {c_type(A.indices.dtype)}>")(
-            (_blocks(capacity),), (_THREADS,), (_ptr(None if rows is None else rows.indices), _ptr(count_ptr), count,
-                                                A.indptr, A.indices, _ptr(A.values), u, rank, keys, out))
+def unclaimed(H, key, visited):
+    """(free, rounds) of ``Backend.unclaimed`` for the pending vertices ``visited`` (int64,
+    sorted): ``free`` flags (uint8, length n) and the rounds of the GraphBLAS form as a
+    one-element device array (mapping.cu's ``mark``, ``count_waiting``, ``visit_chains``)."""
+    n = H.size
+    flags = cupy.zeros(3 * n, cupy.uint8)  # pending, claimed, free
+    counters = cupy.zeros(2 * n + 1, cupy.int32)  # waiting, depth, rounds
+    pending, claimed, free = flags[:n], flags[n:2 * n], flags[2 * n:]
+    waiting, depth, rounds = counters[:n], counters[n:2 * n], counters[2 * n:]
+    count = np.int64(visited.size)
+    if count:
+        grid = (_blocks(int(count)),)
+        _get("mapping.cu", "gbgraph::mark")(grid, (_THREADS,), (visited, count, pending))
+        _get("mapping.cu", "gbgraph::count_waiting")(grid, (_THREADS,), (H, key, pending, visited, count, waiting))
+        _get("mapping.cu", "gbgraph::visit_chains")(grid, (_THREADS,), (H, key, pending, visited, count, waiting,
+                                                                        claimed, depth, free, rounds))
+    return free, rounds
+
+
+def roots(parent):
+    """The root of each vertex under ``parent`` (int64, mapping.cu's ``roots``)."""
+    out = cupy.empty_like(parent)
+    if parent.size:
+        _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
     return out
 
 

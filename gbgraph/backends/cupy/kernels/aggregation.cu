@@ -1,6 +1,7 @@
-// Phase 3 of MIS-2 aggregation: the neighbouring group each row moves to, one thread per
-// row, with at most SLOTS groups tracked as Kokkos Kernels does (the CPU's kernel is
-// backends/numba/kernels/aggregation.py; the GraphBLAS form is in backends/forms.py).
+// Phase 3 of MIS-2 aggregation for the native backend's whole-algorithm kernel
+// (backends/native/kernels/aggregate.cu): the neighbouring group a row moves to, with at
+// most SLOTS groups tracked as Kokkos Kernels does. The other backends run the same rule as
+// the row operator gbgraph.algorithms.aggregation.BETTER_GROUP.
 #pragma once
 
 namespace gbgraph {
@@ -54,15 +55,6 @@ __device__ __forceinline__ long long better_group_of(long long i, const O* indpt
     const bool beats = score[chosen] > own_score ||
                        (score[chosen] == own_score && own >= 0 && size[group[chosen]] < size[own]);
     return beats ? group[chosen] : -1;
-}
-
-// moved[k]: better_group_of row rows[k]
-template <int SLOTS, typename I>
-__global__ void better_group(const long long* rows, long long count, const long long* indptr, const I* indices,
-                             const long long* label, const bool* is_root, const long long* size, long long* moved)
-{
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x)
-        moved[k] = better_group_of<SLOTS>(rows[k], indptr, indices, label, is_root, size);
 }
 
 }  // namespace gbgraph
