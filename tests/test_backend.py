@@ -278,8 +278,8 @@ def _closed_reach(M, hops):
 @pytest.mark.parametrize("seed", range(3))
 def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
     # colors given at some vertices (0..78 in a clique: its rows need a second window), -1
-    # or no entry elsewhere; hops=2 reads the rows of coloring's A ⊕any.pair A over A + I
-    from gbgraph.algorithms.coloring import FIRST_FIT, _reach
+    # or no entry elsewhere; hops=2 is coloring's first fit through the nets of A + I
+    from gbgraph.algorithms.coloring import FIRST_FIT, _first_fit_nets
 
     M, rng = _random_graph(seed, clique=80)
     n = M.shape[0]
@@ -292,31 +292,63 @@ def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
     reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
     expected = [next(c for c in range(n + 1) if c not in set(colors[reach[i]].tolist())) for i in rows]
     xp = be.xp
-    A = _on(be, M) if hops == 1 else _reach(be, be.adjacency(gg.as_graph(M), closed=True))
-    result = be.mxv(FIRST_FIT, A, be.vector(xp.asarray(ids), xp.asarray(given[ids]), n),
-                    mask=be.vector(xp.asarray(rows), True, n))  # t<rows> = first fit
+    given_vector = be.vector(xp.asarray(ids), xp.asarray(given[ids]), n)
+    mask = be.vector(xp.asarray(rows), True, n)
+    if hops == 1:
+        result = be.mxv(FIRST_FIT, _on(be, M), given_vector, mask=mask)  # t<rows> = first fit
+    else:
+        result = _first_fit_nets(be, be.adjacency(gg.as_graph(M), closed=True), given_vector, mask)
     assert _host(be.indices(result)).tolist() == rows.tolist()
     assert _host(be.values(result)).tolist() == expected
     assert max(expected) >= 64
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_first_fits_at_distance_2_are_sequential_greedy(be, seed):
+    # the pass in order over the nets (an ordered sweep pushing bits, window by window; rounds
+    # on a GPU) against sequential greedy over the vertices within distance 2 (scipy), with
+    # colors given outside the rows and tied priorities
+    from gbgraph.algorithms.coloring import _first_fits
+
+    M, rng = _random_graph(seed, clique=30)
+    n = M.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.8)
+    given = np.flatnonzero(rng.random(n) < 0.15)
+    given = given[~np.isin(given, rows)]
+    priority = rng.integers(0, 40, n)
+    colors = np.full(n, -1)
+    colors[given] = given % 90  # up to 89: windows past the first
+    reach = _closed_reach(M, 2)
+    for i in sorted(rows.tolist(), key=lambda i: (-int(priority[i]), i)):
+        taken = set(colors[reach[i]].tolist())
+        colors[i] = next(c for c in range(2 * n) if c not in taken)
+    xp = be.xp
+    result = _first_fits(be, be.adjacency(gg.as_graph(M), closed=True),
+                         be.vector(xp.asarray(given), xp.asarray(given % 90), n), be.vector(xp.asarray(rows), True, n),
+                         be.vector(xp.arange(n), xp.asarray(priority), n), 2)
+    assert _entries(be, result) == {i: int(colors[i]) for i in rows.tolist()}
+    assert colors[rows].max() >= 64
+
+
+@pytest.mark.parametrize("hops", [1, 2])
 @pytest.mark.parametrize("seed", range(3))
-def test_chain_depth_operator_is_the_jones_plassmann_round(be, seed):
-    from gbgraph.algorithms.coloring import CHAIN_DEPTH
+def test_chain_depth_is_the_jones_plassmann_round(be, seed, hops):
+    # hops=1: the ordered CHAIN_DEPTH (rounds of CHAIN_DEPTH_WHEN_READY on a GPU); hops=2:
+    # the ordered sweep pushing each depth into its nets (push="max"; rounds on a GPU)
+    from gbgraph.algorithms.coloring import _depths
 
     M, rng = _random_graph(seed)
     n = M.shape[0]
     rows = np.flatnonzero(rng.random(n) < 0.7)
     priority = rng.integers(0, 25, n).astype(np.uint64)  # ties: the lower index first
-    neighbours = np.split(M.indices, M.indptr[1:-1])
+    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
     depth = {}
     for i in sorted(rows.tolist(), key=lambda i: (-int(priority[i]), i)):
-        depth[i] = 1 + max((depth[j] for j in neighbours[i].tolist() if j in depth), default=-1)
+        depth[i] = 1 + max((depth[j] for j in reach[i].tolist() if j in depth and j != i), default=-1)
     xp = be.xp
     keys = be.vector(xp.asarray(rows), xp.asarray(priority[rows]), n)
-    none = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
-    result = be.mxv(CHAIN_DEPTH, _on(be, M), none, mask=keys, order=keys)
-    assert _entries(be, result) == {i: depth[i] for i in rows.tolist()}
+    A = _on(be, M) if hops == 1 else be.adjacency(gg.as_graph(M), closed=True)
+    assert _entries(be, _depths(be, A, keys, hops)) == {i: depth[i] for i in rows.tolist()}
 
 
 @pytest.mark.parametrize("hops", [1, 2])
@@ -324,7 +356,8 @@ def test_chain_depth_operator_is_the_jones_plassmann_round(be, seed):
 def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops):
     # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>:
     # rival(i) = max key_j over j within reach, j in U, t_j = t_i; no entry where none
-    from gbgraph.algorithms.coloring import SAME_GROUP_MAX, _reach
+    # (hops=2: through the nets, C<T> = A ⊕max.second M, i itself included)
+    from gbgraph.algorithms.coloring import SAME_GROUP_MAX, _rival_nets
 
     M, rng = _random_graph(seed)
     n = M.shape[0]
@@ -339,9 +372,11 @@ def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops
         if same:
             expected[i] = max(same)
     xp = be.xp
-    A = _on(be, M) if hops == 1 else _reach(be, be.adjacency(gg.as_graph(M), closed=True))
     keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
-    rival = be.mxv(SAME_GROUP_MAX, A, (keys, groups), mask=keys)
+    if hops == 1:
+        rival = be.mxv(SAME_GROUP_MAX, _on(be, M), (keys, groups), mask=keys)
+    else:
+        rival = _rival_nets(be, be.adjacency(gg.as_graph(M), closed=True), keys, groups)
     assert _entries(be, rival) == expected
     assert be.values(rival).dtype == np.uint64
 
@@ -379,7 +414,7 @@ def test_same_part_sum_is_the_weight_inside_the_part(be, weighted):
 def test_first_fit_in_rounds_is_the_ordered_pass(be, seed):
     # coloring's parallel form of the in-order pass (the GPU's): the same colors as one
     # ordered pass of FIRST_FIT, with colors given outside the rows to color, tied priorities
-    from gbgraph.algorithms.coloring import FIRST_FIT, _in_rounds
+    from gbgraph.algorithms.coloring import FIRST_FIT, FIRST_FIT_WHEN_READY, _in_rounds
 
     M, rng = _random_graph(seed)
     n = M.shape[0]
@@ -390,7 +425,7 @@ def test_first_fit_in_rounds_is_the_ordered_pass(be, seed):
     A, order = _on(be, M), be.vector(xp.arange(n), xp.asarray(rng.integers(0, 25, n)), n)
     colors, mask = be.vector(xp.asarray(given), xp.asarray(given % 70), n), be.vector(xp.asarray(rows), True, n)
     expected = _entries(be, be.mxv(FIRST_FIT, A, colors, mask=mask, order=order))
-    assert _entries(be, _in_rounds(be, A, colors, mask, order)) == expected
+    assert _entries(be, _in_rounds(be, A, colors, mask, order, FIRST_FIT_WHEN_READY)) == expected
     assert max(expected.values()) >= 20  # the clique: a long chain of rounds
 
 

@@ -232,8 +232,9 @@ def test_sequential_takes_node_orders_for_networkx():
                                                   ("jones_plassmann", 2), ("hybrid", 1), ("sequential", 1)])
 def test_rounds_give_the_ordered_passes(monkeypatch, backend, method, distance):
     # the GPU's form of the in-order passes (Jones-Plassmann rounds of the *_WHEN_READY
-    # operators) gives the colors of the CPU's ordered passes: dense subgraphs (a clique
-    # and a star in a mesh) make the finish and the recoloring long chains
+    # operators; at distance 2, rounds of the first fits through the nets) gives the colors
+    # of the CPU's ordered sweeps: dense subgraphs (a clique and a star in a mesh) make the
+    # finish and the recoloring long chains
     from gbgraph.algorithms import coloring
 
     A = sp.lil_array(laplace3d(6))
@@ -243,10 +244,7 @@ def test_rounds_give_the_ordered_passes(monkeypatch, backend, method, distance):
     A = sp.csr_array(A)
     expected = gg.color(A, method, distance=distance, backend=backend)
 
-    def in_rounds(be, A, colors, rows, order, op=None, ready=coloring.FIRST_FIT_WHEN_READY):
-        return coloring._in_rounds(be, A, colors, rows, order, ready)
-
-    monkeypatch.setattr(coloring, "_in_order", in_rounds)
+    monkeypatch.setattr(coloring, "_sweeps", lambda be: False)
     result = gg.color(A, method, distance=distance, backend=backend)
     np.testing.assert_array_equal(result.colors, expected.colors)
     assert (result.n_colors, result.iterations) == (expected.n_colors, expected.iterations)

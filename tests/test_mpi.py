@@ -380,15 +380,15 @@ def _same_typed(ss, be, x, y):
 @pytest.mark.parametrize("mask", FUSED_MASKS)
 @pytest.mark.parametrize("graph", FUSED_GRAPHS)
 def test_first_fit(graph, mask, hops):
-    # coloring's first fit: the row operator over A (one hop) or A ⊕any.pair A over A + I (two)
+    # coloring's first fit: the row operator over A (one hop), or through the nets of A + I,
+    # window by window (two)
     ss, be, G, n = _fused_graph(graph)
     ids = np.flatnonzero(np.arange(n) % 5 != 2)  # no entry at every fifth vertex
     colors = np.full(ids.size, -1)  # -1: no color
     colored = ids % 11 != 0
     colors[colored] = np.arange(np.count_nonzero(colored)) % 67  # 67 colors: two windows of 64
     rows = FUSED_MASKS[mask](n)
-    out = [b.mxv(coloring.FIRST_FIT, _within(b, G, hops), b.vector(ids, colors, n), mask=b.vector(rows, True, n))
-           for b in (ss, be)]
+    out = [_first_fit(b, G, hops, b.vector(ids, colors, n), b.vector(rows, True, n)) for b in (ss, be)]
     _same_typed(ss, be, *out)
     assert ss.nvals(out[0]) == rows.size
     if graph == "complete" and rows.size:  # rows that see every color of the first window
@@ -411,14 +411,30 @@ def test_same_group_max(graph, hops):
     ids = np.arange(0, n, 2)
     keys = (ids * 7919 % 1009 + 1).astype(np.uint64)
     groups = (ids // 4) * 13 % 7  # colors of groups of 4 consecutive vertices
-    out = [b.mxv(coloring.SAME_GROUP_MAX, _within(b, G, hops), (b.vector(ids, keys, n), b.vector(ids, groups, n)),
-                 mask=b.vector(ids, True, n)) for b in (ss, be)]
+    out = []
+    for b in (ss, be):
+        U, t = b.vector(ids, keys, n), b.vector(ids, groups, n)
+        out.append(b.mxv(coloring.SAME_GROUP_MAX, b.adjacency(G), (U, t), mask=U) if hops == 1 else
+                   coloring._rival_nets(b, b.adjacency(G, closed=True), U, t))
     _same_typed(ss, be, *out)
 
 
-def _within(b, G, hops):
-    """The rows coloring reads: A, or A ⊕any.pair A over A + I."""
-    return b.adjacency(G) if hops == 1 else coloring._reach(b, b.adjacency(G, closed=True))
+def _first_fit(b, G, hops, colors, mask):
+    """Coloring's first fit of the rows of ``mask``: over A, or through the nets of A + I."""
+    if hops == 1:
+        return b.mxv(coloring.FIRST_FIT, b.adjacency(G), colors, mask=mask)
+    return coloring._first_fit_nets(b, b.adjacency(G, closed=True), colors, mask)
+
+
+def test_ordered_push_is_not_supported():
+    # a push writes at columns other ranks own; coloring's passes at distance 2 take rounds
+    be = gg.backend(MPI_BACKEND)
+    G = gg.as_graph(abs(laplace3d(4)))
+    A, n = be.adjacency(G, closed=True), G.n
+    with pytest.raises(NotImplementedError, match="mpi: mxv with push="):
+        be.mxv(coloring.FREE_BIT, A, be.full(n, 0, "uint64"), order=be.full(n, 0, "int64"), push="bor")
+    with pytest.raises(ValueError, match="push= is for an ordered sweep"):
+        be.mxv(coloring.FREE_BIT, A, be.full(n, 0, "uint64"), push="bor")
 
 
 @pytest.mark.parametrize("mask", ["none", *FUSED_MASKS])

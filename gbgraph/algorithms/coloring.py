@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import backends
 from .._checks import check_integer
-from ..backends.operators import RowOperator, local
+from ..backends.operators import BinaryOp, RowOperator, local
 from .._labels import labelled, node_ids
 from ..errors import StallError
 from ..results import ColoringResult
@@ -139,6 +139,34 @@ def _same_group_max(i, start, stop, cols, vals, keys, groups):
     return best, hit
 
 
+def _free_bit(i, start, stop, cols, vals, words):
+    """The lowest bit set in none of the words that row i's columns name, as a word: the
+    first fit of i in a window of 64 colors at distance 2, where the columns are i's nets
+    and ``words`` their colors; no entry when the window is full."""
+    word = np.uint64(0)
+    for p in range(start, stop):
+        word |= words[cols[p]]
+    free = ~word
+    return free & (~free + np.uint64(1)), free != np.uint64(0)
+
+
+def _window_bit(c, base):
+    """Color c as a bit of the window base..base + 63 (0 outside it, or no color)."""
+    if c >= base and c < base + 64:
+        return np.uint64(1) << np.uint64(c - base)
+    return np.uint64(0)
+
+
+def _color_of(bit, base):
+    """base + the index of the bit set in ``bit`` (a power of two)."""
+    c = base
+    rest = bit
+    while rest > np.uint64(1):
+        rest >>= np.uint64(1)
+        c += 1
+    return c
+
+
 #: Words of the windows after the first: 2048 colors a pass over a row.
 _WIDE = {"WORDS": 32}
 #: ``t<U> = first_fit(A, colors)``: each row's smallest color not within reach; with
@@ -156,6 +184,13 @@ CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="cha
                                      helpers=(_deepest,))
 #: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
 SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
+#: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
+#: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
+FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
+#: ``words = window_bit(colors, base)``: each color as a bit of its window, 0 outside.
+WINDOW_BIT = BinaryOp(_window_bit, name="window_bit")
+#: ``colors = color_of(bit, base)``: a window's bit back to its color.
+COLOR_OF = BinaryOp(_color_of, name="color_of")
 
 
 
@@ -244,9 +279,11 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=
     closed neighbourhoods for distance 2) and a few passes over the uncolored vertices;
     first fit is a row operator (:data:`FIRST_FIT`: the colors of a row as bit words, 64
     colors per word, and the lowest bit not set), passed to ``mxv`` over the rows to color,
-    or with ``order=`` for the passes in order. ``"greedy"`` at distance 2 reads the rows of
-    ``A ⊕any.pair A`` (over closed neighbourhoods), built once: its size is the sum of the
-    squared degrees, large for graphs with hubs. Rounds: the depth of the
+    or with ``order=`` for the passes in order. At distance 2 the rows are closed
+    neighbourhoods, "nets" [6]_: first fit reads each net's colors as one word per window
+    (``A ⊕bor.second words``), and the passes in order push what a vertex takes into its
+    nets (``mxv(..., order=, push=)``), so that no step costs a hub's squared degree.
+    Rounds: the depth of the
     priority order, O(log n / log log n) for bounded degree and random priorities [2]_.
 
     References
@@ -264,6 +301,9 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=
        https://doi.org/10.1109/IPDPS.2016.54
     .. [5] J. C. Culberson, "Iterated greedy graph coloring and the difficulty landscape,"
        Technical Report TR 92-07, University of Alberta, 1992.
+    .. [6] M. K. Taş, K. Kaya and E. Saule, "Greed is good: parallel algorithms for
+       bipartite-graph partial coloring on multicore architectures," ICPP 2017, pp. 503-512.
+       https://doi.org/10.1109/ICPP.2017.59
 
     Examples
     --------
@@ -410,30 +450,75 @@ def _sequential(be, graph, keys, priority, order):
         order = xp.argsort(_ordered(keys, xp.arange(n, dtype=xp.int64), priority))[::-1]
     rank = xp.empty(n, xp.int64)  # int64 ranks: the first in order ranks highest
     rank[order] = xp.arange(n, 0, -1, dtype=xp.int64)
-    colors = _in_order(be, be.adjacency(graph), _none(be, n), be.full(n, True, "bool"),
-                       be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
+    colors = _first_fits(be, be.adjacency(graph), _none(be, n), be.full(n, True, "bool"),
+                         be.full(n, rank, rank.dtype.name), 1)  # colors = first fit, by decreasing rank
     return _result(be.values(colors), 1)
 
 
-def _in_order(be, A, colors, rows, order, op=FIRST_FIT, ready=FIRST_FIT_WHEN_READY):
-    """``w<rows> = op`` of each row of ``rows`` by decreasing ``order`` (equal: lower index
-    first), each seeing ``colors`` (or depths) and the values given before it: one ordered
-    pass on the CPU; on a GPU, where an ordered pass runs on one thread, the same values by
-    :func:`_in_rounds` of ``ready``."""
-    if be.xp is np:
-        return be.mxv(op, A, colors, mask=rows, order=order)  # w<rows> = op, row after row
-    return _in_rounds(be, A, colors, rows, order, ready)
+# ---- the passes in order: one sweep on the host, Jones-Plassmann rounds on a GPU -----------
+# A pass in order runs on one thread, which a GPU runs slowly: there its values come from
+# Jones and Plassmann's rounds, in which a row takes its value once every row before it
+# within reach has its own (the rows of a round are not within reach of each other), in as
+# many rounds as the pass's longest chain. At distance 2, A is the pattern of A + I, whose
+# rows are closed neighbourhoods, "nets" [6]_: the sweeps push what a row takes into its
+# nets (``mxv(..., order=, push=)``), and nothing reads a two-hop matrix, whose size is the
+# sum of the squared degrees.
 
 
-def _in_rounds(be, A, colors, rows, order, ready=FIRST_FIT_WHEN_READY):
-    """:func:`_in_order` by Jones and Plassmann's rounds: a row takes its value once every
-    row before it within reach has its own (``ready``: no entry while one has none), which
-    gives the values of the pass in order, in as many rounds as its longest chain. The rows
-    have no value at the start (``colors`` below 0 there)."""
+def _sweeps(be):
+    """Whether the passes in order run as one sweep (the host) or as rounds (a GPU)."""
+    return be.xp is np
+
+
+def _first_fits(be, A, colors, rows, order, hops):
+    """``w<rows>``: the first fit of each row of ``rows`` by decreasing ``order`` (equal:
+    lower index first), each seeing ``colors`` and the colors given before it (sequential
+    greedy coloring in that order); the rows have no color in ``colors``."""
+    if hops == 1:
+        if _sweeps(be):
+            return be.mxv(FIRST_FIT, A, colors, mask=rows, order=order)  # w<rows> = first fit, row after row
+        return _in_rounds(be, A, colors, rows, order, FIRST_FIT_WHEN_READY)
+    if _sweeps(be):
+        try:
+            return _first_fit_nets(be, A, colors, rows, order)
+        except NotImplementedError:  # a backend without ordered pushes (mpi): the rounds
+            pass
+    colors = be.apply("identity", colors)  # a copy: the rounds add to it
+    for won in _rounds_of(be, A, rows, order):
+        be.assign(colors, _first_fit_nets(be, A, colors, won), mask=won)  # colors<won> = first fit
+    return be.apply("identity", colors, mask=rows)  # colors<rows>
+
+
+def _depths(be, A, keys, hops):
+    """Jones and Plassmann's depth of every entry of ``keys`` (unique): 0 when no entry
+    within reach has a larger key, else 1 + their largest depth (the round in which the
+    rounds over the entries of ``keys`` would color it). At distance 2 a net keeps the
+    largest depth among its members so far: ``d(i) = 1 + max best(w)`` over the nets w of
+    i, pushed into each (``push="max"``)."""
+    none = _none(be, keys.size)
+    if _sweeps(be):
+        if hops == 1:
+            return be.mxv(CHAIN_DEPTH, A, none, mask=keys, order=keys)  # depth<keys> = 1 + max depth, in order
+        try:
+            return be.mxv(CHAIN_DEPTH, A, none, mask=keys, order=keys, push="max")  # best ⊕max= A(i, :)ᵀ d
+        except NotImplementedError:  # a backend without ordered pushes (mpi): the rounds
+            pass
+    if hops == 1:
+        return _in_rounds(be, A, none, keys, keys, CHAIN_DEPTH_WHEN_READY)
+    depth = be.apply("identity", be.full(keys.size, 0, "int64"), mask=keys)
+    for r, won in enumerate(_rounds_of(be, A, keys, keys)):
+        be.assign(depth, be.xp.int64(r), mask=won)  # depth<won> = r
+    return depth
+
+
+def _in_rounds(be, A, colors, rows, order, ready):
+    """A pass in order by Jones and Plassmann's rounds of ``ready``, a row operator that
+    gives no entry while a row placed before it has no value (``colors`` below 0 there):
+    the values of the pass, which the rows have none of at the start."""
     xp = be.xp
     ids = be.indices(rows)
     place = xp.empty(ids.size, xp.int64)
-    place[xp.argsort(~be.values(be.extract(order, ids)), kind="stable")] = xp.arange(ids.size)  # decreasing order
+    place[_by_decreasing(xp, be.values(be.extract(order, ids)))] = xp.arange(ids.size)
     position = be.vector(ids, place, rows.size)  # position(i): i's place in the order, 0 first
     colors = be.apply("identity", colors)  # a copy: the rounds add to it
 
@@ -446,47 +531,85 @@ def _in_rounds(be, A, colors, rows, order, ready=FIRST_FIT_WHEN_READY):
     return be.apply("identity", colors, mask=rows)  # colors<rows>
 
 
+def _rounds_of(be, A, rows, order):
+    """The rounds of a pass in order at distance 2: each time, the rows left that no row
+    left within distance 2 precedes (``m = A ⊕max.second rank``, twice, as
+    :class:`_Rounds` finds its winners)."""
+    left = _ranks(be, rows, order)
+    while be.nvals(left):
+        m = be.mxv("max_second", A, left)  # m = A ⊕max.second rank: each net's first
+        m = be.mxv("max_second", A, m, mask=left)  # m<left> = A ⊕max.second m
+        won = be.select("valueeq", be.ewise_mult("eq", m, left), True)  # won = select(m == rank): no one before
+        yield won
+        left = be.apply("identity", left, mask=won, complement=True)  # left<¬won>
+
+
+def _by_decreasing(xp, values):
+    """The stable order of ``values`` from the largest down (equal ones: lower position first)."""
+    keys = ~values if values.dtype.kind in "iub" else -values
+    return xp.argsort(keys, kind="stable") if xp is np else xp.argsort(keys)  # CuPy's sorts are stable
+
+
+def _first_fit_nets(be, A, colors, rows, order=None):
+    """``w<rows>``: the first fit at distance 2 of each row of ``rows`` (A the pattern of
+    A + I), seeing ``colors``, window by window of 64 colors, as Taş et al.'s net-based
+    coloring [6]_ reads colors: each net's word ``netword = words ⊕bor.first A`` (A is
+    symmetric: pushed from the vertices colored in the window), then :data:`FREE_BIT` of each
+    row over its nets' words; a row whose window is full waits for the next. With
+    ``order``, the rows one after another by decreasing order, each bit pushed into its nets'
+    words (``push="bor"``): sequential greedy in that order, as a row that passes on to the
+    next window takes no color of this one. A window costs the pending rows' lengths and the
+    colored members of the nets, never a net's square."""
+    n = rows.size
+    if order is not None:  # ranks 0.. once: each window's sweep sorts its rows by counting
+        order = _ranks(be, rows, order)
+    pending = rows
+    chosen = _none(be, n)
+    base = 0
+    while be.nvals(pending):
+        at = be.xp.int64(base)
+        words = be.select("valuene", be.apply(WINDOW_BIT, colors, right=at), 0)  # words(j) = 1 << (colors(j) - base)
+        nets = be.vxm("bor_first", words, A)  # netword = words ⊕bor.first A: each net's colors in the window
+        if order is None:
+            bits = be.mxv(FREE_BIT, A, nets, mask=pending)  # bits<pending> = lowest zero of A ⊕bor.second netword
+        else:  # the same, row after row, each bit into its nets: netword ⊕bor= A(i, :)ᵀ bit
+            bits = be.mxv(FREE_BIT, A, nets, mask=pending, order=order, push="bor")
+        found = be.apply(COLOR_OF, bits, right=at)  # the bits' colors
+        be.assign(chosen, found, mask=found)  # chosen<found> = base + bit
+        pending = be.apply("identity", pending, mask=found, complement=True)  # pending<¬found>
+        base += 64
+    return chosen
+
+
+def _ranks(be, rows, order):
+    """Unique int64 ranks of the entries of ``rows``, ``count - 1`` down to 0 by decreasing
+    ``order`` (equal values: the lower index ranks higher)."""
+    xp = be.xp
+    ids = be.indices(rows)
+    rank = xp.empty(ids.size, xp.int64)
+    rank[_by_decreasing(xp, be.values(be.extract(order, ids)))] = xp.arange(ids.size - 1, -1, -1, dtype=xp.int64)
+    return be.vector(ids, rank, rows.size)
+
+
+def _rival_nets(be, A, U, t):
+    """``rival<U>(i)``: the largest key of U within distance 2 of i (A the pattern of A +
+    I) whose tentative color ``t`` is i's, i included: ``M = A ⊕max.second K`` with
+    ``K(j, t_j) = U(j)``, each net's best key per color, then ``C<T> = A ⊕max.second M`` on
+    the mask ``T(i, t_i)`` alone, a dot product per row of U over i's nets (the sum of the
+    net sizes, where ``A ⊕max.second M`` unmasked would cost a net's square)."""
+    ids = be.indices(U)
+    tentative = be.values(be.extract(t, ids))
+    n, k = U.size, int(tentative.max()) + 1 if ids.size else 1
+    K = be.build_matrix(ids, tentative, be.values(U), n, k)  # K(j, t_j) = U(j)
+    M = be.mxm("max_second", A, K)  # M(w, c) = the best key of color c in net w
+    T = be.build_matrix(ids, tentative, True, n, k)  # T(i, t_i)
+    C = be.mxm("max_second", A, M, mask=T)  # C<T> = A ⊕max.second M
+    return be.reduce_rows(C, "max")  # rival(i) = C(i, t_i)
+
+
 def _none(be, n):
     """An int64 vector of size n without entries: no vertex has a color (or a depth) yet."""
     return be.vector(be.xp.empty(0, be.xp.int64), be.xp.empty(0, be.xp.int64), n)
-
-
-def _reach(be, A):
-    """The pattern of A ⊕any.pair A over closed neighbourhoods (A the pattern of A + I): row i
-    lists the vertices within distance 2 of i. The row operators read it as they read A at
-    distance 1: an ordered pass writes each row's color as it goes, which a net's set of
-    colors shared between rows could not follow."""
-    return be.mxm("any_pair", A, A)  # A2 = A ⊕any.pair A
-
-
-def _depths_by_nets(be, A, keys):
-    """Jones and Plassmann's depth at distance 2 of every entry of ``keys`` (A the pattern of
-    A + I), through each net's members in key order.
-
-    The members of a net N[w] are within distance 2 of each other, so depths increase along
-    a net in decreasing key: the deepest member of N[w] before i is the one just before it.
-    With the entries ranked by decreasing key, ``R = A ⊕any.second Π`` (``Π(j, rank j) =
-    rank j``) lists each net's members in that order; ``Q(rank i, rank j)``: j is the member
-    of a net of i just before i, and one ordered pass of :data:`CHAIN_DEPTH` over Q reads one
-    entry per net of i instead of every vertex within distance 2 (a hub's net once per
-    member, not its square)."""
-    xp, n = be.xp, keys.size
-    ids = be.indices(keys)
-    m = ids.size
-    rank = xp.empty(m, xp.int64)
-    rank[xp.argsort(~be.values(keys))] = xp.arange(m, dtype=xp.int64)  # 0: the largest key (keys are unique)
-    R = be.mxm("any_second", A, be.build_matrix(ids, rank, rank, n, m))  # R(w, rank j) = rank j, j ∈ N[w]
-    nets, ranks, _ = be.extract_tuples(R)  # each net's members, by rank
-    follows = nets[1:] == nets[:-1]
-    k = int(follows.sum())
-    pairs, ones = xp.arange(k, dtype=xp.int64), xp.ones(k, bool)
-    later = be.build_matrix(pairs, ranks[1:][follows], ones, k, n)  # later(e, r): pair e's later member
-    earlier = be.build_matrix(pairs, ranks[:-1][follows], ones, k, n)  # earlier(e, r'): its earlier one
-    Q = be.mxm("any_pair", later, earlier, transpose_a=True)  # Q = laterᵀ ⊕any.pair earlier: Q(r, r'), once
-    ranked = xp.arange(m, dtype=xp.int64)  # Q is square (rows m.. empty): an ordered pass writes at its rows
-    depth = _in_order(be, Q, _none(be, n), be.vector(ranked, True, n), be.vector(ranked, m - ranked, n),
-                      CHAIN_DEPTH, CHAIN_DEPTH_WHEN_READY)
-    return be.vector(ids, be.values(be.extract(depth, rank)), n)  # depth(i) = depth(rank i)
 
 
 def _ordered(keys, ids, priority):
@@ -511,10 +634,7 @@ def _finish_by_depth(rounds, colors, won, first):
     left = rounds.uncolored()
     left = left[~be.xp.isin(left, won)]
     keys = be.vector(left, rounds.values[left], rounds.n)
-    if rounds.distance == 1:  # the round each would win, from the next
-        depth = _in_order(be, rounds.A, _none(be, rounds.n), keys, keys, CHAIN_DEPTH, CHAIN_DEPTH_WHEN_READY)
-    else:
-        depth = _depths_by_nets(be, rounds.A, keys)
+    depth = _depths(be, rounds.A, keys, rounds.distance)  # the round each would win, from the next
     depth_values = be.values(depth)
     colors[be.indices(depth)] = first + depth_values
     return int(depth_values.max()) + 1 if depth_values.size else 0
@@ -532,11 +652,11 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     their first fit one after another by decreasing key. Last, Culberson's iterated greedy
     step recolors the color classes one after another, the last class first, each
     vertex taking its first fit: this never adds a color and often removes one. Every step
-    is a row operator passed to ``mxv``: :data:`FIRST_FIT`, :data:`SAME_GROUP_MAX`, and
-    :data:`FIRST_FIT` with ``order=`` for the passes in order; at distance 2 over the rows
-    of A ⊕any.pair A (:func:`_reach`).
+    is a row operator passed to ``mxv``: at distance 1 :data:`FIRST_FIT` and
+    :data:`SAME_GROUP_MAX`, and :data:`FIRST_FIT` with ``order=`` for the passes in order; at
+    distance 2 over the nets (:func:`_first_fit_nets`, :func:`_rival_nets`).
     """
-    A = be.adjacency(graph) if hops == 1 else _reach(be, be.adjacency(graph, closed=True))  # within reach
+    A = be.adjacency(graph, closed=hops == 2)
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
@@ -545,16 +665,20 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     while be.nvals(U) and not (rounds and _few(be.nvals(won), be.nvals(U))):
         if rounds == max_iter:
             raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-        t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
-        rival = be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        if hops == 1:
+            t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
+            rival = be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        else:
+            t = _first_fit_nets(be, A, colors, U)  # t<U> = the first fit of each, through the nets
+            rival = _rival_nets(be, A, U, t)  # rival<U> = the best same-color key within distance 2
         lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
         won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
         be.assign(colors, won, mask=won)  # colors<won> = t
         U = be.apply("identity", U, mask=lost)  # U = U<lost>
         rounds += 1
     if be.nvals(U):  # a round colored few: the rest in key order
-        be.assign(colors, _in_order(be, A, colors, U, U), mask=U)  # colors<U> = first fit, in key order
-    recolored = _in_order(be, A, _none(be, n), be.full(n, True, "bool"), colors)  # by class, last first
+        be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
+    recolored = _first_fits(be, A, _none(be, n), be.full(n, True, "bool"), colors, hops)  # by class, last first
     return _result(be.values(recolored), rounds)
 
 

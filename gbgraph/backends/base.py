@@ -165,7 +165,7 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False, order=None):
+            accum=None, replace=False, order=None, push=None):
         """Matrix-vector product: ``w<mask> accum= A ⊕.⊗ u``, or a row operator on each row.
 
         ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j where both ``A(i, j)`` and ``u(j)`` are
@@ -186,6 +186,14 @@ class Backend(abc.ABC):
         Gauss-Seidel sweep such as sequential greedy coloring. A vector is read at i (size
         ``nrows``) or at a column (size ``ncols``).
 
+        With ``push`` as well (an ordered sweep that pushes), row i's present value x is
+        still ``w(i)``, but instead of ``v1(i) = x`` the sweep combines x into every column
+        of the row: ``v1(j) = v1(j) ⊕ x`` for each entry ``A(i, j)`` (``v1 ⊕= A(i, :)ᵀ x``,
+        x cast to v1's dtype, v1 of size ``ncols``), which later rows read. Sequential
+        distance-2 coloring is one: over closed neighbourhoods ("nets"), a vertex ORs its
+        nets' color words into its own and pushes the bit it takes into each of them, so
+        that a sweep costs the sum of the rows' lengths, not of their squares.
+
         Parameters
         ----------
         semiring : str, Semiring or RowOperator
@@ -200,6 +208,11 @@ class Backend(abc.ABC):
             Output controls (module docstring).
         order : vector, optional
             A RowOperator's sequential order: an entry at every row computed.
+        push : str or Monoid, optional
+            With ``order``: the monoid each row's value is pushed into ``v1`` with, a name
+            (``"plus"``, ``"times"``, ``"min"``, ``"max"``, ``"lor"``, ``"land"``, ``"lxor"``,
+            ``"bor"``, ``"band"``, ``"bxor"``) or a
+            :class:`~gbgraph.backends.operators.Monoid` (values cast to its dtype).
 
         Returns
         -------
@@ -215,12 +228,17 @@ class Backend(abc.ABC):
         ValueError
             An unknown semiring name, ``accum`` without ``out``, ``order`` without a
             RowOperator or without an entry at a row computed, a vector with absent entries
-            where the RowOperator's fill is None, or a wrong number or size of vectors.
+            where the RowOperator's fill is None, or a wrong number or size of vectors;
+            ``push`` without a RowOperator and ``order``, an unknown push monoid name, or a
+            first vector not of size ``ncols``.
         TypeError
-            A user operator numba cannot type on these dtypes.
+            A user operator numba cannot type on these dtypes; a ``push`` that is neither a
+            name nor a Monoid.
         NotImplementedError
             The backend has no typed instance of the semiring for these dtypes (``plus_times``
-            on bool), naming verb, semiring, dtypes and backend.
+            on bool), naming verb, semiring, dtypes and backend; a push monoid not defined on
+            v1's dtype (``bor`` on floats); ``push`` on the mpi backend, whose ordered
+            sweeps run rank by rank.
 
         Examples
         --------
@@ -232,6 +250,12 @@ class Backend(abc.ABC):
         >>> c = be.mxv(first_fit, A, be.full(3, -1, "int64"), order=be.full(3, 0, "int64"))
         >>> be.values(c)  # greedy coloring in index order
         array([0, 1, 0])
+        >>> from gbgraph.backends.operators import _doc_free_bit
+        >>> closed = be.matrix(np.array([0, 2, 5, 7]), np.array([0, 1, 0, 1, 2, 1, 2]))  # A + I
+        >>> bits = be.mxv(RowOperator(_doc_free_bit, fill=0), closed, be.full(3, 0, "uint64"),
+        ...               order=be.full(3, 0, "int64"), push="bor")  # distance-2 greedy, as bits
+        >>> be.values(bits)
+        array([1, 2, 4], dtype=uint64)
         """
 
     @abc.abstractmethod

@@ -24,7 +24,7 @@ from .. import operators as ops
 from ..cuda_translate import Untranslatable
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from ..numba import generic
-from ..numba.operators import supported
+from ..numba.operators import check_push, supported
 from .containers import Matrix, Vector
 from . import host, kernels, replay
 from . import operators as user
@@ -102,12 +102,15 @@ class CupyBackend(Backend):
 
     @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False, order=None):
+            replace=False, transpose=False, order=None, push=None):
         _check_controls("mxv", out, accum)
         controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        check_push("mxv", semiring, order, push, u, A.nrows if transpose else A.ncols)
         if isinstance(semiring, ops.RowOperator):
-            return _guarded("mxv", semiring, (A, u), lambda: _user_rows(semiring, A, u, order, transpose, controls),
-                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
+            return _guarded("mxv", semiring, (A, u),
+                            lambda: _user_rows(semiring, A, u, order, transpose, controls, push),
+                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, push=push,
+                                             **controls))
         if isinstance(semiring, ops.Semiring) or order is not None:
             return _guarded("mxv", semiring, (A, u),
                             lambda: _user_semiring("mxv", semiring, A, u, order, transpose, controls),
@@ -839,8 +842,9 @@ def _by_decreasing(keys):
     return cupy.argsort(-keys if keys.dtype.kind == "f" else ~keys)
 
 
-def _user_rows(op, A, u, order, transpose, controls):
-    """``mxv`` with a RowOperator: a thread per row, or one thread in ``order``."""
+def _user_rows(op, A, u, order, transpose, controls, push=None):
+    """``mxv`` with a RowOperator: a thread per row, or one thread in ``order`` (pushing
+    with ``push``)."""
     vectors = _dense_vectors(op, A, u, order is not None) \
         if isinstance(A, Matrix) and A.dtype in user.DTYPES and not transpose and _plain(controls) else None
     if vectors is not None and order is not None:
@@ -851,9 +855,10 @@ def _user_rows(op, A, u, order, transpose, controls):
         if keys is None or present is not None and not bool(present[rows].all()):
             vectors = None
     if vectors is None:
-        return _on_host("mxv", op, A, u, transpose=transpose, order=order, **controls)
+        return _on_host("mxv", op, A, u, transpose=transpose, order=order, push=push, **controls)
     if order is not None:
-        out, found = user.row_operator(op, A, vectors, rows, None, rows.size, rows.size, _by_decreasing(keys[rows]))
+        out, found = user.row_operator(op, A, vectors, rows, None, rows.size, rows.size, _by_decreasing(keys[rows]),
+                                       push)
         return _found(Vector(A.nrows, rows, out), found)
     rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, A.nrows)
     out, found = user.row_operator(op, A, vectors, None if rows is None else rows.indices, count_ptr, count,

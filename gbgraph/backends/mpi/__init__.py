@@ -87,6 +87,7 @@ from ..base import Backend, check_accum
 from ..operators import IndexUnaryOp, Monoid, RowOperator, Semiring
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
+from ..numba import operators as compiled
 from . import operators
 from .exchange import Exchange
 from .layout import bounds
@@ -231,8 +232,13 @@ class MPIBackend(Backend):
 
     @_named
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False, order=None):
+            accum=None, replace=False, order=None, push=None):
         check_accum("mxv", out, accum)
+        if push is not None:
+            compiled.check_push("mxv", semiring, order, push, u, A.nrows if transpose else A.ncols)
+            # a row's push writes at columns other ranks own, which later rows of every rank read
+            raise NotImplementedError(f"{self.name}: mxv with push= (an ordered sweep that pushes) is not "
+                                      f"supported; its ordered sweeps run rank by rank")
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
         if isinstance(semiring, RowOperator):

@@ -90,11 +90,12 @@ class NumbaBackend(Backend):
 
     @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False, order=None):
+            replace=False, transpose=False, order=None, push=None):
         controls = _controls("mxv", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
+        compiled.check_push("mxv", semiring, order, push, u, A.ncols)
         if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
-            return self._into(_user_rows("mxv", semiring, A, u, controls, order), "mxv", controls, masked=True)
+            return self._into(_user_rows("mxv", semiring, A, u, controls, order, push), "mxv", controls, masked=True)
         _no_order("mxv", semiring, order)
         monoid, multiply = _split(semiring)
         _check_sizes("mxv", A.ncols, u.size)
@@ -159,8 +160,12 @@ class NumbaBackend(Backend):
         plain = out is None and accum is None
         if plain and semiring == "plus_pair" and isinstance(mask, Matrix) and structure and not complement:
             return verbs.masked_pair_product(A, B, mask)  # triangle counting's product, compiled
+        # a mask of at most one entry a row (an in-group lookup) by dot products over the
+        # mask's rows: SuiteSparse would run saxpy, whose work is the rows' whole products
+        dot = plain and isinstance(mask, Matrix) and structure and not complement and mask.nvals <= A.nrows and \
+            semiring.split("_")[0] in _IDEMPOTENT
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
-            mask=_graphblas_mask(mask, structure, complement) if plain else None)
+            mask=_graphblas_mask(mask, structure, complement) if plain else None, **({"axb_method": "dot"} if dot else {}))
         indptr, indices, values = _suitesparse().to_csr(C)
         pattern = C.ss.is_iso and C.dtype.name == "BOOL"
         C = self.matrix(indptr, indices, ncols=C.ncols, values=None if pattern else values, copy=False)
@@ -428,6 +433,10 @@ def _array(x, dtype, copy):
     return np.array(x, dtype=dtype, copy=True) if copy else np.asarray(x, dtype=dtype)
 
 
+#: Monoids whose result does not depend on the order of the terms (a dot product's or saxpy's).
+_IDEMPOTENT = ("min", "max", "lor", "land", "bor", "band")
+
+
 def _split(semiring):
     _check(semiring, SEMIRINGS)
     monoid, multiply = semiring.split("_")
@@ -646,9 +655,9 @@ def _user_index(verb, op, u, thunk, controls):
     return verbs.finish(verb, verbs.shape(u), keys, result, **controls)
 
 
-def _user_rows(verb, op, A, u, controls, order):
+def _user_rows(verb, op, A, u, controls, order, push=None):
     """``w(i)`` for the rows of A in the mask: a Semiring's product with u, or a
-    RowOperator on the vectors ``u`` (ordered by ``order``)."""
+    RowOperator on the vectors ``u`` (ordered by ``order``, pushing with ``push``)."""
     rows = _row_array(controls["mask"], controls["structure"], controls["complement"], A.nrows)
     if isinstance(op, ops.Semiring):
         _no_order(verb, op, order)
@@ -662,7 +671,7 @@ def _user_rows(verb, op, A, u, controls, order):
         if order is not None:
             order = _order(verb, order, A.nrows, rows)
         with compiled.supported("numba", verb, op, A, u):
-            values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
+            values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order, push)
     positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
     if found.all() and rows is None:
         return Vector(A.nrows, None, values)
