@@ -602,7 +602,7 @@ def _rival_nets(be, A, U, t):
     n, k = U.size, int(tentative.max()) + 1 if ids.size else 1
     K = be.build_matrix(ids, tentative, be.values(U), n, k)  # K(j, t_j) = U(j)
     M = be.mxm("max_second", A, K)  # M(w, c) = the best key of color c in net w
-    T = be.build_matrix(ids, tentative, True, n, k)  # T(i, t_i)
+    T = be.build_matrix(ids, tentative, be.xp.ones(ids.size, bool), n, k)  # T(i, t_i)
     C = be.mxm("max_second", A, M, mask=T)  # C<T> = A ⊕max.second M
     return be.reduce_rows(C, "max")  # rival(i) = C(i, t_i)
 
