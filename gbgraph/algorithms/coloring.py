@@ -563,6 +563,7 @@ def _first_fit_nets(be, A, colors, rows, order=None):
     n = rows.size
     if order is not None:  # ranks 0.. once: each window's sweep sorts its rows by counting
         order = _ranks(be, rows, order)
+    colors = be.select("valuege", colors, 0)  # the colored vertices only: each window reads them
     pending = rows
     chosen = _none(be, n)
     base = 0
