@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import backends
 from .._checks import check_integer
-from ..backends.operators import BinaryOp, RowOperator, local
+from ..backends.operators import BinaryOp, Monoid, RowOperator, Semiring, UnaryOp, local
 from .._labels import labelled, node_ids
 from ..errors import StallError
 from ..results import ColoringResult
@@ -167,6 +167,47 @@ def _color_of(bit, base):
     return c
 
 
+def _hi_count(x, y):
+    """The nets' summaries combined: the blocked flag (bit 63) or-ed, the largest color + 1
+    (bits 32..62) the larger, the colored members (bits 0..31) added."""
+    block = (x | y) & np.uint64(0x8000000000000000)
+    top = max(x & np.uint64(0x7FFFFFFF00000000), y & np.uint64(0x7FFFFFFF00000000))
+    return block | top | ((x & np.uint64(0xFFFFFFFF)) + (y & np.uint64(0xFFFFFFFF)))
+
+
+def _as_hi_count(c):
+    """A colored vertex's summary: color + 1, one member."""
+    return (np.uint64(c + 1) << np.uint64(32)) | np.uint64(1)
+
+
+def _full_upto(x):
+    """hi where a net's summary holds exactly the colors 0..hi - 1, else 0."""
+    hi = (x >> np.uint64(32)) & np.uint64(0x7FFFFFFF)
+    if hi == x & np.uint64(0xFFFFFFFF):
+        return np.int64(hi)
+    return np.int64(0)
+
+
+def _packed_color(x):
+    """The color a summary pushed by :func:`_closed_fit` gives: its largest color + 1, less 1."""
+    return np.int64(x >> np.uint64(32)) - 1
+
+
+def _closed_fit(i, start, stop, cols, vals, nets):
+    """Row i's first fit when every net of i holds exactly the colors 0..hi - 1 (as many
+    colored members as its largest color + 1: the members of a net have distinct colors):
+    the largest hi, pushed as (color + 1, one member); else, or when a net is blocked, the
+    blocked flag, which blocks the later rows that share a net with i."""
+    top = np.uint64(0)
+    for p in range(start, stop):
+        x = nets[cols[p]]
+        hi = (x >> np.uint64(32)) & np.uint64(0x7FFFFFFF)
+        if x >= np.uint64(0x8000000000000000) or hi != x & np.uint64(0xFFFFFFFF):
+            return np.uint64(0x8000000000000000), True
+        top = max(top, hi)
+    return ((top + np.uint64(1)) << np.uint64(32)) | np.uint64(1), True
+
+
 #: Words of the windows after the first: 2048 colors a pass over a row.
 _WIDE = {"WORDS": 32}
 #: ``t<U> = first_fit(A, colors)``: each row's smallest color not within reach; with
@@ -177,7 +218,8 @@ FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", constants=_WIDE,
 #: the in-order pass run in parallel (Jones and Plassmann's rounds with first fit).
 FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_fit_when_ready", constants=_WIDE,
                                    helpers=(_window, _lowest_zero, _smallest_free))
-#: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key.
+#: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key; at
+#: distance 2 over the nets' best depths, each pushed with ``push="max"``.
 CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_deepest,))
 #: Rounds of that pass in parallel: the rows whose earlier columns have their depths.
 CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
@@ -191,7 +233,22 @@ FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
 WINDOW_BIT = BinaryOp(_window_bit, name="window_bit")
 #: ``colors = color_of(bit, base)``: a window's bit back to its color.
 COLOR_OF = BinaryOp(_color_of, name="color_of")
-
+#: A net's summary at distance 2, packed in a uint64: blocked (bit 63), its largest color + 1
+#: (bits 32..62), its colored members (bits 0..31); or, max and plus of the fields.
+HI_COUNT = Monoid(_hi_count, np.uint64(0), name="hi_count")
+#: ``nets = A ⊕hi_count.second summary(colors)``: each net's summary.
+HI_COUNT_SECOND = Semiring(HI_COUNT, "second")
+#: ``summary = as_hi_count(colors)``: a colored vertex as a net summary.
+AS_HI_COUNT = UnaryOp(_as_hi_count, name="as_hi_count")
+#: ``full = full_upto(nets)``: the colors 0..hi - 1 a net holds all of (0: none known).
+FULL_UPTO = UnaryOp(_full_upto, name="full_upto")
+#: ``colors = packed_color(fits)``: the colors of :data:`CLOSED_FIT`'s unblocked rows.
+PACKED_COLOR = UnaryOp(_packed_color, name="packed_color")
+#: Distance 2, in order with ``push=HI_COUNT``: the first fit of a row whose nets each hold
+#: an unbroken run of colors from 0, the blocked flag otherwise (:func:`_closed_fits`).
+CLOSED_FIT = RowOperator(_closed_fit, fill=0, name="closed_fit")
+#: A summary's blocked flag: the values of CLOSED_FIT at or above it are rows it left.
+_BLOCKED = np.uint64(0x8000000000000000)
 
 
 def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=None, seed=0,
@@ -558,28 +615,66 @@ def _first_fit_nets(be, A, colors, rows, order=None):
     row over its nets' words; a row whose window is full waits for the next. With
     ``order``, the rows one after another by decreasing order, each bit pushed into its nets'
     words (``push="bor"``): sequential greedy in that order, as a row that passes on to the
-    next window takes no color of this one. A window costs the pending rows' lengths and the
-    colored members of the nets, never a net's square."""
-    n = rows.size
+    next window takes no color of this one. Before the windows, :func:`_closed_fits` gives
+    the rows whose first fit follows from their nets' summaries, and each row left waits
+    for the window of its lower bound (:func:`_lower_bounds`). A window costs the rows'
+    lengths and the colored members of the nets, never a net's square."""
+    colors = be.select("valuege", colors, 0)  # the colored vertices only: each window reads them
+    chosen = _none(be, rows.size)
     if order is not None:  # ranks 0.. once: each window's sweep sorts its rows by counting
         order = _ranks(be, rows, order)
-    colors = be.select("valuege", colors, 0)  # the colored vertices only: each window reads them
+        chosen, rows = _closed_fits(be, A, colors, rows, order)
+        colors = be.ewise_add("first", colors, chosen)  # colors ∪ chosen (the rows had none)
+        lower = _lower_bounds(be, A, colors, rows) if be.nvals(rows) else None
     pending = rows
-    chosen = _none(be, n)
     base = 0
     while be.nvals(pending):
+        ready = pending
+        if order is not None:
+            later = be.select("valuege", lower, be.xp.int64(base + 64), mask=pending)  # bound past this window
+            if be.nvals(later) == be.nvals(pending):  # no row can take a color here: on to the lowest bound
+                base = int(be.reduce(later, "min")) // 64 * 64
+                continue
+            ready = be.apply("identity", pending, mask=later, complement=True)  # ready = pending<¬later>
         at = be.xp.int64(base)
         words = be.select("valuene", be.apply(WINDOW_BIT, colors, right=at), 0)  # words(j) = 1 << (colors(j) - base)
         nets = be.vxm("bor_first", words, A)  # netword = words ⊕bor.first A: each net's colors in the window
         if order is None:
-            bits = be.mxv(FREE_BIT, A, nets, mask=pending)  # bits<pending> = lowest zero of A ⊕bor.second netword
+            bits = be.mxv(FREE_BIT, A, nets, mask=ready)  # bits<ready> = lowest zero of A ⊕bor.second netword
         else:  # the same, row after row, each bit into its nets: netword ⊕bor= A(i, :)ᵀ bit
-            bits = be.mxv(FREE_BIT, A, nets, mask=pending, order=order, push="bor")
+            bits = be.mxv(FREE_BIT, A, nets, mask=ready, order=order, push="bor")
         found = be.apply(COLOR_OF, bits, right=at)  # the bits' colors
         be.assign(chosen, found, mask=found)  # chosen<found> = base + bit
         pending = be.apply("identity", pending, mask=found, complement=True)  # pending<¬found>
         base += 64
     return chosen
+
+
+def _lower_bounds(be, A, colors, rows):
+    """A lower bound of the first fit of each row of ``rows`` (int64): the largest hi of a
+    net of the row that holds exactly the colors 0..hi - 1 (its members have distinct
+    colors: as many as its largest + 1), all of which the row sees. A row skips the windows
+    below its bound, where it would find no free color (a star's hub: its last window)."""
+    nets = be.mxv(HI_COUNT_SECOND, A, be.apply(AS_HI_COUNT, colors))  # nets = A ⊕hi_count.second summary
+    full = be.apply(FULL_UPTO, nets)  # full(w) = hi where net w holds 0..hi - 1, else 0
+    lower = be.mxv("max_second", A, full, mask=rows)  # lower<rows> = A ⊕max.second full
+    return be.ewise_add("max", lower, be.apply("identity", be.full(rows.size, 0, "int64"), mask=rows))
+
+
+def _closed_fits(be, A, colors, rows, order):
+    """The first fits in order that need no window: one sweep of :data:`CLOSED_FIT` over the
+    nets' summaries (``nets = A ⊕hi_count.second summary(colors)``, each row's pushed with
+    ``push=HI_COUNT``). A row whose nets each hold the colors 0..hi - 1 and nothing else
+    takes the largest hi, its first fit exactly; a row that has a net of other colors, or a
+    net blocked by an earlier such row, takes none and blocks its nets, so that a row it
+    colors sees every earlier row within distance 2. Returns (the colors given, the rows
+    left), the rows left to the windows, which read the colors given as colors before them
+    (the ones they cannot see are not within their reach). A star's leaves, which the windows
+    would color 64 at a time, are all given their colors here."""
+    nets = be.mxv(HI_COUNT_SECOND, A, be.apply(AS_HI_COUNT, colors))  # nets = A ⊕hi_count.second summary
+    fits = be.mxv(CLOSED_FIT, A, nets, mask=rows, order=order, push=HI_COUNT)  # nets ⊕hi_count= A(i, :)ᵀ fit
+    given = be.apply(PACKED_COLOR, be.select("valuelt", fits, _BLOCKED))  # colors<unblocked> = hi - 1
+    return given, be.select("valuege", fits, _BLOCKED)  # the rows left: blocked
 
 
 def _ranks(be, rows, order):
