@@ -303,14 +303,28 @@ def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
     assert max(expected) >= 64
 
 
+def _star_in_a_graph(seed):
+    """A random sparse graph with a hub joined to 150 vertices: the rows its net holds take
+    their colors from its summary, the others by windows, from their lower bounds."""
+    import scipy.sparse as sp
+
+    M, rng = _random_graph(seed, clique=2)
+    M = sp.lil_array(M)
+    M[0, 1:151] = M[1:151, 0] = 1
+    M = sp.csr_array(M)
+    M.sort_indices()
+    return M, rng
+
+
+@pytest.mark.parametrize("graph", [_random_graph, _star_in_a_graph])
 @pytest.mark.parametrize("seed", range(4))
-def test_first_fits_at_distance_2_are_sequential_greedy(be, seed):
-    # the pass in order over the nets (an ordered sweep pushing bits, window by window; rounds
-    # on a GPU) against sequential greedy over the vertices within distance 2 (scipy), with
-    # colors given outside the rows and tied priorities
+def test_first_fits_at_distance_2_are_sequential_greedy(be, seed, graph):
+    # the pass in order over the nets (the nets' summaries swept, then ordered sweeps pushing
+    # bits, window by window; rounds on a GPU) against sequential greedy over the vertices
+    # within distance 2 (scipy), with colors given outside the rows and tied priorities
     from gbgraph.algorithms.coloring import _first_fits
 
-    M, rng = _random_graph(seed, clique=30)
+    M, rng = graph(seed, clique=30) if graph is _random_graph else graph(seed)
     n = M.shape[0]
     rows = np.flatnonzero(rng.random(n) < 0.8)
     given = np.flatnonzero(rng.random(n) < 0.15)

@@ -431,9 +431,13 @@ def test_coloring_operators_translate_to_numbas_values(tmp_path):
     position[::4] = -1
     keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
     groups = rng.integers(-1, 4, n).astype(np.int64)
+    hi = rng.integers(0, 9, n).astype(np.uint64)  # net summaries: unbroken runs (count = hi), broken ones, blocked
+    summaries = (hi << np.uint64(32)) | np.where(rng.random(n) < 0.97, hi, hi // np.uint64(2))
+    summaries[rng.random(n) < 0.01] |= np.uint64(1 << 63)
     cases = [(coloring.FIRST_FIT, (colors,)), (coloring.FIRST_FIT_WHEN_READY, (colors, position)),
              (coloring.CHAIN_DEPTH, (colors,)), (coloring.CHAIN_DEPTH_WHEN_READY, (colors, position)),
-             (coloring.SAME_GROUP_MAX, (keys, groups)), (coloring.FREE_BIT, (words,))]
+             (coloring.SAME_GROUP_MAX, (keys, groups)), (coloring.CLOSED_FIT, (summaries,)),
+             (coloring.FREE_BIT, (words,))]
     for k, (op, vectors) in enumerate(cases):
         path = tmp_path / str(k)
         path.mkdir()
@@ -448,13 +452,32 @@ def test_coloring_operators_translate_to_numbas_values(tmp_path):
     assert (got[0][got[1]] != 0).all() and not got[1].all()  # FREE_BIT: bits, and full windows
     bits = np.uint64(1) << rng.integers(0, 64, 40).astype(np.uint64)
     for k, (op, x, y) in enumerate([(coloring.WINDOW_BIT, colors, np.int64(64)),
-                                    (coloring.COLOR_OF, bits, np.int64(128))]):
+                                    (coloring.COLOR_OF, bits, np.int64(128)),
+                                    (coloring.HI_COUNT, summaries, summaries[::-1].copy())]):
         t = translate_operator(op, (scalar_type(x.dtype), scalar_type(y.dtype)))
         (tmp_path / f"binary{k}").mkdir()
+        ys = np.full(x.size, y, y.dtype) if np.ndim(y) == 0 else y
         exe = _compile(tmp_path / f"binary{k}", f"""{_PRELUDE}{t.code}
 int main() {{
+{_read("x", x.dtype, x.size)}{_read("y", ys.dtype, ys.size)}    for (long long k = 0; k < {x.size}; ++k) {{
+        const {c_name(t.result)} z = {t.entry}::call(x[k], y[k]);
+        fwrite(&z, sizeof(z), 1, stdout);
+    }}
+    return 0;
+}}
+""")
+        raw = subprocess.run([str(exe)], input=x.tobytes() + ys.tobytes(), capture_output=True, check=True).stdout
+        f = numba.njit(op.func)
+        want = np.array([f(a, b) for a, b in zip(x, ys)])
+        np.testing.assert_array_equal(np.frombuffer(raw, want.dtype), want)
+    for k, (op, x) in enumerate([(coloring.AS_HI_COUNT, np.abs(colors)), (coloring.PACKED_COLOR, summaries),
+                                 (coloring.FULL_UPTO, summaries)]):
+        (tmp_path / f"unary{k}").mkdir()
+        t = translate_operator(op, (scalar_type(x.dtype),))
+        exe = _compile(tmp_path / f"unary{k}", f"""{_PRELUDE}{t.code}
+int main() {{
 {_read("x", x.dtype, x.size)}    for (long long k = 0; k < {x.size}; ++k) {{
-        const {c_name(t.result)} z = {t.entry}::call(x[k], ({c_name(scalar_type(y.dtype))}){int(y)});
+        const {c_name(t.result)} z = {t.entry}::call(x[k]);
         fwrite(&z, sizeof(z), 1, stdout);
     }}
     return 0;
@@ -462,7 +485,7 @@ int main() {{
 """)
         raw = subprocess.run([str(exe)], input=x.tobytes(), capture_output=True, check=True).stdout
         f = numba.njit(op.func)
-        want = np.array([f(v, y) for v in x])
+        want = np.array([f(a) for a in x])
         np.testing.assert_array_equal(np.frombuffer(raw, want.dtype), want)
 
 
