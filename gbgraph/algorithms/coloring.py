@@ -577,14 +577,16 @@ def _in_rounds(be, A, colors, rows, order, ready):
     place = xp.empty(ids.size, xp.int64)
     place[_by_decreasing(xp, be.values(be.extract(order, ids)))] = xp.arange(ids.size)
     position = be.vector(ids, place, rows.size)  # position(i): i's place in the order, 0 first
-    colors = be.apply("identity", colors)  # a copy: the rounds add to it
+    # a full copy, -1 where no value (as the operators' fill): the rounds write into it in
+    # place, so the cupy backend records a round once and replays it
+    colors = be.ewise_add("first", colors, be.full(colors.size, -1, "int64"))
 
-    def round_(left, colors, r):
+    def round_(left, r):
         t = be.mxv(ready, A, (colors, position), mask=left)  # t<left> = the values of the ready rows
         be.assign(colors, t, mask=t)  # colors<t> = t
-        return be.apply("identity", left, mask=t, complement=True), colors  # left<¬t>
+        return (be.apply("identity", left, mask=t, complement=True),)  # left<¬t>
 
-    (_, colors), _ = be.iterate(round_, (rows, colors))
+    be.iterate(round_, (rows,))
     return be.apply("identity", colors, mask=rows)  # colors<rows>
 
 

@@ -145,6 +145,9 @@ def visit_in_order(be, H, keys, pending):
     vertices with H(u) ≠ u, 0 when there are none; the cupy backend replays them as a CUDA
     graph (:meth:`~gbgraph.backends.base.Backend.iterate`). A vertex with H(u) = u is
     unmapped (it has no neighbour, so nothing waits on it)."""
+    fused = be.fused("visit")
+    if fused is not None:  # the cupy backend: the same result, each chain of H walked once
+        return fused(H, keys.values, pending)
     xp = be.xp
     n = H.size
     visited = xp.zeros(n, bool)
@@ -178,13 +181,17 @@ def roots_and_labels(be, parent):
     numbered in ascending order (l.22, FINDUNIQUEANDRELABEL: a scan over the roots and a
     gather). Returns (labels, count)."""
     xp = be.xp
-    p = full_vector(be, parent)
-    while True:
-        q = be.extract(p, be.values(p))  # q = p(p)
-        if not bool((be.values(q) != be.values(p)).any()):
-            break
-        p = q
-    root = be.values(q)
+    fused = be.fused("roots")
+    if fused is not None:  # the cupy backend: each vertex follows its pointers, no host reads
+        root = fused(parent)
+    else:
+        p = full_vector(be, parent)
+        while True:
+            q = be.extract(p, be.values(p))  # q = p(p)
+            if not bool((be.values(q) != be.values(p)).any()):
+                break
+            p = q
+        root = be.values(q)
     number = xp.cumsum(root == xp.arange(root.size)) - 1  # each root's rank among the roots
     return number[root], int(number[-1]) + 1 if root.size else 0
 

@@ -840,8 +840,12 @@ class Backend(abc.ABC):
         bit. ``"coarse_by_sort"`` is :func:`gbgraph.coarse_graph`'s ``"sort"`` construction
         (``f(graph, labels, k, low_degree_end)`` gives its CSR arrays, or None for a case
         the kernel does not take): the numba and cupy backends answer with a compiled
-        kernel, since its output is a matrix, which no row operator writes. Every other
-        backend runs the verbs. None of these is part of the protocol.
+        kernel, since its output is a matrix, which no row operator writes. ``"visit"``
+        (Algorithm 3's visit, ``f(H, keys, pending)``) and ``"roots"`` (``f(parent)``) are
+        :mod:`gbgraph.algorithms.heavy`'s rounds, which the cupy backend answers with
+        kernels that walk each chain once: on a GPU each round costs a launch and a host
+        read, more than the whole walk. Every other backend runs the verbs. None of these
+        is part of the protocol.
 
         Returns
         -------
