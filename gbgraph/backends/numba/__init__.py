@@ -187,6 +187,8 @@ class NumbaBackend(Backend):
         _check(op, BINARY_OPS)
         if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size):
             return verbs.ewise("ewise_mult", op, u, v, **controls)
+        if _masked_vectors(u, v, controls):
+            return _masked_ewise("ewise_mult", op, u, v, controls)
         t_in = generic.binary_types("ewise_mult", op, u.dtype, v.dtype)[0]
         indices, a, b = _intersect(u, v)
         return self._into(Vector(u.size, indices, generic.binary(op, a, b, t_in)), "ewise_mult", controls)
@@ -198,6 +200,8 @@ class NumbaBackend(Backend):
         if isinstance(op, ops._Operator):
             return _user_ewise("ewise_add", op, u, v, controls)
         _check(op, BINARY_OPS)
+        if _masked_vectors(u, v, controls):
+            return _masked_ewise("ewise_add", op, u, v, controls)
         return verbs.ewise("ewise_add", op, u, v, **controls)  # one merge of sorted keys, none for full vectors
 
     @ops.accumulating
@@ -563,6 +567,55 @@ def _row_array(mask, structure, complement, n):
     allowed = np.ones(n, bool)
     allowed[rows] = False
     return np.flatnonzero(allowed)
+
+
+def _masked_vectors(u, v, controls):
+    """Whether an element-wise verb on ``u`` and ``v`` is one of vectors under a vector mask
+    with no accumulate, whose result replaces ``out`` if there is one: the form
+    :func:`_masked_ewise` computes."""
+    mask, out = controls["mask"], controls["out"]
+    return isinstance(mask, Vector) and isinstance(u, Vector) and isinstance(v, Vector) and \
+        mask.size == u.size == v.size and controls["accum"] is None and \
+        (out is None or (controls["replace"] and isinstance(out, Vector) and out.size == u.size))
+
+
+def _masked_ewise(verb, op, u, v, controls):
+    """``w<mask> = u ⊕ v`` (or ``out<mask, replace> = u ⊕ v``) with each operand trimmed to
+    the mask before the merge: a pass over each operand's entries reading a flag per
+    position (k-core's ``deg<¬done, replace> = deg - delta`` on Laplace3D 60³: 0.3 ms a
+    round, 2 ms merging first and trimming the result by searching the mask's positions)."""
+    mask, structure, complement, out = controls["mask"], controls["structure"], controls["complement"], \
+        controls["out"]
+    allowed = _allowed(mask, structure)
+    w = verbs.ewise(verb, op, _allowed_part(u, allowed, complement), _allowed_part(v, allowed, complement))
+    if out is None:
+        return w
+    values = generic.cast(w.values, out.dtype)
+    if values is u.values or values is v.values:  # out must not share an operand's arrays
+        values = values.copy()
+    out.indices, out.values = w.indices, values
+    return out
+
+
+def _allowed(mask, structure):
+    """A flag per position of where the mask holds (by structure or by value), or None
+    where it holds at every position."""
+    if mask.indices is None:
+        return None if structure else mask.values.astype(bool, copy=False)
+    allowed = np.zeros(mask.size, bool)
+    allowed[mask.indices] = True if structure else mask.values.astype(bool, copy=False)
+    return allowed
+
+
+def _allowed_part(u, allowed, complement):
+    """The entries of ``u`` at the positions the mask lets through (``allowed`` complemented
+    or not: None, every position)."""
+    if allowed is None:
+        return Vector(u.size, np.empty(0, np.int64), u.values[:0]) if complement else u
+    if u.indices is None:
+        rows = np.flatnonzero(allowed != complement)
+        return Vector(u.size, None, u.values) if rows.size == u.size else Vector(u.size, rows, u.values[rows])
+    return Vector(u.size, *sets.allowed_entries(u.indices, u.values, allowed, complement))
 
 
 def _masked(w, mask, structure, complement):
