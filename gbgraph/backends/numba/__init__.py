@@ -137,7 +137,8 @@ class NumbaBackend(Backend):
         reached = products.push(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None,
                                 u.positions(), u.values, products.MONOIDS[monoid], products.MULTIPLIES[multiply],
                                 result, found)
-        return self._into(Vector(A.ncols, reached, result[reached]), "vxm", controls)
+        w = Vector(A.ncols, None, result) if reached.size == A.ncols else Vector(A.ncols, reached, result[reached])
+        return self._into(w, "vxm", controls)
 
     @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
@@ -333,6 +334,13 @@ class NumbaBackend(Backend):
             return _user_index("apply_index", op, u, thunk, controls)
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
+            if isinstance(u, Vector) and op in ("rowindex", "colindex"):  # w(i) = i + thunk, or thunk
+                t = generic.unify(u.dtype, generic.scalar_dtype(False if thunk is None else thunk))
+                t = np.dtype(np.int32 if t == np.int32 else np.int64)
+                shift = generic.cast(0 if thunk is None else thunk, t)
+                with np.errstate(all="ignore"):
+                    values = u.positions().astype(t) + shift if op == "rowindex" else np.full(u.nvals, shift, t)
+                return self._into(Vector(u.size, u.indices, values), "apply_index", controls)
             return verbs.apply_index(op, u, thunk, **controls)
         compiled = getattr(op, "numba", None)  # an index-unary op with a kernel of its own
         ids = u.positions()
