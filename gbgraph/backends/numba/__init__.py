@@ -101,7 +101,7 @@ class NumbaBackend(Backend):
         dtype = _kernel_dtype("mxv", semiring, A.dtype, u.dtype, ("first", "second", "pair", "times", "secondi", "land"),
                               pattern="left" if A.values is None else None)
         if dtype is None:
-            return verbs.product("mxv", semiring, A, u, **controls)
+            return _general_product("mxv", semiring, A, u, controls)
         rows = _row_array(mask, structure, complement, A.nrows)
         dense, present = u.dense()
         result = np.empty(A.nrows if rows is None else rows.size, dtype)
@@ -131,7 +131,7 @@ class NumbaBackend(Backend):
         dtype = _kernel_dtype("vxm", semiring, u.dtype, A.dtype, ("first", "second", "pair", "times", "land"),
                               pattern="right" if A.values is None else None)
         if dtype is None:
-            return verbs.product("vxm", semiring, u, A, **controls)
+            return _general_product("vxm", semiring, u, A, controls)
         result = np.empty(A.ncols, dtype)
         found = np.zeros(A.ncols, bool)
         reached = products.push(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None,
@@ -626,9 +626,25 @@ def _allowed_part(u, allowed, complement):
     return Vector(u.size, *sets.allowed_entries(u.indices, u.values, allowed, complement))
 
 
+def _general_product(verb, semiring, left, right, controls):
+    """A matrix-vector product in verbs.py's general form; a new vector under a vector mask
+    is masked here (:func:`_masked`: flags read at the product's entries, where the general
+    form lists the mask's positions, a pass over n for BFS's ``q<¬visited>`` each level)."""
+    mask, out, accum = controls["mask"], controls["out"], controls["accum"]
+    if out is None and accum is None and isinstance(mask, Vector):
+        w = verbs.product(verb, semiring, left, right)
+        verbs.check_like(verb, "mask", mask, w)
+        return _masked(w, mask, controls["structure"], controls["complement"])
+    return verbs.product(verb, semiring, left, right, **controls)
+
+
 def _masked(w, mask, structure, complement):
     if mask is None:
         return w
+    if w.indices is not None and (complement or mask.indices is None):
+        # a flag per position read at w's entries, not the list of the rows a complemented
+        # mask lets through (a pass over n): BFS's push q<¬visited> costs its frontier
+        return _allowed_part(w, _allowed(mask, structure), complement)
     return w.restrict(_row_array(mask, structure, complement, w.size))
 
 
