@@ -159,6 +159,8 @@ class SuiteSparseBackend(Backend):
         if isinstance(semiring, ops.Semiring):  # w = u ⊕.⊗ A: the rows of Aᵀ, u on the left
             w = _user_rows("vxm", semiring, A, not transpose, u, mask, structure, complement, None)
             return w if out is None else _store("vxm", w, _mask(mask, structure, complement), out, accum, replace)
+        if _pulls_from_sparse(u, mask, complement) if transpose else _mostly_present(u):
+            u = _bitmap(u)
         try:
             expr = u.vxm(A.T if transpose else A, _op(_SEMIRING, semiring))  # saxpy over u's rows of A
         except KeyError as error:
@@ -347,6 +349,14 @@ def _pulls_from_sparse(u, mask, complement):
     if u.ss.format != "sparse":
         return False
     return mask is None or complement or 256 * mask.nvals >= u.size
+
+
+def _mostly_present(u):
+    """Whether ``u ⊕.⊗ A`` (a saxpy over u's rows of A) runs faster from a bitmap copy of
+    ``u``: when u is sparse with most of its entries present (Bellman-Ford's
+    ``t min= d min.plus A`` on coAuthorsDBLP, 95% of d present: 37 -> 19 ms; at 10%, the
+    sparse form is faster)."""
+    return u.ss.format == "sparse" and 2 * u.nvals >= u.size
 
 
 def _bitmap(u):
