@@ -113,9 +113,10 @@ class NumbaBackend(Backend):
         else:
             products.pull(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None, dense, *common,
                           products.MULTIPLIES[multiply], result, found)
-        positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
-        w = Vector(A.nrows, None, result) if rows is None and found.all() else \
-            Vector(A.nrows, positions[found], result[found])
+        if rows is None and found.all():
+            w = Vector(A.nrows, None, result)
+        else:
+            w = Vector(A.nrows, np.flatnonzero(found) if rows is None else rows[found], result[found])
         return self._into(w, "mxv", controls, masked=True)
 
     @ops.accumulating

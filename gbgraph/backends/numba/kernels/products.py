@@ -156,7 +156,9 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
     total = 0
     for k in range(sources.size):
         total += indptr[sources[k] + 1] - indptr[sources[k]]
-    touched = np.empty(total, np.int64)
+    # the positions reached are listed while few (then sorted); past found.size / 16 a pass
+    # over the flags costs less than a sort, and the list stops
+    touched = np.empty(min(total, found.size // 16 + 1), np.int64)
     t = 0
     for k in range(sources.size):
         i = sources[k]
@@ -168,9 +170,10 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
             else:
                 out[j] = x
                 found[j] = True
-                touched[t] = j
+                if t < touched.size:
+                    touched[t] = j
                 t += 1
-    if 16 * t > found.size:  # many reached: a pass over the flags costs less than a sort
+    if t > touched.size or 16 * t > found.size:
         return np.flatnonzero(found)
     return np.sort(touched[:t])
 
