@@ -100,11 +100,10 @@ def select(values, indices, has_indices, op, thunk):
 @numba.njit(cache=True)
 def allowed_entries(indices, values, allowed, complement):
     """(positions, values) of the entries at positions where ``allowed`` (a flag per
-    position) differs from ``complement``, in order. A pass counts them, so the results
-    are the size kept (a view of arrays as long as the input kept their memory, which glibc
-    then maps afresh: 6,000 page faults an aggregation of Laplace3D 60³); the second pass
-    writes every entry and advances past those kept, with no branch on the flag (numpy's
-    boolean gathers pay a mispredicted branch per entry of a scattered mask)."""
+    position) differs from ``complement``, in order. A pass counts them, so that the
+    results hold no more memory than they use; the second writes every entry and advances
+    past those kept, with no branch on the flag (numpy's boolean gathers pay a mispredicted
+    branch per entry of a scattered mask)."""
     n = indices.size
     count = 0
     for p in range(n):
