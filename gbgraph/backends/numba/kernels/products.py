@@ -124,29 +124,36 @@ def pull_second(indptr, indices, u, present, has_present, rows, all_rows, monoid
 @numba.njit(cache=True)
 def _fold_rows(indptr, indices, u, monoid, lo, hi, out, found):
     """:func:`pull_second`'s rows ``lo`` to ``hi`` over every term of ``second``, each row
-    reduced in column order by a loop of its own per common monoid, reading ``u`` at
-    unsigned column indices: with the monoid's branch inside the loop and numba's wrap of
-    negative indices on each read, the product ran 25% slower (PageRank's on coAuthorsDBLP:
-    5.6 -> 4.2 ms)."""
-    for r in range(lo, hi):
-        start, end = indptr[r], indptr[r + 1]
-        found[r] = start < end
-        if start == end:
-            continue
-        acc = out.dtype.type(u[np.uint64(indices[start])])  # column indices are never negative
-        if monoid == 2:
-            for p in range(start + 1, end):
-                acc += out.dtype.type(u[np.uint64(indices[p])])
-        elif monoid == 0:
-            for p in range(start + 1, end):
-                acc = min(acc, out.dtype.type(u[np.uint64(indices[p])]))
-        elif monoid == 1:
-            for p in range(start + 1, end):
-                acc = max(acc, out.dtype.type(u[np.uint64(indices[p])]))
-        else:
-            for p in range(start + 1, end):
-                acc = _add(monoid, acc, out.dtype.type(u[np.uint64(indices[p])]))
-        out[r] = acc
+    reduced in column order, reading ``u`` at unsigned column indices (numba wraps a negative
+    signed index on each read); plus and min, the products of PageRank and FastSV, by loops
+    of their own, the monoid's branch outside them (coAuthorsDBLP's plus_second: 5.6 -> 4.0 ms)."""
+    if monoid == 2:
+        for r in range(lo, hi):
+            start, end = indptr[r], indptr[r + 1]
+            found[r] = start < end
+            if start < end:
+                acc = out.dtype.type(u[np.uint64(indices[start])])  # column indices are never negative
+                for p in range(start + 1, end):
+                    acc += out.dtype.type(u[np.uint64(indices[p])])
+                out[r] = acc
+    elif monoid == 0:
+        for r in range(lo, hi):
+            start, end = indptr[r], indptr[r + 1]
+            found[r] = start < end
+            if start < end:
+                acc = out.dtype.type(u[np.uint64(indices[start])])
+                for p in range(start + 1, end):
+                    acc = min(acc, out.dtype.type(u[np.uint64(indices[p])]))
+                out[r] = acc
+    else:
+        for r in range(lo, hi):
+            start, end = indptr[r], indptr[r + 1]
+            found[r] = start < end
+            if start < end:
+                acc = out.dtype.type(u[np.uint64(indices[start])])
+                for p in range(start + 1, end):
+                    acc = _add(monoid, acc, out.dtype.type(u[np.uint64(indices[p])]))
+                out[r] = acc
 
 
 @numba.njit(cache=True)
