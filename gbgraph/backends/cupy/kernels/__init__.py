@@ -18,8 +18,8 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
+__all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+           "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
@@ -35,7 +35,8 @@ _C_TYPES = {np.dtype(bool): "bool", np.dtype(np.uint8): "unsigned char", np.dtyp
 _MONOIDS = {"min": "Min", "max": "Max", "plus": "Plus", "times": "Times", "any": "Any", "lor": "Lor",
             "land": "Land", "bor": "Bor", "band": "Band"}
 _MULTIPLIES = {"first": "First", "second": "Second", "pair": "Pair", "times": "TimesOp", "secondi": "SecondI",
-               "land": "LandOp"}
+               "land": "LandOp", "plus": "PlusMul", "minus": "MinusMul", "rminus": "RminusMul", "min": "MinMul",
+               "max": "MaxMul"}
 _COMPARE = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge"}
 #: element-wise operators with a kernel for (sparse vector) ⊙ (full vector)
 GATHER_OPS = dict(_COMPARE, min="MinOp", max="MaxOp", plus="PlusOp", minus="MinusOp", times="TimesBinary",
@@ -265,56 +266,6 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     return row_ptr, out_columns, out_values
 
 
-def first_fit_rows(indptr, indices, colors, rows, hops):
-    """``first_fit`` of the rows ``rows`` (coloring.cu): window after window of 64 colors,
-    until every row has found a free one; distance 2 forms each net's word per window."""
-    n = indptr.size - 1
-    chosen = cupy.full(rows.size, -1, cupy.int64)
-    t = c_type(indices.dtype)
-    window = _get("coloring.cu", f"gbgraph::first_fit_window<{t}>")
-    words = cupy.empty(n, cupy.uint64) if hops == 2 else None
-    base = 0
-    while rows.size:
-        if hops == 2:
-            _get("coloring.cu", f"gbgraph::net_words<{t}>")((_blocks(n),), (_THREADS,),
-                                                            (indptr, indices, np.int64(n), colors, np.int64(base), words))
-        window((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, colors, _ptr(words),
-                                                    np.int64(base), chosen))
-        if not bool((chosen < 0).any()):  # the host decides whether another window is needed
-            break
-        base += 64
-    return chosen
-
-
-def first_fit_in_order(indptr, indices, colors, rows, position):
-    """Sequential first fit of ``rows`` by increasing ``position`` (-1: not listed), seeing
-    ``colors`` (dense, -1 = none) and the colors given before (coloring.cu): rounds of
-    ``first_fit_ready`` until no row waits, one count read per round. Returns the rows'
-    colors."""
-    taken = np.int64(1 << 40)  # coloring.cu's TAKEN
-    work = colors.copy()
-    left = cupy.zeros(1, cupy.uint64)
-    kernel = _get("coloring.cu", f"gbgraph::first_fit_ready<{c_type(indices.dtype)}>")
-    while rows.size:
-        left.fill(0)
-        kernel((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, position, work, left))
-        if int(left.get()[0]) == 0:
-            break
-    return work[rows] - taken
-
-
-def grouped_reduce(monoid, indptr, indices, values, present, groups, rows):
-    """(out, found) of the in-group product over the rows ``rows`` (coloring.cu)."""
-    out = cupy.empty(rows.size, values.dtype)
-    found = cupy.empty(rows.size, bool)
-    if rows.size:
-        t = c_type(values.dtype)
-        _get("coloring.cu", f"gbgraph::grouped_reduce<gbgraph::{_MONOIDS[monoid]}<{t}>, {t}, {c_type(indices.dtype)}>")(
-            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, values, present, groups,
-                                                 out, found))
-    return out, found
-
-
 def inspect_rows(indptr, indices):
     """(has_diagonal per row, count of entries not above their predecessor, count of
     entries (i, j), i != j, without (j, i)), the counts on the device; the last holds only
@@ -384,33 +335,6 @@ def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
         (_blocks(capacity),), (_THREADS,),
         (_ptr(indices), _ptr(count_ptr), np.int64(count), r if on_device else _NULL, np.int64(0 if on_device else r),
          np.int32(packing.nv), high, out))
-    return out
-
-
-def unclaimed(H, key, visited):
-    """(free, rounds) of ``Backend.unclaimed`` for the pending vertices ``visited`` (int64,
-    sorted): ``free`` flags (uint8, length n) and the rounds of the GraphBLAS form as a
-    one-element device array (mapping.cu's ``mark``, ``count_waiting``, ``visit_chains``)."""
-    n = H.size
-    flags = cupy.zeros(3 * n, cupy.uint8)  # pending, claimed, free
-    counters = cupy.zeros(2 * n + 1, cupy.int32)  # waiting, depth, rounds
-    pending, claimed, free = flags[:n], flags[n:2 * n], flags[2 * n:]
-    waiting, depth, rounds = counters[:n], counters[n:2 * n], counters[2 * n:]
-    count = np.int64(visited.size)
-    if count:
-        grid = (_blocks(int(count)),)
-        _get("mapping.cu", "gbgraph::mark")(grid, (_THREADS,), (visited, count, pending))
-        _get("mapping.cu", "gbgraph::count_waiting")(grid, (_THREADS,), (H, key, pending, visited, count, waiting))
-        _get("mapping.cu", "gbgraph::visit_chains")(grid, (_THREADS,), (H, key, pending, visited, count, waiting,
-                                                                        claimed, depth, free, rounds))
-    return free, rounds
-
-
-def roots(parent):
-    """The root of each vertex under ``parent`` (int64, mapping.cu's ``roots``)."""
-    out = cupy.empty_like(parent)
-    if parent.size:
-        _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
     return out
 
 
