@@ -50,8 +50,12 @@ def pgb_bfs(A, source):
     """Levels and parents, push/pull by LAGraph's (Beamer's) rule, as ``lagraph.bfs``."""
     n = A.nrows
     q = Vector.from_coo([source], [source], size=n)
-    pi = q.dup()
-    level = Vector.from_coo([source], [0], size=n)
+    pi = Vector.from_scalar(-1, n)
+    pi(q.S) << q
+    level = Vector.from_scalar(-1, n)
+    level(q.S) << 0
+    visited = Vector.from_scalar(False, n)
+    visited(q.S) << True
     degree = semiring.plus_pair(A @ Vector.from_scalar(0, n)).new()
     unexplored, last_nq, nq, any_pull, enabled, push = A.nvals, 0, 1, False, True, True
     for k in range(1, n):
@@ -72,14 +76,15 @@ def pgb_bfs(A, source):
         elif enabled:
             push = shrinking and nq <= n / BETA2
         if push:
-            q(~pi.S, replace) << semiring.ss.min_secondi(q @ A)
+            q(~visited.V, replace) << semiring.ss.min_secondi(q @ A)
         else:
-            q(~pi.S, replace) << semiring.ss.min_secondi(A @ q)
+            q(~visited.V, replace) << semiring.ss.min_secondi(A @ q)
         nq = q.nvals
         if nq == 0:
             break
         pi(q.S) << q
         level(q.S) << k
+        visited(q.S) << True
     return level, pi
 
 
@@ -143,7 +148,7 @@ def pgb_core(A):
     n = A.nrows
     deg = semiring.plus_pair(A @ Vector.from_scalar(0, n)).new()
     decomp = Vector.from_scalar(0, n)
-    done = Vector(bool, n)
+    done = Vector.from_scalar(False, n)
     level = 0
     while deg.nvals:
         level += 1
@@ -152,7 +157,7 @@ def pgb_core(A):
         while q.nvals:
             done(q.S) << True
             delta = semiring.plus_pair(q @ A).new()
-            deg(~done.S, replace) << binary.minus(deg | delta)
+            deg(~done.V, replace) << binary.minus(deg | delta)
             q = select.valuele(deg, level).new()
     return decomp
 

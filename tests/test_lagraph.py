@@ -169,7 +169,9 @@ def test_core_number_and_kcore_against_networkx(graph, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_directed_backend_matrix(backend):
     """A backend's own matrix is taken as it is, edges from row to column: BFS pulls through
-    its transpose and PageRank reads it with the transpose descriptor."""
+    its transpose, PageRank reads it with the transpose descriptor, and Bellman-Ford's
+    ``d min.plus A`` (pulled over Aᵀ's rows by the numba backend once most of d is
+    reached) follows the edges' direction."""
     D = sp.csr_array(sp.random(200, 200, density=0.02, random_state=np.random.default_rng(8), format="csr"))
     D.setdiag(0)
     D.eliminate_zeros()
@@ -183,6 +185,12 @@ def test_directed_backend_matrix(backend):
     reference = nx.pagerank(nx.from_scipy_sparse_array(D, create_using=nx.DiGraph), tol=1e-14, max_iter=1000)
     ranks = lagraph.pagerank(M, tol=1e-11, max_iter=300, backend=backend).ranks
     np.testing.assert_allclose(ranks, [reference[v] for v in range(200)], rtol=0, atol=1e-10)
+    W = D.copy()
+    W.data = np.random.default_rng(3).integers(1, 10, W.nnz).astype(np.float64)
+    MW = be.matrix(be.xp.asarray(W.indptr), be.xp.asarray(W.indices), values=be.xp.asarray(W.data))
+    expected = csgraph.shortest_path(W, indices=0)
+    assert np.isfinite(expected).mean() > 0.5  # the pulled product's case
+    np.testing.assert_array_equal(lagraph.sssp(MW, 0, backend=backend), expected)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -8,7 +8,7 @@ the product into the parent of each newly reached vertex.
 
 from dataclasses import dataclass
 
-from ._inputs import adjacency, dense, in_input_terms, vertex
+from ._inputs import adjacency, in_input_terms, vertex
 
 __all__ = ["BFSResult", "BFS_METHODS", "bfs"]
 
@@ -99,20 +99,25 @@ def bfs(A, source, *, method="direction", backend=None):
     source = vertex(A, "source", source, n)
     MT = M if symmetric or method == "push" else be.transpose(M)
     levels, parents = _search(be, M, MT, n, source, method)
-    return BFSResult(in_input_terms(A, dense(be, levels, n, -1, "int64"), absent=-1),
-                     in_input_terms(A, dense(be, parents, n, -1, "int64"), absent=-1, ids=True))
+    return BFSResult(in_input_terms(A, be.values(levels), absent=-1),
+                     in_input_terms(A, be.values(parents), absent=-1, ids=True))
 
 
 def _search(be, A, AT, n, source, method):
-    """The level vector (full, -1 where unreached) and the parent vector (an entry per
-    vertex reached) of a search from ``source``."""
+    """The level and the parent vectors (full int64, -1 where unreached) of a search from
+    ``source``.
+
+    LAGraph pins ``pi`` to bitmap form; its portable equivalent here is full vectors
+    written in place under the frontier's mask, and a full boolean ``visited`` read as a
+    value mask: so a level costs its frontier, not a merge into a growing sparse ``pi``."""
     src = be.xp.asarray([source], dtype="int64")
     q = be.vector(src, src, n)  # q(s) = s: the frontier, each entry valued by its parent
-    pi = be.vector(src, src, n)  # pi(s) = s
-    # level = -1, level(s) = 0: full, so that each level's write is in place (only pi's
-    # structure serves as a mask; the result is the same dense array)
+    pi = be.full(n, -1, "int64")
+    be.assign(pi, q, mask=q)  # pi = -1, pi(s) = s
     level = be.full(n, -1, "int64")
-    be.assign(level, 0, mask=q)
+    be.assign(level, 0, mask=q)  # level = -1, level(s) = 0
+    visited = be.full(n, False, "bool")
+    be.assign(visited, True, mask=q)  # visited = false, visited(s) = true
     push = method != "pull"
     beamer = _Beamer(be, A, n) if method == "direction" else None
     nq = 1
@@ -120,14 +125,17 @@ def _search(be, A, AT, n, source, method):
         if beamer is not None:
             push = beamer.push_next(q, nq, push)
         if push:
-            q = be.vxm("min_secondi", q, A, mask=pi, complement=True)  # q<¬pi,replace> = q min.secondi A  [1] push
+            # q<¬visited,replace> = q min.secondi A  [1] push
+            q = be.vxm("min_secondi", q, A, mask=visited, structure=False, complement=True)
         else:
-            q = be.mxv("min_secondi", AT, q, mask=pi, complement=True)  # q<¬pi,replace> = Aᵀ min.secondi q  [1] pull
+            # q<¬visited,replace> = Aᵀ min.secondi q  [1] pull
+            q = be.mxv("min_secondi", AT, q, mask=visited, structure=False, complement=True)
         nq = be.nvals(q)
         if nq == 0:
             break
         be.assign(pi, q, mask=q)  # pi<q> = q  [1]
         be.assign(level, k, mask=q)  # level<q> = k  [1]
+        be.assign(visited, True, mask=q)  # visited<q> = true
     return level, pi
 
 

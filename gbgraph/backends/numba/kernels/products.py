@@ -100,6 +100,12 @@ def pull_second(indptr, indices, u, present, has_present, rows, all_rows, monoid
     ``pair`` (1): the products of the rounds. With fewer branches in its loop than the
     general kernel, the compiler keeps them out of it (three times faster on a mesh)."""
     count = indptr.size - 1 if all_rows else rows.size
+    if all_rows and not has_present and not pair:  # every row and every term: loops per monoid
+        chunks = max(1, min(256, count // 16384))
+        size = (count + chunks - 1) // chunks
+        for c in numba.prange(chunks):
+            _fold_rows(indptr, indices, u, monoid, c * size, min(count, (c + 1) * size), out, found)
+        return
     for k in numba.prange(count):
         r = np.int64(k) if all_rows else np.int64(rows[k])
         acc = out.dtype.type(0)
@@ -116,15 +122,52 @@ def pull_second(indptr, indices, u, present, has_present, rows, all_rows, monoid
 
 
 @numba.njit(cache=True)
+def _fold_rows(indptr, indices, u, monoid, lo, hi, out, found):
+    """:func:`pull_second`'s rows ``lo`` to ``hi`` over every term of ``second``, each row
+    reduced in column order, reading ``u`` at unsigned column indices (numba wraps a negative
+    signed index on each read); plus and min, the products of PageRank and FastSV, by loops
+    of their own, the monoid's branch outside them (coAuthorsDBLP's plus_second: 5.6 -> 4.0 ms)."""
+    if monoid == 2:
+        for r in range(lo, hi):
+            start, end = indptr[r], indptr[r + 1]
+            found[r] = start < end
+            if start < end:
+                acc = out.dtype.type(u[np.uint64(indices[start])])  # column indices are never negative
+                for p in range(start + 1, end):
+                    acc += out.dtype.type(u[np.uint64(indices[p])])
+                out[r] = acc
+    elif monoid == 0:
+        for r in range(lo, hi):
+            start, end = indptr[r], indptr[r + 1]
+            found[r] = start < end
+            if start < end:
+                acc = out.dtype.type(u[np.uint64(indices[start])])
+                for p in range(start + 1, end):
+                    acc = min(acc, out.dtype.type(u[np.uint64(indices[p])]))
+                out[r] = acc
+    else:
+        for r in range(lo, hi):
+            start, end = indptr[r], indptr[r + 1]
+            found[r] = start < end
+            if start < end:
+                acc = out.dtype.type(u[np.uint64(indices[start])])
+                for p in range(start + 1, end):
+                    acc = _add(monoid, acc, out.dtype.type(u[np.uint64(indices[p])]))
+                out[r] = acc
+
+
+@numba.njit(cache=True)
 def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
     """``w(j) = ⊕_i u_i ⊗ A(i, j)`` over the rows i = ``sources`` (ascending) with values
     ``u``: each source row scattered in turn, so w(j) combines its terms in the order of i.
-    ``out`` and ``found`` are dense scratch arrays; returns the sorted positions reached."""
-    reached = np.empty(0, np.int64)
+    ``out`` and ``found`` are dense scratch arrays (``found`` all false); returns the sorted
+    positions reached."""
     total = 0
     for k in range(sources.size):
         total += indptr[sources[k] + 1] - indptr[sources[k]]
-    touched = np.empty(total, np.int64)
+    # the positions reached are listed while few (then sorted); past found.size / 16 a pass
+    # over the flags costs less than a sort, and the list stops
+    touched = np.empty(min(total, found.size // 16 + 1), np.int64)
     t = 0
     for k in range(sources.size):
         i = sources[k]
@@ -136,10 +179,12 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
             else:
                 out[j] = x
                 found[j] = True
-                touched[t] = j
+                if t < touched.size:
+                    touched[t] = j
                 t += 1
-    reached = np.sort(touched[:t])
-    return reached
+    if t > touched.size or 16 * t > found.size:
+        return np.flatnonzero(found)
+    return np.sort(touched[:t])
 
 
 @parallel_above(np.size, "values")

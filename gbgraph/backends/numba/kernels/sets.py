@@ -9,7 +9,7 @@ import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["matches", "select", "COMPARISONS"]
+__all__ = ["matches", "select", "allowed_entries", "COMPARISONS"]
 
 #: select's comparison codes
 COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
@@ -95,3 +95,25 @@ def select(values, indices, has_indices, op, thunk):
                 kept_values[q] = values[p]
                 q += 1
     return positions, kept_values
+
+
+@numba.njit(cache=True)
+def allowed_entries(indices, values, allowed, complement):
+    """(positions, values) of the entries at positions where ``allowed`` (a flag per
+    position) differs from ``complement``, in order. A pass counts them, so that the
+    results hold no more memory than they use; the second writes every entry and advances
+    past those kept, with no branch on the flag (numpy's boolean gathers pay a mispredicted
+    branch per entry of a scattered mask)."""
+    n = indices.size
+    count = 0
+    for p in range(n):
+        count += allowed[indices[p]] != complement
+    kept_indices = np.empty(count + 1, np.int64)  # one slot more: the last write may be a discarded one
+    kept_values = np.empty(count + 1, values.dtype)
+    q = 0
+    for p in range(n):
+        i = indices[p]
+        kept_indices[q] = i
+        kept_values[q] = values[p]
+        q += allowed[i] != complement
+    return kept_indices[:count], kept_values[:count]
