@@ -407,6 +407,35 @@ def test_visit_decides_algorithm_3_in_rounds(backend, every):
 
 
 @pytest.mark.parametrize("backend", backend_params())
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_visit_follows_long_chains_of_waiting_vertices(backend, seed):
+    """A path through the vertices by decreasing key, its weights rising, makes each vertex
+    wait on the next (plus random chords that cut it into pieces): chains of hundreds of
+    waiting vertices, where a mesh has 2-6 rounds."""
+    from gbgraph.algorithms.heavy import Keys, heavy_targets, visit_in_order
+
+    be = gg.backend(backend)
+    rng = np.random.default_rng(seed)
+    n = 600
+    reference_keys = mapping_keys(n, seed)
+    path = np.array(sorted(range(n), key=lambda v: -reference_keys[v]))
+    chords = rng.integers(0, n, (2, 20))
+    rows, cols = np.concatenate([path[:-1], chords[0]]), np.concatenate([path[1:], chords[1]])
+    weights = np.concatenate([np.arange(1.0, n), rng.integers(1, n, 20).astype(float)])
+    W = sp.coo_array((weights, (rows, cols)), shape=(n, n)).tocsr()
+    W = sp.csr_array(W.maximum(W.T))
+    W.setdiag(0)
+    W.eliminate_zeros()
+    G = gg.as_graph(W)
+    keys = Keys(be, G, seed)
+    H = heavy_targets(be, be.adjacency(G, weighted=True), keys, n)
+    for pending in (np.arange(n), np.flatnonzero(rng.random(n) < 0.8)):
+        free, rounds = visit_in_order(be, H, keys, be.vector(be.xp.asarray(pending), True, n))
+        expected, expected_rounds = _visit_reference(_host(H), reference_keys, set(pending.tolist()))
+        assert _host(free).tolist() == expected and rounds == expected_rounds and rounds > 10
+
+
+@pytest.mark.parametrize("backend", backend_params())
 def test_roots_by_pointer_jumping(backend):
     from gbgraph.algorithms.heavy import roots_and_labels
 

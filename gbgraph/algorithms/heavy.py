@@ -19,7 +19,8 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..hashing import Packing
 
-__all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST"]
+__all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST",
+           "VISIT"]
 
 
 class Keys:
@@ -104,29 +105,86 @@ def heavy_targets(be, A, keys, n, mask=None, among=None):
     return H
 
 
+#: A vertex's state in :func:`visit_in_order`: claimed (mapped before its visit), unclaimed
+#: (mapped by its visit), or not decided yet.
+CLAIMED, UNCLAIMED, UNDECIDED = 0, 1, 2
+
+
+def _visit(i, start, stop, cols, vals, state):
+    """Row u of the matrix of waiting in-neighbours: u is undecided while one of them is,
+    else claimed when one of them is unclaimed ([1] Alg.3 l.11-12 maps H(w) with w)."""
+    value = np.int64(UNCLAIMED)
+    for p in range(start, stop):
+        s = state[cols[p]]
+        if s == UNDECIDED:
+            value = np.int64(UNDECIDED)
+            break
+        if s == UNCLAIMED:
+            value = np.int64(CLAIMED)
+    return value, True
+
+
+#: ``d(u) = visit(Wᵀ(u, :), state)``: the state a vertex takes once its waiting in-neighbours
+#: are decided, a row operator over ``Wᵀ`` (int64).
+VISIT = RowOperator(_visit, fill=None, constants={"CLAIMED": CLAIMED, "UNCLAIMED": UNCLAIMED, "UNDECIDED": UNDECIDED},
+                    name="visit")
+
+
 def visit_in_order(be, H, keys, pending):
     """[1] Alg.3 l.3-14 on the vertices of the vector ``pending``, visited by decreasing
-    key: the ones still unmapped when visited (sorted), and the rounds it took
-    (:meth:`~gbgraph.backends.base.Backend.unclaimed`: a pending u is mapped before its
-    visit exactly when a pending w with H(w) = u, itself unmapped when visited, comes
-    first, since l.11-12 map H(w) along with w).
+    key: the ones still unmapped when visited (sorted), and the rounds it took.
 
-    Still a fused verb of the protocol: as rounds of a row operator over ``Hᵀ`` (each
-    round ``d<U> = visit(Hᵀ, states, keys)``, an assign and a select) it was bit-identical
-    but 10-16% slower for the whole HEC hierarchy on the CPU and 3-8 times slower on the
-    H200, where the verb's kernel walks each chain of H once, handing the walk on between
-    threads by an atomic count (not a row operator's shape)."""
-    free, rounds = be.unclaimed(full_vector(be, H), keys.all, pending)  # l.3-5, l.11-13
-    return be.indices(free), rounds
+    A pending u with H(u) ≠ u *waits on* H(u) when H(u) is pending and comes later
+    (``key(u) > key(H(u))``). A pending u is mapped before its visit exactly when a vertex
+    waiting on it is unmapped when visited, since l.11-12 map H(w) along with w; so the
+    vertices nothing waits on are unmapped, and the others are decided in rounds, each
+    deciding the vertices whose waiting in-neighbours are all decided
+    (``d<U> = visit(Wᵀ, state)``, the row operator :data:`VISIT` over the matrix ``Wᵀ`` of
+    waiting in-neighbours, built once). A vertex is decided in round 1 + the last round of
+    its waiting in-neighbours (round 1 without any), and the rounds are those of the
+    vertices with H(u) ≠ u, 0 when there are none; the cupy backend replays them as a CUDA
+    graph (:meth:`~gbgraph.backends.base.Backend.iterate`). A vertex with H(u) = u is
+    unmapped (it has no neighbour, so nothing waits on it)."""
+    xp = be.xp
+    n = H.size
+    visited = xp.zeros(n, bool)
+    visited[be.indices(pending)] = True  # the structure of pending
+    moving = visited & (H != xp.arange(n))  # pending, with a heavy neighbour
+    waits = moving & visited[H]
+    waits &= keys.values > keys.values[H]
+    waiting = xp.flatnonzero(waits)
+    target = H[waiting]
+    indptr = xp.zeros(n + 1, xp.int64)
+    xp.cumsum(waits, out=indptr[1:])
+    W = be.matrix(indptr, target, copy=False)  # W(w, H(w)) for each w waiting on H(w)
+    waited = be.transpose(W)  # Wᵀ: row u lists the vertices waiting on u
+    state = visited.astype(xp.int64)  # CLAIMED 0 where not pending, UNCLAIMED 1 where nothing waits
+    state[target] = UNDECIDED
+    worklist = be.vector(xp.flatnonzero(state == UNDECIDED), xp.int64(UNDECIDED), n)  # U: what something waits on
+    state = full_vector(be, state)
+
+    def round_(worklist, r):  # state, full, is updated in place: a replayed round writes the same buffer
+        d = be.mxv(VISIT, waited, state, mask=worklist)  # d<U> = visit(Wᵀ, state): l.11-13
+        be.assign(state, d, mask=d)  # state<d> = d
+        return (be.select("valueeq", d, UNDECIDED),)  # U = select(d == undecided)
+
+    rounds = be.iterate(round_, (worklist,), first=1)[1] if bool(moving.any()) else 0  # rounds while U has entries
+    return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds  # indices of select(state == unclaimed)
 
 
 def roots_and_labels(be, parent):
-    """Pointer jumping to the root of every vertex ([1] Alg.5 l.17-21,
-    :meth:`~gbgraph.backends.base.Backend.roots`), then the roots numbered in ascending
-    order (l.22, FINDUNIQUEANDRELABEL: a scan over the roots and a gather). Returns
-    (labels, count)."""
+    """Pointer jumping to the root of every vertex ([1] Alg.5 l.17-21: ``p = p(p)``, a
+    gather of the vector by its own values, until nothing changes), then the roots
+    numbered in ascending order (l.22, FINDUNIQUEANDRELABEL: a scan over the roots and a
+    gather). Returns (labels, count)."""
     xp = be.xp
-    root = be.values(be.roots(full_vector(be, parent)))  # p = p(p) until nothing changes
+    p = full_vector(be, parent)
+    while True:
+        q = be.extract(p, be.values(p))  # q = p(p)
+        if not bool((be.values(q) != be.values(p)).any()):
+            break
+        p = q
+    root = be.values(q)
     number = xp.cumsum(root == xp.arange(root.size)) - 1  # each root's rank among the roots
     return number[root], int(number[-1]) + 1 if root.size else 0
 

@@ -844,50 +844,6 @@ class Backend(abc.ABC):
         """
         return forms.mxv_grouped(self, semiring, A, u, groups, mask, hops)
 
-    # ---- fused verbs of the coarse mappings (algorithms/heavy.py) ---------------------
-
-    def unclaimed(self, H, keys, pending):
-        """Gilbert et al.'s Algorithm 3 visiting by decreasing key: the vertices of
-        ``pending`` that are still unmapped when visited.
-
-        ``H`` points each vertex at its heavy neighbour (itself when it has none). A pending
-        u is claimed, mapped before its visit, when an unclaimed pending w with H(w) = u is
-        visited before it (Algorithm 3 maps H(w) along with w). In algebra, rounds over the
-        undecided vertices U, with ``Hᵀ`` the in-neighbour matrix: ``pend = Hᵀ ⊕max.second keys(U)`` decides the u whose undecided
-        in-neighbours all come later (``pend(u) < keys(u)``), and ``taken = Hᵀ ⊕max.second
-        keys(unclaimed)``, over the vertices decided unclaimed in earlier rounds, claims
-        those of them an unclaimed in-neighbour precedes. Each round decides at least the
-        undecided vertex of largest key.
-
-        Parameters
-        ----------
-        H : vector
-            int64, full: the pointer of every vertex.
-        keys : vector
-            uint64, full, distinct: the visiting order, largest first.
-        pending : vector
-            The vertices visited (structure); the others count as mapped already.
-
-        Returns
-        -------
-        (vector, int)
-            The unclaimed vertices (bool, true) and the number of rounds.
-        """
-        return forms.unclaimed(self, H, keys, pending)
-
-    def roots(self, parent):
-        """``w = p^∞``: the root of each vertex under the pointers ``parent`` (full int64,
-        ``parent(r) = r`` at the roots, no other cycle): the fixed point of pointer jumping
-        ``p = p(p)``, a gather of the vector by its own values (GraphBLAS ``extract``).
-
-        Returns
-        -------
-        vector
-            int64, full.
-        """
-        return forms.roots(self, parent)
-
-
     def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.
 

@@ -3,10 +3,13 @@
 Vectors and matrices live in CuPy arrays. A masked ``mxv`` is one raw CUDA kernel
 (``kernels/mxv.cu``, templated by semiring and types) over the rows of its mask; element-wise
 operations, selection, reductions and compaction go through CuPy (and CUB under it);
+output controls, mixed dtypes, pushed vector-matrix products, masked matrix products and
+builds with duplicates through :mod:`.general` (``kernels/general.cu``);
 ``plus_times`` matrix products through cuSPARSE (``cupyx.scipy.sparse``), other semirings by
 expansion, a stable sort and a segmented reduction. Every result equals the ``suitesparse``
 backend's: reductions run in a fixed order (a row in column order, sorted segments in
-sequence), never in the arrival order of atomics.
+sequence), never in the arrival order of atomics (the push's integer min, max and plus give
+one result in any order).
 """
 
 try:
@@ -26,16 +29,12 @@ from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, 
 from ..numba import generic
 from ..numba.operators import supported
 from .containers import Matrix, Vector
-from . import host, kernels, replay
+from . import general, host, kernels, replay
 from . import operators as user
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
 
-_COMPARISONS = {"eq": cupy.equal, "ne": cupy.not_equal, "lt": cupy.less, "le": cupy.less_equal,
-                "gt": cupy.greater, "ge": cupy.greater_equal}
-_ARITHMETIC = {"min": cupy.minimum, "max": cupy.maximum, "plus": cupy.add, "minus": cupy.subtract,
-               "times": cupy.multiply, "land": cupy.logical_and, "lor": cupy.logical_or,
-               "band": cupy.bitwise_and, "bor": cupy.bitwise_or, "bxor": cupy.bitwise_xor}
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 # CuPy has no reduce of its bitwise ufuncs: band, bor and bxor reduce on the host
 _REDUCTIONS = {"min": cupy.min, "max": cupy.max, "plus": cupy.sum, "times": cupy.prod, "any": None,
                "land": cupy.all, "lor": cupy.any}
@@ -113,11 +112,19 @@ class CupyBackend(Backend):
                             lambda: _user_semiring("mxv", semiring, A, u, order, transpose, controls),
                             lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
         monoid, multiply = _split(semiring)
-        dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
-        if transpose or accum is not None or replace or A.ncols != u.size or dtype is None or \
-                out is not None and out.dtype != dtype:
+        if out is not None or accum is not None or replace:
+            if _finishable(out, accum):  # T<mask> = A ⊕.⊗ u, then out<mask, replace> accum= T
+                t = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement,
+                             transpose=transpose)
+                return _finish("mxv", out, t, mask, structure, complement, accum, replace)
             return _on_host("mxv", semiring, A, u, mask=mask, structure=structure, complement=complement, out=out,
                             accum=accum, replace=replace, transpose=transpose)
+        dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
+        if transpose and A.nrows == u.size and dtype is not None:  # Aᵀ is cached on A
+            return self.mxv(semiring, A.transposed(), u, mask=mask, structure=structure, complement=complement)
+        if transpose or A.ncols != u.size or dtype is None:
+            return _on_host("mxv", semiring, A, u, mask=mask, structure=structure, complement=complement,
+                            transpose=transpose)
         rows = _row_list(mask, structure, complement)
         dense, present = u.dense()
         capacity = A.nrows if rows is None else rows.capacity
@@ -132,7 +139,7 @@ class CupyBackend(Backend):
         w = Vector(A.nrows, None, result) if rows is None else Vector(A.nrows, rows.indices, result, rows.count)
         if found is not None:
             w = Vector(A.nrows, *kernels.compact("ne", w, 0, keys=found))
-        return w if out is None else self.assign(out, w, mask=mask, structure=structure, complement=complement)
+        return w
 
     @ops.accumulating
     def vxm(self, semiring, u, A, *, mask=None, structure=True, complement=False, out=None, accum=None,
@@ -146,14 +153,30 @@ class CupyBackend(Backend):
                             lambda: _user_semiring("vxm", semiring, u, A, None, transpose, controls),
                             lambda: _on_host("vxm", semiring, u, A, transpose=transpose, **controls))
         monoid, multiply = _split(semiring)
-        if transpose or out is not None or accum is not None or replace or A.nrows != u.size or \
-                multiply == "secondi" or \
-                _product_type("vxm", semiring, u.dtype, A.dtype, "right" if A.values is None else None) is None:
+        if out is not None or accum is not None or replace:
+            if _finishable(out, accum):  # T<mask> = u ⊕.⊗ A, then out<mask, replace> accum= T
+                t = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement,
+                             transpose=transpose)
+                return _finish("vxm", out, t, mask, structure, complement, accum, replace)
             return _on_host("vxm", semiring, u, A, mask=mask, structure=structure, complement=complement, out=out,
                             accum=accum, replace=replace, transpose=transpose)
-        swapped = {"first": "second", "second": "first"}.get(multiply, multiply)
-        return self.mxv(f"{monoid}_{swapped}", A.transposed(), u, mask=mask, structure=structure,
-                        complement=complement)
+        dtype = _product_type("vxm", semiring, u.dtype, A.dtype, "right" if A.values is None else None)
+        if (A.ncols if transpose else A.nrows) != u.size or dtype is None:
+            return _on_host("vxm", semiring, u, A, mask=mask, structure=structure, complement=complement,
+                            transpose=transpose)
+        # as the pull over Aᵀ names it: the multiply's operands swapped (secondi, the inner index, stays)
+        swapped = _SWAPPED_MULTIPLY.get(multiply, multiply)
+        if not transpose and general.pushable(monoid, dtype) and \
+                (mask is None or isinstance(mask, Vector) and mask.size == A.ncols):
+            # pushed from u's entries along the rows of A: work in proportion to their edges,
+            # no Aᵀ to form (FastSV's parent matrix is new each round)
+            held = None if mask is None else general.mask_bytes(mask, structure)
+            if held is None and complement:
+                held = cupy.ones(A.ncols, bool)
+            return general.push(monoid, swapped, dtype, u, A, held, complement)
+        # u ⊕.⊗ A = Aᵀ ⊕.⊗' u (Aᵀ cached on A); u ⊕.⊗ Aᵀ = A ⊕.⊗' u
+        return self.mxv(f"{monoid}_{swapped}", A if transpose else A.transposed(), u, mask=mask,
+                        structure=structure, complement=complement)
 
     @ops.accumulating
     def mxm(self, semiring, A, B, *, mask=None, structure=True, complement=False, out=None, accum=None,
@@ -163,6 +186,15 @@ class CupyBackend(Backend):
         if isinstance(semiring, ops.Semiring):  # the host's form: it names what it supports
             return _on_host("mxm", semiring, A, B, mask=mask, structure=structure, complement=complement, out=out,
                             accum=accum, replace=replace, transpose_a=transpose_a, transpose_b=transpose_b)
+        inner, ncols = (B.ncols, B.nrows) if transpose_b else (B.nrows, B.ncols)
+        if isinstance(mask, Matrix) and (structure or mask.values is None) and not complement and out is None and \
+                accum is None and not replace and not transpose_a and A.ncols == inner and \
+                (mask.nrows, mask.ncols) == (A.nrows, ncols):
+            # C<M> = A ⊕.⊗ B: a dot product per entry of M (triangle counting's C<L> = L plus.pair L)
+            dtype = _product_type("mxm", semiring, A.dtype, B.dtype, None, multiplies=_MASKED_MULTIPLIES)
+            if dtype is not None:
+                monoid, multiply = _split(semiring)
+                return general.masked_product(monoid, multiply, dtype, A, B, mask, transpose_b)
         dtype = _product_type("mxm", semiring, A.dtype, B.dtype, None, multiplies=_MXM_MULTIPLIES)
         if transpose_a or transpose_b or mask is not None or out is not None or accum is not None or replace or \
                 A.ncols != B.nrows or dtype is None:
@@ -186,17 +218,26 @@ class CupyBackend(Backend):
             return _guarded("ewise_mult", op, (u, v), lambda: _user_ewise("ewise_mult", op, u, v, controls),
                             lambda: _on_host("ewise_mult", op, u, v, **controls))
         _check(op, BINARY_OPS)
-        if not _device_ewise(op, u, v, out, accum, replace):
-            return _on_host("ewise_mult", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
-                            accum=accum, replace=replace)
+        controls = dict(mask=mask, structure=structure, complement=complement)
+        if out is not None or accum is not None or replace:
+            if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = u ⊙ v, then out<mask> accum= T
+                return _finish("ewise_mult", out, self.ewise_mult(op, u, v, **controls), **controls, accum=accum,
+                               replace=replace)
+            return _on_host("ewise_mult", op, u, v, **controls, out=out, accum=accum, replace=replace)
+        t = _device_ewise("ewise_mult", op, u, v)
+        if t is None:
+            return _on_host("ewise_mult", op, u, v, **controls)
+        u, v = _as_type(u, t, op), _as_type(v, t, op)
         if mask is None and u.dtype == v.dtype and (u.indices is None) != (v.indices is None):
             sparse, full, gather = (u, v, op) if v.indices is None else (v, u, _SWAPPED.get(op, op))
             if gather in kernels.GATHER_OPS:  # sparse ⊙ full: one gather, the count stays on the device
                 dtype = np.dtype(bool) if op in _COMPARISONS else u.dtype
                 return Vector(u.size, sparse.indices, kernels.gather_op(gather, sparse, full.values, dtype),
                               sparse.count)
-        indices, a, b = u.intersect(v)
-        return _masked(Vector(u.size, indices, _binary(op, a, b)), mask, structure, complement)
+        # dense operands, their intersection compacted on the device (no host waits for a count)
+        (a, in_a), (b, in_b) = general.dense(u), general.dense(v)
+        present = in_b if in_a is None else in_a if in_b is None else in_a & in_b
+        return general.entries(u.size, general.binary(op, a, b, t), present, **controls)
 
     @ops.accumulating
     def ewise_add(self, op, u, v, *, mask=None, structure=True, complement=False, out=None, accum=None,
@@ -207,20 +248,26 @@ class CupyBackend(Backend):
             return _guarded("ewise_add", op, (u, v), lambda: _user_ewise("ewise_add", op, u, v, controls),
                             lambda: _on_host("ewise_add", op, u, v, **controls))
         _check(op, BINARY_OPS)
-        if not _device_ewise(op, u, v, out, accum, replace):
-            return _on_host("ewise_add", op, u, v, mask=mask, structure=structure, complement=complement, out=out,
-                            accum=accum, replace=replace)
-        if u.indices is None or v.indices is None:  # a full operand: a full result, no positions to find
-            (a, in_a), (b, in_b) = u.dense(), v.dense()
-            values = _binary(op, a, b)
-            if in_a is not None or in_b is not None:
-                values = cupy.where(in_b.astype(bool), values, a.astype(values.dtype)) if in_a is None else \
-                    cupy.where(in_a.astype(bool), values, b.astype(values.dtype))
-            return _masked(Vector(u.size, None, values), mask, structure, complement)
-        indices, a, b, in_a, in_b = u.union(v)
-        both = in_a & in_b
-        values = cupy.where(both, _binary(op, a, b), cupy.where(in_a, a, b).astype(_binary_dtype(op, a, b)))
-        return _masked(Vector(u.size, indices, values), mask, structure, complement)
+        controls = dict(mask=mask, structure=structure, complement=complement)
+        if out is not None or accum is not None or replace:
+            if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = u ⊕ v, then out<mask> accum= T
+                return _finish("ewise_add", out, self.ewise_add(op, u, v, **controls), **controls, accum=accum,
+                               replace=replace)
+            return _on_host("ewise_add", op, u, v, **controls, out=out, accum=accum, replace=replace)
+        t = _device_ewise("ewise_add", op, u, v)
+        if t is None:
+            return _on_host("ewise_add", op, u, v, **controls)
+        # dense operands, their union compacted on the device: op where both have an entry, the
+        # one present cast to op's result type elsewhere
+        (a, in_a), (b, in_b) = general.dense(u), general.dense(v)
+        values = general.binary(op, a, b, t)
+        if in_a is not None or in_b is not None:
+            only = general.cast(b, values.dtype) if in_a is not None else general.cast(a, values.dtype)
+            if in_a is not None and in_b is not None:
+                only = cupy.where(in_a, general.cast(a, values.dtype), only)
+            values = cupy.where(in_b if in_a is None else in_a if in_b is None else in_a & in_b, values, only)
+        present = None if in_a is None or in_b is None else in_a | in_b
+        return general.entries(u.size, values, present, **controls)
 
     @ops.accumulating
     def apply(self, op, u, *, left=None, right=None, mask=None, structure=True, complement=False, out=None,
@@ -234,22 +281,22 @@ class CupyBackend(Backend):
                             lambda: _user_apply(op, u, left, right, controls),
                             lambda: _on_host("apply", op, u, left=left, right=right, **controls))
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
+        controls = dict(mask=mask, structure=structure, complement=complement)
+        if out is not None or accum is not None or replace:
+            if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = op(u), then out<mask> accum= T
+                return _finish("apply", out, self.apply(op, u, left=left, right=right, **controls), **controls,
+                               accum=accum, replace=replace)
+            return _on_host("apply", op, u, left=left, right=right, **controls, out=out, accum=accum, replace=replace)
         bound = right if left is None else left
-        device = isinstance(u, Vector) and out is None and accum is None and not replace and \
-            u.dtype in _KERNEL_DTYPES and (op in _DEVICE_UNARY and (u.dtype != bool or op != "ainv") if bound is None
-                                           else op in _DEVICE_BINARY and generic.scalar_dtype(bound) == u.dtype and
-                                           (u.dtype != bool or op in _BOOL_BINARY) and
-                                           (op not in _BITWISE or u.dtype.kind == "u"))
-        if not device:
-            return _on_host("apply", op, u, left=left, right=right, mask=mask, structure=structure,
-                            complement=complement, out=out, accum=accum, replace=replace)
-        if left is None and right is None:
-            _check(op, UNARY_OPS)
-            values = _unary(op, u.values)
-        else:
-            _check(op, BINARY_OPS)
-            values = _binary(op, cupy.asarray(left, u.dtype), u.values) if right is None \
-                else _binary(op, u.values, cupy.asarray(right, u.dtype))
+        t = u.dtype if bound is None else _bound_type(op, u.dtype, bound, left is not None)
+        if t is None or u.dtype not in _KERNEL_DTYPES or t not in _KERNEL_DTYPES or \
+                not (isinstance(u, Vector) or mask is None):
+            return _on_host("apply", op, u, left=left, right=right, **controls)
+        x = u.values if isinstance(u, Vector) or u.values is not None else cupy.ones(u.nvals, bool)
+        values = general.unary(op, x) if bound is None else \
+            general.binary(op, left, x, t) if right is None else general.binary(op, x, right, t)
+        if isinstance(u, Matrix):
+            return Matrix(u.nrows, u.ncols, u.indptr, u.indices, values)
         return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
 
     @ops.accumulating
@@ -275,30 +322,33 @@ class CupyBackend(Backend):
 
     def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
         scalar = not isinstance(value, (Vector, Matrix))
-        if isinstance(w, Matrix) or accum is not None or replace or w.dtype not in _KERNEL_DTYPES or \
-                not scalar and value.dtype != w.dtype:
+        if isinstance(w, Matrix) or w.dtype not in _KERNEL_DTYPES or isinstance(value, Matrix) or \
+                not scalar and value.size != w.size or mask is not None and not isinstance(mask, Vector) or \
+                not _finishable(w, accum) or scalar and not _is_scalar(value):
             return _on_host("assign", w, value, mask=mask, structure=structure, complement=complement, accum=accum,
                             replace=replace)
-        if scalar:  # GraphBLAS casts the scalar to w's type
-            value = generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()]
-        if w.indices is None and not complement:  # a full w stays full: write in place
-            if isinstance(value, Vector) and structure and _covers(value, mask):
+        if scalar:  # GraphBLAS casts the scalar to w's type (accum types it by w's dtype itself)
+            value = np.asarray(value, generic.scalar_dtype(value))
+            value = generic.cast(value, w.dtype)[()] if accum is None else value[()]
+        every = mask is None or mask.indices is None and structure
+        if w.indices is None and not complement and accum is None and not replace and \
+                (scalar or value.dtype == w.dtype):  # a full w stays full: write in place
+            if isinstance(value, Vector) and (structure or mask is None) and _covers(value, mask):
                 if value.indices is None:
                     w.values[...] = value.values
                 else:
                     kernels.scatter(w.values, value)
                 return w
-            if not isinstance(value, Vector):
-                if mask.indices is None and structure:
+            if scalar:
+                if every:
                     w.values.fill(value)
                 else:
                     condition = None if structure else mask.values.astype(bool, copy=False)
                     kernels.scatter_scalar(w.values, mask, value, condition)
                 return w
-        rows = _row_array(mask, structure, complement, w.size)
-        if isinstance(value, Vector):
-            return w.merge(value.restrict(rows), rows)
-        return w.fill(rows, cupy.asarray(value, w.dtype))
+        # T = value (a scalar: at every position), then w<mask, replace> accum= T on the device
+        t = Vector(w.size, None, cupy.full(w.size, value, value.dtype)) if scalar else value
+        return _finish("assign", w, t, mask, structure, complement, accum, replace, masked=False)
 
     @ops.accumulating
     def apply_index(self, op, u, thunk=None, *, mask=None, structure=True, complement=False, out=None,
@@ -309,7 +359,24 @@ class CupyBackend(Backend):
                             lambda: _on_host("apply_index", op, u, thunk, **controls))
         if isinstance(op, str):
             _check(op, INDEX_UNARY_OPS)
-            return _on_host("apply_index", op, u, thunk, **controls)
+            t = _index_type(op, u, thunk)
+            if t is None or not isinstance(u, (Vector, Matrix)):
+                return _on_host("apply_index", op, u, thunk, **controls)
+            if out is not None or accum is not None or replace:
+                if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = op(u), then out<mask> accum= T
+                    plain = dict(mask=mask, structure=structure, complement=complement)
+                    return _finish("apply_index", out, self.apply_index(op, u, thunk, **plain), **plain, accum=accum,
+                                   replace=replace)
+                return _on_host("apply_index", op, u, thunk, **controls)
+            thunk = False if thunk is None else thunk
+            if isinstance(u, Matrix):
+                if mask is not None:
+                    return _on_host("apply_index", op, u, thunk, **controls)
+                values = general.index_values(op, u.rows(), u.indices, t, thunk)
+                return Matrix(u.nrows, u.ncols, u.indptr, u.indices, values)
+            ids = cupy.arange(u.capacity, dtype=cupy.int64) if u.indices is None else u.indices
+            values = general.index_values(op, ids, cupy.zeros(ids.size, cupy.int64), t, thunk)
+            return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
         native = getattr(op, "cuda", None)
         if native is None or any(v is not None for v in (mask, out, accum)) or replace:
             return super().apply_index(op, u, thunk, **controls)
@@ -354,17 +421,6 @@ class CupyBackend(Backend):
         return Vector(u.size, rows[keep], out[keep])
 
 
-    # ---- the coarse mappings' verbs: kernels/mapping.cu
-
-    def unclaimed(self, H, keys, pending):
-        free, rounds = kernels.unclaimed(H.dense()[0].astype(cupy.int64, copy=False),
-                                         keys.dense()[0].astype(cupy.uint64, copy=False), self.indices(pending))
-        ids = cupy.flatnonzero(free)
-        return Vector(H.size, ids, cupy.ones(ids.size, bool)), int(rounds[0])
-
-    def roots(self, parent):
-        return Vector(parent.size, None, kernels.roots(parent.dense()[0].astype(cupy.int64, copy=False)))
-
     def fused(self, algorithm):
         return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
 
@@ -386,15 +442,16 @@ class CupyBackend(Backend):
             return _guarded("reduce", monoid, (u,), lambda: _user_reduce(u, monoid),
                             lambda: _on_host("reduce", u, monoid))
         _check(monoid, MONOIDS)
-        if isinstance(u, Matrix) or u.dtype not in _KERNEL_DTYPES or monoid not in _REDUCTIONS or \
+        if not isinstance(u, (Vector, Matrix)) or u.dtype not in _KERNEL_DTYPES or monoid not in _REDUCTIONS or \
                 _typed(generic.monoid_type, "reduce", monoid, u.dtype) != u.dtype or \
                 (u.dtype.kind == "f" and monoid in ("min", "max")):  # IEEE fmin/fmax on NaN: the host's
             return _on_host("reduce", u, monoid)
         if u.nvals == 0:
             return None
+        values = u.values if isinstance(u, Vector) or u.values is not None else cupy.ones(u.nvals, bool)
         if monoid == "any":
-            return u.values[0].get()[()]
-        return _REDUCTIONS[monoid](u.values).astype(u.dtype).get()[()]
+            return values[0].get()[()]
+        return _REDUCTIONS[monoid](values).astype(u.dtype).get()[()]
 
     @ops.accumulating
     def reduce_rows(self, A, monoid, *, mask=None, structure=True, complement=False, out=None, accum=None,
@@ -424,8 +481,9 @@ class CupyBackend(Backend):
         if isinstance(u, Matrix):
             return u.rows_at(indices)
         dense, present = u.dense()
-        keep = cupy.ones(indices.size, bool) if present is None else present[indices].astype(bool)
-        positions = cupy.flatnonzero(keep)
+        if present is None:  # a full vector gives a full one: no compaction, no sync (pointer jumping)
+            return Vector(indices.size, None, dense[indices])
+        positions = cupy.flatnonzero(present[indices])
         return Vector(indices.size, positions, dense[indices[positions]])
 
     @ops.accumulating
@@ -446,10 +504,27 @@ class CupyBackend(Backend):
             out, found = kernels.build_atomic(indices, values, size, dup)
             keep = cupy.flatnonzero(found)
             return Vector(size, keep, out[keep])
-        return _on_host("build", indices, values, size, dup=dup)
+        if not _device_build(dup, (indices,), values):
+            return _on_host("build", indices, values, size, dup=dup)
+        keys = indices.astype(cupy.int64, copy=False)
+        _check_bounds("build", keys, size)
+        keys, values = general.build("build", keys, values, int(size), dup)
+        return Vector(size, None if keys.size == size else keys, values)
 
     def build_matrix(self, rows, cols, values, nrows, ncols, *, dup=None):
-        return _on_host("build_matrix", rows, cols, values, nrows, ncols, dup=dup)
+        if not _device_build(dup, (rows, cols), values):
+            return _on_host("build_matrix", rows, cols, values, nrows, ncols, dup=dup)
+        nrows, ncols = int(nrows), int(ncols)
+        rows, cols = rows.astype(cupy.int64, copy=False), cols.astype(cupy.int64, copy=False)
+        _check_bounds("build_matrix", rows, nrows)
+        _check_bounds("build_matrix", cols, ncols)
+        keys, values = general.build("build_matrix", rows * ncols + cols, values, nrows * ncols, dup)
+        # the rows of sorted keys i * ncols + j: where each row's keys begin
+        key_rows = keys // max(ncols, 1)
+        indptr = cupy.searchsorted(key_rows, cupy.arange(nrows + 1, dtype=cupy.int64))
+        index_type = cupy.int32 if ncols < 2**31 else cupy.int64
+        return Matrix(nrows, ncols, indptr.astype(cupy.int64, copy=False),
+                      (keys - key_rows * ncols).astype(index_type), values)
 
     def extract_tuples(self, x):
         if isinstance(x, Vector):
@@ -460,16 +535,13 @@ class CupyBackend(Backend):
 
 #: The dtypes the device kernels serve (those of gbgraph's algorithms); the others go to the host.
 _KERNEL_DTYPES = frozenset(map(np.dtype, ("bool", "int32", "int64", "uint64", "float64")))
-#: Multiplies of the mxv kernel (kernels/mxv.cu) and of the expanding matrix product.
-_MXV_MULTIPLIES = ("first", "second", "pair", "times", "secondi", "land")
+#: Multiplies of the mxv kernel (kernels/mxv.cu), of the push and of the masked product (general.cu).
+_ARITHMETIC_MULTIPLIES = ("plus", "minus", "rminus", "min", "max")
+_MXV_MULTIPLIES = ("first", "second", "pair", "times", "secondi", "land") + _ARITHMETIC_MULTIPLIES
+#: Multiplies of the expanding matrix product (spgemm.py), and of the masked one.
 _MXM_MULTIPLIES = ("first", "second", "pair", "times", "land")
+_MASKED_MULTIPLIES = _MXM_MULTIPLIES + _ARITHMETIC_MULTIPLIES
 _DEVICE_MONOIDS = ("min", "max", "plus", "times", "any", "land", "lor", "band", "bor")
-_DEVICE_UNARY = ("identity", "ainv", "abs", "one", "lnot")
-_DEVICE_BINARY = ("eq", "ne", "lt", "le", "gt", "ge", "min", "max", "plus", "minus", "rminus", "times", "div",
-                  "first", "second", "pair", "land", "lor", "band", "bor", "bxor")
-#: Binary operators whose CuPy form on bool operands is GraphBLAS' (plus on bool is lor, ...: the host's).
-_BOOL_BINARY = ("eq", "ne", "lt", "le", "gt", "ge", "first", "second", "pair", "land", "lor", "min", "max")
-_BITWISE = ("band", "bor", "bxor")  # GraphBLAS has them on integers only; the host's typing
 _POSITION_SELECTS = ("offdiag", "diag", "tril", "triu")
 
 
@@ -511,29 +583,101 @@ def _product_type(verb, semiring, left, right, pattern, multiplies=_MXV_MULTIPLI
     if monoid not in _DEVICE_MONOIDS or multiply not in multiplies or t_out not in _KERNEL_DTYPES or \
             left not in _KERNEL_DTYPES or right not in _KERNEL_DTYPES:
         return None
-    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)):
+    if (t_in != t_out and multiply != "land") or (t_out == bool and "times" in (monoid, multiply)) or \
+            (t_out == bool and multiply in _ARITHMETIC_MULTIPLIES):
         return None
-    reads_left, reads_right = multiply in ("first", "times", "land"), multiply in ("second", "times", "land")
+    both = ("times", "land") + _ARITHMETIC_MULTIPLIES
+    reads_left, reads_right = multiply in ("first",) + both, multiply in ("second",) + both
     if (reads_left and pattern != "left" and left != t_out) or (reads_right and pattern != "right" and right != t_out):
         return None
     return t_out
 
 
-def _device_ewise(op, u, v, out, accum, replace):
-    """Whether an element-wise verb runs on the device: two vectors of one size and one dtype
-    served by the kernels, an operator whose CuPy form is GraphBLAS', no output controls."""
-    return isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size and u.dtype == v.dtype and \
-        u.dtype in _KERNEL_DTYPES and out is None and accum is None and not replace and \
-        op in _DEVICE_BINARY and (u.dtype != bool or op in _BOOL_BINARY) and (op not in _BITWISE or u.dtype.kind == "u")
+def _device_ewise(verb, op, u, v):
+    """The dtype an element-wise verb's operator runs in on the device (python-graphblas'
+    typing, :func:`generic.binary_types`), or None where the host runs it: two vectors of one
+    size, of dtypes the kernels serve."""
+    if not (isinstance(u, Vector) and isinstance(v, Vector) and u.size == v.size and u.dtype in _KERNEL_DTYPES and
+            v.dtype in _KERNEL_DTYPES):
+        return None
+    t = _typed(generic.binary_types, verb, op, u.dtype, v.dtype)[0]
+    return t if t in _KERNEL_DTYPES else None
 
 
+def _as_type(v, t, op):
+    """``v`` with its values cast to ``t`` (``pair`` reads none)."""
+    if op == "pair" or v.dtype == t:
+        return v
+    return Vector(v.size, v.indices, general.cast(v.values, t), v.count)
+
+
+def _bound_type(op, dtype, bound, left):
+    """The dtype ``apply`` runs a binary operator with a bound scalar in; None where the host
+    must (or must reject the scalar)."""
+    if not _is_scalar(bound):
+        return None
+    scalar = generic.scalar_dtype(bound)
+    return _typed(generic.binary_types, "apply", op, *((scalar, dtype) if left else (dtype, scalar)))[0]
+
+
+def _is_scalar(value):
+    try:
+        generic.scalar_dtype(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _index_type(op, u, thunk):
+    """The dtype of ``apply_index``'s result (int32 where python-graphblas types it so, else
+    int64), or None where the host must run (or reject) the call."""
+    thunk = False if thunk is None else thunk
+    if not _is_scalar(thunk) or not isinstance(u, (Vector, Matrix)):
+        return None
+    t = generic.unify(u.dtype, generic.scalar_dtype(thunk))
+    if op == "diagindex" and t not in (np.int32, np.int64):
+        return None
+    return np.dtype(np.int32 if t == np.int32 else np.int64)
+
+
+def _finishable(out, accum):
+    """Whether :func:`general.finish` writes ``out`` (a vector of a kernel dtype) with ``accum``."""
+    return isinstance(out, Vector) and out.dtype in _KERNEL_DTYPES and (accum is None or accum in BINARY_OPS)
+
+
+def _finish(verb, out, t, mask, structure, complement, accum, replace, masked=True):
+    """``out<mask, replace> accum= t`` on the device (:func:`general.finish`); ``masked``:
+    t is a verb's ``T<mask>``."""
+    return _typed(general.finish, verb, out, t, mask=mask, structure=structure, complement=complement, accum=accum,
+                  replace=replace, masked=masked)
+
+
+def _device_build(dup, ids, values):
+    """Whether ``build``/``build_matrix`` runs on the device: index and value arrays there,
+    one value per index, a ``dup`` :func:`general.build` combines on the values' dtype."""
+    if dup is not None:
+        _check(dup, BINARY_OPS)
+    return all(isinstance(x, cupy.ndarray) and x.ndim == 1 and x.dtype.kind in "iu" and x.size == values.size
+               for x in ids) if isinstance(values, cupy.ndarray) and values.ndim == 1 and \
+        general.buildable(dup, values.dtype) else False
+
+
+def _check_bounds(verb, ids, size):
+    """verbs.check_bounds on the device: one host wait, for the error message's range."""
+    if ids.size and bool(((ids < 0) | (ids >= size)).any()):
+        raise ValueError(f"{verb}: indices must lie in [0, {size}), got {int(ids.min())}..{int(ids.max())}")
+
+
+_SWAPPED_MULTIPLY = {"first": "second", "second": "first", "minus": "rminus", "rminus": "minus"}
 _SWAPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "minus": "rminus", "first": "second", "second": "first"}
 
 
 def _covers(value, mask):
-    """Whether ``value`` has an entry at every position of the structural ``mask`` and
-    nowhere else, known without looking at the device: the same object or the same index
-    buffer."""
+    """Whether ``value`` has an entry at every position of the structural ``mask`` (None:
+    every position) and nowhere else, known without looking at the device: the same object
+    or the same index buffer."""
+    if mask is None:
+        return value.indices is None
     if value is mask or value.indices is None and mask.indices is None:
         return True
     return value.indices is not None and value.indices is mask.indices and value.count is mask.count
@@ -587,62 +731,11 @@ def _row_array(mask, structure, complement, n):
 
 
 def _masked(w, mask, structure, complement):
+    """``w<mask>``: its entries compacted on the device, the count left there."""
     if mask is None:
         return w
-    return w.restrict(_row_array(mask, structure, complement, w.size))
-
-
-def _binary_dtype(op, a, b):
-    if op in _COMPARISONS:
-        return np.dtype(bool)
-    if op == "first":
-        return a.dtype
-    if op in ("second", "pair"):
-        return b.dtype if op == "second" else np.dtype(np.int64)
-    return np.result_type(a.dtype, b.dtype)
-
-
-def _binary(op, a, b):
-    if op in _COMPARISONS:
-        return _COMPARISONS[op](a, b)
-    if op == "first":
-        return cupy.broadcast_to(a, cupy.broadcast(a, b).shape).copy()
-    if op == "second":
-        return cupy.broadcast_to(b, cupy.broadcast(a, b).shape).copy()
-    if op == "pair":
-        return cupy.ones(cupy.broadcast(a, b).shape, cupy.int64)
-    if op == "rminus":
-        return cupy.subtract(b, a)
-    if op == "div":
-        return _divide(a, b)
-    return _ARITHMETIC[op](a, b).astype(np.result_type(a.dtype, b.dtype), copy=False)
-
-
-def _divide(a, b):
-    """GraphBLAS division: integers truncate toward zero, and x / 0 is 0 for x = 0, else
-    the extreme of the sign of x (SuiteSparse's rule), never a trap."""
-    dtype = np.result_type(a.dtype, b.dtype)
-    if dtype.kind == "f":
-        return cupy.true_divide(a, b)
-    a, b = (x.astype(dtype) for x in cupy.broadcast_arrays(a, b))
-    safe = cupy.where(b == 0, 1, b)
-    quotient = a // safe
-    quotient += ((a % safe != 0) & ((a < 0) != (safe < 0))).astype(dtype)  # floor to truncation
-    info = np.iinfo(dtype)
-    by_zero = cupy.where(a > 0, dtype.type(info.max), cupy.where(a < 0, dtype.type(info.min), dtype.type(0))).astype(dtype)
-    return cupy.where(b == 0, by_zero, quotient)
-
-
-def _unary(op, x):
-    if op == "identity":
-        return x.copy()
-    if op == "ainv":
-        return cupy.negative(x)
-    if op == "abs":
-        return cupy.abs(x)
-    if op == "one":
-        return cupy.ones_like(x)
-    return cupy.logical_not(x).astype(x.dtype)
+    values, present = general.dense(w)
+    return general.entries(w.size, values, present, mask, structure, complement)
 
 
 # ---- user-defined operators (gbgraph.backends.operators): the kernels of cupy/operators.py

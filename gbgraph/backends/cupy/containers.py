@@ -6,7 +6,15 @@ import numpy as np
 
 from . import kernels
 
-__all__ = ["Vector", "Matrix"]
+__all__ = ["Vector", "Matrix", "segments"]
+
+
+def segments(offsets, total):
+    """The segment of each of ``total`` positions, for segments starting at ``offsets``
+    (sorted, the first 0; empty segments allowed): ``numpy.repeat(arange, lengths)`` by one
+    binary search per position on the device (``cupy.repeat`` takes its repeats on the
+    host)."""
+    return cupy.searchsorted(offsets, cupy.arange(total, dtype=cupy.int64), side="right") - 1
 
 
 class Vector:
@@ -182,7 +190,7 @@ class Matrix:
         return cls(M.shape[0], M.shape[1], indptr, M.indices, None if pattern else M.data)
 
     def rows(self):
-        return cupy.repeat(cupy.arange(self.nrows, dtype=cupy.int64), cupy.diff(self.indptr).astype(cupy.int64))
+        return segments(self.indptr[:-1], self.nvals)
 
     def transpose(self):
         """Aᵀ by a stable sort of the entries by column: rows stay sorted within columns."""
@@ -200,7 +208,7 @@ class Matrix:
         indptr = cupy.zeros(rows.size + 1, cupy.int64)
         cupy.cumsum(lengths, out=indptr[1:])
         nnz = int(indptr[-1])
-        position = cupy.repeat(starts - indptr[:-1], lengths.astype(cupy.int64)) + cupy.arange(nnz)
+        position = (starts - indptr[:-1])[segments(indptr[:-1], nnz)] + cupy.arange(nnz)
         return Matrix(rows.size, self.ncols, indptr, self.indices[position],
                       None if self.values is None else self.values[position])
 

@@ -1,14 +1,26 @@
-"""The protocol's general forms for the ``cupy`` backend, run by the ``numba`` backend on
-copies of the operands.
+"""The protocol's general forms the ``cupy`` backend has no device form for, run by the
+``numba`` backend on copies of the operands.
 
-The device kernels serve the forms gbgraph's algorithms use (a few semirings over the
-dtypes they need, vector operands, masks). Every other call the protocol lists -- an operator
-or dtype without a kernel, a matrix operand of an element-wise verb, ``out=``, ``accum=``,
-``replace=``, a transpose descriptor, ``reduce_cols``, ``build``, ``extract_tuples`` --
-copies its operands to the host, runs the ``numba`` backend's general form (whose values and
-dtypes the conformance suite checks against python-graphblas), and copies the result back:
-the caller gets CuPy objects, equal to every other backend's, at the price of the copies.
-``out`` and the ``w`` of ``assign`` are written in place on the device.
+The device runs every verb of gbgraph's algorithms and of ``gbgraph.lagraph`` (the kernels
+and :mod:`.general`: output controls on vectors, mixed dtypes, pushed and masked products,
+builds with duplicates, index operators). What still comes here, and why:
+
+* dtypes without kernel instances (int8/16, uint8/16/32, float32): the kernels are templated
+  by the five dtypes of gbgraph's algorithms (bool, int32, int64, uint64, float64);
+* output controls (``out``/``accum``/``replace``) and masks on matrices, ``extract`` with
+  columns or controls, a masked ``transpose``: :mod:`.general` forms the controls over dense
+  arrays of a vector's length, which a matrix's n x m positions rule out;
+* floating-point ``min``/``max`` reductions and build duplicates (IEEE ``fmin``/``fmax`` on
+  NaN), bitwise reductions (CuPy has no reduce of its bitwise ufuncs), ``lxor``;
+* semirings outside the kernels' monoids and multiplies (``any`` pushes, comparison,
+  division and positional multiplies other than ``secondi``), and an unmasked ``mxm`` other
+  than cupyx's ``plus_times`` and the expansion's semirings;
+* user-defined operators the CUDA translation does not take.
+
+Each copies its operands to the host, runs the ``numba`` backend's general form (whose values
+and dtypes the conformance suite checks against python-graphblas), and copies the result
+back: the caller gets CuPy objects, equal to every other backend's, at the price of the
+copies. ``out`` and the ``w`` of ``assign`` are written in place on the device.
 """
 
 import cupy

@@ -8,7 +8,7 @@ the order of A's columns, then B's, as a sequential loop would.
 
 import cupy
 
-from .containers import Matrix
+from .containers import Matrix, segments
 from .kernels import segment_reduce
 
 __all__ = ["mxm"]
@@ -36,12 +36,14 @@ def _expand(A, B):
     """(i, j, k, A(i, j), B(j, k)) for every pair of entries meeting at j, in the order of
     A's entries and, within each, of B's row j."""
     length = cupy.diff(B.indptr)[A.indices]
-    i = cupy.repeat(A.rows(), length)
-    j = cupy.repeat(A.indices.astype(cupy.int64), length)
-    start = cupy.repeat(B.indptr[A.indices], length)
-    offset = cupy.arange(i.size, dtype=cupy.int64) - cupy.repeat(cupy.cumsum(length) - length, length)
+    first = cupy.cumsum(length) - length  # where each entry of A's pairs begin
+    entry = segments(first, int(first[-1] + length[-1]) if length.size else 0)  # the entry of A of each pair
+    i = A.rows()[entry]
+    j = A.indices[entry].astype(cupy.int64)
+    start = B.indptr[A.indices][entry]
+    offset = cupy.arange(entry.size, dtype=cupy.int64) - first[entry]
     where = start + offset
-    a = None if A.values is None else cupy.repeat(A.values, length)
+    a = None if A.values is None else A.values[entry]
     b = None if B.values is None else B.values[where]
     return i, j, B.indices[where].astype(cupy.int64), a, b
 

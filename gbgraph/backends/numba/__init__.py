@@ -433,20 +433,6 @@ class NumbaBackend(Backend):
                                              monoid == "max")
         return Vector(u.size, rows[found], out[found])
 
-    # ---- fused verbs of the coarse mappings: kernels/mapping.py (GraphBLAS forms in forms.py)
-
-    def unclaimed(self, H, keys, pending):
-        from .kernels import mapping
-
-        free, rounds = mapping.unclaimed(H.dense()[0].astype(np.int64, copy=False),
-                                         keys.dense()[0].astype(np.uint64, copy=False), pending.positions())
-        return Vector(H.size, np.flatnonzero(free), np.ones(int(free.sum()), bool)), rounds
-
-    def roots(self, parent):
-        from .kernels import mapping
-
-        return Vector(parent.size, None, mapping.roots(parent.dense()[0].astype(np.int64, copy=False)))
-
     def fused(self, algorithm):
         return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
 

@@ -15,9 +15,10 @@ float64) runs that kernel instead, with the same order.
 Cost: each output control is one pass over sorted keys, never a sort. The index work is in
 compiled primitives (``kernels/merges.py``: :func:`~.kernels.merges.union`, a galloping
 :func:`~.kernels.merges.search`, :func:`~.kernels.merges.keep_outside`; ``kernels/positions.py``;
-``kernels/semirings.py``); everything else is numpy array code on whole arrays, which CuPy
-runs as it is. A device port of these forms (the cupy backend now runs them on the host,
-``cupy/host.py``) needs those primitives as device kernels.
+``kernels/semirings.py``); everything else is numpy array code on whole arrays. The cupy backend's device
+forms (``cupy/general.py``) follow these rules over dense arrays of a vector's length instead
+of merges of sorted keys (a pass over n costs a GPU little, a merge a sort); the forms here
+serve it on the host for what those do not cover (``cupy/host.py`` lists it).
 """
 
 import numpy as np
@@ -195,10 +196,10 @@ def _union(verb, op, keys_a, a, keys_b, b, size, accum_dtype=None):
     if accum_dtype is None:
         t_in, t_out = generic.binary_types(verb, op, a.dtype, b.dtype)
     else:
-        t_in = np.dtype(accum_dtype)
-        t_out = generic.binary_types(verb, op, t_in, t_in)[1]
-        if op == "pair":  # pair typed by one dtype is pair in that dtype
-            t_in = t_out = np.dtype(accum_dtype)
+        # an entry of one side only keeps its value in out's dtype (SuiteSparse's: a
+        # comparison's bool result applies where both sides have one)
+        t_in = t_out = np.dtype(accum_dtype)
+        generic.binary_types(verb, op, t_in, t_in)
     if keys_a is None and keys_b is None:
         return None, generic.binary(op, a, b, t_in).astype(t_out, copy=False)
     if keys_a is None or keys_b is None:  # one full operand: the other's entries combine into it

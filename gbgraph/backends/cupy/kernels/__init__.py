@@ -19,7 +19,7 @@ import cupy
 import numpy as np
 
 __all__ = ["first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
-           "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
+           "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "KERNEL_DIR"]
@@ -35,7 +35,8 @@ _C_TYPES = {np.dtype(bool): "bool", np.dtype(np.uint8): "unsigned char", np.dtyp
 _MONOIDS = {"min": "Min", "max": "Max", "plus": "Plus", "times": "Times", "any": "Any", "lor": "Lor",
             "land": "Land", "bor": "Bor", "band": "Band"}
 _MULTIPLIES = {"first": "First", "second": "Second", "pair": "Pair", "times": "TimesOp", "secondi": "SecondI",
-               "land": "LandOp"}
+               "land": "LandOp", "plus": "PlusMul", "minus": "MinusMul", "rminus": "RminusMul", "min": "MinMul",
+               "max": "MaxMul"}
 _COMPARE = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge"}
 #: element-wise operators with a kernel for (sparse vector) ⊙ (full vector)
 GATHER_OPS = dict(_COMPARE, min="MinOp", max="MaxOp", plus="PlusOp", minus="MinusOp", times="TimesBinary",
@@ -384,33 +385,6 @@ def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
         (_blocks(capacity),), (_THREADS,),
         (_ptr(indices), _ptr(count_ptr), np.int64(count), r if on_device else _NULL, np.int64(0 if on_device else r),
          np.int32(packing.nv), high, out))
-    return out
-
-
-def unclaimed(H, key, visited):
-    """(free, rounds) of ``Backend.unclaimed`` for the pending vertices ``visited`` (int64,
-    sorted): ``free`` flags (uint8, length n) and the rounds of the GraphBLAS form as a
-    one-element device array (mapping.cu's ``mark``, ``count_waiting``, ``visit_chains``)."""
-    n = H.size
-    flags = cupy.zeros(3 * n, cupy.uint8)  # pending, claimed, free
-    counters = cupy.zeros(2 * n + 1, cupy.int32)  # waiting, depth, rounds
-    pending, claimed, free = flags[:n], flags[n:2 * n], flags[2 * n:]
-    waiting, depth, rounds = counters[:n], counters[n:2 * n], counters[2 * n:]
-    count = np.int64(visited.size)
-    if count:
-        grid = (_blocks(int(count)),)
-        _get("mapping.cu", "gbgraph::mark")(grid, (_THREADS,), (visited, count, pending))
-        _get("mapping.cu", "gbgraph::count_waiting")(grid, (_THREADS,), (H, key, pending, visited, count, waiting))
-        _get("mapping.cu", "gbgraph::visit_chains")(grid, (_THREADS,), (H, key, pending, visited, count, waiting,
-                                                                        claimed, depth, free, rounds))
-    return free, rounds
-
-
-def roots(parent):
-    """The root of each vertex under ``parent`` (int64, mapping.cu's ``roots``)."""
-    out = cupy.empty_like(parent)
-    if parent.size:
-        _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
     return out
 
 

@@ -96,5 +96,31 @@ template <typename T> struct LandOp {
     template <typename A, typename U, typename I>
     static __device__ __forceinline__ T op(A a, U u, I) { return T(a && u); }
 };
+// Arithmetic multiplies (Bellman-Ford's min_plus ...), both operands cast to T first; min and
+// max are IEEE's fmin / fmax on doubles, as numpy's and SuiteSparse's.
+template <typename T> __device__ __forceinline__ T min_of(T a, T b) { return b < a ? b : a; }
+template <> __device__ __forceinline__ double min_of<double>(double a, double b) { return fmin(a, b); }
+template <typename T> __device__ __forceinline__ T max_of(T a, T b) { return a < b ? b : a; }
+template <> __device__ __forceinline__ double max_of<double>(double a, double b) { return fmax(a, b); }
+template <typename T> struct PlusMul {
+    template <typename A, typename U, typename I>
+    static __device__ __forceinline__ T op(A a, U u, I) { return T(a) + T(u); }
+};
+template <typename T> struct MinusMul {
+    template <typename A, typename U, typename I>
+    static __device__ __forceinline__ T op(A a, U u, I) { return T(a) - T(u); }
+};
+template <typename T> struct RminusMul {
+    template <typename A, typename U, typename I>
+    static __device__ __forceinline__ T op(A a, U u, I) { return T(u) - T(a); }
+};
+template <typename T> struct MinMul {
+    template <typename A, typename U, typename I>
+    static __device__ __forceinline__ T op(A a, U u, I) { return min_of<T>(T(a), T(u)); }
+};
+template <typename T> struct MaxMul {
+    template <typename A, typename U, typename I>
+    static __device__ __forceinline__ T op(A a, U u, I) { return max_of<T>(T(a), T(u)); }
+};
 
 }  // namespace gbgraph
