@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import gbgraph as gg
+from gbgraph.algorithms.coloring import FIRST_FIT
 
 from conftest import backend_params
 
@@ -213,7 +214,7 @@ def test_bor_second(be):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("offset", [0, 2**64 - 30], ids=["small", "uint64-hashes"])
-def test_first_fit_in_priority_order_is_sequential_greedy(be, seed, offset):
+def test_first_fit_operator_in_priority_order_is_sequential_greedy(be, seed, offset):
     # a random symmetric graph with a clique (long chains of waiting rows), colors given
     # before at some rows inside and outside the mask (-1 entries: no color), tied priorities;
     # the offset puts them where uint64 hash priorities lie, beyond int64
@@ -238,10 +239,208 @@ def test_first_fit_in_priority_order_is_sequential_greedy(be, seed, offset):
     xp = be.xp
     A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n)
     ids = xp.arange(n, dtype=xp.int64)
-    result = be.first_fit(A, be.vector(ids, xp.asarray(given), n), mask=be.vector(xp.asarray(rows), True, n),
-                          priority=be.vector(ids, xp.asarray(priority), n))
+    result = be.mxv(FIRST_FIT, A, be.vector(ids, xp.asarray(given), n), mask=be.vector(xp.asarray(rows), True, n),
+                    order=be.vector(ids, xp.asarray(priority), n))  # coloring's row operator, ordered
     assert _host(be.indices(result)).tolist() == rows.tolist()
     assert _host(be.values(result)).tolist() == colors[rows].tolist()
+
+
+def _random_graph(seed, n=300, clique=40):
+    """A random symmetric pattern with a clique (rows that reach more than 64 colors), sorted."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    M = sp.random(n, n, density=0.03, random_state=rng, format="lil")
+    M[:clique, :clique] = 1
+    M = sp.csr_array(M + M.T)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M.sort_indices()
+    return M, rng
+
+
+def _on(be, M):
+    xp = be.xp
+    return be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=M.shape[1])
+
+
+def _closed_reach(M, hops):
+    """Each row's columns within ``hops`` over the closed neighbourhoods (scipy)."""
+    import scipy.sparse as sp
+
+    C = sp.csr_array(M + sp.eye_array(M.shape[0]))
+    R = C @ C if hops == 2 else C
+    R.sort_indices()
+    return np.split(R.indices, R.indptr[1:-1])
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_first_fit_operator_is_the_smallest_free_color(be, seed, hops):
+    # colors given at some vertices (0..78 in a clique: its rows need a second window), -1
+    # or no entry elsewhere; hops=2 is coloring's first fit through the nets of A + I
+    from gbgraph.algorithms.coloring import FIRST_FIT, _first_fit_nets
+
+    M, rng = _random_graph(seed, clique=80)
+    n = M.shape[0]
+    given = np.where(rng.random(n) < 0.5, rng.integers(0, 70, n), -1)
+    given[1:80] = np.arange(79)  # vertex 0 of the clique sees 79 colors: a second window
+    ids = np.union1d(np.flatnonzero(rng.random(n) < 0.9), np.arange(1, 80))
+    rows = np.union1d(np.flatnonzero(rng.random(n) < 0.7), [0])
+    colors = np.full(n, -1)
+    colors[ids] = given[ids]
+    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
+    expected = [next(c for c in range(n + 1) if c not in set(colors[reach[i]].tolist())) for i in rows]
+    xp = be.xp
+    given_vector = be.vector(xp.asarray(ids), xp.asarray(given[ids]), n)
+    mask = be.vector(xp.asarray(rows), True, n)
+    if hops == 1:
+        result = be.mxv(FIRST_FIT, _on(be, M), given_vector, mask=mask)  # t<rows> = first fit
+    else:
+        result = _first_fit_nets(be, be.adjacency(gg.as_graph(M), closed=True), given_vector, mask)
+    assert _host(be.indices(result)).tolist() == rows.tolist()
+    assert _host(be.values(result)).tolist() == expected
+    assert max(expected) >= 64
+
+
+def _star_in_a_graph(seed):
+    """A random sparse graph with a hub joined to 150 vertices: the rows its net holds take
+    their colors from its summary, the others by windows, from their lower bounds."""
+    import scipy.sparse as sp
+
+    M, rng = _random_graph(seed, clique=2)
+    M = sp.lil_array(M)
+    M[0, 1:151] = M[1:151, 0] = 1
+    M = sp.csr_array(M)
+    M.sort_indices()
+    return M, rng
+
+
+@pytest.mark.parametrize("graph", [_random_graph, _star_in_a_graph])
+@pytest.mark.parametrize("seed", range(4))
+def test_first_fits_at_distance_2_are_sequential_greedy(be, seed, graph):
+    # the pass in order over the nets (the nets' summaries swept, then ordered sweeps pushing
+    # bits, window by window; rounds on a GPU) against sequential greedy over the vertices
+    # within distance 2 (scipy), with colors given outside the rows and tied priorities
+    from gbgraph.algorithms.coloring import _first_fits
+
+    M, rng = graph(seed, clique=30) if graph is _random_graph else graph(seed)
+    n = M.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.8)
+    given = np.flatnonzero(rng.random(n) < 0.15)
+    given = given[~np.isin(given, rows)]
+    priority = rng.integers(0, 40, n)
+    colors = np.full(n, -1)
+    colors[given] = given % 90  # up to 89: windows past the first
+    reach = _closed_reach(M, 2)
+    for i in sorted(rows.tolist(), key=lambda i: (-int(priority[i]), i)):
+        taken = set(colors[reach[i]].tolist())
+        colors[i] = next(c for c in range(2 * n) if c not in taken)
+    xp = be.xp
+    result = _first_fits(be, be.adjacency(gg.as_graph(M), closed=True),
+                         be.vector(xp.asarray(given), xp.asarray(given % 90), n), be.vector(xp.asarray(rows), True, n),
+                         be.vector(xp.arange(n), xp.asarray(priority), n), 2)
+    assert _entries(be, result) == {i: int(colors[i]) for i in rows.tolist()}
+    assert colors[rows].max() >= 64
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_chain_depth_is_the_jones_plassmann_round(be, seed, hops):
+    # hops=1: the ordered CHAIN_DEPTH (rounds of CHAIN_DEPTH_WHEN_READY on a GPU); hops=2:
+    # the ordered sweep pushing each depth into its nets (push="max"; rounds on a GPU)
+    from gbgraph.algorithms.coloring import _depths
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    priority = rng.integers(0, 25, n).astype(np.uint64)  # ties: the lower index first
+    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
+    depth = {}
+    for i in sorted(rows.tolist(), key=lambda i: (-int(priority[i]), i)):
+        depth[i] = 1 + max((depth[j] for j in reach[i].tolist() if j in depth and j != i), default=-1)
+    xp = be.xp
+    keys = be.vector(xp.asarray(rows), xp.asarray(priority[rows]), n)
+    A = _on(be, M) if hops == 1 else be.adjacency(gg.as_graph(M), closed=True)
+    assert _entries(be, _depths(be, A, keys, hops)) == {i: depth[i] for i in rows.tolist()}
+
+
+@pytest.mark.parametrize("hops", [1, 2])
+@pytest.mark.parametrize("seed", range(3))
+def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops):
+    # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>:
+    # rival(i) = max key_j over j within reach, j in U, t_j = t_i; no entry where none
+    # (hops=2: through the nets, C<T> = A ⊕max.second M, i itself included)
+    from gbgraph.algorithms.coloring import SAME_GROUP_MAX, _rival_nets
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    U = np.flatnonzero(rng.random(n) < 0.6)
+    key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
+    t = rng.integers(0, 6, n)
+    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
+    inside = set(U.tolist())
+    expected = {}
+    for i in U.tolist():
+        same = [int(key[j]) for j in reach[i].tolist() if j in inside and t[j] == t[i]]
+        if same:
+            expected[i] = max(same)
+    xp = be.xp
+    keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
+    if hops == 1:
+        rival = be.mxv(SAME_GROUP_MAX, _on(be, M), (keys, groups), mask=keys)
+    else:
+        rival = _rival_nets(be, be.adjacency(gg.as_graph(M), closed=True), keys, groups)
+    assert _entries(be, rival) == expected
+    assert be.values(rival).dtype == np.uint64
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_same_part_sum_is_the_weight_inside_the_part(be, weighted):
+    from gbgraph.algorithms.partition import SAME_PART_SUM
+
+    M, rng = _random_graph(4)
+    n = M.shape[0]
+    parts = rng.integers(0, 3, n)
+    xp = be.xp
+    if weighted:
+        weights = rng.random(M.indices.size)
+        A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n, values=xp.asarray(weights))
+        u = be.full(n, 1.5, "float64")
+    else:
+        weights = np.ones(M.indices.size, np.int64)
+        A, u = _on(be, M), be.full(n, 1, "int64")
+    result = be.mxv(SAME_PART_SUM, A, (u, be.vector(xp.arange(n), xp.asarray(parts), n)))
+    expected = {}
+    for i in range(n):
+        p = np.arange(M.indptr[i], M.indptr[i + 1])
+        p = p[parts[M.indices[p]] == parts[i]]
+        if p.size:
+            total = weights[p[0]] * (1.5 if weighted else 1)
+            for q in p[1:]:  # in column order, as the row is summed
+                total = total + weights[q] * (1.5 if weighted else 1)
+            expected[i] = total
+    assert _entries(be, result) == expected
+    assert be.values(result).dtype == (np.float64 if weighted else np.int64)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_first_fit_in_rounds_is_the_ordered_pass(be, seed):
+    # coloring's parallel form of the in-order pass (the GPU's): the same colors as one
+    # ordered pass of FIRST_FIT, with colors given outside the rows to color, tied priorities
+    from gbgraph.algorithms.coloring import FIRST_FIT, FIRST_FIT_WHEN_READY, _in_rounds
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    given = np.flatnonzero(rng.random(n) < 0.2)
+    given = given[~np.isin(given, rows)]
+    xp = be.xp
+    A, order = _on(be, M), be.vector(xp.arange(n), xp.asarray(rng.integers(0, 25, n)), n)
+    colors, mask = be.vector(xp.asarray(given), xp.asarray(given % 70), n), be.vector(xp.asarray(rows), True, n)
+    expected = _entries(be, be.mxv(FIRST_FIT, A, colors, mask=mask, order=order))
+    assert _entries(be, _in_rounds(be, A, colors, mask, order, FIRST_FIT_WHEN_READY)) == expected
+    assert max(expected.values()) >= 20  # the clique: a long chain of rounds
 
 
 def test_extract_matrix_rows(be):

@@ -225,3 +225,26 @@ def test_sequential_takes_node_orders_for_networkx():
     assert r.colors == {"c": 0, "a": 0, "e": 1, "b": 1, "d": 2} and r.n_colors == 3
     with pytest.raises(ValueError, match="order holds 'z', which is not a node of A"):
         gg.color(G, "sequential", order=["a", "b", "c", "d", "z"])
+
+
+@pytest.mark.parametrize("backend", ["numba", "suitesparse"])
+@pytest.mark.parametrize(("method", "distance"), [("greedy", 1), ("greedy", 2), ("jones_plassmann", 1),
+                                                  ("jones_plassmann", 2), ("hybrid", 1), ("sequential", 1)])
+def test_rounds_give_the_ordered_passes(monkeypatch, backend, method, distance):
+    # the GPU's form of the in-order passes (Jones-Plassmann rounds of the *_WHEN_READY
+    # operators; at distance 2, rounds of the first fits through the nets) gives the colors
+    # of the CPU's ordered sweeps: dense subgraphs (a clique and a star in a mesh) make the
+    # finish and the recoloring long chains
+    from gbgraph.algorithms import coloring
+
+    A = sp.lil_array(laplace3d(6))
+    A[:30, :30] = 1
+    A[200, 100:216] = A[100:216, 200] = 1
+    A.setdiag(0)
+    A = sp.csr_array(A)
+    expected = gg.color(A, method, distance=distance, backend=backend)
+
+    monkeypatch.setattr(coloring, "_sweeps", lambda be: False)
+    result = gg.color(A, method, distance=distance, backend=backend)
+    np.testing.assert_array_equal(result.colors, expected.colors)
+    assert (result.n_colors, result.iterations) == (expected.n_colors, expected.iterations)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import gbgraph as gg
-from gbgraph.backends.numba.kernels import coarse, coloring, threads
+from gbgraph.backends.numba.kernels import coarse, coloring, products, threads
 from gbgraph.generators import elasticity3d, laplace3d
 
 import algorithm_calls
@@ -41,27 +41,40 @@ def test_parallel_regions_give_the_serial_results(monkeypatch, make, name):
     np.testing.assert_array_equal(np.asarray(parallel), np.asarray(serial), err_msg=name)
 
 
+@numba.njit(parallel=True)
+def _row_lengths(indptr, out):
+    for i in numba.prange(out.size):
+        out[i] = indptr[i + 1] - indptr[i]
+
+
+@numba.njit(parallel=True)
+def _longest_row(indptr):
+    lengths = np.empty(indptr.size - 1, np.int64)
+    _row_lengths(indptr, lengths)
+    return lengths.max()
+
+
 def test_a_serial_twin_has_no_parallel_loop_or_callee():
-    twin = threads.serial_twin(coloring._grouped_net_reduce.parallel)
-    assert coloring._grouped_net_reduce.parallel.targetoptions["parallel"]
+    twin = threads.serial_twin(_longest_row)
     assert not twin.targetoptions["parallel"]
-    callee = twin.py_func.__globals__["_net_lists"]
-    assert callee is not coloring._net_lists and not callee.targetoptions["parallel"]
-    assert threads.serial_twin(coloring._first_fit_order) is coloring._first_fit_order  # serial already
+    callee = twin.py_func.__globals__["_row_lengths"]
+    assert callee is not _row_lengths and not callee.targetoptions["parallel"]
+    assert twin(np.array([0, 2, 7, 8], np.int64)) == 5
+    assert threads.serial_twin(coloring._counting_order) is coloring._counting_order  # serial already
 
 
 def test_kernels_run_parallel_only_above_the_threshold(monkeypatch):
-    kernel = coloring._first_fit_rows
+    kernel = products.pull_second
     indptr = np.array([0, 1, 2], np.int64)
     rows = np.arange(2)
     monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
     monkeypatch.setattr(threads, "PARALLEL_WORK", 3)
-    assert kernel.choose(indptr, None, None, rows) is kernel.serial  # 2 entries
+    assert kernel.choose(indptr, None, None, None, None, rows, False) is kernel.serial  # 2 entries
     monkeypatch.setattr(threads, "PARALLEL_WORK", 2)
-    assert kernel.choose(indptr, None, None, rows) is kernel.parallel
-    assert kernel.choose(indptr, None, None, rows=rows) is kernel.parallel
+    assert kernel.choose(indptr, None, None, None, None, rows, False) is kernel.parallel
+    assert kernel.choose(indptr, None, None, None, None, rows=rows, all_rows=False) is kernel.parallel
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
-    assert kernel.choose(indptr, None, None, rows) is kernel.serial
+    assert kernel.choose(indptr, None, None, None, None, rows, False) is kernel.serial
 
 
 def _run(code, cache, **environment):

@@ -26,7 +26,7 @@ from mpi4py import MPI  # noqa: E402
 
 import gbgraph as gg  # noqa: E402
 from gbgraph import distributed  # noqa: E402
-from gbgraph.algorithms import aggregation  # noqa: E402
+from gbgraph.algorithms import aggregation, coloring, partition  # noqa: E402
 from gbgraph.backends.mpi import MPIBackend  # noqa: E402
 from gbgraph.backends.operators import RowOperator  # noqa: E402
 from gbgraph.errors import AsymmetricGraphError  # noqa: E402
@@ -380,14 +380,15 @@ def _same_typed(ss, be, x, y):
 @pytest.mark.parametrize("mask", FUSED_MASKS)
 @pytest.mark.parametrize("graph", FUSED_GRAPHS)
 def test_first_fit(graph, mask, hops):
+    # coloring's first fit: the row operator over A (one hop), or through the nets of A + I,
+    # window by window (two)
     ss, be, G, n = _fused_graph(graph)
     ids = np.flatnonzero(np.arange(n) % 5 != 2)  # no entry at every fifth vertex
     colors = np.full(ids.size, -1)  # -1: no color
     colored = ids % 11 != 0
     colors[colored] = np.arange(np.count_nonzero(colored)) % 67  # 67 colors: two windows of 64
     rows = FUSED_MASKS[mask](n)
-    out = [b.first_fit(b.adjacency(G), b.vector(ids, colors, n), mask=b.vector(rows, True, n), hops=hops)
-           for b in (ss, be)]
+    out = [_first_fit(b, G, hops, b.vector(ids, colors, n), b.vector(rows, True, n)) for b in (ss, be)]
     _same_typed(ss, be, *out)
     assert ss.nvals(out[0]) == rows.size
     if graph == "complete" and rows.size:  # rows that see every color of the first window
@@ -398,33 +399,57 @@ def test_first_fit_in_order():
     ss, be = _pair()
     G = gg.as_graph(abs(laplace3d(6, 5, 4)))
     rows = np.arange(0, G.n, 3)
-    out = [b.first_fit(b.adjacency(G), b.vector(np.arange(1, G.n, 3), 0, G.n), mask=b.vector(rows, True, G.n),
-                       priority=b.vector(rows, rows * 7919 % 113, G.n)) for b in (ss, be)]
+    out = [b.mxv(coloring.FIRST_FIT, b.adjacency(G), b.vector(np.arange(1, G.n, 3), 0, G.n),
+                 mask=b.vector(rows, True, G.n), order=b.vector(rows, rows * 7919 % 113, G.n)) for b in (ss, be)]
     _same_typed(ss, be, *out)
 
 
 @pytest.mark.parametrize("hops", [1, 2])
-@pytest.mark.parametrize("mask", ["none", *FUSED_MASKS])
-@pytest.mark.parametrize("semiring", ["plus_pair", "max_second", "min_secondi", "plus_times"])
 @pytest.mark.parametrize("graph", ["laplace", "elasticity"])
-def test_mxv_grouped(graph, semiring, mask, hops):
+def test_same_group_max(graph, hops):
     ss, be, G, n = _fused_graph(graph)
     ids = np.arange(0, n, 2)
-    u = ids * 7919 % 1009
-    u = u / 7 if semiring == "plus_times" else u.astype(np.uint64)  # sums of floats: in the same order
+    keys = (ids * 7919 % 1009 + 1).astype(np.uint64)
+    groups = (ids // 4) * 13 % 7  # colors of groups of 4 consecutive vertices
+    out = []
+    for b in (ss, be):
+        U, t = b.vector(ids, keys, n), b.vector(ids, groups, n)
+        out.append(b.mxv(coloring.SAME_GROUP_MAX, b.adjacency(G), (U, t), mask=U) if hops == 1 else
+                   coloring._rival_nets(b, b.adjacency(G, closed=True), U, t))
+    _same_typed(ss, be, *out)
+
+
+def _first_fit(b, G, hops, colors, mask):
+    """Coloring's first fit of the rows of ``mask``: over A, or through the nets of A + I."""
+    if hops == 1:
+        return b.mxv(coloring.FIRST_FIT, b.adjacency(G), colors, mask=mask)
+    return coloring._first_fit_nets(b, b.adjacency(G, closed=True), colors, mask)
+
+
+def test_ordered_push_is_not_supported():
+    # a push writes at columns other ranks own; coloring's passes at distance 2 take rounds
+    be = gg.backend(MPI_BACKEND)
+    G = gg.as_graph(abs(laplace3d(4)))
+    A, n = be.adjacency(G, closed=True), G.n
+    with pytest.raises(NotImplementedError, match="mpi: mxv with push="):
+        be.mxv(coloring.FREE_BIT, A, be.full(n, 0, "uint64"), order=be.full(n, 0, "int64"), push="bor")
+    with pytest.raises(ValueError, match="push= is for an ordered sweep"):
+        be.mxv(coloring.FREE_BIT, A, be.full(n, 0, "uint64"), push="bor")
+
+
+@pytest.mark.parametrize("mask", ["none", *FUSED_MASKS])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("graph", ["laplace", "elasticity"])
+def test_same_part_sum(graph, weighted, mask):
+    ss, be, G, n = _fused_graph(graph)
+    u = np.arange(n) * 7919 % 1009 / 7 if weighted else np.ones(n, np.int64)  # sums of floats: in the same order
     groups = (np.arange(n) // 4) * 13 % n  # global ids up to n, groups of 4 consecutive vertices
-    groups *= 1 if graph == "laplace" else 1009  # ids far apart: a rank numbers them by sorting, not counting
+    groups *= 1 if graph == "laplace" else 1009  # ids far apart
     out = []
     for b in (ss, be):
         m = None if mask == "none" else b.vector(FUSED_MASKS[mask](n), True, n)
-        out.append(b.mxv_grouped(semiring, b.adjacency(G, weighted=semiring == "plus_times"), b.vector(ids, u, n),
-                                 b.vector(np.arange(n), groups, n), mask=m, hops=hops))
-    if BLOCKS == "cupy" and semiring == "plus_times" and hops == 2:
-        # two float products of matrices: cupy sums them in cuSPARSE's order, which follows
-        # the blocks' shapes (docs/determinism.md); the entries are the same, the sums within rounding
-        np.testing.assert_array_equal(be.indices(out[1]), _host(ss.indices(out[0])))
-        np.testing.assert_allclose(be.values(out[1]), _host(ss.values(out[0])), rtol=1e-14)
-        return
+        out.append(b.mxv(partition.SAME_PART_SUM, b.adjacency(G, weighted=weighted),
+                         (b.vector(np.arange(n), u, n), b.vector(np.arange(n), groups, n)), mask=m))
     _same_typed(ss, be, *out)
 
 
@@ -471,8 +496,8 @@ def test_fused_verbs_with_fewer_vertices_than_ranks(n):
     for b in (ss, be):
         A, every = b.adjacency(G), b.vector(ids, True, n)
         vectors = _better_group_inputs(b, n, ids, ids // 2, ids[::2])
-        out.append([b.first_fit(A, b.vector(ids[::2], 0, n), mask=every),
-                    b.mxv_grouped("plus_pair", A, every, b.vector(ids, ids // 2, n)),
+        out.append([b.mxv(coloring.FIRST_FIT, A, b.vector(ids[::2], 0, n), mask=every),
+                    b.mxv(partition.SAME_PART_SUM, A, (b.full(n, 1, "int64"), b.vector(ids, ids // 2, n))),
                     b.mxv(aggregation.BETTER_GROUP, A, vectors, mask=every)])
     for x, y in zip(*out):
         _same_typed(ss, be, x, y)
@@ -486,8 +511,9 @@ def test_fused_verbs_move_only_ghosts():
     labels, rooted, sizes = be.vector(ids, ids // 4, n), be.vector(ids[::4], True, n), be.full(n, 4, "int64")
     lo, hi = be.block(n)
     few_ghosts = min(6 * ((hi - 1) // 97 - (lo - 1) // 97), A.columns.ghosts.size)  # 6 neighbours a row at most
-    calls = {"first_fit": (1, 0, lambda mask: be.first_fit(A, be.vector(ids[::2], 0, n), mask=mask)),
-             "mxv_grouped": (2, 0, lambda mask: be.mxv_grouped("plus_pair", A, every, labels, mask=mask)),
+    ones = be.full(n, 1, "int64")
+    calls = {"first_fit": (1, 0, lambda mask: be.mxv(coloring.FIRST_FIT, A, be.vector(ids[::2], 0, n), mask=mask)),
+             "same_part_sum": (2, 0, lambda mask: be.mxv(partition.SAME_PART_SUM, A, (ones, labels), mask=mask)),
              "BETTER_GROUP": (3, 0, lambda mask: be.mxv(aggregation.BETTER_GROUP, A, (labels, rooted, sizes), mask=mask))}
     for name, (vectors, groups, call) in calls.items():
         for mask, ghosts in ((every, A.columns.ghosts.size), (few, few_ghosts)):
@@ -525,8 +551,8 @@ def test_masked_product_sends_a_bit_per_ghost_and_a_reply_per_ghost_its_rows_rea
 
 
 def test_first_fit_in_order_moves_ghosts_and_its_rows_only():
-    # the in-order rounds' first fits are the fused verb: what a rank sends follows the
-    # boundary and the rows to color (their ranking), not n (whole colors vectors)
+    # the ordered row operator, block after block: what a rank sends follows the boundary
+    # and the rows to color (their ranking), not n (whole colors vectors)
     ss, be = _pair()
     G = gg.as_graph(abs(laplace3d(20)))
     n, rows = G.n, np.arange(0, G.n, 97)
@@ -535,7 +561,7 @@ def test_first_fit_in_order_moves_ghosts_and_its_rows_only():
         b_colors, mask = b.vector(np.arange(1, n, 2), np.arange(1, n, 2) % 5, n), b.vector(rows, True, n)
         if b is be:
             be.traffic.reset()
-        out.append(b.first_fit(b.adjacency(G), b_colors, mask=mask, priority=b.vector(rows, rows % 13, n)))
+        out.append(b.mxv(coloring.FIRST_FIT, b.adjacency(G), b_colors, mask=mask, order=b.vector(rows, rows % 13, n)))
     sent = be.traffic.reset()["bytes"]
     _same_typed(ss, be, *out)
     # under a byte a vertex (a whole vector's block crossing would cost 4 to 8)

@@ -425,6 +425,102 @@ def test_ordered_row_operator_under_a_mask(be):
     assert np.array_equal(rows, np.arange(0, 30, 2)) and dict(zip(rows.tolist(), values.tolist())) == expected
 
 
+def free_bit(i, start, stop, cols, vals, words):
+    word = np.uint64(0)
+    for p in range(start, stop):
+        word |= words[cols[p]]
+    free = ~word
+    if free == np.uint64(0):
+        return np.uint64(0), False
+    return free & (~free + np.uint64(1)), True
+
+
+def deeper(i, start, stop, cols, vals, best, level):
+    d = level[i]
+    for p in range(start, stop):
+        d = max(d, best[cols[p]] + 1)
+    return d, d % 5 != 3  # some rows give no value, and push nothing
+
+
+def weighted_mean(i, start, stop, cols, vals, x):
+    total = 0.0
+    for p in range(start, stop):
+        total += vals[p] * x[cols[p]]
+    return total / (stop - start + 1) + 0.25, stop > start
+
+
+def _swept(func, A, vectors, rows, order, combine):
+    """The ordered sweep that pushes, in plain Python: rows by decreasing order (ties: lower
+    index first), each present value combined into a copy of the first vector at the row's
+    columns."""
+    vectors = [v.copy() for v in vectors]
+    cols = A.indices.astype(np.int64)
+    vals = np.ones(cols.size, bool) if A.dtype == bool else A.data
+    out = {}
+    for i in sorted(rows.tolist(), key=lambda i: (-order[i], i)):
+        value, present = func(i, A.indptr[i], A.indptr[i + 1], cols, vals, *vectors)
+        if present:
+            out[i] = value
+            for j in cols[A.indptr[i]:A.indptr[i + 1]].tolist():
+                vectors[0][j] = combine(vectors[0][j], vectors[0].dtype.type(value))
+    return out
+
+
+def _rectangular(m, k, seed, weighted=False):
+    A = sp.random(m, k, 0.2, random_state=seed, format="csr")
+    A.sort_indices()
+    return A if weighted else (A != 0).astype(bool).tocsr()
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_ordered_push_is_the_sweep_written_out(be, masked):
+    # m x k: the first vector (k entries) is written at columns, a second one (m) read at i;
+    # bor on uint64 words, max on int64 depths, plus on float64 (summed in sweep order), a
+    # Monoid (umin) on uint64; tied orders, rows with no value
+    m, k = 50, 35
+    rng = np.random.default_rng(6)
+    rows = np.flatnonzero(rng.random(m) < 0.7) if masked else np.arange(m)
+    order = rng.integers(0, 12, m)
+    mask = be.vector(rows, True, m) if masked else None
+    order_vector = be.full(m, order, "int64")
+    A, W = _rectangular(m, k, 7), _rectangular(m, k, 8, weighted=True)
+    words = rng.integers(0, 2**64 - 1, k, dtype=np.uint64, endpoint=True) & np.uint64(0xF0F0F0F0F0F0F0F7)
+    best = rng.integers(-1, 4, k)
+    level = rng.integers(0, 3, m)
+    x = rng.uniform(-1, 1, k)
+    cases = [(RowOperator(free_bit, fill=0), A, (words,), "bor", lambda a, b: a | b),
+             (RowOperator(deeper, fill=(-1, 0)), A, (best, level), "max", max),
+             (RowOperator(weighted_mean, fill=0.0), W, (x,), "plus", lambda a, b: a + b),
+             (RowOperator(free_bit, fill=0), A, (words,), Monoid(umin, ALL), min)]
+    for op, M, vectors, push, combine in cases:
+        expected = _swept(op.func, M, vectors, rows, order, combine)
+        operands = tuple(be.full(v.size, v, v.dtype.name) for v in vectors)
+        w = be.mxv(op, _matrix(be, M, pattern=M.dtype == bool), operands if len(operands) > 1 else operands[0],
+                   mask=mask, order=order_vector, push=push)
+        ids, values = _tuples(be, w)
+        assert dict(zip(ids.tolist(), values.tolist())) == expected, push
+        assert values.dtype == np.asarray(list(expected.values())[0]).dtype
+        assert 0 < len(expected) <= rows.size
+
+
+def test_ordered_push_bad_inputs(be):
+    A = _matrix(be, _rectangular(6, 4, 1), pattern=True)
+    op, words, order = RowOperator(free_bit, fill=0), be.full(4, 0, "uint64"), be.full(6, 0, "int64")
+    with pytest.raises(ValueError, match="push= is for an ordered sweep"):
+        be.mxv(op, A, words, push="bor")
+    with pytest.raises(ValueError, match="push= is for an ordered sweep"):
+        be.mxv("bor_second", A, words, order=order, push="bor")
+    with pytest.raises(ValueError, match="unknown push monoid 'any'"):
+        be.mxv(op, A, words, order=order, push="any")
+    with pytest.raises(TypeError, match="push takes a monoid's name or a Monoid"):
+        be.mxv(op, A, words, order=order, push=BinaryOp(umin))
+    with pytest.raises(ValueError, match="it must have 4 entries"):
+        be.mxv(op, A, be.full(6, 0, "uint64"), order=order, push="bor")
+    with pytest.raises(NotImplementedError, match=rf"{be.name}: mxv with .*push='bor' on float64 is not defined"):
+        be.mxv(RowOperator(weighted_mean, fill=0.0), _matrix(be, _rectangular(6, 4, 1, weighted=True)),
+               be.full(4, 0.5, "float64"), order=order, push="bor")
+
+
 def test_row_operator_bad_inputs(be):
     A = _matrix(be, _graph(n=10, seed=13), pattern=True)
     partial = be.vector(np.array([1, 2]), np.array([0.5, 0.25]), 10)

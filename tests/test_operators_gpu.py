@@ -19,6 +19,8 @@ import pytest
 import gbgraph
 from gbgraph.backends import operators as ops
 from gbgraph.backends.cuda_translate import array_type, c_name, scalar_type, translate, translate_operator
+from gbgraph.backends.numba import operators as compiled
+from gbgraph.algorithms import coloring
 from gbgraph.backends.operators import local
 
 from conftest import gpu_available
@@ -412,6 +414,82 @@ def test_translated_row_operators_equal_numba(tmp_path, pattern):
 
 
 @needs_gxx
+def test_coloring_operators_translate_to_numbas_values(tmp_path):
+    """The row operators and binary operators of gbgraph/algorithms/coloring.py (first fits,
+    depths, rivals; the distance-2 window's bits and their colors), translated and run on
+    the host, against numba's compilation."""
+    from gbgraph.algorithms import coloring
+
+    rng = np.random.default_rng(23)
+    n = 70
+    indptr, cols, _ = _csr(n, rng, pattern=True, density=0.6)
+    colors = rng.integers(-1, 150, n).astype(np.int64)  # rows see over 64 colors: windows past the first
+    colors[:50] = np.arange(50) * 3 % 140
+    words = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True) | np.uint64(0xFFFFFFFF7FFFFFFF)
+    words[::3] = rng.integers(0, 2**20, words[::3].size, dtype=np.uint64)
+    position = rng.permutation(n).astype(np.int64)
+    position[::4] = -1
+    keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    groups = rng.integers(-1, 4, n).astype(np.int64)
+    hi = rng.integers(0, 9, n).astype(np.uint64)  # net summaries: unbroken runs (count = hi), broken ones, blocked
+    summaries = (hi << np.uint64(32)) | np.where(rng.random(n) < 0.97, hi, hi // np.uint64(2))
+    summaries[rng.random(n) < 0.01] |= np.uint64(1 << 63)
+    cases = [(coloring.FIRST_FIT, (colors,)), (coloring.FIRST_FIT_WHEN_READY, (colors, position)),
+             (coloring.CHAIN_DEPTH, (colors,)), (coloring.CHAIN_DEPTH_WHEN_READY, (colors, position)),
+             (coloring.SAME_GROUP_MAX, (keys, groups)), (coloring.CLOSED_FIT, (summaries,)),
+             (coloring.FREE_BIT, (words,))]
+    for k, (op, vectors) in enumerate(cases):
+        path = tmp_path / str(k)
+        path.mkdir()
+        got = host_rows(path, op, indptr, cols, None, vectors)
+        # numba's own program of the operator (constants, local arrays), as the backends run it
+        f = compiled._row_module(op, np.dtype(bool), tuple(v.dtype for v in vectors))._gb_op
+        results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), np.ones(cols.size, bool), *vectors)
+                   for r in range(n)]
+        want = (np.array([v for v, _ in results], got[0].dtype), np.array([p for _, p in results], bool))
+        _rows_equal(got, want)
+        assert want[1].any(), op
+    assert (got[0][got[1]] != 0).all() and not got[1].all()  # FREE_BIT: bits, and full windows
+    bits = np.uint64(1) << rng.integers(0, 64, 40).astype(np.uint64)
+    for k, (op, x, y) in enumerate([(coloring.WINDOW_BIT, colors, np.int64(64)),
+                                    (coloring.COLOR_OF, bits, np.int64(128)),
+                                    (coloring.HI_COUNT, summaries, summaries[::-1].copy())]):
+        t = translate_operator(op, (scalar_type(x.dtype), scalar_type(y.dtype)))
+        (tmp_path / f"binary{k}").mkdir()
+        ys = np.full(x.size, y, y.dtype) if np.ndim(y) == 0 else y
+        exe = _compile(tmp_path / f"binary{k}", f"""{_PRELUDE}{t.code}
+int main() {{
+{_read("x", x.dtype, x.size)}{_read("y", ys.dtype, ys.size)}    for (long long k = 0; k < {x.size}; ++k) {{
+        const {c_name(t.result)} z = {t.entry}::call(x[k], y[k]);
+        fwrite(&z, sizeof(z), 1, stdout);
+    }}
+    return 0;
+}}
+""")
+        raw = subprocess.run([str(exe)], input=x.tobytes() + ys.tobytes(), capture_output=True, check=True).stdout
+        f = numba.njit(op.func)
+        want = np.array([f(a, b) for a, b in zip(x, ys)])
+        np.testing.assert_array_equal(np.frombuffer(raw, want.dtype), want)
+    for k, (op, x) in enumerate([(coloring.AS_HI_COUNT, np.abs(colors)), (coloring.PACKED_COLOR, summaries),
+                                 (coloring.FULL_UPTO, summaries)]):
+        (tmp_path / f"unary{k}").mkdir()
+        t = translate_operator(op, (scalar_type(x.dtype),))
+        exe = _compile(tmp_path / f"unary{k}", f"""{_PRELUDE}{t.code}
+int main() {{
+{_read("x", x.dtype, x.size)}    for (long long k = 0; k < {x.size}; ++k) {{
+        const {c_name(t.result)} z = {t.entry}::call(x[k]);
+        fwrite(&z, sizeof(z), 1, stdout);
+    }}
+    return 0;
+}}
+""")
+        raw = subprocess.run([str(exe)], input=x.tobytes(), capture_output=True, check=True).stdout
+        f = numba.njit(op.func)
+        want = np.array([f(a) for a in x])
+        np.testing.assert_array_equal(np.frombuffer(raw, want.dtype), want)
+
+
+@needs_gxx
 def test_translated_vector_predicate_equals_numba(tmp_path):
     """An IndexUnaryOp reading vectors at i and j (Jet's select), on every (i, j)."""
     rng = np.random.default_rng(19)
@@ -591,6 +669,15 @@ _CASES = {
     "row operator ordered masked": lambda be, o: be.mxv(
         ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}), o["P"], be.full(o["n"], -1, "int64"),
         mask=o["mask"], order=o["priority"]),
+    "row operator ordered push bor": lambda be, o: be.mxv(coloring.FREE_BIT, o["P"], o["u64"], order=o["priority"],
+                                                          push="bor"),
+    "row operator ordered push max masked": lambda be, o: be.mxv(coloring.CHAIN_DEPTH, o["P"], o["i64"],
+                                                                 mask=o["mask"], order=o["priority"], push="max"),
+    "row operator ordered push monoid": lambda be, o: be.mxv(coloring.FREE_BIT, o["P"], o["u64"], order=o["rank"],
+                                                             push=ops.Monoid(umin, ALL)),
+    "row operator ordered push plus floats": lambda be, o: be.mxv(ops.RowOperator(weighted_sum, fill=0.5), o["W"],
+                                                                  (o["f64"], o["f32"]), order=o["priority"],
+                                                                  push="plus"),
     "row operator output controls": lambda be, o: be.mxv(
         ops.RowOperator(first_free, fill=-1, constants={"LIMIT": LIMIT}), o["P"], o["colors"],
         out=be.full(o["n"], 7, "int64"), accum="plus", mask=o["mask"]),
@@ -706,6 +793,8 @@ user.row_operator(ops.RowOperator(T.weighted_sum, fill=0.0), Matrix(n, np.ones(2
                   i64, np.zeros(1, np.int64), n, n)
 user.row_operator(ops.RowOperator(T.first_free, fill=-1, constants={"LIMIT": 64}), Matrix(n, None), (i64,), i64, None,
                   n, n, i64[::-1].copy())
+user.row_operator(T.coloring.FREE_BIT, Matrix(n, None), (u64,), i64, None, n, n, i64[::-1].copy(), "bor")
+user.row_operator(T.coloring.CHAIN_DEPTH, Matrix(n, None), (i64,), i64, None, n, n, i64[::-1].copy(), umin)
 try:
     user.reduce(umin, np.arange(1000, dtype=np.uint64))  # chunks, then their fold
 except AttributeError:  # the partial sum's .get(): numpy has none
@@ -730,7 +819,7 @@ def test_launchers_instantiate_kernels_that_compile(tmp_path):
                          text=True)
     assert run.returncode == 0, run.stderr
     recorded = json.loads(run.stdout.splitlines()[-1])
-    assert len(recorded) == 13
+    assert len(recorded) == 15
     source = (KERNELS / "operators.cu").read_text()
     for k, (code, name, count) in enumerate(recorded):
         unit = tmp_path / f"unit{k}.cu"
@@ -805,6 +894,7 @@ print(json.dumps(report))
 _DEVICE_KERNELS = {"apply": "map_", "ewise_mult": "map_binary", "ewise_add full": "map_binary", "apply_index": "index_unary", "select": "index_unary",
                    "reduce_rows": "reduce_rows", "reduce_cols": "reduce_rows", "reduce ": "reduce_chunks",
                    "mxv": "semiring_rows", "vxm": "semiring_rows", "row operator ordered": "row_operator_ordered",
+                   "row operator ordered push": "row_operator_pushed",
                    "row operator": "row_operator"}
 
 

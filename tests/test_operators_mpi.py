@@ -134,7 +134,8 @@ def be():
 
 twin = core.twin
 for _name, _test in list(vars(core).items()):
-    if _name.startswith("test_") and "be" in inspect.signature(_test).parameters:
+    # not the ordered pushes: this backend raises NotImplementedError for them (tests/test_mpi.py)
+    if _name.startswith("test_") and "be" in inspect.signature(_test).parameters and "push" not in _name:
         globals()[_name.replace("test_", "test_core_", 1)] = _test
 
 

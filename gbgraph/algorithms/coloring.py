@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import backends
 from .._checks import check_integer
+from ..backends.operators import BinaryOp, Monoid, RowOperator, Semiring, UnaryOp, local
 from .._labels import labelled, node_ids
 from ..errors import StallError
 from ..results import ColoringResult
@@ -35,6 +36,219 @@ PRIORITIES = ("random", "largest_degree")
 _TAIL = 32
 _SEEDS = 2**63  # seeds reach the cupy hash kernel as a signed 64-bit round number
 
+
+# ---- the operators of the rounds (restricted Python: gbgraph.backends.operators) ---------
+# A color below 0 (the fill of absent entries) stands for no color. Colors are looked up 64
+# at a time: a word holds bit c - base for each color c of base..base + 63 met.
+
+
+def _window(start, stop, cols, colors, base):
+    """The colors base..base + 63 that the columns ``cols[start:stop]`` hold, as a bit word."""
+    word = np.uint64(0)
+    for p in range(start, stop):
+        offset = colors[cols[p]] - base
+        if offset >= 0 and offset < 64:
+            word |= np.uint64(1) << np.uint64(offset)
+    return word
+
+
+def _lowest_zero(word):
+    """The index of the lowest bit not set in ``word`` (which is not all ones)."""
+    c = 0
+    while (word >> np.uint64(c)) & np.uint64(1) != np.uint64(0):
+        c += 1
+    return c
+
+
+def _smallest_free(start, stop, cols, colors):
+    """The smallest color >= 0 that no column of ``cols[start:stop]`` holds: in the first
+    window of 64 colors (most rows), else window after window of ``WORDS`` words, so that
+    a row reaching c colors reads its entries about c / (64 WORDS) times, not c / 64 (a
+    clique's in-order pass). A row reaches at most its length of colors: the loop ends."""
+    word = _window(start, stop, cols, colors, 0)
+    if ~word != np.uint64(0):
+        return _lowest_zero(word)
+    words = local(WORDS, np.uint64)  # noqa: F821 (WORDS: a constant of the operator, _WIDE)
+    found = -1
+    base = 64
+    while found < 0:
+        for k in range(WORDS):
+            words[k] = np.uint64(0)
+        for p in range(start, stop):
+            offset = colors[cols[p]] - base
+            if offset >= 0 and offset < 64 * WORDS:
+                words[offset >> 6] |= np.uint64(1) << np.uint64(offset & 63)
+        k = 0
+        while k < WORDS and found < 0:
+            if ~words[k] != np.uint64(0):
+                found = base + 64 * k + _lowest_zero(words[k])
+            k += 1
+        base += 64 * WORDS
+    return found
+
+
+def _first_fit(i, start, stop, cols, vals, colors):
+    """First fit: the smallest color that no column of row i holds."""
+    return _smallest_free(start, stop, cols, colors), True
+
+
+def _first_fit_when_ready(i, start, stop, cols, vals, colors, position):
+    """First fit of row i once every column placed before it (``position`` >= 0 and lower)
+    has a color; no entry while one has none."""
+    at = position[i]
+    for p in range(start, stop):
+        before = position[cols[p]]
+        if before >= 0 and before < at and colors[cols[p]] < 0:
+            return 0, False
+    return _smallest_free(start, stop, cols, colors), True
+
+
+def _deepest(start, stop, names, depth):
+    """1 + the largest depth among the entries ``names[start:stop]`` name (-1: none yet)."""
+    d = 0
+    for p in range(start, stop):
+        d = max(d, depth[names[p]] + 1)
+    return d
+
+
+def _chain_depth(i, start, stop, cols, vals, depth):
+    """Jones and Plassmann's depth: 1 + the largest depth among the columns (-1: none yet)."""
+    return _deepest(start, stop, cols, depth), True
+
+
+def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
+    """:func:`_chain_depth` of row i once every column placed before it has its depth."""
+    at = position[i]
+    for p in range(start, stop):
+        before = position[cols[p]]
+        if before >= 0 and before < at and depth[cols[p]] < 0:
+            return 0, False
+    return _deepest(start, stop, cols, depth), True
+
+
+def _same_group_max(i, start, stop, cols, vals, keys, groups):
+    """The largest key among the columns in the group of i (groups below 0: in none)."""
+    g = groups[i]
+    best = np.uint64(0)
+    hit = False
+    for p in range(start, stop):
+        j = cols[p]
+        if groups[j] == g:
+            best = max(best, keys[j])
+            hit = True
+    return best, hit
+
+
+def _free_bit(i, start, stop, cols, vals, words):
+    """The lowest bit set in none of the words that row i's columns name, as a word: the
+    first fit of i in a window of 64 colors at distance 2, where the columns are i's nets
+    and ``words`` their colors; no entry when the window is full."""
+    word = np.uint64(0)
+    for p in range(start, stop):
+        word |= words[cols[p]]
+    free = ~word
+    return free & (~free + np.uint64(1)), free != np.uint64(0)
+
+
+def _window_bit(c, base):
+    """Color c as a bit of the window base..base + 63 (0 outside it, or no color)."""
+    if c >= base and c < base + 64:
+        return np.uint64(1) << np.uint64(c - base)
+    return np.uint64(0)
+
+
+def _color_of(bit, base):
+    """base + the index of the bit set in ``bit`` (a power of two)."""
+    c = base
+    rest = bit
+    while rest > np.uint64(1):
+        rest >>= np.uint64(1)
+        c += 1
+    return c
+
+
+def _hi_count(x, y):
+    """The nets' summaries combined: the blocked flag (bit 63) or-ed, the largest color + 1
+    (bits 32..62) the larger, the colored members (bits 0..31) added."""
+    block = (x | y) & np.uint64(0x8000000000000000)
+    top = max(x & np.uint64(0x7FFFFFFF00000000), y & np.uint64(0x7FFFFFFF00000000))
+    return block | top | ((x & np.uint64(0xFFFFFFFF)) + (y & np.uint64(0xFFFFFFFF)))
+
+
+def _as_hi_count(c):
+    """A colored vertex's summary: color + 1, one member."""
+    return (np.uint64(c + 1) << np.uint64(32)) | np.uint64(1)
+
+
+def _full_upto(x):
+    """hi where a net's summary holds exactly the colors 0..hi - 1, else 0."""
+    hi = (x >> np.uint64(32)) & np.uint64(0x7FFFFFFF)
+    if hi == x & np.uint64(0xFFFFFFFF):
+        return np.int64(hi)
+    return np.int64(0)
+
+
+def _packed_color(x):
+    """The color a summary pushed by :func:`_closed_fit` gives: its largest color + 1, less 1."""
+    return np.int64(x >> np.uint64(32)) - 1
+
+
+def _closed_fit(i, start, stop, cols, vals, nets):
+    """Row i's first fit when every net of i holds exactly the colors 0..hi - 1 (as many
+    colored members as its largest color + 1: the members of a net have distinct colors):
+    the largest hi, pushed as (color + 1, one member); else, or when a net is blocked, the
+    blocked flag, which blocks the later rows that share a net with i."""
+    top = np.uint64(0)
+    for p in range(start, stop):
+        x = nets[cols[p]]
+        hi = (x >> np.uint64(32)) & np.uint64(0x7FFFFFFF)
+        if x >= np.uint64(0x8000000000000000) or hi != x & np.uint64(0xFFFFFFFF):
+            return np.uint64(0x8000000000000000), True
+        top = max(top, hi)
+    return ((top + np.uint64(1)) << np.uint64(32)) | np.uint64(1), True
+
+
+#: Words of the windows after the first: 2048 colors a pass over a row.
+_WIDE = {"WORDS": 32}
+#: ``t<U> = first_fit(A, colors)``: each row's smallest color not within reach; with
+#: ``order=``, the rows one after another (sequential greedy in that order).
+FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", constants=_WIDE,
+                        helpers=(_window, _lowest_zero, _smallest_free))
+#: The first fit of the rows whose earlier rows within reach have their colors: a round of
+#: the in-order pass run in parallel (Jones and Plassmann's rounds with first fit).
+FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_fit_when_ready", constants=_WIDE,
+                                   helpers=(_window, _lowest_zero, _smallest_free))
+#: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key; at
+#: distance 2 over the nets' best depths, each pushed with ``push="max"``.
+CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_deepest,))
+#: Rounds of that pass in parallel: the rows whose earlier columns have their depths.
+CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
+                                     helpers=(_deepest,))
+#: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
+SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
+#: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
+#: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
+FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
+#: ``words = window_bit(colors, base)``: each color as a bit of its window, 0 outside.
+WINDOW_BIT = BinaryOp(_window_bit, name="window_bit")
+#: ``colors = color_of(bit, base)``: a window's bit back to its color.
+COLOR_OF = BinaryOp(_color_of, name="color_of")
+#: A net's summary at distance 2, packed in a uint64: blocked (bit 63), its largest color + 1
+#: (bits 32..62), its colored members (bits 0..31); or, max and plus of the fields.
+HI_COUNT = Monoid(_hi_count, np.uint64(0), name="hi_count")
+#: ``nets = A ⊕hi_count.second summary(colors)``: each net's summary.
+HI_COUNT_SECOND = Semiring(HI_COUNT, "second")
+#: ``summary = as_hi_count(colors)``: a colored vertex as a net summary.
+AS_HI_COUNT = UnaryOp(_as_hi_count, name="as_hi_count")
+#: ``full = full_upto(nets)``: the colors 0..hi - 1 a net holds all of (0: none known).
+FULL_UPTO = UnaryOp(_full_upto, name="full_upto")
+#: ``colors = packed_color(fits)``: the colors of :data:`CLOSED_FIT`'s unblocked rows.
+PACKED_COLOR = UnaryOp(_packed_color, name="packed_color")
+#: Distance 2, in order with ``push=HI_COUNT``: the first fit of a row whose nets each hold
+#: an unbroken run of colors from 0, the blocked flag otherwise (:func:`_closed_fits`).
+CLOSED_FIT = RowOperator(_closed_fit, fill=0, name="closed_fit")
+#: A summary's blocked flag: the values of CLOSED_FIT at or above it are rows it left.
+_BLOCKED = np.uint64(0x8000000000000000)
 
 
 def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=None, seed=0,
@@ -120,9 +334,13 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=
     -----
     A round is one masked ``max_second`` product over the uncolored rows (two products over
     closed neighbourhoods for distance 2) and a few passes over the uncolored vertices;
-    first-fit adds a row gather of the winners and a bitwise-or reduction of their
-    neighbours' color bits, 64 colors per word (``docs/coloring.md`` explains why the
-    reduction is array code and not a ``bor`` semiring). Rounds: the depth of the
+    first fit is a row operator (:data:`FIRST_FIT`: the colors of a row as bit words, 64
+    colors per word, and the lowest bit not set), passed to ``mxv`` over the rows to color,
+    or with ``order=`` for the passes in order. At distance 2 the rows are closed
+    neighbourhoods, "nets" [6]_: first fit reads each net's colors as one word per window
+    (``A ⊕bor.second words``), and the passes in order push what a vertex takes into its
+    nets (``mxv(..., order=, push=)``), so that no step costs a hub's squared degree.
+    Rounds: the depth of the
     priority order, O(log n / log log n) for bounded degree and random priorities [2]_.
 
     References
@@ -140,6 +358,9 @@ def color(A, method="greedy", *, distance=1, backend=None, priority=None, order=
        https://doi.org/10.1109/IPDPS.2016.54
     .. [5] J. C. Culberson, "Iterated greedy graph coloring and the difficulty landscape,"
        Technical Report TR 92-07, University of Alberta, 1992.
+    .. [6] M. K. Taş, K. Kaya and E. Saule, "Greed is good: parallel algorithms for
+       bipartite-graph partial coloring on multicore architectures," ICPP 2017, pp. 503-512.
+       https://doi.org/10.1109/ICPP.2017.59
 
     Examples
     --------
@@ -280,17 +501,211 @@ def _checked_order(order, n, xp):
 
 def _sequential(be, graph, keys, priority, order):
     """Each vertex, in ``order`` (else by decreasing key), takes its first fit among the
-    vertices colored before it: ``Backend.first_fit`` with a priority, whose Jones-Plassmann
-    rounds color a vertex once every neighbour before it has its color."""
+    vertices colored before it: one ordered pass of :data:`FIRST_FIT`."""
     n, xp = graph.n, be.xp
     if order is None:  # by decreasing key (keys are unique)
         order = xp.argsort(_ordered(keys, xp.arange(n, dtype=xp.int64), priority))[::-1]
     rank = xp.empty(n, xp.int64)  # int64 ranks: the first in order ranks highest
     rank[order] = xp.arange(n, 0, -1, dtype=xp.int64)
-    uncolored = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
-    colors = be.first_fit(be.adjacency(graph), uncolored, mask=be.full(n, True, "bool"),
-                          priority=be.full(n, rank, rank.dtype.name))  # colors = first fit, by decreasing rank
+    colors = _first_fits(be, be.adjacency(graph), _none(be, n), be.full(n, True, "bool"),
+                         be.full(n, rank, rank.dtype.name), 1)  # colors = first fit, by decreasing rank
     return _result(be.values(colors), 1)
+
+
+# ---- the passes in order: one sweep on the host, Jones-Plassmann rounds on a GPU -----------
+# A pass in order runs on one thread, which a GPU runs slowly: there its values come from
+# Jones and Plassmann's rounds, in which a row takes its value once every row before it
+# within reach has its own (the rows of a round are not within reach of each other), in as
+# many rounds as the pass's longest chain. At distance 2, A is the pattern of A + I, whose
+# rows are closed neighbourhoods, "nets" [6]_: the sweeps push what a row takes into its
+# nets (``mxv(..., order=, push=)``), and nothing reads a two-hop matrix, whose size is the
+# sum of the squared degrees.
+
+
+def _sweeps(be):
+    """Whether the passes in order run as one sweep (the host) or as rounds (a GPU)."""
+    return be.xp is np
+
+
+def _first_fits(be, A, colors, rows, order, hops):
+    """``w<rows>``: the first fit of each row of ``rows`` by decreasing ``order`` (equal:
+    lower index first), each seeing ``colors`` and the colors given before it (sequential
+    greedy coloring in that order); the rows have no color in ``colors``."""
+    if hops == 1:
+        if _sweeps(be):
+            return be.mxv(FIRST_FIT, A, colors, mask=rows, order=order)  # w<rows> = first fit, row after row
+        return _in_rounds(be, A, colors, rows, order, FIRST_FIT_WHEN_READY)
+    if _sweeps(be):
+        try:
+            return _first_fit_nets(be, A, colors, rows, order)
+        except NotImplementedError:  # a backend without ordered pushes (mpi): the rounds
+            pass
+    colors = be.apply("identity", colors)  # a copy: the rounds add to it
+    for won in _rounds_of(be, A, rows, order):
+        be.assign(colors, _first_fit_nets(be, A, colors, won), mask=won)  # colors<won> = first fit
+    return be.apply("identity", colors, mask=rows)  # colors<rows>
+
+
+def _depths(be, A, keys, hops):
+    """Jones and Plassmann's depth of every entry of ``keys`` (unique): 0 when no entry
+    within reach has a larger key, else 1 + their largest depth (the round in which the
+    rounds over the entries of ``keys`` would color it). At distance 2 a net keeps the
+    largest depth among its members so far: ``d(i) = 1 + max best(w)`` over the nets w of
+    i, pushed into each (``push="max"``)."""
+    none = _none(be, keys.size)
+    if _sweeps(be):
+        if hops == 1:
+            return be.mxv(CHAIN_DEPTH, A, none, mask=keys, order=keys)  # depth<keys> = 1 + max depth, in order
+        try:
+            return be.mxv(CHAIN_DEPTH, A, none, mask=keys, order=keys, push="max")  # best ⊕max= A(i, :)ᵀ d
+        except NotImplementedError:  # a backend without ordered pushes (mpi): the rounds
+            pass
+    if hops == 1:
+        return _in_rounds(be, A, none, keys, keys, CHAIN_DEPTH_WHEN_READY)
+    depth = be.apply("identity", be.full(keys.size, 0, "int64"), mask=keys)
+    for r, won in enumerate(_rounds_of(be, A, keys, keys)):
+        be.assign(depth, be.xp.int64(r), mask=won)  # depth<won> = r
+    return depth
+
+
+def _in_rounds(be, A, colors, rows, order, ready):
+    """A pass in order by Jones and Plassmann's rounds of ``ready``, a row operator that
+    gives no entry while a row placed before it has no value (``colors`` below 0 there):
+    the values of the pass, which the rows have none of at the start."""
+    xp = be.xp
+    ids = be.indices(rows)
+    place = xp.empty(ids.size, xp.int64)
+    place[_by_decreasing(xp, be.values(be.extract(order, ids)))] = xp.arange(ids.size)
+    position = be.vector(ids, place, rows.size)  # position(i): i's place in the order, 0 first
+    colors = be.apply("identity", colors)  # a copy: the rounds add to it
+
+    def round_(left, colors, r):
+        t = be.mxv(ready, A, (colors, position), mask=left)  # t<left> = the values of the ready rows
+        be.assign(colors, t, mask=t)  # colors<t> = t
+        return be.apply("identity", left, mask=t, complement=True), colors  # left<¬t>
+
+    (_, colors), _ = be.iterate(round_, (rows, colors))
+    return be.apply("identity", colors, mask=rows)  # colors<rows>
+
+
+def _rounds_of(be, A, rows, order):
+    """The rounds of a pass in order at distance 2: each time, the rows left that no row
+    left within distance 2 precedes (``m = A ⊕max.second rank``, twice, as
+    :class:`_Rounds` finds its winners)."""
+    left = _ranks(be, rows, order)
+    while be.nvals(left):
+        m = be.mxv("max_second", A, left)  # m = A ⊕max.second rank: each net's first
+        m = be.mxv("max_second", A, m, mask=left)  # m<left> = A ⊕max.second m
+        won = be.select("valueeq", be.ewise_mult("eq", m, left), True)  # won = select(m == rank): no one before
+        yield won
+        left = be.apply("identity", left, mask=won, complement=True)  # left<¬won>
+
+
+def _by_decreasing(xp, values):
+    """The stable order of ``values`` from the largest down (equal ones: lower position first)."""
+    keys = ~values if values.dtype.kind in "iub" else -values
+    return xp.argsort(keys, kind="stable") if xp is np else xp.argsort(keys)  # CuPy's sorts are stable
+
+
+def _first_fit_nets(be, A, colors, rows, order=None):
+    """``w<rows>``: the first fit at distance 2 of each row of ``rows`` (A the pattern of
+    A + I), seeing ``colors``, window by window of 64 colors, as Taş et al.'s net-based
+    coloring [6]_ reads colors: each net's word ``netword = words ⊕bor.first A`` (A is
+    symmetric: pushed from the vertices colored in the window), then :data:`FREE_BIT` of each
+    row over its nets' words; a row whose window is full waits for the next. With
+    ``order``, the rows one after another by decreasing order, each bit pushed into its nets'
+    words (``push="bor"``): sequential greedy in that order, as a row that passes on to the
+    next window takes no color of this one. Before the windows, :func:`_closed_fits` gives
+    the rows whose first fit follows from their nets' summaries, and each row left waits
+    for the window of its lower bound (:func:`_lower_bounds`). A window costs the rows'
+    lengths and the colored members of the nets, never a net's square."""
+    colors = be.select("valuege", colors, 0)  # the colored vertices only: each window reads them
+    chosen = _none(be, rows.size)
+    if order is not None:  # ranks 0.. once: each window's sweep sorts its rows by counting
+        order = _ranks(be, rows, order)
+        chosen, rows = _closed_fits(be, A, colors, rows, order)
+        colors = be.ewise_add("first", colors, chosen)  # colors ∪ chosen (the rows had none)
+        lower = _lower_bounds(be, A, colors, rows) if be.nvals(rows) else None
+    pending = rows
+    base = 0
+    while be.nvals(pending):
+        ready = pending
+        if order is not None:
+            later = be.select("valuege", lower, be.xp.int64(base + 64), mask=pending)  # bound past this window
+            if be.nvals(later) == be.nvals(pending):  # no row can take a color here: on to the lowest bound
+                base = int(be.reduce(later, "min")) // 64 * 64
+                continue
+            ready = be.apply("identity", pending, mask=later, complement=True)  # ready = pending<¬later>
+        at = be.xp.int64(base)
+        words = be.select("valuene", be.apply(WINDOW_BIT, colors, right=at), 0)  # words(j) = 1 << (colors(j) - base)
+        nets = be.vxm("bor_first", words, A)  # netword = words ⊕bor.first A: each net's colors in the window
+        if order is None:
+            bits = be.mxv(FREE_BIT, A, nets, mask=ready)  # bits<ready> = lowest zero of A ⊕bor.second netword
+        else:  # the same, row after row, each bit into its nets: netword ⊕bor= A(i, :)ᵀ bit
+            bits = be.mxv(FREE_BIT, A, nets, mask=ready, order=order, push="bor")
+        found = be.apply(COLOR_OF, bits, right=at)  # the bits' colors
+        be.assign(chosen, found, mask=found)  # chosen<found> = base + bit
+        pending = be.apply("identity", pending, mask=found, complement=True)  # pending<¬found>
+        base += 64
+    return chosen
+
+
+def _lower_bounds(be, A, colors, rows):
+    """A lower bound of the first fit of each row of ``rows`` (int64): the largest hi of a
+    net of the row that holds exactly the colors 0..hi - 1 (its members have distinct
+    colors: as many as its largest + 1), all of which the row sees. A row skips the windows
+    below its bound, where it would find no free color (a star's hub: its last window)."""
+    nets = be.mxv(HI_COUNT_SECOND, A, be.apply(AS_HI_COUNT, colors))  # nets = A ⊕hi_count.second summary
+    full = be.apply(FULL_UPTO, nets)  # full(w) = hi where net w holds 0..hi - 1, else 0
+    lower = be.mxv("max_second", A, full, mask=rows)  # lower<rows> = A ⊕max.second full
+    return be.ewise_add("max", lower, be.apply("identity", be.full(rows.size, 0, "int64"), mask=rows))
+
+
+def _closed_fits(be, A, colors, rows, order):
+    """The first fits in order that need no window: one sweep of :data:`CLOSED_FIT` over the
+    nets' summaries (``nets = A ⊕hi_count.second summary(colors)``, each row's pushed with
+    ``push=HI_COUNT``). A row whose nets each hold the colors 0..hi - 1 and nothing else
+    takes the largest hi, its first fit exactly; a row that has a net of other colors, or a
+    net blocked by an earlier such row, takes none and blocks its nets, so that a row it
+    colors sees every earlier row within distance 2. Returns (the colors given, the rows
+    left), the rows left to the windows, which read the colors given as colors before them
+    (the ones they cannot see are not within their reach). A star's leaves, which the windows
+    would color 64 at a time, are all given their colors here."""
+    nets = be.mxv(HI_COUNT_SECOND, A, be.apply(AS_HI_COUNT, colors))  # nets = A ⊕hi_count.second summary
+    fits = be.mxv(CLOSED_FIT, A, nets, mask=rows, order=order, push=HI_COUNT)  # nets ⊕hi_count= A(i, :)ᵀ fit
+    given = be.apply(PACKED_COLOR, be.select("valuelt", fits, _BLOCKED))  # colors<unblocked> = hi - 1
+    return given, be.select("valuege", fits, _BLOCKED)  # the rows left: blocked
+
+
+def _ranks(be, rows, order):
+    """Unique int64 ranks of the entries of ``rows``, ``count - 1`` down to 0 by decreasing
+    ``order`` (equal values: the lower index ranks higher)."""
+    xp = be.xp
+    ids = be.indices(rows)
+    rank = xp.empty(ids.size, xp.int64)
+    rank[_by_decreasing(xp, be.values(be.extract(order, ids)))] = xp.arange(ids.size - 1, -1, -1, dtype=xp.int64)
+    return be.vector(ids, rank, rows.size)
+
+
+def _rival_nets(be, A, U, t):
+    """``rival<U>(i)``: the largest key of U within distance 2 of i (A the pattern of A +
+    I) whose tentative color ``t`` is i's, i included: ``M = A ⊕max.second K`` with
+    ``K(j, t_j) = U(j)``, each net's best key per color, then ``C<T> = A ⊕max.second M`` on
+    the mask ``T(i, t_i)`` alone, a dot product per row of U over i's nets (the sum of the
+    net sizes, where ``A ⊕max.second M`` unmasked would cost a net's square)."""
+    ids = be.indices(U)
+    tentative = be.values(be.extract(t, ids))
+    n, k = U.size, int(tentative.max()) + 1 if ids.size else 1
+    K = be.build_matrix(ids, tentative, be.values(U), n, k)  # K(j, t_j) = U(j)
+    M = be.mxm("max_second", A, K)  # M(w, c) = the best key of color c in net w
+    T = be.build_matrix(ids, tentative, be.xp.ones(ids.size, bool), n, k)  # T(i, t_i)
+    C = be.mxm("max_second", A, M, mask=T)  # C<T> = A ⊕max.second M
+    return be.reduce_rows(C, "max")  # rival(i) = C(i, t_i)
+
+
+def _none(be, n):
+    """An int64 vector of size n without entries: no vertex has a color (or a depth) yet."""
+    return be.vector(be.xp.empty(0, be.xp.int64), be.xp.empty(0, be.xp.int64), n)
 
 
 def _ordered(keys, ids, priority):
@@ -309,13 +724,13 @@ def _few(won, left):
 def _finish_by_depth(rounds, colors, won, first):
     """Color the vertices left after this round's winners ``won`` as the remaining rounds
     would, the next one giving color ``first``: each takes ``first`` plus its depth in the
-    order of the keys (:meth:`~gbgraph.backends.base.Backend.chain_depth`). Returns the
-    number of those rounds."""
+    order of the keys (an ordered pass of :data:`CHAIN_DEPTH`). Returns the number of those
+    rounds."""
     be = rounds.be
     left = rounds.uncolored()
     left = left[~be.xp.isin(left, won)]
     keys = be.vector(left, rounds.values[left], rounds.n)
-    depth = be.chain_depth(rounds.A, keys, hops=rounds.distance)  # the round each would win, counted from the next
+    depth = _depths(be, rounds.A, keys, rounds.distance)  # the round each would win, from the next
     depth_values = be.values(depth)
     colors[be.indices(depth)] = first + depth_values
     return int(depth_values.max()) + 1 if depth_values.size else 0
@@ -332,29 +747,34 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     (dense subgraphs, where a round would color about one vertex of each), the rest take
     their first fit one after another by decreasing key. Last, Culberson's iterated greedy
     step recolors the color classes one after another, the last class first, each
-    vertex taking its first fit: this never adds a color and often removes one.
+    vertex taking its first fit: this never adds a color and often removes one. Every step
+    is a row operator passed to ``mxv``: at distance 1 :data:`FIRST_FIT` and
+    :data:`SAME_GROUP_MAX`, and :data:`FIRST_FIT` with ``order=`` for the passes in order; at
+    distance 2 over the nets (:func:`_first_fit_nets`, :func:`_rival_nets`).
     """
     A = be.adjacency(graph, closed=hops == 2)
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
-    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first_fit skips it)
+    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
     rounds = 0
-    while be.nvals(U):
+    while be.nvals(U) and not (rounds and _few(be.nvals(won), be.nvals(U))):
         if rounds == max_iter:
             raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-        t = be.first_fit(A, colors, mask=U, hops=hops)  # t<U> = the first fit of each
-        rival = be.mxv_grouped("max_second", A, U, t, mask=U, hops=hops)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        if hops == 1:
+            t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
+            rival = be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+        else:
+            t = _first_fit_nets(be, A, colors, U)  # t<U> = the first fit of each, through the nets
+            rival = _rival_nets(be, A, U, t)  # rival<U> = the best same-color key within distance 2
         lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
         won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
         be.assign(colors, won, mask=won)  # colors<won> = t
         U = be.apply("identity", U, mask=lost)  # U = U<lost>
         rounds += 1
-        if be.nvals(U) and _few(be.nvals(won), be.nvals(U)):
-            be.assign(colors, be.first_fit(A, colors, mask=U, hops=hops, priority=U), mask=U)  # colors<U> = in key order
-            break
-    uncolored = be.vector(xp.empty(0, xp.int64), xp.empty(0, xp.int64), n)
-    recolored = be.first_fit(A, uncolored, mask=be.full(n, True, "bool"), hops=hops, priority=colors)  # by class, last first
+    if be.nvals(U):  # a round colored few: the rest in key order
+        be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
+    recolored = _first_fits(be, A, _none(be, n), be.full(n, True, "bool"), colors, hops)  # by class, last first
     return _result(be.values(recolored), rounds)
 
 

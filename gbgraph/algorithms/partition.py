@@ -39,6 +39,7 @@ import numpy as np
 from .. import backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
+from ..backends.operators import RowOperator
 from ..graph import Graph, as_graph, check_weights_option, choose_weights, csr_on_device
 from .coarsen import CoarseningStallWarning, coarsen
 from ..hashing import Packing
@@ -449,6 +450,25 @@ def _host(x):
     return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
 
 
+def _same_part_sum(i, start, stop, cols, vals, u, parts):
+    """``⊕plus`` of ``A(i, j) u(j)`` over the columns j in the part of i, in column order (a
+    pattern's values are True: counts); no entry when none is."""
+    g = parts[i]
+    total = 0
+    hit = False
+    for p in range(start, stop):
+        j = cols[p]
+        if parts[j] == g:
+            x = vals[p] * u[j]
+            total = total + x if hit else x
+            hit = True
+    return total, hit
+
+
+#: ``w = (A ∘ [p_i = p_j]) ⊕plus.times u``: the weight each row keeps inside its part.
+SAME_PART_SUM = RowOperator(_same_part_sum, fill=None, name="same_part_sum")
+
+
 def _cut(be, graph, parts):
     """``½ Σ_ij A(i, j) [p(i) ≠ p(j)]``: the weighted degrees minus the weight inside each
     part (the product over same-part neighbours), halved. A pattern counts edges with
@@ -460,7 +480,7 @@ def _cut(be, graph, parts):
     else:
         A, semiring, ones = be.adjacency(graph, weighted=True), "plus_times", be.full(n, 1.0, "float64")
     degree = be.reduce(be.mxv(semiring, A, ones), "plus")  # Σ_i (A ⊕.⊗ 1)(i)
-    inside = be.reduce(be.mxv_grouped(semiring, A, ones, _full(be, parts)), "plus")  # same-part weight
+    inside = be.reduce(be.mxv(SAME_PART_SUM, A, (ones, _full(be, parts))), "plus")  # Σ_i ((A ∘ [p_i = p_j]) ⊕.⊗ 1)(i)
     cut = ((degree or 0) - (inside or 0)) / 2
     if graph.weights is None:
         return int(cut)

@@ -78,7 +78,6 @@ two operands meet (``mxv``, ewise)     the operands' types unified: numpy's prom
 import abc
 import contextlib
 
-from . import forms
 
 __all__ = ["Backend", "DTYPES", "MONOIDS", "BINARY_OPS", "UNARY_OPS", "SEMIRINGS", "POSITIONAL_SEMIRINGS",
            "SELECT_OPS", "INDEX_UNARY_OPS"]
@@ -165,7 +164,7 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False, order=None):
+            accum=None, replace=False, order=None, push=None):
         """Matrix-vector product: ``w<mask> accum= A ⊕.⊗ u``, or a row operator on each row.
 
         ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j where both ``A(i, j)`` and ``u(j)`` are
@@ -186,6 +185,14 @@ class Backend(abc.ABC):
         Gauss-Seidel sweep such as sequential greedy coloring. A vector is read at i (size
         ``nrows``) or at a column (size ``ncols``).
 
+        With ``push`` as well (an ordered sweep that pushes), row i's present value x is
+        still ``w(i)``, but instead of ``v1(i) = x`` the sweep combines x into every column
+        of the row: ``v1(j) = v1(j) ⊕ x`` for each entry ``A(i, j)`` (``v1 ⊕= A(i, :)ᵀ x``,
+        x cast to v1's dtype, v1 of size ``ncols``), which later rows read. Sequential
+        distance-2 coloring is one: over closed neighbourhoods ("nets"), a vertex ORs its
+        nets' color words into its own and pushes the bit it takes into each of them, so
+        that a sweep costs the sum of the rows' lengths, not of their squares.
+
         Parameters
         ----------
         semiring : str, Semiring or RowOperator
@@ -200,6 +207,11 @@ class Backend(abc.ABC):
             Output controls (module docstring).
         order : vector, optional
             A RowOperator's sequential order: an entry at every row computed.
+        push : str or Monoid, optional
+            With ``order``: the monoid each row's value is pushed into ``v1`` with, a name
+            (``"plus"``, ``"times"``, ``"min"``, ``"max"``, ``"lor"``, ``"land"``, ``"lxor"``,
+            ``"bor"``, ``"band"``, ``"bxor"``) or a
+            :class:`~gbgraph.backends.operators.Monoid` (values cast to its dtype).
 
         Returns
         -------
@@ -215,12 +227,17 @@ class Backend(abc.ABC):
         ValueError
             An unknown semiring name, ``accum`` without ``out``, ``order`` without a
             RowOperator or without an entry at a row computed, a vector with absent entries
-            where the RowOperator's fill is None, or a wrong number or size of vectors.
+            where the RowOperator's fill is None, or a wrong number or size of vectors;
+            ``push`` without a RowOperator and ``order``, an unknown push monoid name, or a
+            first vector not of size ``ncols``.
         TypeError
-            A user operator numba cannot type on these dtypes.
+            A user operator numba cannot type on these dtypes; a ``push`` that is neither a
+            name nor a Monoid.
         NotImplementedError
             The backend has no typed instance of the semiring for these dtypes (``plus_times``
-            on bool), naming verb, semiring, dtypes and backend.
+            on bool), naming verb, semiring, dtypes and backend; a push monoid not defined on
+            v1's dtype (``bor`` on floats); ``push`` on the mpi backend, whose ordered
+            sweeps run rank by rank.
 
         Examples
         --------
@@ -232,6 +249,12 @@ class Backend(abc.ABC):
         >>> c = be.mxv(first_fit, A, be.full(3, -1, "int64"), order=be.full(3, 0, "int64"))
         >>> be.values(c)  # greedy coloring in index order
         array([0, 1, 0])
+        >>> from gbgraph.backends.operators import _doc_free_bit
+        >>> closed = be.matrix(np.array([0, 2, 5, 7]), np.array([0, 1, 0, 1, 2, 1, 2]))  # A + I
+        >>> bits = be.mxv(RowOperator(_doc_free_bit, fill=0), closed, be.full(3, 0, "uint64"),
+        ...               order=be.full(3, 0, "int64"), push="bor")  # distance-2 greedy, as bits
+        >>> be.values(bits)
+        array([1, 2, 4], dtype=uint64)
         """
 
     @abc.abstractmethod
@@ -773,76 +796,6 @@ class Backend(abc.ABC):
         while (stop is None or r < stop) and self.nvals(state[0]):
             state, r = tuple(step(*state, r)), r + 1
         return state, r
-
-    # ---- fused verbs -------------------------------------------------------------------
-    # Steps of the algorithms that one pass over the rows computes, but that take several
-    # GraphBLAS calls. Their GraphBLAS forms (forms.py) are what every backend inherits; a
-    # backend may run them as kernels of its own, with the same results.
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        """The smallest free color of each row of ``mask``: first fit.
-
-        ``w(i) = min{c >= 0 : colors(j) != c for every j reached from i}``, where j is reached
-        over the entries of row i of A (``hops=1``) or over the rows of A listed in row i
-        (``hops=2``: with A the pattern of A + I, every vertex within distance 2). In algebra,
-        per window of 64 colors: ``f<mask> = A ⊕bor.second words`` (``hops=2``:
-        ``A ⊕bor.second (A ⊕bor.second words)``), ``words(j) = 1 << (colors(j) - base)``, and
-        the lowest bit not set in ``f``; rows whose window is full go on to the next one.
-
-        Parameters
-        ----------
-        A : matrix
-            Boolean pattern, square.
-        colors : vector
-            int64, an entry at each colored vertex; an entry below 0 stands for no color (so
-            a full vector can hold a partial coloring).
-        mask : vector
-            The rows to color (structure).
-        hops : {1, 2}
-        priority : vector, optional
-            None: every row of ``mask`` at once, each seeing ``colors`` only. Otherwise an
-            entry for every position of ``mask``: the rows are colored one after another by
-            decreasing priority (equal priorities: lower index first), each also seeing the
-            colors given before it, which is sequential greedy coloring in that order.
-
-        Returns
-        -------
-        vector
-            int64, an entry at every position of ``mask``.
-        """
-        return forms.first_fit(self, A, colors, mask, hops, priority)
-
-    def chain_depth(self, A, priority, *, hops=1):
-        """Jones and Plassmann's round of every entry of ``priority``.
-
-        ``d(i) = 0`` when no entry within reach (as in :meth:`first_fit`) has a higher
-        priority, else ``1 + max d(j)`` over those entries: the round in which Jones-Plassmann
-        rounds over the entries of ``priority`` would color i (equal priorities: the lower
-        index is higher). In algebra, each round is ``m<left> = A ⊕max.second rank``
-        (``hops=2``: over ``A ⊕max.second rank``) and the rows whose rank is not below m.
-
-        Returns
-        -------
-        vector
-            int64 depths at the positions of ``priority``.
-        """
-        return forms.chain_depth(self, A, priority, hops)
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        """``w<mask> = (A ∘ [groups(i) = groups(j)]) ⊕.⊗ u``: the product over the entries that
-        stay inside a group.
-
-        ``w(i) = ⊕_j A(i, j) ⊗ u(j)`` over the j with ``groups(j) = groups(i)``; with
-        ``hops=2``, over the paths i → k → j of two entries of A, ``⊕_k ⊕_j`` (for an
-        idempotent monoid on the pattern of A + I: the j within distance 2). In algebra,
-        with ``K`` the n × g matrix holding ``u(j)`` at ``(j, groups(j))``: ``C = A ⊕.⊗ K``
-        (``hops=2``: ``C = A ⊕.⊗ (A ⊕.⊗ K)``) and ``w(i) = C(i, groups(i))``. A row has no
-        entry when nothing of its group is within reach.
-
-        ``groups`` is an int64 vector with an entry at every position of ``u`` and of
-        ``mask`` (every position when ``mask`` is None).
-        """
-        return forms.mxv_grouped(self, semiring, A, u, groups, mask, hops)
 
     def adjacency(self, graph, *, closed=False, weighted=False):
         """The backend matrix of a :class:`~gbgraph.graph.Graph`, cached on the graph.

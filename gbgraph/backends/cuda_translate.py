@@ -321,6 +321,7 @@ class _Function:
     def __init__(self, module, tree, typemap, argtypes, returned, row, pattern, storage):
         self.module, self.tree, self.returned, self.row = module, tree, returned, row
         self.pattern = set(pattern)
+        self.stored = dict(storage)
         self.storage = {name: scalar_type(dtype) for name, dtype in storage}
         args = tree.args
         if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults:
@@ -729,7 +730,12 @@ class _Function:
         dispatcher = self.module.namespace[name]
         sig = self.module.resolve(self.module.numba.typeof(dispatcher), tuple(t for _, t in args), e)
         argtypes = tuple(sig.args)
-        cname, result = self.module.function(self.module.helper_trees[name], dispatcher, argtypes)
+        tree = self.module.helper_trees[name]
+        # an array passed on by name keeps its storage (int32 columns) and pattern in the helper
+        passed = [(p.arg, a.id) for p, a in zip(tree.args.args, e.args) if isinstance(a, ast.Name)]
+        pattern = tuple(sorted(p for p, a in passed if a in self.pattern))
+        storage = tuple(sorted((p, self.stored[a]) for p, a in passed if a in self.stored))
+        cname, result = self.module.function(tree, dispatcher, argtypes, pattern=pattern, storage=storage)
         texts = []
         for (code, t), s in zip(args, argtypes):
             texts.append(code if isinstance(s, types.Array) else _cast(code, t, s))

@@ -924,6 +924,14 @@ def _doc_smallest_free(i, start, stop, cols, vals, colors):
     return c, c < LIMIT  # noqa: F821
 
 
+def _doc_free_bit(i, start, stop, cols, vals, words):
+    word = np.uint64(0)
+    for p in range(start, stop):
+        word |= words[cols[p]]
+    free = ~word
+    return free & (~free + np.uint64(1)), free != np.uint64(0)
+
+
 def accumulating(verb):
     """Decorator of a backend's verb: a :class:`BinaryOp` as its ``accum``, in the protocol's
     own verbs.

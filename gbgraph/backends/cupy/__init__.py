@@ -27,7 +27,7 @@ from .. import operators as ops
 from ..cuda_translate import Untranslatable
 from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Backend, check_accum
 from ..numba import generic
-from ..numba.operators import supported
+from ..numba.operators import check_push, supported
 from .containers import Matrix, Vector
 from . import general, host, kernels, replay
 from . import operators as user
@@ -101,12 +101,15 @@ class CupyBackend(Backend):
 
     @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False, order=None):
+            replace=False, transpose=False, order=None, push=None):
         _check_controls("mxv", out, accum)
         controls = dict(mask=mask, structure=structure, complement=complement, out=out, accum=accum, replace=replace)
+        check_push("mxv", semiring, order, push, u, A.nrows if transpose else A.ncols)
         if isinstance(semiring, ops.RowOperator):
-            return _guarded("mxv", semiring, (A, u), lambda: _user_rows(semiring, A, u, order, transpose, controls),
-                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
+            return _guarded("mxv", semiring, (A, u),
+                            lambda: _user_rows(semiring, A, u, order, transpose, controls, push),
+                            lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, push=push,
+                                             **controls))
         if isinstance(semiring, ops.Semiring) or order is not None:
             return _guarded("mxv", semiring, (A, u),
                             lambda: _user_semiring("mxv", semiring, A, u, order, transpose, controls),
@@ -385,41 +388,6 @@ class CupyBackend(Backend):
 
     def iterate(self, step, state, *, first=0, stop=None):
         return replay.iterate(step, state, first, stop)
-
-    # ---- fused verbs: kernels of their own (kernels/coloring.cu; GraphBLAS forms in base.py)
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        if priority is not None and (hops != 1 or priority.dtype.kind not in "biu"):
-            return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
-        rows = self.indices(mask)
-        dense, present = colors.dense()
-        if present is not None:
-            dense = cupy.where(present.astype(bool), dense, -1)
-        dense = dense.astype(cupy.int64, copy=False)
-        if priority is None:
-            return Vector(colors.size, rows, kernels.first_fit_rows(A.indptr, A.indices, dense, rows, hops))
-        # position: rows by decreasing priority, equal ones by increasing index (a stable sort
-        # of the reversed keys; ~ reverses the order of either signedness)
-        order = rows[cupy.argsort(~priority.restrict(rows).values)]
-        position = cupy.full(colors.size, -1, cupy.int64)
-        position[order] = cupy.arange(order.size, dtype=cupy.int64)
-        return Vector(colors.size, rows, kernels.first_fit_in_order(A.indptr, A.indices, dense, rows, position))
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        monoid, multiply = _split(semiring)
-        integral = u.dtype.kind in "biu" or multiply == "pair"
-        if hops != 1 or monoid not in ("max", "plus") or multiply not in ("second", "pair") or not integral:
-            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
-        values, present = u.dense()
-        if multiply == "pair":
-            values = cupy.ones(u.size, cupy.int64)
-        present = cupy.ones(u.size, bool) if present is None else present.astype(bool)
-        rows = self.indices(groups if mask is None else mask)
-        out, found = kernels.grouped_reduce(monoid, A.indptr, A.indices, values, present,
-                                            groups.dense()[0].astype(cupy.int64, copy=False), rows)
-        keep = cupy.flatnonzero(found)
-        return Vector(u.size, rows[keep], out[keep])
-
 
     def fused(self, algorithm):
         return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
@@ -964,8 +932,9 @@ def _by_decreasing(keys):
     return cupy.argsort(-keys if keys.dtype.kind == "f" else ~keys)
 
 
-def _user_rows(op, A, u, order, transpose, controls):
-    """``mxv`` with a RowOperator: a thread per row, or one thread in ``order``."""
+def _user_rows(op, A, u, order, transpose, controls, push=None):
+    """``mxv`` with a RowOperator: a thread per row, or one thread in ``order`` (pushing
+    with ``push``)."""
     vectors = _dense_vectors(op, A, u, order is not None) \
         if isinstance(A, Matrix) and A.dtype in user.DTYPES and not transpose and _plain(controls) else None
     if vectors is not None and order is not None:
@@ -976,9 +945,10 @@ def _user_rows(op, A, u, order, transpose, controls):
         if keys is None or present is not None and not bool(present[rows].all()):
             vectors = None
     if vectors is None:
-        return _on_host("mxv", op, A, u, transpose=transpose, order=order, **controls)
+        return _on_host("mxv", op, A, u, transpose=transpose, order=order, push=push, **controls)
     if order is not None:
-        out, found = user.row_operator(op, A, vectors, rows, None, rows.size, rows.size, _by_decreasing(keys[rows]))
+        out, found = user.row_operator(op, A, vectors, rows, None, rows.size, rows.size, _by_decreasing(keys[rows]),
+                                       push)
         return _found(Vector(A.nrows, rows, out), found)
     rows, count_ptr, count, capacity = _rows_of(controls["mask"], controls, A.nrows)
     out, found = user.row_operator(op, A, vectors, None if rows is None else rows.indices, count_ptr, count,

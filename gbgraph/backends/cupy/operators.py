@@ -210,11 +210,42 @@ def _translate_rows(op, A, vectors):
                               storage={"cols": A.indices.dtype})
 
 
-def row_operator(op, A, vectors, rows, count_ptr, count, capacity, sequence=None):
+#: The named push monoids as C++ on ``x`` and ``y`` of the first vector's type ``T``
+#: (numba's ``_NAMED_BINARY``: min and max are fmin and fmax).
+_PUSH = {"plus": "x + y", "times": "x * y", "min": "{min}", "max": "{max}", "lor": "(x != 0) || (y != 0)",
+         "land": "(x != 0) && (y != 0)", "lxor": "(x != 0) != (y != 0)", "bor": "x | y", "band": "x & y",
+         "bxor": "x ^ y"}
+
+
+def _push_functor(push, dtype):
+    """(C++ code, functor name) of ``T call(T x, T y)``, the push monoid on the first
+    vector's dtype (a :class:`Monoid`: its function on operands cast to its dtype)."""
+    dtype = np.dtype(dtype)
+    t = _c(dtype)
+    if isinstance(push, ops.Monoid):
+        m = _monoid(push)
+        name = f"gbgraph_push_{c_name(scalar_type(push.dtype)).replace(' ', '_')}_{t.replace(' ', '_')}"
+        body = f"gbgraph_push_monoid::{m.entry}::call(({_c(push.dtype)})x, ({_c(push.dtype)})y)"
+        code = f"namespace gbgraph_push_monoid {{\n{m.code}}}\n"
+    else:
+        if push in ("bor", "band", "bxor") and dtype.kind not in "iu" or push in ("plus", "times") and dtype == bool:
+            raise ops.TypingError(f"push={push!r} on {dtype} is not defined")
+        name = f"gbgraph_push_{push}_{dtype.name}"
+        floating = dtype.kind == "f"
+        body = _PUSH[push].format(min="fmin(x, y)" if floating else "(y < x ? y : x)",
+                                  max="fmax(x, y)" if floating else "(x < y ? y : x)")
+        code = ""
+    return code + f"struct {name} {{\n    static __device__ __forceinline__ {t} call({t} x, {t} y) " \
+                  f"{{ return ({t})({body}); }}\n}};\n", name
+
+
+def row_operator(op, A, vectors, rows, count_ptr, count, capacity, sequence=None, push=None):
     """(values, found) of ``op(r, indptr[r], indptr[r + 1], cols, vals, *vectors)`` for the
     listed rows (``rows`` None: all). With ``sequence`` (positions of ``rows`` by decreasing
     order), one thread runs them in that sequence and writes each present value into
-    ``vectors[0]`` (a copy) at ``r`` (numba's ``_gb_rows`` and ``_gb_rows_ordered``).
+    ``vectors[0]`` (a copy) at ``r``, or with ``push`` (a monoid's name or a Monoid)
+    combines it into ``vectors[0]`` at each column of the row (numba's ``_gb_rows``,
+    ``_gb_rows_ordered`` and ``_gb_rows_pushed``).
 
     ``cols`` keep the matrix's index type; the translation reads them as int64, as numba
     types them."""
@@ -230,6 +261,13 @@ def row_operator(op, A, vectors, rows, count_ptr, count, capacity, sequence=None
         kernel = _kernel(t.code, f"gbgraph::row_operator<{head}{types}>")
         kernel(*_grid(capacity), (kernels._ptr(rows), kernels._ptr(count_ptr), np.int64(count), A.indptr, A.indices,
                                   kernels._ptr(A.values), out, found) + tuple(vectors))
+    elif push is not None:
+        types = "".join(f", const {_c(v.dtype)}*" for v in vectors[1:])
+        code, functor = _push_functor(push, vectors[0].dtype)
+        kernel = _kernel(f"{t.code}\n{code}", f"gbgraph::row_operator_pushed<{t.entry}, {functor}, {_c(out.dtype)}, "
+                                             f"{_c(A.indices.dtype)}, {value}, {_c(vectors[0].dtype)}{types}>")
+        kernel((1,), (1,), (rows, sequence, np.int64(sequence.size), A.indptr, A.indices, kernels._ptr(A.values), out,
+                            found) + tuple(vectors))
     else:
         types = "".join(f", const {_c(v.dtype)}*" for v in vectors[1:])
         kernel = _kernel(t.code, f"gbgraph::row_operator_ordered<{head}, {_c(vectors[0].dtype)}{types}>")

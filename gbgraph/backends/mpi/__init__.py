@@ -26,12 +26,6 @@ verb                                        exchange
                                             (with ``cols``: then cut on each rank)
 ``nvals``, ``reduce`` (vector or matrix)    one allreduce / allgather of scalars (a float
                                             ``plus``/``times``: the values, summed in order)
-``first_fit``, ``mxv_grouped`` (one hop)    the ghost entries of their vectors that the
-                                            mask's rows read, as ``mxv`` (:mod:`.fused`)
-``first_fit`` (one hop, a priority)         its rounds' products and first fits, as above;
-                                            the ranking of its rows gathered once
-``first_fit``, ``mxv_grouped`` (two hops)   as the verbs they are made of (the inherited
-                                            forms): whole vectors and matrices gathered
 ``mxv`` with a ``RowOperator``              the vectors' ghost entries that the mask's rows
                                             read, as ``mxv``; with ``order=``, those of the
                                             rows pending, each round of the sweep (rows
@@ -66,8 +60,8 @@ this backend's name before its message.
 Arrays cross the protocol whole and identical on every rank (``be.xp`` is numpy): that is
 what lets the algorithm modules run unchanged, and it is the cost of this design: an
 algorithm that reads a vector's entries (``indices``, ``values``) gets all of them, O(n)
-per rank. MIS rounds stay within their blocks and ghosts, and so do the fused verbs of
-aggregation and speculative coloring (:mod:`.fused`: each rank's rows as a local problem);
+per rank. MIS rounds stay within their blocks and ghosts, and so do the row operators of
+aggregation and speculative coloring (``mxv`` reads their vectors' ghost entries);
 aggregation and coloring still read whole vectors between them (docs/distributed.md says
 where).
 
@@ -93,7 +87,8 @@ from ..base import Backend, check_accum
 from ..operators import IndexUnaryOp, Monoid, RowOperator, Semiring
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
-from . import fused, operators
+from ..numba import operators as compiled
+from . import operators
 from .exchange import Exchange
 from .layout import bounds
 from .local import local_backend
@@ -237,8 +232,13 @@ class MPIBackend(Backend):
 
     @_named
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False, order=None):
+            accum=None, replace=False, order=None, push=None):
         check_accum("mxv", out, accum)
+        if push is not None:
+            compiled.check_push("mxv", semiring, order, push, u, A.nrows if transpose else A.ncols)
+            # a row's push writes at columns other ranks own, which later rows of every rank read
+            raise NotImplementedError(f"{self.name}: mxv with push= (an ordered sweep that pushes) is not "
+                                      f"supported; its ordered sweeps run rank by rank")
         if transpose:  # Aᵀ ⊕.⊗ u over the rows of Aᵀ, made by the distributed transpose
             A = self.transpose(A)
         if isinstance(semiring, RowOperator):
@@ -485,23 +485,6 @@ class MPIBackend(Backend):
             kind, message = errors[0]
             raise kind(message) from error
         return made
-
-    # ---- fused verbs: each rank's rows as a local problem (fused.py) ----------------------
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        """:meth:`Backend.first_fit` on this rank's rows and their ghosts; ``hops=2`` runs
-        the inherited form, which gathers whole vectors, and a ``priority`` (a global order)
-        the form's Jones-Plassmann rounds, each round's first fit this verb again."""
-        if hops == 2 or priority is not None:
-            return super().first_fit(A, colors, mask=mask, hops=hops, priority=priority)
-        return fused.first_fit(self, A, colors, mask)
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        """:meth:`Backend.mxv_grouped` on this rank's rows and their ghosts; ``hops=2`` runs
-        the inherited form, which gathers whole vectors and matrices."""
-        if hops == 2:
-            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
-        return fused.mxv_grouped(self, semiring, A, u, groups, mask)
 
     # ---- verbs whose result is global ----------------------------------------------------
 

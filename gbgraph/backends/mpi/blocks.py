@@ -67,7 +67,7 @@ class DistMatrix:
         (:func:`~.moves.with_ghosts`).
     """
 
-    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "kept", "_plan", "_square")
+    __slots__ = ("local", "nrows", "ncols", "lo", "columns", "kept", "_plan")
 
     def __init__(self, local, nrows, ncols, lo, columns):
         self.local = local
@@ -77,16 +77,14 @@ class DistMatrix:
         self.columns = columns
         self.kept = {}
         self._plan = None
-        self._square = None
 
     def reset(self, local, columns):
         """Hold ``local`` in the column map ``columns`` from now on (a verb wrote into the
-        block), forgetting what was made of the old one (plan, square, kept vectors)."""
+        block), forgetting what was made of the old one (plan, kept vectors)."""
         self.local = local
         self.columns = columns
         self.kept = {}
         self._plan = None
-        self._square = None
 
     def plan(self, local):
         """The :class:`GhostPlan` of this block (made once); ``local`` is the blocks'
@@ -94,20 +92,6 @@ class DistMatrix:
         if self._plan is None:
             self._plan = GhostPlan(self, local)
         return self._plan
-
-    def square(self, local):
-        """The block's rows in a square local matrix of ``columns.size`` rows and columns
-        (made once): local row ``columns.below + i`` is row i of the block, the other rows
-        are empty, so that row k and column k stand for the same vertex, as the fused
-        verbs' forms take a matrix (:mod:`.fused`)."""
-        if self._square is None:
-            indptr, cols, values = local.csr(self.local)
-            below, size = self.columns.below, self.columns.size
-            pointers = np.full(size + 1, indptr[-1], dtype=np.int64)  # empty rows above the block
-            pointers[:below] = 0  # and below it
-            pointers[below:below + self.local.nrows + 1] = indptr
-            self._square = local.matrix(size, pointers, cols, None if local.is_pattern(self.local) else values)
-        return self._square
 
     def __repr__(self):
         return (f"DistMatrix({self.nrows:,} x {self.ncols:,}, rows from {self.lo:,}, {self.columns!r}, "

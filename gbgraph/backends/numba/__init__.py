@@ -4,12 +4,12 @@ gbgraph's own compiled kernels; the default for CPU inputs.
 It is the cupy backend's design on the host. Vectors and matrices live in numpy arrays; a
 masked ``mxv`` is one parallel kernel over the rows of its mask, reading a 32-bit CSR
 (``kernels/products.py``); element-wise operations, selection and assignment are numpy;
-the fused verbs (first fit, in-group products, Jones-Plassmann depths) are kernels of their
-own. Every other operator, dtype and output control of the protocol, on vectors and matrices,
-takes the general numpy forms of ``verbs.py`` with python-graphblas' typing
-(``generic.py``). Matrix-matrix products go to SuiteSparse:GraphBLAS through python-graphblas.
-User-defined operators (:mod:`gbgraph.backends.operators`) run in kernels generated for each
-operator and dtypes (``operators.py``).
+the fused verbs of the coarse mappings are kernels of their own. Every other operator,
+dtype and output control of the protocol, on vectors and matrices, takes the general numpy
+forms of ``verbs.py`` with python-graphblas' typing (``generic.py``). Matrix-matrix products
+go to SuiteSparse:GraphBLAS through python-graphblas. User-defined operators
+(:mod:`gbgraph.backends.operators`) run in kernels generated for each operator and dtypes
+(``operators.py``).
 
 Why a second CPU backend: the suitesparse-graphblas 9.x wheel stores 64-bit indices, has no
 JIT, and each python-graphblas call on a vector of a million entries costs 2-30 ms on this
@@ -29,7 +29,7 @@ from . import generic, verbs
 from . import operators as compiled
 from .operators import check_kind as _kind
 from .containers import Matrix, Vector
-from .kernels import coarse, coloring, products, semirings, sets
+from .kernels import coarse, products, semirings, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -97,11 +97,12 @@ class NumbaBackend(Backend):
 
     @ops.accumulating
     def mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
-            replace=False, transpose=False, order=None):
+            replace=False, transpose=False, order=None, push=None):
         controls = _controls("mxv", mask, structure, complement, out, accum, replace)
         A = A.transposed() if transpose else A
+        compiled.check_push("mxv", semiring, order, push, u, A.ncols)
         if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
-            return self._into(_user_rows("mxv", semiring, A, u, controls, order), "mxv", controls, masked=True)
+            return self._into(_user_rows("mxv", semiring, A, u, controls, order, push), "mxv", controls, masked=True)
         _no_order("mxv", semiring, order)
         monoid, multiply = _split(semiring)
         _check_sizes("mxv", A.ncols, u.size)
@@ -167,12 +168,25 @@ class NumbaBackend(Backend):
             return verbs.finish("mxm", (C.nrows, C.ncols), *verbs.entries(C), **controls)
         if mask is not None:
             verbs.check_like("mxm", "mask", mask, (A.nrows, B.ncols))
-        generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError before SuiteSparse's
+        t_in, t_out = generic.semiring_types("mxm", semiring, A.dtype, B.dtype)  # NotImplementedError first
         plain = out is None and accum is None
+        monoid, multiply = _split(semiring)
+        if plain and mask is None and monoid in ("min", "max") and multiply == "second" and B.nvals <= B.nrows and \
+                B.dtype.kind in "iu" and t_in == t_out == B.dtype:
+            # B of about one entry a row (a one-hot matrix: coloring's per-color maxima), whose few
+            # columns SuiteSparse's saxpy runs slowly (c-55: 35 ms against 7): Gustavson's rows here
+            indptr, cols, values = compiled.semiring_product("mxm", _extreme_second(monoid, B.dtype), A.indptr,
+                                                             A.indices, _values(A), B.indptr, B.indices, _values(B),
+                                                             B.ncols)
+            return Matrix(A.nrows, B.ncols, indptr, cols, values)
         if plain and semiring == "plus_pair" and isinstance(mask, Matrix) and structure and not complement:
             return verbs.masked_pair_product(A, B, mask)  # triangle counting's product, compiled
+        # a mask of at most one entry a row (an in-group lookup) by dot products over the
+        # mask's rows: SuiteSparse would run saxpy, whose work is the rows' whole products
+        dot = plain and isinstance(mask, Matrix) and structure and not complement and mask.nvals <= A.nrows and \
+            monoid in _IDEMPOTENT
         C = _graphblas(A).mxm(_graphblas(B), _graphblas_semiring(semiring)).new(
-            mask=_graphblas_mask(mask, structure, complement) if plain else None)
+            mask=_graphblas_mask(mask, structure, complement) if plain else None, **({"axb_method": "dot"} if dot else {}))
         indptr, indices, values = _suitesparse().to_csr(C)
         pattern = C.ss.is_iso and C.dtype.name == "BOOL"
         C = self.matrix(indptr, indices, ncols=C.ncols, values=None if pattern else values, copy=False)
@@ -399,40 +413,6 @@ class NumbaBackend(Backend):
             return verbs.finish(verb, (w.size,), *verbs.entries(w), **controls)
         return self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
-    # ---- fused verbs: kernels of their own (GraphBLAS forms in base.py) ------------------
-
-    def first_fit(self, A, colors, *, mask, hops=1, priority=None):
-        rows = mask.positions()
-        dense = colors.dense(-1)[0].astype(np.int64, copy=False)
-        if priority is None:
-            chosen = coloring.first_fit_rows(A.indptr, A.indices, dense, rows, hops)
-        else:
-            by = coloring.by_decreasing(priority.dense()[0][rows])
-            chosen = np.empty(rows.size, np.int64)
-            chosen[by] = coloring.first_fit_in_order(A.indptr, A.indices, dense, rows[by], hops)
-        return Vector(colors.size, rows, chosen)
-
-    def chain_depth(self, A, priority, *, hops=1):
-        rows = priority.positions()
-        by = coloring.by_decreasing(priority.dense()[0][rows])
-        depth = np.empty(rows.size, np.int64)
-        depth[by] = coloring.chain_depth_in_order(A.indptr, A.indices, rows[by], hops)
-        return Vector(priority.size, rows, depth)
-
-    def mxv_grouped(self, semiring, A, u, groups, *, mask=None, hops=1):
-        monoid, multiply = _split(semiring)
-        integral = u.dtype.kind in "biu" or multiply == "pair"
-        if monoid not in ("max", "plus") or multiply not in ("second", "pair") or not integral:
-            return super().mxv_grouped(semiring, A, u, groups, mask=mask, hops=hops)
-        values, present = u.dense()
-        if multiply == "pair":
-            values = np.ones(u.size, np.int64)
-        present = np.ones(u.size, bool) if present is None else present
-        rows = (groups if mask is None else mask).positions()
-        out, found = coloring.grouped_reduce(A.indptr, A.indices, values, present, groups.dense()[0], rows, hops,
-                                             monoid == "max")
-        return Vector(u.size, rows[found], out[found])
-
     def fused(self, algorithm):
         return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
 
@@ -469,6 +449,28 @@ def _or_empty(x, dtype):
 
 def _array(x, dtype, copy):
     return np.array(x, dtype=dtype, copy=True) if copy else np.asarray(x, dtype=dtype)
+
+
+def _larger(x, y):
+    return max(x, y)
+
+
+def _smaller(x, y):
+    return min(x, y)
+
+
+@functools.lru_cache(maxsize=None)
+def _extreme_second(monoid, dtype):
+    """``min_second``/``max_second`` on integers of ``dtype`` as a Semiring of a Monoid, for
+    the compiled Gustavson product (the named semiring's values and dtype)."""
+    info = np.iinfo(dtype)
+    if monoid == "max":
+        return ops.Semiring(ops.Monoid(_larger, dtype.type(info.min), name="max"), "second")
+    return ops.Semiring(ops.Monoid(_smaller, dtype.type(info.max), name="min"), "second")
+
+
+#: Monoids whose result does not depend on the order of the terms (a dot product's or saxpy's).
+_IDEMPOTENT = ("min", "max", "lor", "land", "bor", "band")
 
 
 def _split(semiring):
@@ -781,9 +783,9 @@ def _user_index(verb, op, u, thunk, controls):
     return verbs.finish(verb, verbs.shape(u), keys, result, **controls)
 
 
-def _user_rows(verb, op, A, u, controls, order):
+def _user_rows(verb, op, A, u, controls, order, push=None):
     """``w(i)`` for the rows of A in the mask: a Semiring's product with u, or a
-    RowOperator on the vectors ``u`` (ordered by ``order``)."""
+    RowOperator on the vectors ``u`` (ordered by ``order``, pushing with ``push``)."""
     rows = _row_array(controls["mask"], controls["structure"], controls["complement"], A.nrows)
     if isinstance(op, ops.Semiring):
         _no_order(verb, op, order)
@@ -797,7 +799,7 @@ def _user_rows(verb, op, A, u, controls, order):
         if order is not None:
             order = _order(verb, order, A.nrows, rows)
         with compiled.supported("numba", verb, op, A, u):
-            values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order)
+            values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order, push)
     positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
     if found.all() and rows is None:
         return Vector(A.nrows, None, values)

@@ -39,7 +39,7 @@ from .kernels.coloring import by_decreasing
 
 __all__ = ["supported", "cache_dir", "compiled", "result_of", "pattern_values", "dense", "apply_unary", "apply_bound",
            "binary", "binary_dtype", "ewise_add", "ewise_mult", "index_unary", "reduce", "reduce_rows", "semiring_rows",
-           "semiring_product", "row_operator"]
+           "semiring_product", "row_operator", "check_push", "PUSH_MONOIDS"]
 
 #: Ends every generated module, whose file name hashes its text: a change of the templates
 #: or of numba (whose typing gives the result dtype written into the module) makes new files.
@@ -220,6 +220,22 @@ def _gb_rows_ordered(indptr, cols, vals, rows, out, found{vectors}):
         found[k] = present
         if present:
             v0[i] = value
+'''
+
+#: The ordered sweep that pushes: each present value combined into ``v0`` at the row's
+#: columns (``v0 ⊕= A(i, :)ᵀ value``), with ``_gb_push`` the push monoid on v0's dtype.
+_PUSHED = '''
+@_gb_numba.njit(cache=True)
+def _gb_rows_pushed(indptr, cols, vals, rows, out, found{vectors}):
+    for k in range(rows.size):
+        i = _gb_numba.int64(rows[k])
+        value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
+        out[k] = value
+        found[k] = present
+        if present:
+            for p in range(indptr[i], indptr[i + 1]):
+                j = cols[p]
+                v0[j] = _gb_push(v0[j], value)
 '''
 
 #: Named binary operators as a multiply or add of a user semiring: GraphBLAS' definition on
@@ -595,16 +611,72 @@ def _rows_template(count):
     return _ROWS.format(vectors="".join(f", v{k}" for k in range(count)))
 
 
-def row_operator(op, indptr, cols, vals, vectors, rows=None, order=None):
+@functools.lru_cache(maxsize=None)
+def _pushed_template(count, push, dtype):
+    """The row kernels' template with the sweep that pushes with ``push`` into a first
+    vector of ``dtype``, made once per kind (as :func:`_rows_template`)."""
+    return _rows_template(count) + _push_source(push, dtype) + \
+        _PUSHED.format(vectors="".join(f", v{k}" for k in range(count)))
+
+
+#: The named monoids an ordered sweep pushes with (``any`` would leave the value to chance).
+PUSH_MONOIDS = tuple(_NAMED_IDENTITY)
+
+
+def check_push(verb, op, order, push, u, ncols):
+    """``ValueError``/``TypeError`` for a ``push=`` that an ordered sweep cannot take: none
+    without a RowOperator and ``order``, a name not of :data:`PUSH_MONOIDS`, another type
+    than a Monoid, or a first vector not of size ``ncols`` (it is written at columns)."""
+    if push is None:
+        return
+    if not isinstance(op, ops.RowOperator) or order is None:
+        raise ValueError(f"{verb}: push= is for an ordered sweep (a RowOperator with order=), got {op!r} with "
+                         f"order={'None' if order is None else 'given'}")
+    if isinstance(push, str):
+        if push not in PUSH_MONOIDS:
+            raise ValueError(f"{verb}: unknown push monoid {push!r}; expected a Monoid or one of "
+                             f"{', '.join(PUSH_MONOIDS)}")
+    elif not isinstance(push, ops.Monoid):
+        raise TypeError(f"{verb}: push takes a monoid's name or a Monoid, got {push!r}")
+    first = (u[0] if len(u) else None) if isinstance(u, (tuple, list)) else u
+    if first is not None and getattr(first, "size", ncols) != ncols:
+        raise ValueError(f"{verb}: push= combines each value into the first vector at the row's columns; it must "
+                         f"have {ncols} entries (A's columns), got {first.size}")
+
+
+def _push_source(push, dtype):
+    """``_gb_push(x, y)``: the push monoid (a name of ``_NAMED_IDENTITY`` or a Monoid) on
+    ``x``, of the first vector's ``dtype``, and a row's value ``y``, cast to that dtype."""
+    t = _dtype_source(dtype)
+    if isinstance(push, ops.Monoid):
+        m = _monoid_module(push)
+        return f"from {m.__name__} import _gb_op as _gb_push_op\n_GB_M = {_dtype_source(push.dtype)}\n" \
+               f"_GB_P = {t}\n\n\n@_gb_numba.njit(cache=True, inline='always')\n" \
+               f"def _gb_push(x, y):\n    return _GB_P(_gb_push_op(_GB_M(x), _GB_M(y)))\n"
+    dtype = np.dtype(dtype)
+    if push in _BITWISE and dtype.kind not in "iu" or push in ("plus", "times") and dtype == bool:
+        raise ops.TypingError(f"push={push!r} on {dtype} is not defined")
+    body = _NAMED_BINARY[push].replace("_GB_T(", "_GB_P(")
+    return f"_GB_P = {t}\n\n\n@_gb_numba.njit(cache=True, inline='always')\ndef _gb_push(x, y):\n" \
+           f"    return _GB_P({body})\n"
+
+
+def row_operator(op, indptr, cols, vals, vectors, rows=None, order=None, push=None):
     """``(value, present) = op(i, indptr[i], indptr[i+1], cols, vals, *vectors)`` for each
     row of ``rows`` (None: all), in parallel; with ``order`` (its values at ``rows``), one
     row after another by decreasing order (ties: lower row first), each present value
-    written into ``vectors[0]`` at ``i`` before the next row.
+    written into ``vectors[0]`` at ``i`` before the next row, or with ``push`` (a monoid's
+    name or a Monoid) combined into ``vectors[0]`` at each column of the row.
 
     ``vectors`` are dense arrays (the first one is written in ordered mode: pass a copy).
     Returns (values, found) aligned with ``rows``.
     """
-    module = _row_module(op, vals.dtype, tuple(v.dtype for v in vectors))
+    dtypes = tuple(v.dtype for v in vectors)
+    if push is None:
+        module = _row_module(op, vals.dtype, dtypes)
+    else:
+        module = compiled(op, (vals.dtype,) + dtypes, lambda: op.result_dtype(vals.dtype, dtypes),
+                          _pushed_template(len(vectors), push, dtypes[0]))
     n = indptr.size - 1 if rows is None else rows.size
     out, found = np.empty(n, result_of(module)), np.empty(n, bool)
     if order is None:
@@ -615,6 +687,7 @@ def row_operator(op, indptr, cols, vals, vectors, rows=None, order=None):
     rows = np.arange(n, dtype=np.int64) if rows is None else rows
     by = by_decreasing(order)
     sorted_out, sorted_found = np.empty_like(out), np.empty_like(found)
-    module._gb_rows_ordered(indptr, cols, vals, rows[by], sorted_out, sorted_found, *vectors)
+    sweep = module._gb_rows_ordered if push is None else module._gb_rows_pushed
+    sweep(indptr, cols, vals, rows[by], sorted_out, sorted_found, *vectors)
     out[by], found[by] = sorted_out, sorted_found
     return out, found

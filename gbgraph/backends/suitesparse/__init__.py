@@ -131,10 +131,11 @@ class SuiteSparseBackend(Backend):
 
     @ops.accumulating
     def mxv(self, semiring, A, u, *, transpose=False, mask=None, structure=True, complement=False, out=None,
-            accum=None, replace=False, order=None):
+            accum=None, replace=False, order=None, push=None):
         check_accum("mxv", out, accum)
+        compiled.check_push("mxv", semiring, order, push, u, A.nrows if transpose else A.ncols)
         if isinstance(semiring, (ops.RowOperator, ops.Semiring)):
-            w = _user_rows("mxv", semiring, A, transpose, u, mask, structure, complement, order)
+            w = _user_rows("mxv", semiring, A, transpose, u, mask, structure, complement, order, push)
             return w if out is None else _store("mxv", w, _mask(mask, structure, complement), out, accum, replace)
         if order is not None:
             raise ValueError(f"mxv: order= is for a RowOperator, got {semiring!r}")
@@ -699,9 +700,9 @@ def _mask_rows(mask, structure, complement, n):
     return np.flatnonzero(allowed)
 
 
-def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
+def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order, push=None):
     """``w(i)`` for the rows of A (Aᵀ) in the mask: a Semiring's product with ``u``, or a
-    RowOperator on the vectors ``u`` (ordered by ``order``)."""
+    RowOperator on the vectors ``u`` (ordered by ``order``, pushing with ``push``)."""
     n = A.ncols if transpose else A.nrows
     ncols = A.nrows if transpose else A.ncols
     rows = _mask_rows(mask, structure, complement, n)
@@ -726,7 +727,7 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order):
             order = _order(verb, order, n, rows)
         with _csr(A, transpose) as (indptr, cols, vals):
             with compiled.supported("suitesparse", verb, op, A, u):
-                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order)
+                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order, push)
     positions = np.arange(n, dtype=np.int64) if rows is None else rows
     return _rebuilt(verb, (n,), positions[found], values[found])
 

@@ -18,7 +18,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["first_fit_rows", "first_fit_in_order", "grouped_reduce", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "build_atomic", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
@@ -264,56 +264,6 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
                                                          (np.int64(k), slot, row_ptr, columns, values, out_columns,
                                                           out_values))
     return row_ptr, out_columns, out_values
-
-
-def first_fit_rows(indptr, indices, colors, rows, hops):
-    """``first_fit`` of the rows ``rows`` (coloring.cu): window after window of 64 colors,
-    until every row has found a free one; distance 2 forms each net's word per window."""
-    n = indptr.size - 1
-    chosen = cupy.full(rows.size, -1, cupy.int64)
-    t = c_type(indices.dtype)
-    window = _get("coloring.cu", f"gbgraph::first_fit_window<{t}>")
-    words = cupy.empty(n, cupy.uint64) if hops == 2 else None
-    base = 0
-    while rows.size:
-        if hops == 2:
-            _get("coloring.cu", f"gbgraph::net_words<{t}>")((_blocks(n),), (_THREADS,),
-                                                            (indptr, indices, np.int64(n), colors, np.int64(base), words))
-        window((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, colors, _ptr(words),
-                                                    np.int64(base), chosen))
-        if not bool((chosen < 0).any()):  # the host decides whether another window is needed
-            break
-        base += 64
-    return chosen
-
-
-def first_fit_in_order(indptr, indices, colors, rows, position):
-    """Sequential first fit of ``rows`` by increasing ``position`` (-1: not listed), seeing
-    ``colors`` (dense, -1 = none) and the colors given before (coloring.cu): rounds of
-    ``first_fit_ready`` until no row waits, one count read per round. Returns the rows'
-    colors."""
-    taken = np.int64(1 << 40)  # coloring.cu's TAKEN
-    work = colors.copy()
-    left = cupy.zeros(1, cupy.uint64)
-    kernel = _get("coloring.cu", f"gbgraph::first_fit_ready<{c_type(indices.dtype)}>")
-    while rows.size:
-        left.fill(0)
-        kernel((_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, position, work, left))
-        if int(left.get()[0]) == 0:
-            break
-    return work[rows] - taken
-
-
-def grouped_reduce(monoid, indptr, indices, values, present, groups, rows):
-    """(out, found) of the in-group product over the rows ``rows`` (coloring.cu)."""
-    out = cupy.empty(rows.size, values.dtype)
-    found = cupy.empty(rows.size, bool)
-    if rows.size:
-        t = c_type(values.dtype)
-        _get("coloring.cu", f"gbgraph::grouped_reduce<gbgraph::{_MONOIDS[monoid]}<{t}>, {t}, {c_type(indices.dtype)}>")(
-            (_blocks(rows.size),), (_THREADS,), (rows, np.int64(rows.size), indptr, indices, values, present, groups,
-                                                 out, found))
-    return out, found
 
 
 def inspect_rows(indptr, indices):

@@ -148,4 +148,29 @@ __global__ void row_operator_ordered(const long long* rows, const long long* seq
     }
 }
 
+// row_operator_ordered that pushes: each present value, cast to the first vector's type, is
+// combined into it at every column of the row, first[j] = Push(first[j], value), instead of
+// written at r (_gb_rows_pushed; Push a functor with ``call`` on the first vector's type).
+template <typename Op, typename Push, typename TW, typename I, typename V, typename T0, typename... Vectors>
+__global__ void row_operator_pushed(const long long* rows, const long long* sequence, long long count,
+                                    const long long* indptr, const I* cols, const V* vals, TW* out,
+                                    unsigned char* found, T0* first, Vectors... vectors)
+{
+    if (first_thread() != 0) return;
+    for (long long s = 0; s < count; ++s) {
+        const long long k = sequence[s];
+        const long long r = rows[k];
+        TW value = TW(0);
+        const bool present = Op::call(r, indptr[r], indptr[r + 1], cols, vals, (const T0*)first, vectors..., &value);
+        if (present) {
+            for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
+                const long long j = cols[p];
+                first[j] = Push::call(first[j], T0(value));
+            }
+        }
+        out[k] = value;
+        found[k] = present;
+    }
+}
+
 }  // namespace gbgraph

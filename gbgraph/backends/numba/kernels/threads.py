@@ -24,7 +24,7 @@ import numba
 from numba.core.caching import NullCache
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["PARALLEL_WORK", "Kernel", "parallel_above", "serial_twin", "row_work", "net_work"]
+__all__ = ["PARALLEL_WORK", "Kernel", "parallel_above", "serial_twin", "row_work"]
 
 #: Entries a call must read before it runs as a parallel region: about 5 ms of work for one
 #: thread (1.3 ns an entry in the pull product, more in the fused verbs), where waiting for
@@ -194,7 +194,3 @@ def row_work(indptr, rows, all_rows=False):
     count = n if all_rows else rows.size
     return count * int(indptr[-1]) // max(n, 1)
 
-
-def net_work(indptr, rows):
-    """:func:`row_work` for rows read with their neighbours' rows (distance 2)."""
-    return row_work(indptr, rows) * (1 + int(indptr[-1]) // max(indptr.size - 1, 1))
