@@ -118,25 +118,46 @@ def _search(be, A, AT, n, source, method):
     be.assign(level, 0, mask=q)  # level = -1, level(s) = 0
     visited = be.full(n, False, "bool")
     be.assign(visited, True, mask=q)  # visited = false, visited(s) = true
-    push = method != "pull"
-    beamer = _Beamer(be, A, n) if method == "direction" else None
-    nq = 1
+    if method == "direction":
+        _directed(be, A, AT, n, q, pi, level, visited)
+    else:
+        def level_(q, k):  # one level; k is the level's number (a device scalar on a GPU)
+            q = _next(be, A, AT, q, visited, method == "push")
+            _visit(be, q, k, pi, level, visited)
+            return (q,)
+
+        be.iterate(level_, (q,), first=1, stop=n)  # n - 1 levels at most: a level adds a vertex
+    return level, pi
+
+
+def _next(be, A, AT, q, visited, push):
+    """The next frontier, each new vertex valued by its smallest parent in ``q``."""
+    if push:
+        return be.vxm("min_secondi", q, A, mask=visited, structure=False, complement=True)  # q<¬visited,replace> = q min.secondi A  [1]
+    return be.mxv("min_secondi", AT, q, mask=visited, structure=False, complement=True)  # q<¬visited,replace> = Aᵀ min.secondi q  [1]
+
+
+def _visit(be, q, k, pi, level, visited):
+    """The frontier ``q`` (valued by parents) reached at level ``k``: written in place into
+    the full ``pi``, ``level`` and ``visited``."""
+    be.assign(pi, q, mask=q)  # pi<q> = q  [1]
+    # level<q> = k: GrB_COLINDEX of a vector is 0 + thunk, so k also as a device scalar
+    be.assign(level, be.apply_index("colindex", q, k), mask=q)
+    be.assign(visited, True, mask=q)  # visited<q> = true
+
+
+def _directed(be, A, AT, n, q, pi, level, visited):
+    """Beamer's rounds from the frontier ``q``: each level reads the frontier's size (and,
+    while pushing, its edges) on the host to choose the direction, so they run one by one;
+    the fixed directions are recorded once by :meth:`~gbgraph.backends.base.Backend.iterate`."""
+    push, beamer, nq = True, _Beamer(be, A, n), 1
     for k in range(1, n):  # a level adds a vertex, so n - 1 levels reach every one
-        if beamer is not None:
-            push = beamer.push_next(q, nq, push)
-        if push:
-            # q<¬visited,replace> = q min.secondi A  [1] push
-            q = be.vxm("min_secondi", q, A, mask=visited, structure=False, complement=True)
-        else:
-            # q<¬visited,replace> = Aᵀ min.secondi q  [1] pull
-            q = be.mxv("min_secondi", AT, q, mask=visited, structure=False, complement=True)
+        push = beamer.push_next(q, nq, push)
+        q = _next(be, A, AT, q, visited, push)
         nq = be.nvals(q)
         if nq == 0:
             break
-        be.assign(pi, q, mask=q)  # pi<q> = q  [1]
-        be.assign(level, k, mask=q)  # level<q> = k  [1]
-        be.assign(visited, True, mask=q)  # visited<q> = true
-    return level, pi
+        _visit(be, q, k, pi, level, visited)
 
 
 class _Beamer:
