@@ -83,6 +83,22 @@ def test_mis2_table_iii_on_the_gpu():
     assert replay.recordings == before + 1  # rounds 1-8 replay one recorded round
 
 
+def test_bfs_push_levels_replay_on_the_gpu():
+    # the levels as iterate rounds: the round number reaches the level vector as GrB_COLINDEX's
+    # thunk on the device, so one level is recorded and the others replay it
+    from scipy.sparse.csgraph import shortest_path
+
+    from gbgraph import lagraph
+    from gbgraph.backends.cupy import replay
+
+    A = abs(laplace3d(12))
+    before = replay.recordings
+    r = lagraph.bfs(cupyx_matrix(A), 0, method="push", backend="cupy")
+    assert replay.recordings == before + 1
+    expected = shortest_path(A, unweighted=True, indices=0)  # scipy's levels, an independent count
+    assert r.levels.get().tolist() == expected.astype(np.int64).tolist()
+
+
 @settings(max_examples=25, deadline=None)
 @given(graphs())
 def test_mis2_on_random_graphs(A):

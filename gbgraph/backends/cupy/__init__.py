@@ -616,9 +616,15 @@ def _index_type(op, u, thunk):
     """The dtype of ``apply_index``'s result (int32 where python-graphblas types it so, else
     int64), or None where the host must run (or reject) the call."""
     thunk = False if thunk is None else thunk
-    if not _is_scalar(thunk) or not isinstance(u, (Vector, Matrix)):
+    if not isinstance(u, (Vector, Matrix)):
         return None
-    t = generic.unify(u.dtype, generic.scalar_dtype(thunk))
+    if isinstance(thunk, cupy.ndarray) and thunk.ndim == 0 and thunk.dtype.kind in "iu":
+        scalar = thunk.dtype  # the round number of a recorded step (Backend.iterate), left on the device
+    elif _is_scalar(thunk):
+        scalar = generic.scalar_dtype(thunk)
+    else:
+        return None
+    t = generic.unify(u.dtype, scalar)
     if op == "diagindex" and t not in (np.int32, np.int64):
         return None
     return np.dtype(np.int32 if t == np.int32 else np.int64)

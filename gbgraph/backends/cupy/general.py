@@ -361,7 +361,7 @@ def build(verb, keys, values, size, dup):
 def index_values(op, i, j, t, thunk):
     """``op(i, j, thunk)`` of an index-unary operator in dtype ``t``: rowindex ``i + thunk``,
     colindex ``j + thunk``, diagindex ``j - (i + thunk)`` (:func:`verbs.apply_index`)."""
-    thunk = generic.cast(thunk, t)[()]
+    thunk = thunk.astype(t) if isinstance(thunk, cupy.ndarray) else generic.cast(thunk, t)[()]  # a device round number stays there
     i, j = i.astype(t), j.astype(t)
     return {"rowindex": lambda: i + thunk, "colindex": lambda: j + thunk,
             "diagindex": lambda: j - (i + thunk)}[op]().astype(t, copy=False)
