@@ -149,9 +149,10 @@ def _visit(be, q, k, pi, level, visited):
 def _directed(be, A, AT, n, q, pi, level, visited):
     """Beamer's rounds from the frontier ``q``: each level reads the frontier's size (and,
     while pushing, its edges) on the host to choose the direction, so they run one by one;
-    the fixed directions run as :meth:`~gbgraph.backends.base.Backend.iterate` rounds (on an
-    H100 the cupy backend does not record them yet: a verb of the level reads the host, so
-    the rounds run one by one there too)."""
+    the fixed directions run as :meth:`~gbgraph.backends.base.Backend.iterate` rounds, which
+    the cupy backend records once and replays for ``"push"`` (Laplace3D 100³ on an H100: 22
+    against 86 ms level by level); a pull level still reads the host there, so it runs one
+    by one."""
     push, beamer, nq = True, _Beamer(be, A, n), 1
     for k in range(1, n):  # a level adds a vertex, so n - 1 levels reach every one
         push = beamer.push_next(q, nq, push)
