@@ -894,7 +894,7 @@ print(json.dumps(report))
 _DEVICE_KERNELS = {"apply": "map_", "ewise_mult": "map_binary", "ewise_add full": "map_binary", "apply_index": "index_unary", "select": "index_unary",
                    "reduce_rows": "reduce_rows", "reduce_cols": "reduce_rows", "reduce ": "reduce_chunks",
                    "mxv": "semiring_rows", "vxm": "semiring_rows", "row operator ordered": "row_operator_ordered",
-                   "row operator ordered push": "row_operator_pushed",
+                   "row operator ordered push": "row_operator_ordered",
                    "row operator": "row_operator"}
 
 

@@ -92,14 +92,22 @@ def _first_fit(i, start, stop, cols, vals, colors):
     return _smallest_free(start, stop, cols, colors), True
 
 
-def _first_fit_when_ready(i, start, stop, cols, vals, colors, position):
-    """First fit of row i once every column placed before it (``position`` >= 0 and lower)
-    has a color; no entry while one has none."""
+def _earlier_done(i, start, stop, cols, values, position):
+    """Whether every column placed before row i (``position`` >= 0 and lower) has its value
+    (``values`` >= 0)."""
     at = position[i]
     for p in range(start, stop):
         before = position[cols[p]]
-        if before >= 0 and before < at and colors[cols[p]] < 0:
-            return 0, False
+        if before >= 0 and before < at and values[cols[p]] < 0:
+            return False
+    return True
+
+
+def _first_fit_when_ready(i, start, stop, cols, vals, colors, position):
+    """First fit of row i once every column placed before it has a color; no entry while
+    one has none."""
+    if not _earlier_done(i, start, stop, cols, colors, position):
+        return 0, False
     return _smallest_free(start, stop, cols, colors), True
 
 
@@ -118,11 +126,8 @@ def _chain_depth(i, start, stop, cols, vals, depth):
 
 def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
     """:func:`_chain_depth` of row i once every column placed before it has its depth."""
-    at = position[i]
-    for p in range(start, stop):
-        before = position[cols[p]]
-        if before >= 0 and before < at and depth[cols[p]] < 0:
-            return 0, False
+    if not _earlier_done(i, start, stop, cols, depth, position):
+        return 0, False
     return _deepest(start, stop, cols, depth), True
 
 
@@ -217,13 +222,13 @@ FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", constants=_WIDE,
 #: The first fit of the rows whose earlier rows within reach have their colors: a round of
 #: the in-order pass run in parallel (Jones and Plassmann's rounds with first fit).
 FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_fit_when_ready", constants=_WIDE,
-                                   helpers=(_window, _lowest_zero, _smallest_free))
+                                   helpers=(_earlier_done, _window, _lowest_zero, _smallest_free))
 #: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key; at
 #: distance 2 over the nets' best depths, each pushed with ``push="max"``.
 CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_deepest,))
 #: Rounds of that pass in parallel: the rows whose earlier columns have their depths.
 CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
-                                     helpers=(_deepest,))
+                                     helpers=(_earlier_done, _deepest))
 #: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
 SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with

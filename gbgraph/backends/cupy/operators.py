@@ -261,16 +261,14 @@ def row_operator(op, A, vectors, rows, count_ptr, count, capacity, sequence=None
         kernel = _kernel(t.code, f"gbgraph::row_operator<{head}{types}>")
         kernel(*_grid(capacity), (kernels._ptr(rows), kernels._ptr(count_ptr), np.int64(count), A.indptr, A.indices,
                                   kernels._ptr(A.values), out, found) + tuple(vectors))
-    elif push is not None:
-        types = "".join(f", const {_c(v.dtype)}*" for v in vectors[1:])
-        code, functor = _push_functor(push, vectors[0].dtype)
-        kernel = _kernel(f"{t.code}\n{code}", f"gbgraph::row_operator_pushed<{t.entry}, {functor}, {_c(out.dtype)}, "
-                                             f"{_c(A.indices.dtype)}, {value}, {_c(vectors[0].dtype)}{types}>")
-        kernel((1,), (1,), (rows, sequence, np.int64(sequence.size), A.indptr, A.indices, kernels._ptr(A.values), out,
-                            found) + tuple(vectors))
     else:
         types = "".join(f", const {_c(v.dtype)}*" for v in vectors[1:])
-        kernel = _kernel(t.code, f"gbgraph::row_operator_ordered<{head}, {_c(vectors[0].dtype)}{types}>")
+        code, write = "", "gbgraph::AtRow"
+        if push is not None:
+            code, functor = _push_functor(push, vectors[0].dtype)
+            write = f"gbgraph::Pushed<{functor}>"
+        kernel = _kernel(f"{t.code}\n{code}", f"gbgraph::row_operator_ordered<{t.entry}, {write}, {_c(out.dtype)}, "
+                                             f"{_c(A.indices.dtype)}, {value}, {_c(vectors[0].dtype)}{types}>")
         kernel((1,), (1,), (rows, sequence, np.int64(sequence.size), A.indptr, A.indices, kernels._ptr(A.values), out,
                             found) + tuple(vectors))
     return out, found

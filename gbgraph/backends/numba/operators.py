@@ -209,34 +209,27 @@ def _gb_rows(indptr, cols, vals, rows, all_rows, out, found{vectors}):
         value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
         out[k] = value
         found[k] = present
-
-
-@_gb_numba.njit(cache=True)
-def _gb_rows_ordered(indptr, cols, vals, rows, out, found{vectors}):
-    for k in range(rows.size):
-        i = _gb_numba.int64(rows[k])
-        value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
-        out[k] = value
-        found[k] = present
-        if present:
-            v0[i] = value
 '''
 
-#: The ordered sweep that pushes: each present value combined into ``v0`` at the row's
-#: columns (``v0 ⊕= A(i, :)ᵀ value``), with ``_gb_push`` the push monoid on v0's dtype.
-_PUSHED = '''
+#: An ordered sweep: the rows one after another, each present value written by ``write``
+#: before the next row runs: into ``v0`` at i (``_gb_rows_ordered``, :data:`_AT_ROW`), or
+#: combined into ``v0`` at the row's columns, ``v0 ⊕= A(i, :)ᵀ value`` (``_gb_rows_pushed``,
+#: :data:`_PUSHED`, with ``_gb_push`` the push monoid on v0's dtype).
+_SWEEP = '''
 @_gb_numba.njit(cache=True)
-def _gb_rows_pushed(indptr, cols, vals, rows, out, found{vectors}):
+def {name}(indptr, cols, vals, rows, out, found{vectors}):
     for k in range(rows.size):
         i = _gb_numba.int64(rows[k])
         value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
         out[k] = value
         found[k] = present
         if present:
-            for p in range(indptr[i], indptr[i + 1]):
+{write}'''
+_AT_ROW = "            v0[i] = value\n"
+_PUSHED = """            for p in range(indptr[i], indptr[i + 1]):
                 j = cols[p]
                 v0[j] = _gb_push(v0[j], value)
-'''
+"""
 
 #: Named binary operators as a multiply or add of a user semiring: GraphBLAS' definition on
 #: operands cast to the type ``_GB_T`` (``first``/``second`` return the operand).
@@ -608,15 +601,17 @@ def _row_module(op, values, vectors):
 def _rows_template(count):
     """The row kernels' template for ``count`` vectors, made once: :func:`compiled` looks
     modules up by it on every call, and a string made anew would be hashed anew."""
-    return _ROWS.format(vectors="".join(f", v{k}" for k in range(count)))
+    vectors = "".join(f", v{k}" for k in range(count))
+    return _ROWS.format(vectors=vectors) + _SWEEP.format(name="_gb_rows_ordered", vectors=vectors, write=_AT_ROW)
 
 
 @functools.lru_cache(maxsize=None)
 def _pushed_template(count, push, dtype):
     """The row kernels' template with the sweep that pushes with ``push`` into a first
     vector of ``dtype``, made once per kind (as :func:`_rows_template`)."""
+    vectors = "".join(f", v{k}" for k in range(count))
     return _rows_template(count) + _push_source(push, dtype) + \
-        _PUSHED.format(vectors="".join(f", v{k}" for k in range(count)))
+        _SWEEP.format(name="_gb_rows_pushed", vectors=vectors, write=_PUSHED)
 
 
 #: The named monoids an ordered sweep pushes with (``any`` would leave the value to chance).

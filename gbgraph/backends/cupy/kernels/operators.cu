@@ -128,10 +128,30 @@ __global__ void row_operator(const long long* rows, const long long* count_ptr, 
     }
 }
 
+// Where an ordered sweep writes row r's present value: into the first vector at r (AtRow,
+// _gb_rows_ordered), or combined into it at every column of the row with the functor Push,
+// first[j] = Push(first[j], value) (Pushed, _gb_rows_pushed).
+struct AtRow {
+    template <typename I, typename T0>
+    static __device__ void write(T0* first, long long r, const long long*, const I*, T0 value) { first[r] = value; }
+};
+
+template <typename Push>
+struct Pushed {
+    template <typename I, typename T0>
+    static __device__ void write(T0* first, long long r, const long long* indptr, const I* cols, T0 value)
+    {
+        for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
+            const long long j = cols[p];
+            first[j] = Push::call(first[j], value);
+        }
+    }
+};
+
 // One thread, the rows one after another: k = sequence[s] for s = 0, 1, ..., r = rows[k],
-// each present value written into the first vector at r before the next row
-// (_gb_rows_ordered; ``sequence`` lists positions of ``rows`` by decreasing order).
-template <typename Op, typename TW, typename I, typename V, typename T0, typename... Vectors>
+// each present value, cast to the first vector's type, written by Write before the next row
+// (``sequence`` lists positions of ``rows`` by decreasing order).
+template <typename Op, typename Write, typename TW, typename I, typename V, typename T0, typename... Vectors>
 __global__ void row_operator_ordered(const long long* rows, const long long* sequence, long long count,
                                      const long long* indptr, const I* cols, const V* vals, TW* out,
                                      unsigned char* found, T0* first, Vectors... vectors)
@@ -142,32 +162,7 @@ __global__ void row_operator_ordered(const long long* rows, const long long* seq
         const long long r = rows[k];
         TW value = TW(0);
         const bool present = Op::call(r, indptr[r], indptr[r + 1], cols, vals, (const T0*)first, vectors..., &value);
-        if (present) first[r] = T0(value);
-        out[k] = value;
-        found[k] = present;
-    }
-}
-
-// row_operator_ordered that pushes: each present value, cast to the first vector's type, is
-// combined into it at every column of the row, first[j] = Push(first[j], value), instead of
-// written at r (_gb_rows_pushed; Push a functor with ``call`` on the first vector's type).
-template <typename Op, typename Push, typename TW, typename I, typename V, typename T0, typename... Vectors>
-__global__ void row_operator_pushed(const long long* rows, const long long* sequence, long long count,
-                                    const long long* indptr, const I* cols, const V* vals, TW* out,
-                                    unsigned char* found, T0* first, Vectors... vectors)
-{
-    if (first_thread() != 0) return;
-    for (long long s = 0; s < count; ++s) {
-        const long long k = sequence[s];
-        const long long r = rows[k];
-        TW value = TW(0);
-        const bool present = Op::call(r, indptr[r], indptr[r + 1], cols, vals, (const T0*)first, vectors..., &value);
-        if (present) {
-            for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
-                const long long j = cols[p];
-                first[j] = Push::call(first[j], T0(value));
-            }
-        }
+        if (present) Write::write(first, r, indptr, cols, T0(value));
         out[k] = value;
         found[k] = present;
     }
