@@ -434,8 +434,10 @@ def test_coloring_operators_translate_to_numbas_values(tmp_path):
     hi = rng.integers(0, 9, n).astype(np.uint64)  # net summaries: unbroken runs (count = hi), broken ones, blocked
     summaries = (hi << np.uint64(32)) | np.where(rng.random(n) < 0.97, hi, hi // np.uint64(2))
     summaries[rng.random(n) < 0.01] |= np.uint64(1 << 63)
-    cases = [(coloring.FIRST_FIT, (colors,)), (coloring.FIRST_FIT_WHEN_READY, (colors, position)),
-             (coloring.CHAIN_DEPTH, (colors,)), (coloring.CHAIN_DEPTH_WHEN_READY, (colors, position)),
+    due = colors.copy()  # a few rows without a value: the ones a round may give one
+    due[rng.choice(n, 6, replace=False)] = -1
+    cases = [(coloring.FIRST_FIT, (colors,)), (coloring.FIRST_FIT_WHEN_READY, (due, position)),
+             (coloring.CHAIN_DEPTH, (colors,)), (coloring.CHAIN_DEPTH_WHEN_READY, (due, position)),
              (coloring.SAME_GROUP_MAX, (keys, groups)), (coloring.CLOSED_FIT, (summaries,)),
              (coloring.FREE_BIT, (words,))]
     for k, (op, vectors) in enumerate(cases):

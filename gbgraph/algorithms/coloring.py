@@ -92,9 +92,11 @@ def _first_fit(i, start, stop, cols, vals, colors):
     return _smallest_free(start, stop, cols, colors), True
 
 
-def _earlier_done(i, start, stop, cols, values, position):
-    """Whether every column placed before row i (``position`` >= 0 and lower) has its value
-    (``values`` >= 0)."""
+def _due(i, start, stop, cols, values, position):
+    """Whether row i takes its value now: it has none yet (``values`` below 0) and every
+    column placed before it (``position`` >= 0 and lower) has its own."""
+    if values[i] >= 0:
+        return False
     at = position[i]
     for p in range(start, stop):
         before = position[cols[p]]
@@ -105,8 +107,8 @@ def _earlier_done(i, start, stop, cols, values, position):
 
 def _first_fit_when_ready(i, start, stop, cols, vals, colors, position):
     """First fit of row i once every column placed before it has a color; no entry while
-    one has none."""
-    if not _earlier_done(i, start, stop, cols, colors, position):
+    one has none, or once row i has its own."""
+    if not _due(i, start, stop, cols, colors, position):
         return 0, False
     return _smallest_free(start, stop, cols, colors), True
 
@@ -126,7 +128,7 @@ def _chain_depth(i, start, stop, cols, vals, depth):
 
 def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
     """:func:`_chain_depth` of row i once every column placed before it has its depth."""
-    if not _earlier_done(i, start, stop, cols, depth, position):
+    if not _due(i, start, stop, cols, depth, position):
         return 0, False
     return _deepest(start, stop, cols, depth), True
 
@@ -222,13 +224,13 @@ FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", constants=_WIDE,
 #: The first fit of the rows whose earlier rows within reach have their colors: a round of
 #: the in-order pass run in parallel (Jones and Plassmann's rounds with first fit).
 FIRST_FIT_WHEN_READY = RowOperator(_first_fit_when_ready, fill=-1, name="first_fit_when_ready", constants=_WIDE,
-                                   helpers=(_earlier_done, _window, _lowest_zero, _smallest_free))
+                                   helpers=(_due, _window, _lowest_zero, _smallest_free))
 #: ``depth(i) = 1 + max depth(j)`` over the columns colored before i, ordered by key; at
 #: distance 2 over the nets' best depths, each pushed with ``push="max"``.
 CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_deepest,))
 #: Rounds of that pass in parallel: the rows whose earlier columns have their depths.
 CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
-                                     helpers=(_earlier_done, _deepest))
+                                     helpers=(_due, _deepest))
 #: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
 SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
@@ -586,12 +588,12 @@ def _in_rounds(be, A, colors, rows, order, ready):
     # place, so the cupy backend records a round once and replays it
     colors = be.ewise_add("first", colors, be.full(colors.size, -1, "int64"))
 
-    def round_(left, r):
-        t = be.mxv(ready, A, (colors, position), mask=left)  # t<left> = the values of the ready rows
+    def round_(taken, r):  # the rows that took their values last round; the rows due take theirs
+        t = be.mxv(ready, A, (colors, position), mask=rows)  # t<rows> = the values of the rows due now
         be.assign(colors, t, mask=t)  # colors<t> = t
-        return (be.apply("identity", left, mask=t, complement=True),)  # left<¬t>
+        return (t,)
 
-    be.iterate(round_, (rows,))
+    be.iterate(round_, (rows,))  # until a round gives no value: each gives the first row left one
     return be.apply("identity", colors, mask=rows)  # colors<rows>
 
 
