@@ -115,13 +115,10 @@ class CupyBackend(Backend):
                             lambda: _user_semiring("mxv", semiring, A, u, order, transpose, controls),
                             lambda: _on_host("mxv", semiring, A, u, transpose=transpose, order=order, **controls))
         monoid, multiply = _split(semiring)
-        if out is not None or accum is not None or replace:
-            if _finishable(out, accum):  # T<mask> = A ⊕.⊗ u, then out<mask, replace> accum= T
-                t = self.mxv(semiring, A, u, mask=mask, structure=structure, complement=complement,
-                             transpose=transpose)
-                return _finish("mxv", out, t, mask, structure, complement, accum, replace)
-            return _on_host("mxv", semiring, A, u, mask=mask, structure=structure, complement=complement, out=out,
-                            accum=accum, replace=replace, transpose=transpose)
+        if out is not None or accum is not None or replace:  # T<mask> = A ⊕.⊗ u, then out<mask, replace> accum= T
+            masking = dict(mask=mask, structure=structure, complement=complement)
+            return _controlled("mxv", lambda: self.mxv(semiring, A, u, transpose=transpose, **masking),
+                               (semiring, A, u), dict(transpose=transpose), masking, out, accum, replace)
         dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
         if transpose and A.nrows == u.size and dtype is not None:  # Aᵀ is cached on A
             return self.mxv(semiring, A.transposed(), u, mask=mask, structure=structure, complement=complement)
@@ -156,13 +153,10 @@ class CupyBackend(Backend):
                             lambda: _user_semiring("vxm", semiring, u, A, None, transpose, controls),
                             lambda: _on_host("vxm", semiring, u, A, transpose=transpose, **controls))
         monoid, multiply = _split(semiring)
-        if out is not None or accum is not None or replace:
-            if _finishable(out, accum):  # T<mask> = u ⊕.⊗ A, then out<mask, replace> accum= T
-                t = self.vxm(semiring, u, A, mask=mask, structure=structure, complement=complement,
-                             transpose=transpose)
-                return _finish("vxm", out, t, mask, structure, complement, accum, replace)
-            return _on_host("vxm", semiring, u, A, mask=mask, structure=structure, complement=complement, out=out,
-                            accum=accum, replace=replace, transpose=transpose)
+        if out is not None or accum is not None or replace:  # T<mask> = u ⊕.⊗ A, then out<mask, replace> accum= T
+            masking = dict(mask=mask, structure=structure, complement=complement)
+            return _controlled("vxm", lambda: self.vxm(semiring, u, A, transpose=transpose, **masking),
+                               (semiring, u, A), dict(transpose=transpose), masking, out, accum, replace)
         dtype = _product_type("vxm", semiring, u.dtype, A.dtype, "right" if A.values is None else None)
         if (A.ncols if transpose else A.nrows) != u.size or dtype is None:
             return _on_host("vxm", semiring, u, A, mask=mask, structure=structure, complement=complement,
@@ -222,11 +216,9 @@ class CupyBackend(Backend):
                             lambda: _on_host("ewise_mult", op, u, v, **controls))
         _check(op, BINARY_OPS)
         controls = dict(mask=mask, structure=structure, complement=complement)
-        if out is not None or accum is not None or replace:
-            if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = u ⊙ v, then out<mask> accum= T
-                return _finish("ewise_mult", out, self.ewise_mult(op, u, v, **controls), **controls, accum=accum,
-                               replace=replace)
-            return _on_host("ewise_mult", op, u, v, **controls, out=out, accum=accum, replace=replace)
+        if out is not None or accum is not None or replace:  # T<mask> = u ⊙ v, then out<mask> accum= T
+            return _controlled("ewise_mult", lambda: self.ewise_mult(op, u, v, **controls), (op, u, v), {}, controls,
+                               out, accum, replace, on_device=isinstance(u, Vector))
         t = _device_ewise("ewise_mult", op, u, v)
         if t is None:
             return _on_host("ewise_mult", op, u, v, **controls)
@@ -252,11 +244,9 @@ class CupyBackend(Backend):
                             lambda: _on_host("ewise_add", op, u, v, **controls))
         _check(op, BINARY_OPS)
         controls = dict(mask=mask, structure=structure, complement=complement)
-        if out is not None or accum is not None or replace:
-            if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = u ⊕ v, then out<mask> accum= T
-                return _finish("ewise_add", out, self.ewise_add(op, u, v, **controls), **controls, accum=accum,
-                               replace=replace)
-            return _on_host("ewise_add", op, u, v, **controls, out=out, accum=accum, replace=replace)
+        if out is not None or accum is not None or replace:  # T<mask> = u ⊕ v, then out<mask> accum= T
+            return _controlled("ewise_add", lambda: self.ewise_add(op, u, v, **controls), (op, u, v), {}, controls,
+                               out, accum, replace, on_device=isinstance(u, Vector))
         t = _device_ewise("ewise_add", op, u, v)
         if t is None:
             return _on_host("ewise_add", op, u, v, **controls)
@@ -285,11 +275,10 @@ class CupyBackend(Backend):
                             lambda: _on_host("apply", op, u, left=left, right=right, **controls))
         _check(op, UNARY_OPS if left is None and right is None else BINARY_OPS)
         controls = dict(mask=mask, structure=structure, complement=complement)
-        if out is not None or accum is not None or replace:
-            if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = op(u), then out<mask> accum= T
-                return _finish("apply", out, self.apply(op, u, left=left, right=right, **controls), **controls,
-                               accum=accum, replace=replace)
-            return _on_host("apply", op, u, left=left, right=right, **controls, out=out, accum=accum, replace=replace)
+        if out is not None or accum is not None or replace:  # T<mask> = op(u), then out<mask> accum= T
+            return _controlled("apply", lambda: self.apply(op, u, left=left, right=right, **controls), (op, u),
+                               dict(left=left, right=right), controls, out, accum, replace,
+                               on_device=isinstance(u, Vector))
         bound = right if left is None else left
         t = u.dtype if bound is None else _bound_type(op, u.dtype, bound, left is not None)
         if t is None or u.dtype not in _KERNEL_DTYPES or t not in _KERNEL_DTYPES or \
@@ -365,12 +354,10 @@ class CupyBackend(Backend):
             t = _index_type(op, u, thunk)
             if t is None or not isinstance(u, (Vector, Matrix)):
                 return _on_host("apply_index", op, u, thunk, **controls)
-            if out is not None or accum is not None or replace:
-                if _finishable(out, accum) and isinstance(u, Vector):  # T<mask> = op(u), then out<mask> accum= T
-                    plain = dict(mask=mask, structure=structure, complement=complement)
-                    return _finish("apply_index", out, self.apply_index(op, u, thunk, **plain), **plain, accum=accum,
-                                   replace=replace)
-                return _on_host("apply_index", op, u, thunk, **controls)
+            if out is not None or accum is not None or replace:  # T<mask> = op(u), then out<mask> accum= T
+                masking = dict(mask=mask, structure=structure, complement=complement)
+                return _controlled("apply_index", lambda: self.apply_index(op, u, thunk, **masking), (op, u, thunk), {},
+                                   masking, out, accum, replace, on_device=isinstance(u, Vector))
             thunk = False if thunk is None else thunk
             if isinstance(u, Matrix):
                 if mask is not None:
@@ -628,6 +615,15 @@ def _index_type(op, u, thunk):
     if op == "diagindex" and t not in (np.int32, np.int64):
         return None
     return np.dtype(np.int32 if t == np.int32 else np.int64)
+
+
+def _controlled(verb, plain, args, kwargs, masking, out, accum, replace, on_device=True):
+    """``out<mask, replace> accum= T`` with ``T = plain()``, the verb under its mask alone: on
+    the device where :func:`general.finish` writes ``out`` (and ``on_device``), else the whole
+    call ``verb(*args, **kwargs)`` with its controls on the host."""
+    if on_device and _finishable(out, accum):
+        return _finish(verb, out, plain(), **masking, accum=accum, replace=replace)
+    return _on_host(verb, *args, **kwargs, **masking, out=out, accum=accum, replace=replace)
 
 
 def _finishable(out, accum):
