@@ -285,7 +285,7 @@ class CupyBackend(Backend):
                 not (isinstance(u, Vector) or mask is None):
             return _on_host("apply", op, u, left=left, right=right, **controls)
         x = u.values if isinstance(u, Vector) or u.values is not None else cupy.ones(u.nvals, bool)
-        values = general.unary(op, x) if bound is None else \
+        values = generic.unary(op, x, cupy) if bound is None else \
             general.binary(op, left, x, t) if right is None else general.binary(op, x, right, t)
         if isinstance(u, Matrix):
             return Matrix(u.nrows, u.ncols, u.indptr, u.indices, values)

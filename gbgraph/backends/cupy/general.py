@@ -85,42 +85,11 @@ def _spread(x, shape, t):
 
 
 def _divide(a, b, t):
-    """GraphBLAS division: integers truncate toward zero, and x / 0 is 0 for x = 0, else
-    the extreme of the sign of x (SuiteSparse's rule), never a trap; the minimum divided by
-    -1 wraps."""
+    """GraphBLAS division (:func:`generic.binary`'s): floats by IEEE, integers by
+    :func:`generic._integer_divide` on the device."""
     if t.kind == "f":
         return cupy.true_divide(a, b).astype(t, copy=False)
-    a, b = (cupy.asarray(x, t) for x in cupy.broadcast_arrays(cupy.asarray(a, t), cupy.asarray(b, t)))
-    zero = b == 0
-    safe = cupy.where(zero, t.type(1), b)
-    minus_one = safe == -1 if t.kind == "i" else cupy.zeros(safe.shape, bool)
-    safe = cupy.where(minus_one, t.type(1), safe)
-    quotient = a // safe
-    quotient += ((a % safe != 0) & ((a < 0) != (safe < 0))).astype(t)  # floor to truncation
-    quotient = cupy.where(minus_one, cupy.negative(a), quotient)
-    info = np.iinfo(t)
-    by_zero = cupy.where(a > 0, t.type(info.max), cupy.where(a < 0, t.type(info.min), t.type(0))).astype(t)
-    return cupy.where(zero, by_zero, quotient).astype(t, copy=False)
-
-
-def unary(op, x):
-    """Unary operator ``op`` on the values ``x`` in their own dtype (:func:`generic.unary`)."""
-    t = x.dtype
-    if op == "identity":
-        return x.copy()
-    if op == "one":
-        return cupy.ones_like(x)
-    if op == "lnot":
-        return ~x if t == bool else (x == 0).astype(t)
-    if t == bool:  # ainv and abs are the identity on bool, minv is true
-        return cupy.ones_like(x) if op == "minv" else x.copy()
-    if op == "ainv":
-        return cupy.negative(x)
-    if op == "abs":
-        return x.copy() if t.kind == "u" else cupy.abs(x)
-    if t.kind == "f":
-        return cupy.true_divide(1, x).astype(t, copy=False)
-    return _divide(cupy.ones_like(x), x, t)
+    return generic._integer_divide(cupy.asarray(a, t), cupy.asarray(b, t), t, cupy)
 
 
 def dense(v):

@@ -156,23 +156,24 @@ def binary(op, a, b, t):
     return _integer_divide(a, b, t)
 
 
-def _integer_divide(a, b, t):
+def _integer_divide(a, b, t, xp=np):
     """GraphBLAS integer division: C's truncation, and x / 0 = 0 for x = 0, else the extreme
-    of the sign of x (SuiteSparse's rule), never a trap; the minimum divided by -1 wraps."""
-    a, b = (np.asarray(x, t) for x in np.broadcast_arrays(a, b))
+    of the sign of x (SuiteSparse's rule), never a trap; the minimum divided by -1 wraps.
+    ``xp``: numpy, or CuPy for the cupy backend's arrays."""
+    a, b = (xp.asarray(x, t) for x in xp.broadcast_arrays(a, b))
     zero = b == 0
-    safe = np.where(zero, 1, b).astype(t)
+    safe = xp.where(zero, 1, b).astype(t)
     if t.kind == "i":
         minus_one = safe == -1
-        safe[minus_one] = 1
+        safe = xp.where(minus_one, 1, safe).astype(t)
         with np.errstate(all="ignore"):
-            quotient = np.where(minus_one, np.negative(a), _truncated(a, safe, t))
+            quotient = xp.where(minus_one, xp.negative(a), _truncated(a, safe, t))
     else:
         quotient = a // safe
     info = np.iinfo(t)
     # typed scalars: numpy >= 2.5 refuses a Python int beyond int64 (uint64's max) beside int64 arrays
-    by_zero = np.where(a > 0, t.type(info.max), np.where(a < 0, t.type(info.min), t.type(0))).astype(t)
-    return np.where(zero, by_zero, quotient).astype(t)
+    by_zero = xp.where(a > 0, t.type(info.max), xp.where(a < 0, t.type(info.min), t.type(0))).astype(t)
+    return xp.where(zero, by_zero, quotient).astype(t)
 
 
 def _truncated(a, b, t):
@@ -181,25 +182,26 @@ def _truncated(a, b, t):
     return quotient
 
 
-def unary(op, x):
-    """Unary operator ``op`` on the values ``x``, in their own dtype."""
+def unary(op, x, xp=np):
+    """Unary operator ``op`` on the values ``x``, in their own dtype; ``xp``: numpy, or CuPy
+    for the cupy backend's arrays."""
     t = x.dtype
     if op == "identity":
         return x.copy()
     if op == "one":
-        return np.ones_like(x)
+        return xp.ones_like(x)
     if op == "lnot":
         return ~x if t == _BOOL else (x == 0).astype(t)
     if t == _BOOL:  # ainv and abs are the identity on bool, minv is true
-        return np.ones_like(x) if op == "minv" else x.copy()
+        return xp.ones_like(x) if op == "minv" else x.copy()
     with np.errstate(all="ignore"):
         if op == "ainv":
-            return np.negative(x)
+            return xp.negative(x)
         if op == "abs":
-            return x.copy() if t.kind == "u" else np.abs(x)
+            return x.copy() if t.kind == "u" else xp.abs(x)
         if t.kind == "f":
-            return np.true_divide(1, x, dtype=t)
-    return _integer_divide(np.ones_like(x), x, t)
+            return xp.true_divide(1, x).astype(t, copy=False)
+    return _integer_divide(xp.ones_like(x), x, t, xp)
 
 
 # ---- monoids ----------------------------------------------------------------------------
