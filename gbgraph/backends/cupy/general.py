@@ -32,19 +32,8 @@ _ON_BOOL = {"plus": "lor", "times": "land", "min": "land", "max": "lor", "minus"
 
 
 def cast(values, dtype):
-    """``values`` as ``dtype`` with GraphBLAS' typecast (:func:`generic.cast`): a float
-    becomes an integer by truncation, saturating at the type's bounds, NaN giving 0."""
-    dtype = np.dtype(dtype)
-    if values.dtype == dtype:
-        return values
-    if values.dtype.kind == "f" and dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        clipped = cupy.clip(cupy.nan_to_num(values, nan=0.0), float(info.min), float(info.max))
-        # float(max) rounds up past the bound: such values become the maximum itself
-        return cupy.where(clipped >= float(info.max), dtype.type(info.max), cupy.trunc(clipped).astype(dtype))
-    if dtype == bool:
-        return values != 0
-    return values.astype(dtype)
+    """``values`` as ``dtype`` with GraphBLAS' typecast, on the device (:func:`generic.cast`)."""
+    return generic.cast(values, dtype, cupy)
 
 
 def binary(op, a, b, t):

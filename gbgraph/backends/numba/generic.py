@@ -88,19 +88,20 @@ def scalar_dtype(value):
     raise TypeError(f"a bound scalar must be a bool, int, float or numpy scalar, got {value!r}")
 
 
-def cast(values, dtype):
+def cast(values, dtype, xp=np):
     """``values`` as ``dtype`` with GraphBLAS's typecast: a float becomes an integer by
-    truncation, saturating at the type's bounds, NaN giving 0; anything nonzero is true."""
-    values = np.asarray(values)
+    truncation, saturating at the type's bounds, NaN giving 0; anything nonzero is true.
+    ``xp``: numpy, or CuPy for the cupy backend's arrays."""
+    values = xp.asarray(values)
     dtype = np.dtype(dtype)
     if values.dtype == dtype:
         return values
     if values.dtype.kind == "f" and dtype.kind in "iu":
         info = np.iinfo(dtype)
         with np.errstate(invalid="ignore"):
-            clipped = np.clip(np.nan_to_num(values, nan=0.0), float(info.min), float(info.max))
+            clipped = xp.clip(xp.nan_to_num(values, nan=0.0), float(info.min), float(info.max))
             # float(max) rounds up past the bound: such values become the maximum itself
-            return np.where(clipped >= float(info.max), dtype.type(info.max), np.trunc(clipped).astype(dtype))
+            return xp.where(clipped >= float(info.max), dtype.type(info.max), xp.trunc(clipped).astype(dtype))
     if dtype == _BOOL:
         return values != 0
     return values.astype(dtype)
