@@ -172,6 +172,26 @@ def _min_label_rounds(be, indptr, indices):
     return _host(be.values(labels)), rounds
 
 
+def test_iterate_check_is_called_as_it_asks_and_stops_the_rounds(be):
+    # a countdown that would run 80 rounds, one entry fewer each; the check asks to be called
+    # again after 1, 2, 4 and 48 rounds, then stops before round 55 (on cupy the rounds after
+    # the 32nd run in a while node on the device, up to the bound the check gives)
+    n, calls = 80, []
+    ids = be.xp.arange(n, dtype=be.xp.int64)
+
+    def round_(left, r):  # left = (select(left > 1)) - 1
+        return (be.apply("minus", be.select("valuegt", left, 1), right=1),)
+
+    def check(state, r):
+        calls.append((r, be.nvals(state[0])))
+        return {0: 1, 1: 2, 3: 4, 7: 48}.get(r, 0)
+
+    (left,), r = be.iterate(round_, (be.vector(ids, ids + 1, n),), check=check)
+    assert calls == [(0, 80), (1, 79), (3, 77), (7, 73), (55, 25)]
+    assert r == 55 and be.nvals(left) == 25
+    assert sorted(_host(be.values(left)).tolist()) == list(range(1, 26))
+
+
 def test_iterate_runs_rounds_while_the_worklist_has_entries(be):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components
@@ -480,9 +500,13 @@ def test_gpu_extras_bring_the_cuda_libraries(extra):
     from packaging.requirements import Requirement
 
     pyproject = tomllib.loads((pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
-    (requirement,) = map(Requirement, pyproject["project"]["optional-dependencies"][extra])
+    requirement, bindings = map(Requirement, pyproject["project"]["optional-dependencies"][extra])
     assert requirement.name == f"cupy-{extra}x" and "ctk" in requirement.extras
     assert "13.6.0" not in requirement.specifier and "14.0.0" in requirement.specifier
+    # the while nodes of recorded rounds: cuda-bindings of the extra's CUDA major version, 12.4+
+    major = int(extra[4:])
+    assert bindings.name == "cuda-bindings" and f"{major}.9.0" in bindings.specifier
+    assert f"{major + 1}.0.0" not in bindings.specifier and "12.3.0" not in bindings.specifier
 
 
 @pytest.mark.parametrize("op", ["plus", "minus", "times", "first", "second", "min", "max"])

@@ -91,10 +91,12 @@ def test_bfs_push_levels_replay_on_the_gpu():
     from gbgraph import lagraph
     from gbgraph.backends.cupy import replay
 
-    A = abs(laplace3d(12))
-    before = replay.recordings
+    A = abs(laplace3d(20))
+    before, loops = replay.recordings, replay.loops
     r = lagraph.bfs(cupyx_matrix(A), 0, method="push", backend="cupy")
     assert replay.recordings == before + 1
+    if replay._while_nodes():  # 57 levels: those after the 32nd run in a while node, on the device
+        assert replay.loops == loops + 1
     expected = shortest_path(A, unweighted=True, indices=0)  # scipy's levels, an independent count
     assert r.levels.get().tolist() == expected.astype(np.int64).tolist()
 

@@ -102,6 +102,23 @@ def test_bfs_levels_and_parents_against_networkx(graph, backend, method):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_bfs_direction_pulls_while_the_frontier_is_large(backend, monkeypatch):
+    # Beamer's test on a small-world graph: the frontier's edges pass the unexplored ones over
+    # ALPHA within a few levels, so some levels pull (the levels stay networkx's)
+    module = importlib.import_module("gbgraph.lagraph.bfs")  # lagraph.bfs is the function
+    directions, level = [], module._level
+    monkeypatch.setattr(module, "_level", lambda *args: directions.append(args[-1]) or level(*args))
+    A = sp.csr_array(_random(2000, 0.004, 5))
+    A.data[:] = 1
+    r = lagraph.bfs(A, 0, backend=backend)
+    expected = np.full(A.shape[0], -1)
+    for v, k in nx.single_source_shortest_path_length(nx.from_scipy_sparse_array(A), 0).items():
+        expected[v] = k
+    np.testing.assert_array_equal(r.levels, expected)
+    assert directions[0] is True and False in directions
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_connected_components_against_networkx(graph, backend):
     _, A, G = graph
     labels = lagraph.connected_components(A, backend=backend)

@@ -781,7 +781,7 @@ class Backend(abc.ABC):
             return rows.astype(self.xp.int64), cols.astype(self.xp.int64), values
         return self.indices(x), self.values(x)
 
-    def iterate(self, step, state, *, first=0, stop=None):
+    def iterate(self, step, state, *, first=0, stop=None, check=None):
         """Rounds ``state = step(*state, r)`` for ``r = first, first + 1, ...`` while
         ``state[0]`` has entries and ``r < stop``; returns ``(state, r)``, ``r`` the number
         of the round that would come next.
@@ -790,10 +790,21 @@ class Backend(abc.ABC):
         vectors, and ``r`` is the round number. A step that brings nothing to the host (no
         ``nvals``, ``indices``, ``values`` or ``reduce``) and returns vectors like the ones it
         took lets the cupy backend record it once as a CUDA graph and replay it: then ``r``
-        is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`).
+        is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`), and
+        the rounds run on the device, the host reading nothing between them.
+
+        ``check(state, r)``, when given, is a test on the host before round ``r`` (the
+        first, then as it asks): it returns how many rounds may run before it is called
+        again, or 0 to stop there. A test that reads the host every few rounds leaves the
+        rounds between recorded.
         """
-        state, r = tuple(state), first
+        state, r, due = tuple(state), first, first
         while (stop is None or r < stop) and self.nvals(state[0]):
+            if check is not None and r == due:
+                rounds = check(state, r)
+                if not rounds:
+                    break
+                due = r + rounds
             state, r = tuple(step(*state, r)), r + 1
         return state, r
 

@@ -8,6 +8,8 @@ the product into the parent of each newly reached vertex.
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ._inputs import adjacency, in_input_terms, vertex
 
 __all__ = ["BFSResult", "BFS_METHODS", "bfs"]
@@ -121,75 +123,106 @@ def _search(be, A, AT, n, source, method):
     if method == "direction":
         _directed(be, A, AT, n, q, pi, level, visited)
     else:
-        def level_(q, k):  # one level; k is the level's number (a device scalar on a GPU)
-            q = _next(be, A, AT, q, visited, method == "push")
-            _visit(be, q, k, pi, level, visited)
-            return (q,)
-
-        be.iterate(level_, (q,), first=1, stop=n)  # n - 1 levels at most: a level adds a vertex
+        be.iterate(_level(be, A, AT, pi, level, visited, method == "push"), (q,), first=1, stop=n)
     return level, pi
 
 
-def _next(be, A, AT, q, visited, push):
-    """The next frontier, each new vertex valued by its smallest parent in ``q``."""
-    if push:
-        return be.vxm("min_secondi", q, A, mask=visited, structure=False, complement=True)  # q<¬visited,replace> = q min.secondi A  [1]
-    return be.mxv("min_secondi", AT, q, mask=visited, structure=False, complement=True)  # q<¬visited,replace> = Aᵀ min.secondi q  [1]
+def _level(be, A, AT, pi, level, visited, push):
+    """One level, as :meth:`~gbgraph.backends.base.Backend.iterate`'s step: the next frontier
+    (its new vertices valued by their smallest parent in ``q``) written in place into the
+    full ``pi``, ``level`` and ``visited``. ``k`` is the level's number, a device scalar
+    where the backend records the step."""
+    def level_(q, k):
+        if push:
+            q = be.vxm("min_secondi", q, A, mask=visited, structure=False, complement=True)  # q<¬visited,replace> = q min.secondi A  [1]
+        else:
+            q = be.mxv("min_secondi", AT, q, mask=visited, structure=False, complement=True)  # q<¬visited,replace> = Aᵀ min.secondi q  [1]
+        be.assign(pi, q, mask=q)  # pi<q> = q  [1]
+        # level<q> = k: GrB_COLINDEX of a vector is 0 + thunk, so k also as a device scalar
+        be.assign(level, be.apply_index("colindex", q, k), mask=q)
+        be.assign(visited, True, mask=q)  # visited<q> = true
+        return (q,)
 
-
-def _visit(be, q, k, pi, level, visited):
-    """The frontier ``q`` (valued by parents) reached at level ``k``: written in place into
-    the full ``pi``, ``level`` and ``visited``."""
-    be.assign(pi, q, mask=q)  # pi<q> = q  [1]
-    # level<q> = k: GrB_COLINDEX of a vector is 0 + thunk, so k also as a device scalar
-    be.assign(level, be.apply_index("colindex", q, k), mask=q)
-    be.assign(visited, True, mask=q)  # visited<q> = true
+    return level_
 
 
 def _directed(be, A, AT, n, q, pi, level, visited):
-    """Beamer's rounds from the frontier ``q``: each level reads the frontier's size (and,
-    while pushing, its edges) on the host to choose the direction, so they run one by one;
-    the fixed directions run as :meth:`~gbgraph.backends.base.Backend.iterate` rounds, which
-    the cupy backend records once and replays for ``"push"`` (Laplace3D 100³ on an H100: 22
-    against 86 ms level by level); a pull level still reads the host there, so it runs one
-    by one."""
-    push, beamer, nq = True, _Beamer(be, A, n), 1
-    for k in range(1, n):  # a level adds a vertex, so n - 1 levels reach every one
-        push = beamer.push_next(q, nq, push)
-        q = _next(be, A, AT, q, visited, push)
-        nq = be.nvals(q)
-        if nq == 0:
-            break
-        _visit(be, q, k, pi, level, visited)
+    """Beamer's direction optimisation from the frontier ``q``: the levels of one direction
+    run as :meth:`~gbgraph.backends.base.Backend.iterate` rounds, which the cupy backend
+    records once and runs on the device, and Beamer's test, which reads the host, is their
+    ``check``: before every level while the frontier is near a threshold, and at doubling
+    intervals (up to :data:`SPAN` levels) while it is far from both. A test that comes a
+    few levels late costs time only: every direction gives the same levels and parents."""
+    beamer, k = _Beamer(be, A, n, visited), 1
+    beamer.push = beamer.push_next(q, 1, True, k)
+    while True:
+        (q,), k = be.iterate(_level(be, A, AT, pi, level, visited, beamer.push), (q,), first=k, stop=n,
+                             check=beamer.check())
+        if k >= n or not be.nvals(q):
+            return
+
+
+#: The most levels between two of Beamer's tests, far from both thresholds.
+SPAN = 64
 
 
 class _Beamer:
     """The direction choice of ``LG_BreadthFirstSearch_SSGrB.c`` [2]_: the frontier's edges
-    against the unexplored ones while pushing, the frontier's size while pulling."""
+    against the unexplored ones while pushing, the frontier's size while pulling. The
+    unexplored edges are LAGraph's count, which subtracts each frontier's edges; after
+    levels without a test they are those of the unvisited vertices, the same number."""
 
-    def __init__(self, be, A, n):
-        self.be, self.n = be, n
+    def __init__(self, be, A, n, visited):
+        self.be, self.n, self.visited = be, n, visited
         self.degree = be.mxv("plus_pair", A, be.full(n, 0, "int64"))  # degree = A plus.pair 0
-        self.unexplored = be.nvals(A)
-        self.last_nq, self.any_pull, self.enabled = 0, False, True
+        self.last_nq, self.any_pull, self.enabled, self.far, self.push = 0, False, True, 0, True
+        self.unexplored, self.tested = 0, None  # the unexplored edges at the test before level ``tested``
 
-    def push_next(self, q, nq, push):
+    def push_next(self, q, nq, push, k):
+        """Whether level ``k``, after frontier ``q`` (``nq`` entries), pushes; sets ``far``,
+        the factor by which the frontier is below the threshold that would change it."""
         be = self.be
         growing, shrinking = nq > self.last_nq, nq < self.last_nq
-        self.last_nq = nq
+        self.last_nq, self.far = nq, 0
         if not self.enabled:
+            self.far = np.inf
             return True
         if not push:
-            return shrinking and nq <= self.n / BETA2
-        if self.unexplored < self.n:  # little of the graph is left: push to the end
-            self.enabled = False
+            self.far = nq / (self.n / BETA2)
+            return not (shrinking and nq <= self.n / BETA2)
+        # Σ degree(q): the frontier's degrees by an intersection, not a copy of every degree
+        frontier_edges = be.reduce(be.ewise_mult("first", self.degree, q), "plus") or 0
+        if self.tested == k - 1:  # LAGraph's count: the last test's, less this frontier's edges
+            unexplored = self.unexplored - frontier_edges
+        else:  # Σ degree(¬visited): after levels without a test, from the unvisited vertices
+            unvisited = be.select("valueeq", self.visited, False)
+            unexplored = be.reduce(be.ewise_mult("first", self.degree, unvisited), "plus") or 0
+        self.unexplored, self.tested = unexplored, k
+        if unexplored + frontier_edges < self.n:  # little of the graph is left: push to the end
+            self.enabled, self.far = False, np.inf
             return True
-        if self.any_pull:  # edges are no longer counted after a pull: the frontier's size decides
+        if self.any_pull:  # after a pull, LAGraph lets the frontier's size decide
+            self.far = (self.n / BETA1) / max(nq, 1)
             pull = growing and nq > self.n / BETA1
         else:
-            # Σ degree(q): the frontier's degrees by an intersection, not a copy of every degree
-            frontier_edges = be.reduce(be.ewise_mult("first", self.degree, q), "plus") or 0
-            self.unexplored -= frontier_edges
-            pull = growing and frontier_edges > self.unexplored / ALPHA
+            self.far = (unexplored / ALPHA) / max(frontier_edges, 1)
+            pull = growing and frontier_edges > unexplored / ALPHA
         self.any_pull |= pull
         return not pull
+
+    def check(self):
+        """``iterate``'s check for levels in direction ``push`` (the test that chose it has
+        just run): 0 once Beamer's test changes the direction, else the levels until the
+        next test (1 within a factor 4 of a threshold, then doubling up to :data:`SPAN`)."""
+        span = [0]
+
+        def check(state, k):
+            if span[0]:
+                push = self.push_next(state[0], self.be.nvals(state[0]), self.push, k)
+                if push != self.push:
+                    self.push = push
+                    return 0
+            span[0] = 1 if self.far < 4 else min(2 * max(span[0], 1), SPAN)
+            return span[0]
+
+        return check

@@ -365,7 +365,7 @@ class CupyBackend(Backend):
                 values = general.index_values(op, u.rows(), u.indices, t, thunk)
                 return Matrix(u.nrows, u.ncols, u.indptr, u.indices, values)
             ids = cupy.arange(u.capacity, dtype=cupy.int64) if u.indices is None else u.indices
-            values = general.index_values(op, ids, cupy.zeros(ids.size, cupy.int64), t, thunk)
+            values = general.index_values(op, ids, 0, t, thunk)
             return _masked(Vector(u.size, u.indices, values, u.count), mask, structure, complement)
         native = getattr(op, "cuda", None)
         if native is None or any(v is not None for v in (mask, out, accum)) or replace:
@@ -373,8 +373,8 @@ class CupyBackend(Backend):
         count = kernels.count_args(u)[1]
         return Vector(u.size, u.indices, native(u.indices, u.count, count, u.capacity, thunk), u.count)
 
-    def iterate(self, step, state, *, first=0, stop=None):
-        return replay.iterate(step, state, first, stop)
+    def iterate(self, step, state, *, first=0, stop=None, check=None):
+        return replay.iterate(step, state, first, stop, check)
 
     def fused(self, algorithm):
         return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots}.get(algorithm)

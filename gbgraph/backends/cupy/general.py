@@ -12,6 +12,8 @@ against python-graphblas by the conformance suite. Matrix outputs, operators and
 without a form here go to the host (:mod:`.host`).
 """
 
+import functools
+
 import cupy
 import numpy as np
 
@@ -123,7 +125,7 @@ def mask_bytes(mask, structure, known=None):
     values, present = dense(mask) if known is None else known
     if structure:
         return present
-    nonzero = values != 0
+    nonzero = values if values.dtype == bool else values != 0
     return nonzero if present is None else nonzero & present
 
 
@@ -317,9 +319,18 @@ def build(verb, keys, values, size, dup):
 
 
 def index_values(op, i, j, t, thunk):
-    """``op(i, j, thunk)`` of an index-unary operator in dtype ``t``: rowindex ``i + thunk``,
-    colindex ``j + thunk``, diagindex ``j - (i + thunk)`` (:func:`verbs.apply_index`)."""
+    """``op(i, j, thunk)`` of an index-unary operator in dtype ``t``, in one kernel: rowindex
+    ``i + thunk``, colindex ``j + thunk``, diagindex ``j - (i + thunk)``
+    (:func:`verbs.apply_index`); ``i`` and ``j`` are integer arrays, or 0 (a vector's column)."""
     thunk = thunk.astype(t) if isinstance(thunk, cupy.ndarray) else generic.cast(thunk, t)[()]  # a device round number stays there
-    i, j = i.astype(t), j.astype(t)
-    return {"rowindex": lambda: i + thunk, "colindex": lambda: j + thunk,
-            "diagindex": lambda: j - (i + thunk)}[op]().astype(t, copy=False)
+    i, j = (cupy.full((), x, cupy.int64) if isinstance(x, int) else x for x in (i, j))  # R and C need arrays
+    return _index_kernel(op)(i, j, thunk, cupy.empty(cupy.broadcast(i, j).shape, t))
+
+
+_INDEX_FORMS = {"rowindex": "(T)row + thunk", "colindex": "(T)col + thunk", "diagindex": "(T)col - ((T)row + thunk)"}
+
+
+@functools.lru_cache(maxsize=None)
+def _index_kernel(op):
+    return cupy.ElementwiseKernel("R row, C col, T thunk", "T out", f"out = {_INDEX_FORMS[op]}",
+                                  f"gbgraph_{op}")

@@ -4,9 +4,12 @@ A round issues a dozen kernels or more; launched from Python each costs microsec
 time, more than the kernel itself once the worklists are short. :func:`iterate` gives the
 vectors of the first round their entry counts on the device and records that round with
 stream capture. A round that returns vectors like the ones it took (same capacities and
-types) issues the same kernels on the same buffers every time, so each later round is one
-graph launch and one read of the worklist's count. A round that brings data to the host
-cannot be recorded: it runs eagerly, as on the CPU.
+types) issues the same kernels on the same buffers every time. With CUDA 12.4's conditional
+graph nodes (through cuda-bindings), once a loop has run :data:`LOOP_AFTER` rounds, that round
+becomes the body of a while node, which a last kernel keeps running while the worklist has
+entries: one launch runs the rounds left, and the host reads nothing in between. Before
+that, and without them, each round is one graph launch and one read of the worklist's count. A round that brings data to the host cannot be recorded: it
+runs eagerly, as on the CPU.
 
 While recording, every allocation is kept (none returns to CuPy's pool), so replays write
 to buffers nothing else uses; at the end of the recorded round the results are copied over
@@ -17,6 +20,7 @@ incremented on the device.
 import functools
 
 import cupy
+import numpy as np
 
 from . import kernels
 from .containers import Vector
@@ -24,19 +28,31 @@ from .containers import Vector
 __all__ = ["captured", "iterate"]
 
 
-def iterate(step, state, first, stop):
+def iterate(step, state, first, stop, check):
     """The cupy backend's :meth:`~gbgraph.backends.base.Backend.iterate`."""
     global recordings
-    state, r, replay, record = tuple(state), first, None, True
+    state, r, due, replay, record = tuple(state), first, first, None, True
     while (stop is None or r < stop) and _count(state[0]):
+        if check is not None and r >= due:
+            rounds = check(tuple(_view(v) for v in state), r)
+            if not rounds:
+                break
+            due = r + rounds
+        bound = due if check is not None and (stop is None or due < stop) else stop
+        if replay is not None and not replay.looped and r - replay.first >= LOOP_AFTER:
+            replay.loop()
+        if replay is not None and replay.looped:  # the rounds up to the bound, on the device
+            replay.launch(bound)
+            r = int(replay.round.get())
+            continue
         if replay is not None:
             replay.launch()
         elif record:
             replay = _Replay(step, tuple(_counted(v) for v in state), r)
             # a round whose results differ in kind from its inputs is recorded again next time
             state, record = replay.results, replay.recorded
+            recordings += replay.replayable
             replay = replay if replay.replayable else None
-            recordings += replay is not None
         else:
             state = tuple(step(*state, r))
         r += 1
@@ -46,10 +62,25 @@ def iterate(step, state, first, stop):
 #: Rounds recorded as CUDA graphs so far (tests check that an algorithm's rounds replay).
 recordings = 0
 
+#: Rounds launched one by one before the rest run in a while node: recording the round again
+#: and instantiating the node's graph costs time and the round's memory a second time, which
+#: the loops of MIS-2, aggregation and coloring (ten rounds or so) do not win back; a BFS's
+#: hundreds of levels do (Laplace3D 100³ on an H100: 22 -> 13 ms).
+LOOP_AFTER = 32
+
+#: Recorded rounds turned into while nodes so far (tests check that long loops get one).
+loops = 0
+
 
 def _count(v):
     """v's entry count, read without trimming its buffers (a replay writes into them)."""
     return int(v.count.get()[0]) if v.count is not None else v.nvals
+
+
+def _view(v):
+    """v for the host to read: reading trims a vector's buffers to its count, and a replay
+    writes into the untrimmed ones."""
+    return Vector(v.size, v.indices, v.values, v.count)
 
 
 def _counted(v):
@@ -72,34 +103,31 @@ class _Replay:
     ``results`` is the state after that round. When the round returns vectors like the ones
     it took (``replayable``), the recording ends by copying its results over ``state`` and
     advancing the round number, so that each :meth:`launch` runs the next round; ``results``
-    is then ``state`` itself. A round that cannot be recorded (it synchronises with the
-    host) runs eagerly instead, and ``recorded`` is False.
+    is then ``state`` itself. :meth:`loop` makes the recorded round the body of a while node
+    (CUDA 12.4+, through cuda-bindings), ended by a kernel that keeps it running while
+    ``state[0]`` has entries and the round is below a bound: then one :meth:`launch` runs
+    the rounds (``looped``), and the host reads nothing between them. A round that cannot be
+    recorded (it synchronises with the host) runs eagerly instead, and ``recorded`` is False.
     """
 
     def __init__(self, step, state, r):
         pool = cupy.get_default_memory_pool()
-        self._kept = []
+        kept = self._kept = []
 
-        def keep(size):
+        def keep(size):  # closes over the list, not self: no cycle keeps the buffers past the loop
             memory = pool.malloc(size)
-            self._kept.append(memory)
+            kept.append(memory)
             return memory
 
-        self._round = cupy.full((), r, cupy.int64)
-        copies = [kernels.copy_entries(v.values) for v in state]  # compiled before recording
-        advance = kernels.advance()
+        self.first, self.round, self._state, self._step, self._keep = r, cupy.full((), r, cupy.int64), state, step, keep
+        self._copies = [kernels.copy_entries(v.values) for v in state]  # compiled before recording
+        self._advance = kernels.advance()
         stream = _capture_stream(cupy.cuda.runtime.getDevice())
-        self.recorded = True
+        self.recorded, self.looped = True, False
         with cupy.cuda.using_allocator(keep), stream:
             stream.begin_capture()
             try:
-                results = tuple(step(*state, self._round))
-                self.replayable = all(v.count is not None and v.indices is not None for v in results) \
-                    and _signature(results) == _signature(state)
-                if self.replayable:
-                    for copy, source, target in zip(copies, results, state):
-                        copy(source, target)
-                    advance(self._round)
+                results = self._record()
             except Exception:
                 _abandon(stream)
                 self.recorded = False
@@ -111,7 +139,46 @@ class _Replay:
         self.launch()
         self.results = state if self.replayable else results
 
-    def launch(self):
+    def _record(self):
+        """The round's launches on the capturing stream; its results."""
+        state = self._state
+        results = tuple(self._step(*state, self.round))
+        self.replayable = all(v.count is not None and v.indices is not None for v in results) \
+            and _signature(results) == _signature(state)
+        if self.replayable:
+            for copy, source, target in zip(self._copies, results, state):
+                copy(source, target)
+            self._advance(self.round)
+        return results
+
+    def loop(self):
+        """From now on, :meth:`launch` runs the rounds in a while node, where the driver
+        has them (else it stays one round): the round is recorded again, through
+        cuda-bindings, as the node's body, ended by the kernel that sets its condition."""
+        global loops
+        if not _while_nodes():
+            return
+        loops += 1
+        self._bound = cupy.empty((), cupy.int64)  # the round the while node stops before
+        node = _WhileNode.create()
+        loop_while = kernels.loop_while()
+        stream = _capture_stream(cupy.cuda.runtime.getDevice())
+        with cupy.cuda.using_allocator(self._keep), stream:
+            _checked(_cudart.cudaStreamBeginCapture(stream.ptr, _RELAXED))
+            try:
+                self._record()
+                loop_while(self._state[0].count, self.round, self._bound, node.handle)
+            except Exception:
+                _abandon(stream)
+                raise
+            body = _checked(_cudart.cudaStreamEndCapture(stream.ptr))
+        self._graph, self.looped = node.around(body), True
+
+    def launch(self, bound=None):
+        """One round, or (``looped``) the rounds while the worklist has entries and the
+        round number is below ``bound`` (None: no bound)."""
+        if self.looped:
+            self._bound.fill(np.iinfo(np.int64).max if bound is None else bound)
         self._graph.launch(stream=cupy.cuda.get_current_stream())
 
 
@@ -125,9 +192,79 @@ def _capture_stream(device):
 
 def _abandon(stream):
     try:
-        stream.end_capture()
+        stream.end_capture() if _cudart is None else _cudart.cudaStreamEndCapture(stream.ptr)
     except Exception:  # the capture was invalidated by the failure being reported
         pass
+
+
+# ---- while nodes through cuda-bindings (CuPy's Graph has none) --------------------------------
+
+try:
+    from cuda.bindings import runtime as _cudart
+except ImportError:  # no cuda-bindings: each recorded round is launched from the host
+    _cudart = None
+
+_RELAXED = None if _cudart is None else _cudart.cudaStreamCaptureMode.cudaStreamCaptureModeRelaxed  # as CuPy's
+
+
+def _checked(result):
+    """The values of a cuda-bindings call, or the error it returned raised."""
+    if result[0] != _cudart.cudaError_t.cudaSuccess:
+        raise cupy.cuda.runtime.CUDARuntimeError(int(result[0]))
+    return result[1] if len(result) == 2 else result[1:]
+
+
+class _Executable:
+    """A cuda-bindings graph, instantiated once and launched any number of times."""
+
+    def __init__(self, graph):
+        self._exec = _checked(_cudart.cudaGraphInstantiate(graph, 0))
+        _checked(_cudart.cudaGraphDestroy(graph))
+
+    def launch(self, stream):
+        _checked(_cudart.cudaGraphLaunch(self._exec, stream.ptr))
+
+    def __del__(self):
+        if getattr(self, "_exec", None) is not None:
+            _cudart.cudaGraphExecDestroy(self._exec)
+
+
+class _WhileNode:
+    """A graph with one while node, created before its body is recorded, since the round's
+    last kernel sets the node's condition through ``handle``."""
+
+    def __init__(self, graph, handle):
+        self._graph, self.handle = graph, handle
+
+    @classmethod
+    def create(cls):
+        """A graph and the handle of its condition (1 at each launch, so the first round
+        runs), or None where the CUDA graph API has no while nodes."""
+        if not _while_nodes():
+            return None
+        graph = _checked(_cudart.cudaGraphCreate(0))
+        return cls(graph, int(_checked(_cudart.cudaGraphConditionalHandleCreate(graph, 1, 1))))  # cudaGraphCondAssignDefault
+
+    def around(self, body):
+        """The graph that runs ``body`` (a recorded graph, cloned into the node; its last
+        kernel sets the handle) while the condition holds, instantiated."""
+        params = _cudart.cudaGraphNodeParams()
+        params.type = _cudart.cudaGraphNodeType.cudaGraphNodeTypeConditional
+        params.conditional.handle = self.handle
+        params.conditional.type = _cudart.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile
+        params.conditional.size = 1
+        _checked(_cudart.cudaGraphAddNode(self._graph, None, None, 0, params))
+        inside = params.conditional.phGraph_out[0]
+        _checked(_cudart.cudaGraphAddChildGraphNode(inside, None, 0, body))
+        _checked(_cudart.cudaGraphDestroy(body))
+        return _Executable(self._graph)
+
+
+@functools.lru_cache(maxsize=None)
+def _while_nodes():
+    """Whether the driver and cuda-bindings give while nodes (CUDA 12.4+)."""
+    return _cudart is not None and cupy.cuda.runtime.driverGetVersion() >= 12040 \
+        and hasattr(_cudart.cudaGraphConditionalNodeType, "cudaGraphCondTypeWhile")
 
 
 def captured(run):

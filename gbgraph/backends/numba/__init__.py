@@ -409,6 +409,10 @@ class NumbaBackend(Backend):
         mask, structure, complement = controls["mask"], controls["structure"], controls["complement"]
         if out is None and accum is None:
             return w if masked else _masked(w, mask, structure, complement)
+        if accum in _IN_PLACE and mask is None and not replace and isinstance(out, Vector) and \
+                out.indices is None and w.indices is None and out.dtype == w.dtype and out.dtype.kind in "iuf":
+            _IN_PLACE[accum](out.values, w.values, out=out.values)  # out = out accum w, in place (PageRank's r += ...)
+            return out
         if accum is not None or replace or not isinstance(out, Vector) or out.dtype != w.dtype:
             return verbs.finish(verb, (w.size,), *verbs.entries(w), **controls)
         return self.assign(out, w, mask=mask, structure=structure, complement=complement)
@@ -424,6 +428,11 @@ class NumbaBackend(Backend):
         if graph.weights is not None and graph.weights.dtype != np.float64:
             return None
         return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)
+
+
+#: Accumulators a full ``out`` takes from a full result of its dtype in one pass, as
+#: :func:`verbs.finish` would write them (GraphBLAS' ``z = out ⊙ t``, integers wrapping).
+_IN_PLACE = {"plus": np.add, "minus": np.subtract, "times": np.multiply}
 
 
 def _suitesparse():

@@ -325,6 +325,14 @@ def advance():
     return lambda r: kernel((1,), (1,), (r,))
 
 
+def loop_while():
+    """A launcher ``f(count, round, bound, handle)`` ending a recorded round: it sets the
+    while node of ``handle`` to run the round again while ``count > 0`` and
+    ``round < bound`` (device scalars)."""
+    kernel = _get("vector.cu", "gbgraph::loop_while")
+    return lambda count, r, bound, handle: kernel((1,), (1,), (count, r, bound, np.uint64(handle)))
+
+
 def packed_statuses(packing, indices, count_ptr, count, capacity, r, star=True):
     """``Packing.__call__`` in one kernel: statuses of the listed vertices in round ``r`` (an
     int, or a device scalar that a captured round reads when it runs)."""

@@ -215,6 +215,17 @@ __global__ void copy_entries(const long long* src_indices, const V* src_values, 
 
 __global__ void advance(long long* round) { *round += 1; }
 
+// The device side of a CUDA graph's while node (CUDA 12.4+): NVRTC has no cuda_runtime.h, so
+// the builtin is declared here; the driver resolves it when the module loads.
+extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
+
+// Whether a recorded round runs again: while the worklist has entries and round < bound.
+__global__ void loop_while(const long long* count, const long long* round, const long long* bound,
+                           unsigned long long handle)
+{
+    cudaGraphSetConditional(handle, *count > 0 && *round < *bound);
+}
+
 // A vector build whose duplicates combine by max / min / plus (MONOID 0, 1, 2) of integers,
 // the same in any order the atomics take: out[t] over the k with keys[k] = t (out holds the
 // monoid's identity), found[t] = 1 where one exists.
