@@ -526,3 +526,29 @@ def test_ewise_with_a_full_operand(be, op, kinds):
     union = {i: float(a_vals[i]) for i in ia} | {i: float(b_vals[i]) for i in ib}
     union.update({i: float(fn(a_vals[i], b_vals[i])) for i in both})
     assert _entries(be, be.ewise_add(op, u, v)) == union
+
+
+def test_numba_plus_second_sums_rows_in_column_order_bit_for_bit():
+    # rows of 0 to 9 terms over values with -0.0, NaN, infinities and magnitudes far apart,
+    # where the order of the additions shows in the bits: numba's kernel (two terms a step,
+    # from -0.0) gives each row's sum from its first term on, in column order. (SuiteSparse's
+    # SIMD dot products add in another order, and from +0.0: -0.0 rows and last bits differ.)
+    rng = np.random.default_rng(11)
+    n = 400
+    lengths = rng.integers(0, 10, n)
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    indices = np.concatenate([np.sort(rng.choice(n, k, replace=False)) for k in lengths]).astype(np.int64)
+    x = rng.choice([1e16, -1e16, 1.0, 3.5, -0.0, 0.0, 1e-300], n) * rng.random(n)
+    x[rng.choice(n, 12, replace=False)] = -0.0
+    x[rng.choice(n, 3, replace=False)] = [np.nan, np.inf, -np.inf]
+    be = gg.backend("numba")
+    w = be.mxv("plus_second", be.matrix(indptr, indices), be.vector(np.arange(n), x, n))
+    expected = []
+    for i in np.flatnonzero(lengths):
+        terms = x[indices[indptr[i]:indptr[i + 1]]].tolist()
+        total = terms[0]
+        for term in terms[1:]:
+            total += term  # Python floats: IEEE double additions, one after another
+        expected.append(total)
+    assert be.indices(w).tolist() == np.flatnonzero(lengths).tolist()
+    np.testing.assert_array_equal(be.values(w).view(np.int64), np.array(expected).view(np.int64))
