@@ -195,24 +195,24 @@ def compact(op, v, thunk, keys=None, with_values=True):
     holds, in order; ``keys`` (aligned with v's values) default to v's values. The buffers
     keep v's capacity; the count stays on the device."""
     keys = v.values if keys is None else keys
-    count_fn, scan_fn, write_fn = _compaction(op, keys.dtype, v.dtype)
+    count_fn, write_fn = _compaction(op, keys.dtype, v.dtype)
     tiles = max(1, (v.capacity + _TILE - 1) // _TILE)
-    scan = cupy.empty(tiles + 1, cupy.int64)  # tile counts, then offsets; the total at the end
+    scan = cupy.empty(tiles + 1, cupy.int64)  # tile counts; the total at the end
     indices = cupy.empty(v.capacity, cupy.int64)
     values = cupy.empty(v.capacity, v.dtype) if with_values else None
     counted = count_args(v)
     thunk = keys.dtype.type(thunk)
     grid = (min(tiles, _max_blocks()),)
-    count_fn(grid, (_THREADS,), (keys, *counted, thunk, scan))
-    scan_fn((1,), (_THREADS,), (*counted, scan, scan[tiles:]))
-    write_fn(grid, (_THREADS,), (_ptr(v.indices), keys, v.values, *counted, thunk, scan, indices, _ptr(values)))
-    return indices, values, scan[tiles:]
+    total = scan[tiles:]
+    count_fn(grid, (_THREADS,), (keys, *counted, thunk, scan, total))
+    write_fn(grid, (_THREADS,), (_ptr(v.indices), keys, v.values, *counted, thunk, scan, indices, _ptr(values), total))
+    return indices, values, total
 
 
 @functools.lru_cache(maxsize=None)
 def _compaction_names(op, key_dtype, value_dtype):
     tk, tv = c_type(key_dtype), c_type(value_dtype)
-    return (f"gbgraph::compact_count<gbgraph::{_COMPARE[op]}, {tk}>", "gbgraph::compact_scan",
+    return (f"gbgraph::compact_count<gbgraph::{_COMPARE[op]}, {tk}>",
             f"gbgraph::compact_write<gbgraph::{_COMPARE[op]}, {tk}, {tv}>")
 
 

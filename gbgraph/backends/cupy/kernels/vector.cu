@@ -70,12 +70,14 @@ __global__ void gather_op(const long long* indices, const TA* a, const long long
         out[k] = TO(Op::op(a[k], TA(full[position(indices, k)])));
 }
 
-// Stream compaction in three passes that keep the entries' order (no atomics): tiles of
-// TILE entries count their survivors, one block scans the tile counts, and each tile
-// writes its survivors at its offset. The survivors' count is written to *out_count. A
-// tile is read in ITEMS sweeps of THREADS consecutive entries (coalesced); within a sweep a
-// warp ranks its survivors with a ballot. Grids are sized for the capacity, but only the
-// tiles the (device) count needs are visited, so a short vector costs little.
+// Stream compaction in two passes that keep the entries' order (no atomics): tiles of
+// TILE entries count their survivors, then each tile sums the counts of the tiles before it
+// (a block-wide sum: a few thousand tiles at most are read, which costs less than a kernel
+// launch of its own) and writes its survivors at that offset. The last tile writes the
+// survivors' count to *out_count. A tile is read in ITEMS sweeps of THREADS consecutive
+// entries (coalesced); within a sweep a warp ranks its survivors with a ballot. Grids are
+// sized for the capacity, but only the tiles the (device) count needs are visited, so a
+// short vector costs little.
 constexpr int THREADS = 256;
 constexpr int WARPS = THREADS / 32;
 constexpr int ITEMS = 8;
@@ -87,41 +89,16 @@ __device__ __forceinline__ bool keeps(const T* keys, long long k, long long n, T
     return k < n && Op::op(keys[k], thunk);
 }
 
-// Exclusive prefix sum of x over the block's threads; *total receives the block's sum.
-__device__ __forceinline__ int block_exclusive_scan(int x, int* total)
-{
-    __shared__ int warp_sums[WARPS];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int inclusive = x;
-    for (int d = 1; d < 32; d <<= 1) {
-        const int y = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d) inclusive += y;
-    }
-    if (lane == 31) warp_sums[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        int s = lane < WARPS ? warp_sums[lane] : 0;
-        for (int d = 1; d < 32; d <<= 1) {
-            const int y = __shfl_up_sync(0xffffffffu, s, d);
-            if (lane >= d) s += y;
-        }
-        if (lane < WARPS) warp_sums[lane] = s;
-    }
-    __syncthreads();
-    const int before = (warp > 0 ? warp_sums[warp - 1] : 0) + inclusive - x;
-    *total = warp_sums[WARPS - 1];
-    __syncthreads();
-    return before;
-}
-
 __device__ __forceinline__ long long tiles_of(long long n) { return (n + TILE - 1) / TILE; }
 
 // scan[t] = survivors in tile t; the grid loops over the tiles the count needs
 template <typename Op, typename T>
-__global__ void compact_count(const T* keys, const long long* count_ptr, long long count, T thunk, long long* scan)
+__global__ void compact_count(const T* keys, const long long* count_ptr, long long count, T thunk, long long* scan,
+                              long long* out_count)
 {
     __shared__ int warp_counts[WARPS];
     const long long n = entries(count_ptr, count);
+    if (blockIdx.x == 0 && threadIdx.x == 0 && n == 0) *out_count = 0;  // no tile to write it
     for (long long tile = blockIdx.x; tile < tiles_of(n); tile += gridDim.x) {
         const long long base = tile * TILE + threadIdx.x;
         int mine = 0;
@@ -138,30 +115,23 @@ __global__ void compact_count(const T* keys, const long long* count_ptr, long lo
     }
 }
 
-// One block, in place: scan[t] becomes the survivors before tile t, for the tiles the count
-// needs, and *out_count the survivors in all.
-__global__ void compact_scan(const long long* count_ptr, long long count, long long* scan, long long* out_count)
+// The sum of x over the block's threads, in every thread.
+__device__ __forceinline__ long long block_sum(long long x)
 {
-    __shared__ long long carry;
-    const long long tiles = tiles_of(entries(count_ptr, count));
-    if (threadIdx.x == 0) carry = 0;
+    __shared__ long long warp_sums[WARPS];
+    for (int d = 16; d > 0; d >>= 1) x += __shfl_down_sync(0xffffffffu, x, d);
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = x;
     __syncthreads();
-    for (long long start = 0; start < tiles; start += THREADS) {
-        const long long t = start + threadIdx.x;
-        const int x = t < tiles ? (int)scan[t] : 0;
-        int total;
-        const int before = block_exclusive_scan(x, &total);
-        if (t < tiles) scan[t] = carry + before;
-        __syncthreads();
-        if (threadIdx.x == 0) carry += total;
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) *out_count = carry;
+    long long total = 0;
+    for (int w = 0; w < WARPS; ++w) total += warp_sums[w];
+    __syncthreads();
+    return total;
 }
 
 template <typename Op, typename T, typename V>
 __global__ void compact_write(const long long* indices, const T* keys, const V* values, const long long* count_ptr,
-                              long long count, T thunk, const long long* scan, long long* out_indices, V* out_values)
+                              long long count, T thunk, const long long* scan, long long* out_indices, V* out_values,
+                              long long* out_count)
 {
     __shared__ int offsets[ITEMS * WARPS];  // survivors before each (sweep, warp), in entry order
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -186,7 +156,10 @@ __global__ void compact_write(const long long* indices, const T* keys, const V* 
             offsets[2 * lane + 1] = inclusive - b;
         }
         __syncthreads();
-        const long long tile_base = scan[tile];
+        long long before = 0;  // survivors in the tiles before this one
+        for (long long t = threadIdx.x; t < tile; t += THREADS) before += scan[t];
+        const long long tile_base = block_sum(before);
+        if (tile == tiles_of(n) - 1 && threadIdx.x == 0) *out_count = tile_base + scan[tile];
         for (int i = 0; i < ITEMS; ++i) {
             if (ballots[i] >> lane & 1u) {
                 const long long k = base + i * THREADS;
