@@ -385,20 +385,42 @@ def test_chain_depth_is_the_jones_plassmann_round(be, seed, hops):
     assert _entries(be, _depths(be, A, keys, hops)) == {i: depth[i] for i in rows.tolist()}
 
 
-@pytest.mark.parametrize("hops", [1, 2])
 @pytest.mark.parametrize("seed", range(3))
-def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops):
+def test_same_group_won_keeps_the_colors_no_larger_key_contests(be, seed):
+    # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>,
+    # -1 for a few: won(i) = t_i where t_i >= 0 and no j adjacent to i, j in U, t_j = t_i
+    # has a larger key; no entry elsewhere
+    from gbgraph.algorithms.coloring import SAME_GROUP_WON
+
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    U = np.flatnonzero(rng.random(n) < 0.6)
+    key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
+    t = rng.integers(-1, 6, n)
+    reach = np.split(M.indices, M.indptr[1:-1])
+    inside = set(U.tolist())
+    expected = {i: int(t[i]) for i in U.tolist() if t[i] >= 0 and
+                not any(j in inside and t[j] == t[i] and key[j] > key[i] for j in reach[i].tolist())}
+    xp = be.xp
+    keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
+    won = be.mxv(SAME_GROUP_WON, _on(be, M), (keys, groups), mask=keys)
+    assert _entries(be, won) == expected and 0 < len(expected) < U.size
+    assert be.values(won).dtype == np.int64
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rival_nets_is_the_best_key_of_the_group_within_distance_2(be, seed):
     # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>:
-    # rival(i) = max key_j over j within reach, j in U, t_j = t_i; no entry where none
-    # (hops=2: through the nets, C<T> = A ⊕max.second M, i itself included)
-    from gbgraph.algorithms.coloring import SAME_GROUP_MAX, _rival_nets
+    # rival(i) = max key_j over j within distance 2, j in U, t_j = t_i; no entry where none
+    # (through the nets, C<T> = A ⊕max.second M, i itself included)
+    from gbgraph.algorithms.coloring import _rival_nets
 
     M, rng = _random_graph(seed)
     n = M.shape[0]
     U = np.flatnonzero(rng.random(n) < 0.6)
     key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
     t = rng.integers(0, 6, n)
-    reach = np.split(M.indices, M.indptr[1:-1]) if hops == 1 else _closed_reach(M, 2)
+    reach = _closed_reach(M, 2)
     inside = set(U.tolist())
     expected = {}
     for i in U.tolist():
@@ -407,10 +429,7 @@ def test_same_group_max_is_the_best_key_of_the_group_within_reach(be, seed, hops
             expected[i] = max(same)
     xp = be.xp
     keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
-    if hops == 1:
-        rival = be.mxv(SAME_GROUP_MAX, _on(be, M), (keys, groups), mask=keys)
-    else:
-        rival = _rival_nets(be, be.adjacency(gg.as_graph(M), closed=True), keys, groups)
+    rival = _rival_nets(be, be.adjacency(gg.as_graph(M), closed=True), keys, groups)
     assert _entries(be, rival) == expected
     assert be.values(rival).dtype == np.uint64
 

@@ -406,7 +406,7 @@ def test_first_fit_in_order():
 
 @pytest.mark.parametrize("hops", [1, 2])
 @pytest.mark.parametrize("graph", ["laplace", "elasticity"])
-def test_same_group_max(graph, hops):
+def test_same_group_won(graph, hops):
     ss, be, G, n = _fused_graph(graph)
     ids = np.arange(0, n, 2)
     keys = (ids * 7919 % 1009 + 1).astype(np.uint64)
@@ -414,7 +414,7 @@ def test_same_group_max(graph, hops):
     out = []
     for b in (ss, be):
         U, t = b.vector(ids, keys, n), b.vector(ids, groups, n)
-        out.append(b.mxv(coloring.SAME_GROUP_MAX, b.adjacency(G), (U, t), mask=U) if hops == 1 else
+        out.append(b.mxv(coloring.SAME_GROUP_WON, b.adjacency(G), (U, t), mask=U) if hops == 1 else
                    coloring._rival_nets(b, b.adjacency(G, closed=True), U, t))
     _same_typed(ss, be, *out)
 

@@ -438,7 +438,7 @@ def test_coloring_operators_translate_to_numbas_values(tmp_path):
     due[rng.choice(n, 6, replace=False)] = -1
     cases = [(coloring.FIRST_FIT, (colors,)), (coloring.FIRST_FIT_WHEN_READY, (due, position)),
              (coloring.CHAIN_DEPTH, (colors,)), (coloring.CHAIN_DEPTH_WHEN_READY, (due, position)),
-             (coloring.SAME_GROUP_MAX, (keys, groups)), (coloring.CLOSED_FIT, (summaries,)),
+             (coloring.SAME_GROUP_WON, (keys, groups)), (coloring.CLOSED_FIT, (summaries,)),
              (coloring.FREE_BIT, (words,))]
     for k, (op, vectors) in enumerate(cases):
         path = tmp_path / str(k)

@@ -133,17 +133,17 @@ def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
     return _deepest(start, stop, cols, depth), True
 
 
-def _same_group_max(i, start, stop, cols, vals, keys, groups):
-    """The largest key among the columns in the group of i (groups below 0: in none)."""
+def _same_group_won(i, start, stop, cols, vals, keys, groups):
+    """The group of i, unless a column in the same group has a larger key (or i is in no
+    group: below 0): a speculative round's color, kept by priority."""
     g = groups[i]
-    best = np.uint64(0)
-    hit = False
+    if g < 0:
+        return g, False
     for p in range(start, stop):
         j = cols[p]
-        if groups[j] == g:
-            best = max(best, keys[j])
-            hit = True
-    return best, hit
+        if groups[j] == g and keys[j] > keys[i]:
+            return g, False
+    return g, True
 
 
 def _free_bit(i, start, stop, cols, vals, words):
@@ -231,8 +231,9 @@ CHAIN_DEPTH = RowOperator(_chain_depth, fill=-1, name="chain_depth", helpers=(_d
 #: Rounds of that pass in parallel: the rows whose earlier columns have their depths.
 CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="chain_depth_when_ready",
                                      helpers=(_due, _deepest))
-#: ``rival<U> = (A ∘ [t_i = t_j]) ⊕max.second key``: the best key among same-color neighbours.
-SAME_GROUP_MAX = RowOperator(_same_group_max, fill=(0, -1), name="same_group_max")
+#: ``won<U> = t<¬((A ∘ [t_i = t_j]) ⊕max.second key > key)>``: the tentative colors that no
+#: same-color neighbour of larger key contests, in one pass.
+SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
 FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
@@ -758,7 +759,7 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     step recolors the color classes one after another, the last class first, each
     vertex taking its first fit: this never adds a color and often removes one. Every step
     is a row operator passed to ``mxv``: at distance 1 :data:`FIRST_FIT` and
-    :data:`SAME_GROUP_MAX`, and :data:`FIRST_FIT` with ``order=`` for the passes in order; at
+    :data:`SAME_GROUP_WON`, and :data:`FIRST_FIT` with ``order=`` for the passes in order; at
     distance 2 over the nets (:func:`_first_fit_nets`, :func:`_rival_nets`).
     """
     A = be.adjacency(graph, closed=hops == 2)
@@ -770,16 +771,18 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     while be.nvals(U) and not (rounds and _few(be.nvals(won), be.nvals(U))):
         if rounds == max_iter:
             raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-        if hops == 1:
+        if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
             t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
-            rival = be.mxv(SAME_GROUP_MAX, A, (U, t), mask=U)  # rival<U> = (A ∘ [t_i = t_j]) ⊕max.second U
+            won = be.mxv(SAME_GROUP_WON, A, (U, t), mask=U)  # won<U> = t<¬(rival > key)>
+            be.assign(colors, won, mask=won)  # colors<won> = t
+            U = be.apply("identity", U, mask=won, complement=True)  # U = U<¬won>
         else:
             t = _first_fit_nets(be, A, colors, U)  # t<U> = the first fit of each, through the nets
             rival = _rival_nets(be, A, U, t)  # rival<U> = the best same-color key within distance 2
-        lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
-        won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
-        be.assign(colors, won, mask=won)  # colors<won> = t
-        U = be.apply("identity", U, mask=lost)  # U = U<lost>
+            lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
+            won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
+            be.assign(colors, won, mask=won)  # colors<won> = t
+            U = be.apply("identity", U, mask=lost)  # U = U<lost>
         rounds += 1
     if be.nvals(U):  # a round colored few: the rest in key order
         be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
