@@ -385,6 +385,19 @@ def test_chain_depth_is_the_jones_plassmann_round(be, seed, hops):
     assert _entries(be, _depths(be, A, keys, hops)) == {i: depth[i] for i in rows.tolist()}
 
 
+def _uncolored_groups(be, seed, lowest):
+    """A random graph, the uncolored U (60% of it), keys beyond int64 and groups (tentative
+    colors, ``lowest``..5) at every vertex, and both as backend vectors over U."""
+    M, rng = _random_graph(seed)
+    n = M.shape[0]
+    U = np.flatnonzero(rng.random(n) < 0.6)
+    key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
+    t = rng.integers(lowest, 6, n)
+    xp = be.xp
+    keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
+    return M, U, key, t, keys, groups
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_same_group_won_keeps_the_colors_no_larger_key_contests(be, seed):
     # keys (uint64 beyond int64) at the uncolored U, their groups (tentative colors) t<U>,
@@ -392,17 +405,11 @@ def test_same_group_won_keeps_the_colors_no_larger_key_contests(be, seed):
     # has a larger key; no entry elsewhere
     from gbgraph.algorithms.coloring import SAME_GROUP_WON
 
-    M, rng = _random_graph(seed)
-    n = M.shape[0]
-    U = np.flatnonzero(rng.random(n) < 0.6)
-    key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
-    t = rng.integers(-1, 6, n)
+    M, U, key, t, keys, groups = _uncolored_groups(be, seed, lowest=-1)
     reach = np.split(M.indices, M.indptr[1:-1])
     inside = set(U.tolist())
     expected = {i: int(t[i]) for i in U.tolist() if t[i] >= 0 and
                 not any(j in inside and t[j] == t[i] and key[j] > key[i] for j in reach[i].tolist())}
-    xp = be.xp
-    keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
     won = be.mxv(SAME_GROUP_WON, _on(be, M), (keys, groups), mask=keys)
     assert _entries(be, won) == expected and 0 < len(expected) < U.size
     assert be.values(won).dtype == np.int64
@@ -415,11 +422,7 @@ def test_rival_nets_is_the_best_key_of_the_group_within_distance_2(be, seed):
     # (through the nets, C<T> = A ⊕max.second M, i itself included)
     from gbgraph.algorithms.coloring import _rival_nets
 
-    M, rng = _random_graph(seed)
-    n = M.shape[0]
-    U = np.flatnonzero(rng.random(n) < 0.6)
-    key = rng.permutation(n).astype(np.uint64) + np.uint64(2**63)
-    t = rng.integers(0, 6, n)
+    M, U, key, t, keys, groups = _uncolored_groups(be, seed, lowest=0)
     reach = _closed_reach(M, 2)
     inside = set(U.tolist())
     expected = {}
@@ -427,8 +430,6 @@ def test_rival_nets_is_the_best_key_of_the_group_within_distance_2(be, seed):
         same = [int(key[j]) for j in reach[i].tolist() if j in inside and t[j] == t[i]]
         if same:
             expected[i] = max(same)
-    xp = be.xp
-    keys, groups = be.vector(xp.asarray(U), xp.asarray(key[U]), n), be.vector(xp.asarray(U), xp.asarray(t[U]), n)
     rival = _rival_nets(be, be.adjacency(gg.as_graph(M), closed=True), keys, groups)
     assert _entries(be, rival) == expected
     assert be.values(rival).dtype == np.uint64
