@@ -101,6 +101,21 @@ def test_bfs_push_levels_replay_on_the_gpu():
     assert r.levels.get().tolist() == expected.astype(np.int64).tolist()
 
 
+def test_coloring_rounds_replay_on_the_gpu():
+    # the speculative rounds and the recoloring pass each record one round: a row operator
+    # given sparse vectors reads their counts on the device, so no round reads the host
+    from gbgraph.backends.cupy import replay
+
+    A = laplace3d(30)
+    before = replay.recordings
+    colors = gg.color(cupyx_matrix(A), backend="cupy").colors.get()
+    assert replay.recordings == before + 2
+    rows, cols = A.nonzero()
+    off = rows != cols
+    assert (colors >= 0).all() and (colors[rows[off]] != colors[cols[off]]).all()  # a proper coloring
+    np.testing.assert_array_equal(colors, gg.color(A, backend="numba").colors)
+
+
 @settings(max_examples=25, deadline=None)
 @given(graphs())
 def test_mis2_on_random_graphs(A):

@@ -767,23 +767,34 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
     colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
-    rounds = 0
-    while be.nvals(U) and not (rounds and _few(be.nvals(won), be.nvals(U))):
-        if rounds == max_iter:
-            raise StallError(f"color: {be.nvals(U):,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
+
+    def round_(U, r):  # the uncolored vertices; those that lose this round's contest
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
             t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
             won = be.mxv(SAME_GROUP_WON, A, (U, t), mask=U)  # won<U> = t<¬(rival > key)>
             be.assign(colors, won, mask=won)  # colors<won> = t
-            U = be.apply("identity", U, mask=won, complement=True)  # U = U<¬won>
-        else:
-            t = _first_fit_nets(be, A, colors, U)  # t<U> = the first fit of each, through the nets
-            rival = _rival_nets(be, A, U, t)  # rival<U> = the best same-color key within distance 2
-            lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
-            won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
-            be.assign(colors, won, mask=won)  # colors<won> = t
-            U = be.apply("identity", U, mask=lost)  # U = U<lost>
-        rounds += 1
+            return (be.apply("identity", U, mask=won, complement=True),)  # U = U<¬won>
+        t = _first_fit_nets(be, A, colors, U)  # t<U> = the first fit of each, through the nets
+        rival = _rival_nets(be, A, U, t)  # rival<U> = the best same-color key within distance 2
+        lost = be.select("valueeq", be.ewise_mult("gt", rival, U), True)  # lost = select(rival > key)
+        won = be.select("valuene", t, -1, mask=lost, complement=True)  # won = t<¬lost>
+        be.assign(colors, won, mask=won)  # colors<won> = t
+        return (be.apply("identity", U, mask=lost),)  # U = U<lost>
+
+    left = [n]
+
+    def check(state, r):  # before each round: on to the tail once a round colored few
+        uncolored = be.nvals(state[0])  # t covers U, so the last round colored the difference
+        won, left[0] = left[0] - uncolored, uncolored
+        if r and _few(won, uncolored):
+            return 0
+        if r == max_iter:
+            raise StallError(f"color: {uncolored:,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
+        return 1
+
+    # the rounds through iterate, which the cupy backend records once at distance 1 (at
+    # distance 2 the nets' windows read counts on the host: each round runs verb by verb)
+    (U,), rounds = be.iterate(round_, (U,), check=check)
     if be.nvals(U):  # a round colored few: the rest in key order
         be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
     recolored = _first_fits(be, A, _none(be, n), be.full(n, True, "bool"), colors, hops)  # by class, last first

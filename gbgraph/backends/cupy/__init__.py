@@ -933,14 +933,20 @@ def _dense_vectors(op, A, u, ordered):
     for k, v in enumerate(vectors):
         if not isinstance(v, Vector) or v.size not in (A.nrows, A.ncols) or v.dtype not in user.DTYPES:
             return None
-        v.exact()
-        if v.indices is None or v.indices.size == v.size:
+        # a count on the device stays there (a recorded round's vector): a kernel scatters it
+        scattered = op.fill[k] is not None and v.count is not None and v.dtype in kernels._C_TYPES
+        if not scattered:
+            v.exact()
+        if v.indices is None or not scattered and v.indices.size == v.size:
             arrays.append(cupy.array(v.values) if ordered and k == 0 else cupy.ascontiguousarray(v.values))
             continue
         if op.fill[k] is None:
             return None
         dense = cupy.full(v.size, generic.cast(np.asarray(op.fill[k]), v.dtype)[()], v.dtype)
-        dense[v.indices] = v.values
+        if scattered:
+            kernels.scatter(dense, v)  # dense[v.indices] = v.values, over the count on the device
+        else:
+            dense[v.indices] = v.values
         arrays.append(dense)
     return tuple(arrays)
 
