@@ -5,6 +5,7 @@ import pytest
 
 import gbgraph as gg
 from gbgraph.algorithms.coloring import FIRST_FIT
+from gbgraph.backends.operators import RowOperator
 
 from conftest import backend_params
 
@@ -572,3 +573,31 @@ def test_numba_plus_second_sums_rows_in_column_order_bit_for_bit():
         expected.append(total)
     assert be.indices(w).tolist() == np.flatnonzero(lengths).tolist()
     np.testing.assert_array_equal(be.values(w).view(np.int64), np.array(expected).view(np.int64))
+
+
+def _some_rows(i, start, stop, cols, vals, x):
+    """Row i's length plus x(i), present on about 3 rows of 7 (a scattered pattern)."""
+    return stop - start + x[i], (i * 2654435761) % 7 < 3
+
+
+SOME_ROWS = RowOperator(_some_rows, fill=0, name="some_rows")
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_row_operator_keeps_the_present_rows_in_order(be, masked):
+    # enough rows for the numba backend's threads and chunks: the present rows' values are
+    # gathered in row order whatever the chunks
+    rng = np.random.default_rng(5)
+    n = 200_003
+    lengths = rng.integers(0, 4, n)
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    indices = rng.integers(0, n, indptr[-1]).astype(np.int64)
+    x = rng.integers(-5, 5, n).astype(np.int64)
+    rows = np.sort(rng.choice(n, n // 3, replace=False)) if masked else np.arange(n)
+    xp = be.xp
+    mask = be.vector(xp.asarray(rows), xp.ones(rows.size, bool), n) if masked else None
+    w = be.mxv(SOME_ROWS, be.matrix(xp.asarray(indptr), xp.asarray(indices)), be.vector(xp.arange(n), xp.asarray(x), n),
+               mask=mask)
+    present = rows[(rows * 2654435761) % 7 < 3]
+    assert _host(be.indices(w)).tolist() == present.tolist()
+    assert _host(be.values(w)).tolist() == (lengths[present] + x[present]).tolist()

@@ -589,12 +589,14 @@ def _in_rounds(be, A, colors, rows, order, ready):
     # place, so the cupy backend records a round once and replays it
     colors = be.ewise_add("first", colors, be.full(colors.size, -1, "int64"))
 
-    def round_(taken, r):  # the rows that took their values last round; the rows due take theirs
-        t = be.mxv(ready, A, (colors, position), mask=rows)  # t<rows> = the values of the rows due now
+    def round_(left, r):  # the rows without a value; the rows due take theirs
+        t = be.mxv(ready, A, (colors, position), mask=left)  # t<left> = the values of the rows due now
         be.assign(colors, t, mask=t)  # colors<t> = t
-        return (t,)
+        return (be.apply("identity", left, mask=t, complement=True),)  # left<¬t>
 
-    be.iterate(round_, (rows,))  # until a round gives no value: each gives the first row left one
+    # until every row has its value: each round gives one at least, to the first row left;
+    # the rows left, not all the rows, are read again (a row's test reads its columns)
+    be.iterate(round_, (rows,))
     return be.apply("identity", colors, mask=rows)  # colors<rows>
 
 

@@ -809,10 +809,9 @@ def _user_rows(verb, op, A, u, controls, order, push=None):
             order = _order(verb, order, A.nrows, rows)
         with compiled.supported("numba", verb, op, A, u):
             values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order, push)
-    positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
-    if found.all() and rows is None:
+    if rows is None and found.all():
         return Vector(A.nrows, None, values)
-    return Vector(A.nrows, positions[found], values[found])
+    return Vector(A.nrows, *sets.flagged(found, _EMPTY_INDICES if rows is None else rows, rows is not None, values))
 
 
 def _row_vectors(verb, op, A, u, ordered):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["matches", "select", "allowed_entries", "COMPARISONS"]
+__all__ = ["matches", "select", "flagged", "allowed_entries", "COMPARISONS"]
 
 #: select's comparison codes
 COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
@@ -96,6 +96,35 @@ def select(values, indices, has_indices, op, thunk):
                 positions[q] = indices[p] if has_indices else p
                 kept_values[q] = values[p]
             q += _keeps(op, values[p], thunk)
+    return positions, kept_values
+
+
+@parallel_above(np.size, "flags")
+@numba.njit(cache=True, parallel=True)
+def flagged(flags, indices, has_indices, values):
+    """(positions, values) of the slots whose flag is set, in order, as :func:`select`
+    finds them: ``values`` aligned with ``flags``, positions ``indices`` (or the slots,
+    when ``has_indices`` is False). A row operator's results, present or not."""
+    n = flags.size
+    chunks = max(1, min(256, n // 16384))
+    size = (n + chunks - 1) // chunks
+    start = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        kept = 0
+        for p in range(c * size, min(n, (c + 1) * size)):
+            kept += flags[p]
+        start[c + 1] = kept
+    for c in range(chunks):
+        start[c + 1] += start[c]
+    positions = np.empty(start[chunks], np.int64)
+    kept_values = np.empty(start[chunks], values.dtype)
+    for c in numba.prange(chunks):
+        q, end = start[c], start[c + 1]  # as select: no branch on the flag
+        for p in range(c * size, min(n, (c + 1) * size)):
+            if q < end:
+                positions[q] = indices[p] if has_indices else p
+                kept_values[q] = values[p]
+            q += flags[p]
     return positions, kept_values
 
 
