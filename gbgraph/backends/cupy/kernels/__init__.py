@@ -195,29 +195,36 @@ def compact(op, v, thunk, keys=None, with_values=True):
     holds, in order; ``keys`` (aligned with v's values) default to v's values. The buffers
     keep v's capacity; the count stays on the device."""
     keys = v.values if keys is None else keys
-    count_fn, write_fn = _compaction(op, keys.dtype, v.dtype)
     tiles = max(1, (v.capacity + _TILE - 1) // _TILE)
-    scan = cupy.empty(tiles + 1, cupy.int64)  # tile counts; the total at the end
     indices = cupy.empty(v.capacity, cupy.int64)
     values = cupy.empty(v.capacity, v.dtype) if with_values else None
-    counted = count_args(v)
-    thunk = keys.dtype.type(thunk)
-    grid = (min(tiles, _max_blocks()),)
-    total = scan[tiles:]
-    count_fn(grid, (_THREADS,), (keys, *counted, thunk, scan, total))
-    write_fn(grid, (_THREADS,), (_ptr(v.indices), keys, v.values, *counted, thunk, scan, indices, _ptr(values), total))
+    total = cupy.empty(1, cupy.int64)
+    _get("vector.cu", _compaction_name(op, keys.dtype, v.dtype))(
+        (min(tiles, _max_blocks()),), (_THREADS,),
+        (_ptr(v.indices), keys, v.values, *count_args(v), keys.dtype.type(thunk), indices, _ptr(values), total,
+         _tile_state(tiles)))
     return indices, values, total
 
 
 @functools.lru_cache(maxsize=None)
-def _compaction_names(op, key_dtype, value_dtype):
-    tk, tv = c_type(key_dtype), c_type(value_dtype)
-    return (f"gbgraph::compact_count<gbgraph::{_COMPARE[op]}, {tk}>",
-            f"gbgraph::compact_write<gbgraph::{_COMPARE[op]}, {tk}, {tv}>")
+def _compaction_name(op, key_dtype, value_dtype):
+    return f"gbgraph::compact<gbgraph::{_COMPARE[op]}, {c_type(key_dtype)}, {c_type(value_dtype)}>"
 
 
-def _compaction(op, key_dtype, value_dtype):
-    return tuple(_get("vector.cu", name) for name in _compaction_names(op, key_dtype, value_dtype))
+#: vector.cu's compaction state per (device, stream), zero between compactions: buffers
+#: outgrown stay allocated, since recorded rounds may still name them
+_tile_states = {}
+
+
+def _tile_state(tiles):
+    """The zeroed state (ticket, finished blocks, tile statuses) of the current stream's
+    compactions, for ``tiles`` tiles at least. Compactions on one stream run one after
+    another, so they share it."""
+    key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr)
+    states = _tile_states.setdefault(key, [])
+    if not states or states[-1].size < tiles + 2:
+        states.append(cupy.zeros(max(tiles + 2, 4096), cupy.uint64))
+    return states[-1]
 
 
 #: entries and members an aggregate may have for coarse.cu's warp kernel and block kernel
