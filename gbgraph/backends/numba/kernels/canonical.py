@@ -58,9 +58,10 @@ def scan_rows(indptr, indices, values, closed):
     out_indices = np.empty(max(stored - n, 0) if closed else 0, indices.dtype)
     out_values = np.empty(out_indices.size if values is not None else 0, np.float64)
     diagonal = np.empty(n, np.bool_)
-    stats = kernel(indptr, indices, np.empty(0) if values is None else values, values is not None, closed, parts,
-                   out_indptr, out_indices, out_values, diagonal)
-    out_of_range, unsorted, upper, matched, diagonals = (int(s) for s in stats)
+    stats = np.zeros((parts, 5), np.int64)
+    kernel(indptr, indices, np.empty(0) if values is None else values, values is not None, closed, out_indptr,
+           out_indices, out_values, diagonal, stats)
+    out_of_range, unsorted, upper, matched, diagonals = (int(s) for s in stats.sum(axis=0))
     lower = stored - upper - diagonals
     result = bool(out_of_range), bool(unsorted), upper == matched == lower, diagonal
     if not closed:
@@ -71,15 +72,15 @@ def scan_rows(indptr, indices, values, closed):
 
 @parallel_above(np.size, "indices")
 @numba.njit(cache=True, parallel=True)
-def _scan_rows(indptr, indices, values, has_values, closed, parts, out_indptr, out_indices, out_values, diagonal):
-    """(chunks out of range, unsorted entries, upper entries, matched ones, diagonal entries):
-    rows in ``parts`` consecutive ranges, one a thread, each with its own cursors."""
+def _scan_rows(indptr, indices, values, has_values, closed, out_indptr, out_indices, out_values, diagonal, stats):
+    """Rows in ``stats.shape[0]`` consecutive parts, one a thread, each with its own cursors
+    and its row of ``stats``: (chunks out of range, unsorted entries, upper entries, matched
+    ones, diagonal entries)."""
     n = indptr.size - 1
-    stats = np.zeros((parts, 5), np.int64)
+    parts = stats.shape[0]
     for t in numba.prange(parts):
         _scan_part(t, t * n // parts, (t + 1) * n // parts, indptr, indices, values, has_values, closed, out_indptr,
                    out_indices, out_values, diagonal, stats)
-    return stats.sum(axis=0)
 
 
 @numba.njit(cache=True)
