@@ -11,9 +11,8 @@ and there are as many upper entries as lower ones (each match uses a lower entry
 twice). That is two dependent reads an upper entry, where a bisection of row j is a few
 unpredictable branches. At Laplace3D 100³ on one core, the former pass (a bisection for
 every entry, the diagonal dropped by a second pass) took 32 ms for the check alone; this one
-takes 16 ms,
-the copy included. Only a failed check counts the one-way entries, for its message
-(``graph.py``, by scipy).
+takes 16 ms, the copy included. Only a failed check counts the one-way entries, for its
+message (``graph.py``, by scipy).
 """
 
 import numba
