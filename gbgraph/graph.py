@@ -843,7 +843,8 @@ def _canonical_on_gpu(A, weights, name, checked=False):
 
 
 def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container, name, sorted_csr):
-    """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern.
+    """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern, by the
+    GPU's kernels (the CPU's pass is :func:`_canonical`'s).
 
     One pass over the rows finds the unsorted ones and the stored diagonal and checks the
     symmetry, looking every entry up in its transposed row; only an unsorted input is
