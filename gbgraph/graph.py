@@ -166,7 +166,7 @@ def as_graph(A, *, weights=True, name="A"):
     if type(A).__module__.split(".")[0] in ("cupyx", "cupy"):
         return _canonical_on_gpu(A, weights, name)
     _check_undirected(A, name)
-    csr, container, weighted = _to_scipy_csr(A, name)
+    csr, container, weighted = _to_scipy_csr(A, name, defer_columns=True)
     return _canonical(csr, container, weighted and weights, name)
 
 
@@ -572,13 +572,19 @@ def transposed_weights(graph):
     return Wt.data
 
 
-def _to_scipy_csr(A, name):
-    """(csr, container, weighted) for any supported input; csr may share the input's arrays."""
+def _to_scipy_csr(A, name, defer_columns=False):
+    """(csr, container, weighted) for any supported input; csr may share the input's arrays.
+
+    ``defer_columns``: a square CSR input of real values keeps its column indices unchecked,
+    for :func:`_canonical`, whose pass over the rows checks them (with the same message);
+    they are the only thing left to fail, so the errors come in the same order.
+    """
     if isinstance(A, (str, os.PathLike)):
         csr, weighted = read_matrix_market(A)
         return csr, "path", weighted
     if sp.issparse(A):
-        check_sparse_arrays(A, name, np)
+        deferred = defer_columns and A.format == "csr" and A.shape[0] == A.shape[1] and A.dtype.kind in "biuf"
+        check_sparse_arrays(A, name, np, columns=not deferred)
         csr = A.tocsr()
         kind = "scipy.csr_array" if isinstance(A, sp.sparray) else "scipy.csr_matrix"
         return _checked_values(csr, name), kind, csr.dtype != bool
@@ -634,7 +640,7 @@ def _from_gpu(A, name):
     return _checked_values(csr, name), "cupyx", csr.dtype != bool
 
 
-def check_sparse_arrays(A, name="A", xp=np):
+def check_sparse_arrays(A, name="A", xp=np, *, columns=True):
     """Check the index arrays of a scipy (``xp=numpy``) or cupyx (``xp=cupy``) sparse matrix
     before any code reads through them.
 
@@ -642,7 +648,8 @@ def check_sparse_arrays(A, name="A", xp=np):
     makes their conversions read and write outside their arrays (a crash, or memory
     corrupted in silence). Compressed (CSR, CSC) and coordinate formats are checked here in
     a few vectorised passes; BSR by scipy's full check. Other formats build their indices
-    themselves.
+    themselves. ``columns=False`` leaves a CSR's column indices to the caller (their type is
+    checked still).
 
     Raises
     ------
@@ -664,7 +671,8 @@ def check_sparse_arrays(A, name="A", xp=np):
     if A.format in ("csr", "csc"):
         major, minor = ("row", "column") if A.format == "csr" else ("column", "row")
         n_major, n_minor = A.shape if A.format == "csr" else A.shape[::-1]
-        _check_compressed(A.indptr, A.indices, n_major, n_minor, name, xp, major, minor)
+        _check_compressed(A.indptr, A.indices, n_major, n_minor, name, xp, major, minor,
+                          minor_range=columns or A.format != "csr")
     elif A.format == "coo":
         for coords, size, what in zip(A.coords, A.shape, ("row", "column")):
             _check_range(coords, size, name, xp, f"{what} index", lambda p: f"entry {p}")
@@ -675,9 +683,10 @@ def check_sparse_arrays(A, name="A", xp=np):
             raise InvalidGraphError(f"{name} is not a valid BSR matrix: {e}") from None
 
 
-def _check_compressed(indptr, indices, n_major, n_minor, name, xp, major="row", minor="column"):
+def _check_compressed(indptr, indices, n_major, n_minor, name, xp, major="row", minor="column", minor_range=True):
     """Row pointers that start at 0, never decrease and stay within ``indices``; column
-    indices in 0..n_minor-1. Errors name the row and the bad value."""
+    indices of an integer type, in 0..n_minor-1 unless not ``minor_range``. Errors name the
+    row and the bad value."""
     if indptr.ndim != 1 or indptr.size != n_major + 1:
         raise InvalidGraphError(f"{name}.indptr has {indptr.size:,} entries; {n_major:,} {major}s need "
                                 f"{n_major + 1:,}")
@@ -696,14 +705,15 @@ def _check_compressed(indptr, indices, n_major, n_minor, name, xp, major="row", 
     def where(p):
         return f"{major} {int(xp.searchsorted(indptr, p, side='right')) - 1}"
 
-    _check_range(indices[:stored], n_minor, name, xp, f"{minor} index", where)
+    _check_range(indices[:stored], n_minor if minor_range else None, name, xp, f"{minor} index", where)
 
 
 def _check_range(values, size, name, xp, what, where):
-    """Every entry of ``values`` in 0..size-1, else an error naming the first one outside."""
+    """Every entry of ``values`` in 0..size-1, else an error naming the first one outside;
+    only their type when ``size`` is None."""
     if values.dtype.kind not in "iu":
         raise UnsupportedGraphTypeError(f"{name} has {values.dtype} {what}s; expected integers")
-    if values.size == 0 or (int(values.min()) >= 0 and int(values.max()) < size):
+    if size is None or values.size == 0 or (int(values.min()) >= 0 and int(values.max()) < size):
         return
     p = int(xp.argmax((values < 0) | (values >= size)))
     raise InvalidGraphError(f"{name} has {what} {int(values[p])} in {where(p)}; it must lie in 0..{size - 1}")
@@ -725,20 +735,76 @@ def _check_square(shape, name):
 
 
 def _canonical(csr, container, weighted, name):
-    """The Graph of a scipy CSR: :func:`_canonical_arrays` with the CPU's kernels."""
+    """The Graph of a square scipy CSR, by the CPU's pass over the rows (numba kernel
+    ``canonical.scan_rows``).
+
+    The pass checks the column indices, the order of each row and the symmetry of the
+    pattern, finds the stored diagonal entries and, when the input looks like A + I (its
+    first and last rows store their diagonal entry: a matrix), copies the rows without them
+    on the way. An input without a diagonal (an adjacency matrix) is not copied at all.
+    Only an unsorted input is sorted (duplicates summed) and passed again, and only one that
+    stores some diagonal entries and not others, or is not what its first and last rows
+    suggest, has its diagonal dropped by a second pass. An input that stores every diagonal
+    entry is A + I already: it is kept as the graph's closed neighbourhoods
+    (:meth:`Graph.closed_csr`).
+    """
     from .backends.numba.kernels import canonical
 
     _check_square(csr.shape, name)
     if csr.indices.size != csr.indptr[-1]:
         csr = csr.copy()  # copy() drops storage beyond indptr[-1]
-
-    def sorted_csr(indptr, indices, data):
-        S = sp.csr_array((data, indices, indptr), shape=csr.shape, copy=True)  # sum_duplicates works in place
+    n = csr.shape[0]
+    index_dtype = np.int32 if max(n, csr.indices.size) < 2**31 else np.int64
+    if csr.indices.dtype != index_dtype:  # checked before a narrowing copy could wrap a bad index into range
+        _check_columns(csr.indptr, csr.indices, n, name)
+    indptr, indices = csr.indptr, csr.indices.astype(index_dtype, copy=False)
+    values = csr.data.astype(np.float64, copy=False) if weighted else None
+    closed = n > 0 and _stores_diagonal(indptr, indices, 0) and _stores_diagonal(indptr, indices, n - 1)
+    scan = canonical.scan_rows(indptr, indices, values, closed)
+    out_of_range, unsorted = scan[:2]
+    if out_of_range:
+        _check_columns(indptr, indices, n, name)
+    if unsorted:
+        S = sp.csr_array((csr.data, indices, indptr), shape=csr.shape, copy=True)  # sum_duplicates works in place
         S.sum_duplicates()  # sorts the rows too
-        return S.indptr, S.indices, S.data
+        indptr, indices = S.indptr, S.indices.astype(index_dtype, copy=False)
+        values = S.data.astype(np.float64, copy=False) if weighted else None
+        scan = canonical.scan_rows(indptr, indices, values, closed)
+    symmetric, diagonal = scan[2:4]
+    diagonals = int(np.count_nonzero(diagonal))
+    if not symmetric:
+        raise AsymmetricGraphError(name, _one_way_entries(indptr, indices, n), indices.size - diagonals,
+                                   f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
+    indptr = indptr.astype(np.int64, copy=False)
+    if diagonals == 0:
+        return Graph(n, indptr, indices, values, container)
+    if diagonals == n and closed:
+        new_indptr, new_indices, new_values = scan[4]
+    else:
+        new_indptr = indptr.copy()
+        new_indptr[1:] -= np.cumsum(diagonal, dtype=np.int64)
+        new_indices, new_values = canonical.drop_diagonal(indptr, indices, values, new_indptr)
+    graph = Graph(n, new_indptr, new_indices, new_values, container)
+    if diagonals == n:
+        graph._cache[_INPUT_CLOSED] = (indptr, indices)
+    return graph
 
-    return _canonical_arrays(np, canonical, csr.shape[0], csr.indptr, csr.indices, csr.data, weighted, container,
-                             name, sorted_csr)
+
+def _stores_diagonal(indptr, indices, i):
+    return bool(np.any(indices[indptr[i]:indptr[i + 1]] == i))
+
+
+def _check_columns(indptr, indices, n, name):
+    """The error of :func:`check_sparse_arrays` for a column index outside 0..n-1."""
+    _check_compressed(indptr, indices, n, n, name, np)
+
+
+def _one_way_entries(indptr, indices, n):
+    """Entries (i, j), i != j, of a sorted CSR pattern without an entry (j, i)."""
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    off = rows != indices
+    P = sp.csr_array((np.ones(int(off.sum()), bool), (rows[off], indices[off])), shape=(n, n))
+    return int(P.nnz - P.multiply(P.T).nnz)
 
 
 def _canonical_on_gpu(A, weights, name, checked=False):
@@ -777,7 +843,8 @@ def _canonical_on_gpu(A, weights, name, checked=False):
 
 
 def _canonical_arrays(xp, kernels, n, indptr, indices, data, weighted, container, name, sorted_csr):
-    """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern.
+    """Sorted, duplicate-free, diagonal-free CSR with a checked symmetric pattern, by the
+    GPU's kernels (the CPU's pass is :func:`_canonical`'s).
 
     One pass over the rows finds the unsorted ones and the stored diagonal and checks the
     symmetry, looking every entry up in its transposed row; only an unsorted input is

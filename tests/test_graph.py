@@ -2,6 +2,7 @@ import gzip
 import pickle
 import shutil
 
+import numba
 import numpy as np
 import pytest
 import scipy.io
@@ -345,3 +346,117 @@ def test_bad_index_arrays_raise_instead_of_crashing(case, call):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
     assert message in done.stdout
+
+
+# The CPU's pass over the rows (kernels/canonical.py's scan_rows), serial and in parallel
+# parts, against scipy: the one-way entries (P != Pᵀ holds each twice), the stored diagonal
+# (the entries with row == column) and the rows without it.
+def _random_pattern(n, seed, diagonal, symmetric):
+    rng = np.random.default_rng(seed)
+    A = sp.random_array((n, n), density=min(1.0, 8 / n), rng=rng, format="csr")
+    if symmetric:
+        A = A + A.T
+    A = sp.coo_array(A)
+    off = A.row != A.col
+    rows, cols, vals = A.row[off], A.col[off], A.data[off]
+    ids = {"none": np.zeros(0, int), "all": np.arange(n), "some": rng.choice(n, n // 3, replace=False),
+           "first and last": np.array([0, n - 1])}[diagonal]
+    rows, cols, vals = np.concatenate((rows, ids)), np.concatenate((cols, ids)), np.concatenate((vals, ids + 1.0))
+    return sp.csr_array((vals, (rows, cols)), shape=(n, n))  # sorted rows, no duplicates
+
+
+def _without_diagonal(A):
+    """The entries of A with row != column (duplicates summed, rows sorted), by scipy."""
+    coo = sp.coo_array(A)
+    off = coo.row != coo.col
+    S = sp.csr_array((coo.data[off], (coo.row[off], coo.col[off])), shape=A.shape)
+    S.sum_duplicates()
+    return S
+
+
+@pytest.fixture(params=["serial", "parallel"])
+def row_passes(request, monkeypatch):
+    """The pass over the rows as the serial twin, or as a parallel region of two parts."""
+    from gbgraph.backends.numba.kernels import threads
+
+    if request.param == "parallel":
+        if numba.config.NUMBA_NUM_THREADS < 2:
+            pytest.skip("needs two numba threads")
+        monkeypatch.setattr(threads, "PARALLEL_WORK", 0)
+        before = gg.backends.set_threads(2)
+        yield
+        gg.backends.set_threads(before)
+    else:
+        yield
+
+
+@pytest.mark.parametrize("diagonal", ["none", "all", "some", "first and last"])
+@pytest.mark.parametrize("n", [1, 2, 7, 9000])
+def test_rows_without_their_diagonal_match_scipy(row_passes, n, diagonal):
+    A = _random_pattern(n, n, diagonal, symmetric=True)
+    coo = sp.coo_array(A)
+    stored = coo.row == coo.col
+    off = _without_diagonal(A)
+    G = gg.as_graph(A)
+    assert G.indptr.dtype == np.int64 and G.indices.dtype == np.int32 and G.weights.dtype == np.float64
+    np.testing.assert_array_equal(G.indptr, off.indptr)
+    np.testing.assert_array_equal(G.indices, off.indices)
+    np.testing.assert_array_equal(G.weights, off.data)
+    closed = G.input_closed_csr()
+    assert (closed is not None) == (np.count_nonzero(stored) == n)
+    if closed is not None:
+        np.testing.assert_array_equal(closed[0], A.indptr)
+        np.testing.assert_array_equal(closed[1], A.indices)
+    P = gg.as_graph(A, weights=False)
+    assert P.weights is None and np.array_equal(P.indices, off.indices)
+
+
+@pytest.mark.parametrize("diagonal", ["none", "all", "some"])
+@pytest.mark.parametrize("seed", range(4))
+def test_one_way_entries_match_scipy(row_passes, seed, diagonal):
+    A = _random_pattern(9000, seed, diagonal, symmetric=False)
+    if seed % 2:  # a few one-way entries in a symmetric pattern
+        S = sp.coo_array(_random_pattern(9000, seed, diagonal, symmetric=True))
+        keep = np.ones(S.nnz, bool)
+        keep[np.flatnonzero(S.row != S.col)[::997]] = False
+        A = sp.csr_array((S.data[keep], (S.row[keep], S.col[keep])), shape=S.shape)
+    if seed == 2:  # as many upper entries as lower ones, one of each without its transpose
+        S = _random_pattern(9000, seed, diagonal, symmetric=True).tolil()
+        S[10, 8000], S[8500, 20] = 1.0, 1.0
+        A = sp.csr_array(S)
+    P = sp.csr_array(A.astype(bool))
+    P.setdiag(False)
+    P.eliminate_zeros()
+    one_way = (P != P.T).nnz // 2
+    assert one_way > 0
+    with pytest.raises(gg.AsymmetricGraphError) as e:
+        gg.as_graph(A)
+    assert (e.value.one_way, e.value.stored) == (one_way, P.nnz)
+
+
+def test_unsorted_rows_with_duplicates_in_parallel_parts(row_passes):
+    A = _random_pattern(9000, 5, "some", symmetric=True)
+    coo = sp.coo_array(A)
+    order = np.random.default_rng(5).permutation(coo.nnz)
+    order = np.concatenate((order, order[:50]))  # 50 entries twice: their values add
+    rows, cols, vals = coo.row[order], coo.col[order], coo.data[order]
+    by_row = np.argsort(rows, kind="stable")
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=9000))))
+    U = sp.csr_array((vals[by_row], cols[by_row], indptr), shape=A.shape)
+    assert not U.has_sorted_indices
+    expected = _without_diagonal(U)
+    G = gg.as_graph(U)
+    np.testing.assert_array_equal(G.indptr, expected.indptr)
+    np.testing.assert_array_equal(G.indices, expected.indices)
+    np.testing.assert_array_equal(G.weights, expected.data)
+
+
+@pytest.mark.parametrize(("position", "value"), [(0, 9000), (-1, -1), (60000, 123456)])
+def test_a_bad_column_in_any_row_is_named(row_passes, position, value):
+    A = _random_pattern(9000, 3, "all", symmetric=True)
+    A.indices = A.indices.copy()
+    p = position % A.nnz
+    A.indices[p] = value
+    row = int(np.searchsorted(A.indptr, p, side="right")) - 1
+    with pytest.raises(gg.InvalidGraphError, match=rf"^A has column index {value} in row {row}; it must lie in 0\.\.8999$"):
+        gg.as_graph(A)
