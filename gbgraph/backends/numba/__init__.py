@@ -779,6 +779,10 @@ def _user_index(verb, op, u, thunk, controls):
     """``apply_index`` or ``select`` with an IndexUnaryOp."""
     _kind(verb, op, (ops.IndexUnaryOp,))
     thunk = _thunk_arrays(verb, op, u, thunk)
+    if verb == "select" and isinstance(u, Vector):  # one kernel: the flags and the kept entries
+        with compiled.supported("numba", verb, op, u.values, thunk):
+            positions, values = compiled.select_vector(op, u.values, u.indices, thunk)
+        return verbs.finish(verb, (u.size,), positions, values, **controls)
     keys, values = _listed(u)
     if isinstance(u, Vector):
         rows, cols = keys, np.zeros(keys.size, np.int64)
