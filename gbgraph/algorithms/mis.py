@@ -530,10 +530,11 @@ def _decide_near(be, A, T, M, changed, status):
 # ---- operators of the rounds (gbgraph.backends.operators): every backend compiles them ----
 
 def _least(start, stop, cols, M):
-    """The least value of M over a row's columns (a closed neighbourhood is never empty)."""
-    d = M[cols[start]]
+    """The least value of M over a row's columns (a closed neighbourhood is never empty),
+    read at unsigned indices (numba tests a signed index for wraparound on every read)."""
+    d = M[np.uint64(cols[start])]
     for p in range(start + 1, stop):
-        d = min(d, M[cols[p]])
+        d = min(d, M[np.uint64(cols[p])])
     return d
 
 

@@ -121,8 +121,8 @@ class NumbaBackend(Backend):
         else:
             products.pull(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None, dense, *common,
                           products.MULTIPLIES[multiply], result, found)
-        if rows is None and found.all():
-            w = Vector(A.nrows, None, result)
+        if found.all():  # the mask's own positions (shared: no object changes its indices in place)
+            w = Vector(A.nrows, rows, result)
         else:
             w = Vector(A.nrows, np.flatnonzero(found) if rows is None else rows[found], result[found])
         return self._into(w, "mxv", controls, masked=True)
@@ -813,9 +813,9 @@ def _user_rows(verb, op, A, u, controls, order, push=None):
             order = _order(verb, order, A.nrows, rows)
         with compiled.supported("numba", verb, op, A, u):
             values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order, push)
+    if found.all():
+        return Vector(A.nrows, rows, values)
     positions = np.arange(A.nrows, dtype=np.int64) if rows is None else rows
-    if found.all() and rows is None:
-        return Vector(A.nrows, None, values)
     return Vector(A.nrows, positions[found], values[found])
 
 
