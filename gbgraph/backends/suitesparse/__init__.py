@@ -251,8 +251,9 @@ class SuiteSparseBackend(Backend):
                replace=False):
         check_accum("select", out, accum)
         if isinstance(op, ops._Operator):
-            return _store("select", _user_index("select", op, u, thunk), _mask(mask, structure, complement), out,
-                          accum, replace)
+            w = _user_index("select", op, u, thunk)
+            return w if out is None and mask is None else _store("select", w, _mask(mask, structure, complement),
+                                                                  out, accum, replace)
         selector = _op(_SELECT, op)
         try:
             if not op.startswith("value"):
@@ -630,6 +631,10 @@ def _user_index(verb, op, u, thunk):
     """``apply_index`` or ``select`` with an IndexUnaryOp."""
     _kind(verb, op, (ops.IndexUnaryOp,))
     thunk = _thunk_arrays(verb, op, u, thunk)
+    if verb == "select" and isinstance(u, gb.Vector):  # one kernel on the vector's own arrays
+        with _vector_arrays(u) as (indices, values), compiled.supported("suitesparse", verb, op, values, thunk):
+            positions, values = compiled.select_vector(op, values, indices, thunk)
+        return _rebuilt(verb, (u.size,), positions, values)
     keys, values, shape = _entries(u)
     rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
     with compiled.supported("suitesparse", verb, op, values, thunk):
@@ -729,6 +734,8 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order, pu
             with compiled.supported("suitesparse", verb, op, A, u):
                 values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order, push)
     positions = np.arange(n, dtype=np.int64) if rows is None else rows
+    if found.all():
+        return _rebuilt(verb, (n,), positions, values)
     return _rebuilt(verb, (n,), positions[found], values[found])
 
 
