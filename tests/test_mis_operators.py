@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 import gbgraph as gg
 from gbgraph.algorithms import mis
-from gbgraph.backends.cuda_translate import c_name, scalar_type, translate_operator
+from gbgraph.backends.cuda_translate import array_type, c_name, scalar_type, translate_operator
 from gbgraph.generators import laplace3d
 from gbgraph.hashing import FixedPacking, Packing
 
@@ -124,6 +124,21 @@ def test_undecided_keeps_what_lies_strictly_between_in_and_out(backend, bits, sp
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("bits", BITS)
+def test_undecided_at_keeps_the_entries_of_undecided_rows(backend, bits):
+    rng = np.random.default_rng(7)
+    n = 1000
+    status, T = _statuses(n, bits, rng)
+    rows = np.flatnonzero(rng.random(n) < 0.4)
+    be = gg.backend(backend)
+    reached = be.vector(rows, rng.integers(0, 2, rows.size).astype(bool), n)  # its values are not read
+    kept = be.select(mis._operators(status).undecided_at, reached, (be.full(n, T, T.dtype.name),))
+    expected = np.array([i for i in rows if status.IN < T[i] < status.OUT], np.int64)
+    np.testing.assert_array_equal(be.indices(kept), expected)
+    assert 0 < expected.size < rows.size
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("bits", BITS)
 def test_moved_least_keeps_the_minima_that_changed(backend, bits):
     rng = np.random.default_rng(9)
     A = _graph(4)
@@ -208,3 +223,17 @@ int main() {{
         raw = subprocess.run([str(exe)], input=x.tobytes(), capture_output=True, check=True).stdout
         want = np.array([bool(status.IN < v < status.OUT) == wanted for v in x])
         np.testing.assert_array_equal(np.frombuffer(raw, bool), want)
+    op = mis._operators(status).undecided_at
+    t = translate_operator(op, (scalar_type(bool), index, index, array_type(x.dtype)))
+    (tmp_path / "at").mkdir()
+    exe = _compile(tmp_path / "at", f"""{_PRELUDE}{t.code}
+int main() {{
+{_read("T", x.dtype, x.size)}    for (long long k = 0; k < {x.size}; ++k) {{
+        const {c_name(t.result)} keep = {t.entry}::call(true, k, 0, T);
+        fwrite(&keep, sizeof(keep), 1, stdout);
+    }}
+    return 0;
+}}
+""")
+    raw = subprocess.run([str(exe)], input=x.tobytes(), capture_output=True, check=True).stdout
+    np.testing.assert_array_equal(np.frombuffer(raw, bool), [bool(status.IN < v < status.OUT) for v in x])

@@ -505,8 +505,7 @@ def _decide(be, A, T, M, wl1, status):
 
 def _reach(be, A, changed):
     """``changed ⊕any.first A``: the vertices whose closed neighbourhood holds an entry of
-    ``changed`` (A is symmetric), by a push over the changed rows. It keeps their values
-    (bool, or statuses), so that reading T at these rows stays in T's type."""
+    ``changed`` (A is symmetric), by a push over the changed rows (its values are never read)."""
     return be.vxm("any_first", changed, A)  # reached = changed ⊕any.first A
 
 
@@ -521,10 +520,9 @@ def _update_level(be, A, below, M, changed):
 
 def _decide_near(be, A, T, M, changed, status):
     """l.24-31 for the undecided rows next to a change of the top level; returns the rows decided."""
-    near = be.ewise_mult("second", _reach(be, A, changed), T)  # near = reached .second T
-    undecided = _operators(status).undecided
-    rows = be.select(undecided, near, True)  # select(IN < near < OUT)
-    return be.select(undecided, _decide(be, A, T, M, rows, status), False)  # select(y == IN or y == OUT)
+    operators = _operators(status)
+    rows = be.select(operators.undecided_at, _reach(be, A, changed), (T,))  # rows = select(IN < T(i) < OUT, reached)
+    return be.select(operators.undecided, _decide(be, A, T, M, rows, status), False)  # select(y == IN or y == OUT)
 
 
 # ---- operators of the rounds (gbgraph.backends.operators): every backend compiles them ----
@@ -568,6 +566,16 @@ def _undecided_uint64(x, i, j, wanted):
     return (np.uint64(IN) < x < np.uint64(OUT)) == wanted  # noqa: F821
 
 
+def _undecided_at_int32(x, i, j, T):
+    """Whether IN < T(i) < OUT (row i undecided), for int32 statuses."""
+    return np.int32(IN) < T[i] < np.int32(OUT)  # noqa: F821
+
+
+def _undecided_at_uint64(x, i, j, T):
+    """Whether IN < T(i) < OUT (row i undecided), for uint64 statuses."""
+    return np.uint64(IN) < T[i] < np.uint64(OUT)  # noqa: F821
+
+
 def _moved_least(i, start, stop, cols, vals, below, M):
     """The least value of ``below`` over row i's columns, present where it is not M(i)."""
     d = _least(start, stop, cols, below)
@@ -588,15 +596,19 @@ class _RoundOperators:
     undecided : IndexUnaryOp
         ``select(undecided, x, True)`` keeps IN < x < OUT, ``select(undecided, x, False)``
         the rest (x == IN or x == OUT for statuses).
+    undecided_at : IndexUnaryOp
+        ``select(undecided_at, x, (T,))`` keeps the entries i of x with IN < T(i) < OUT.
     """
 
     def __init__(self, dtype, IN, OUT):
         constants = {"IN": IN, "OUT": OUT}
-        decide, undecided = {"int32": (_decide_int32, _undecided_int32),
-                             "uint64": (_decide_uint64, _undecided_uint64)}[dtype]
+        decide, undecided, undecided_at = {
+            "int32": (_decide_int32, _undecided_int32, _undecided_at_int32),
+            "uint64": (_decide_uint64, _undecided_uint64, _undecided_at_uint64)}[dtype]
         self.decide = RowOperator(decide, fill=None, name=f"mis_decide_{dtype}", constants=constants,
                                   helpers=(_least, _decision))
         self.undecided = IndexUnaryOp(undecided, name=f"mis_undecided_{dtype}", constants=constants)
+        self.undecided_at = IndexUnaryOp(undecided_at, name=f"mis_undecided_at_{dtype}", constants=constants)
 
 
 @functools.cache
