@@ -345,7 +345,10 @@ class NumbaBackend(Backend):
                 w.values[target] = value.values[target]
                 return w
             if rows is not None and (value.indices is rows or np.array_equal(value.indices, rows)):
-                w.values[rows] = value.values
+                if value.size == w.size and w.dtype in _KERNEL_DTYPES and w.values.flags.writeable:  # inside w
+                    sets.scatter(w.values, rows, value.values)
+                else:
+                    w.values[rows] = value.values
                 return w
         if scalar:
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))

@@ -9,7 +9,7 @@ import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["matches", "select", "allowed_entries", "COMPARISONS"]
+__all__ = ["matches", "select", "scatter", "allowed_entries", "COMPARISONS"]
 
 #: select's comparison codes
 COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
@@ -97,6 +97,15 @@ def select(values, indices, has_indices, op, thunk):
                 kept_values[q] = values[p]
             q += _keeps(op, values[p], thunk)
     return positions, kept_values
+
+
+@numba.njit(cache=True)
+def scatter(target, positions, values):
+    """``target[positions] = values`` for the positions of a vector's entries, each below
+    ``target.size``, read unsigned: numpy's indexed assignment tests every index (1 ns an
+    entry; here 0.4, the assignments of MIS-2's rounds)."""
+    for k in range(positions.size):
+        target[np.uint64(positions[k])] = values[k]
 
 
 @numba.njit(cache=True)
