@@ -61,6 +61,11 @@ def position_code(x, i, j, t):
     return i * 100 + j * t + x
 
 
+def every_third_zero(x, i, j, t):
+    """Zero at every third position, x * t elsewhere (NaN where x is NaN)."""
+    return x * t * (i % 3)
+
+
 def above_in_rank(x, i, j, rank, key):
     """Jet's select: (rank, key)(j) > (rank, key)(i)."""
     return rank[j] > rank[i] or rank[j] == rank[i] and key[j] > key[i]
@@ -347,6 +352,27 @@ def test_select_reads_vectors_at_i_and_j(be, twin):
     coo = A.tocoo()
     above = (rank[coo.col] > rank[coo.row]) | (rank[coo.col] == rank[coo.row]) & (key[coo.col] > key[coo.row])
     assert set(zip(rows, cols)) == set(zip(coo.row[above], coo.col[above])) and values.dtype == bool
+
+
+@pytest.mark.parametrize("n", [50, 40000])  # one chunk of the numba kernel, and three
+def test_vector_select_keeps_the_nonzero_results(be, twin, n):
+    """A vector's select keeps the entries where the operator's result (here a float) is
+    nonzero, NaN included, on a full vector, a sparse one and under a mask."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-2, 3, n).astype(np.float64)
+    x[rng.random(n) < 0.1] = np.nan
+    op = IndexUnaryOp(every_third_zero)
+    at = np.flatnonzero(rng.random(n) < 0.6)
+    for u, positions in ((be.full(n, x, "float64"), np.arange(n)), (be.vector(at, x[at], n), at)):
+        result = x[positions] * 2.0 * (positions % 3)
+        expected = positions[result != 0]  # NaN != 0
+        indices, values = _tuples(be, be.select(op, u, 2.0))
+        assert np.array_equal(indices, expected) and values.dtype == np.float64
+        np.testing.assert_array_equal(values, x[expected])
+        mask = be.vector(np.arange(0, n, 2), True, n)
+        indices, _ = _tuples(be, be.select(op, u, 2.0, mask=mask))
+        assert np.array_equal(indices, expected[expected % 2 == 0])
+    assert _tuples(be, be.select(op, be.full(n, 0.0, "float64"), 2.0))[0].size == 0
 
 
 def test_vector_thunks_must_be_full(be):

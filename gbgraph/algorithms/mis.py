@@ -35,9 +35,13 @@ References
    Comput. 5(2), 8:1-8:27, 2018. https://doi.org/10.1145/3291525
 """
 
+import functools
+
+import numpy as np
 
 from .. import backends
 from .._checks import check_integer
+from ..backends.operators import IndexUnaryOp, RowOperator
 from .._labels import labelled
 from ..errors import StallError
 from ..results import MISResult
@@ -386,11 +390,12 @@ def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, m
     time, which :meth:`~gbgraph.backends.base.Backend.iterate` runs (and the cupy backend
     records once and replays)."""
     k = len(levels) + 1
+    undecided = _operators(statuses).undecided
 
     def round_(wl1, *columns_and_round, shrink=True):  # state (wl1, column worklists...), round
         *columns, it = columns_and_round
-        x = _worklist_round(be, A, T, levels, wl1, columns, statuses, it, shrink)
-        return (be.select("valuegt", x, statuses.IN), *columns)  # l.33: wl1 = select(x > IN)
+        y = _worklist_round(be, A, T, levels, wl1, columns, statuses, it, shrink)
+        return (be.select(undecided, y, True), *columns)  # l.33: wl1 = select(IN < y < OUT)
 
     rounds = 0
     if be.nvals(wl1):  # l.9; in round 0 without candidates every T is a priority, so no column can leave
@@ -406,6 +411,7 @@ def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, maske
     """Rounds with fixed statuses: worklist rounds, then frontier rounds once two rounds in
     a row decide under ``1 / _NARROW`` of the undecided rows (see :func:`_rounds`)."""
     k = len(levels) + 1
+    undecided = _operators(statuses).undecided
     remaining = previous = be.nvals(wl1)
     rounds, frontier = 0, None
     while remaining:  # l.9
@@ -413,11 +419,11 @@ def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, maske
             raise StallError(f"MIS-{k}: {remaining:,} of {be.nvals(T):,} vertices undecided after "
                              f"max_iter={max_iter} rounds")
         if frontier is None:
-            x = _worklist_round(be, A, T, levels, wl1, open_columns, statuses, rounds, rounds > 0 or masked)
-            wl1 = be.select("valuegt", x, statuses.IN)  # l.33: wl1 = select(x > IN)
+            y = _worklist_round(be, A, T, levels, wl1, open_columns, statuses, rounds, rounds > 0 or masked)
+            wl1 = be.select(undecided, y, True)  # l.33: wl1 = select(IN < y < OUT)
             decided, remaining = remaining - be.nvals(wl1), be.nvals(wl1)
             if (previous + decided) * _NARROW < remaining:
-                frontier = be.select("valueeq", x, statuses.IN)  # frontier = select(x == IN)
+                frontier = be.select(undecided, y, False)  # frontier = select(y == IN or y == OUT)
             previous = decided
         else:
             frontier = _frontier_round(be, A, T, levels, frontier, statuses)
@@ -427,7 +433,7 @@ def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, maske
 
 
 def _worklist_round(be, A, T, levels, wl1, open_columns, statuses, it, shrink):
-    """l.11-31 over the worklists; returns ``min(D, T)`` over wl1, IN where decided.
+    """l.11-31 over the worklists; returns the new statuses of wl1 (:func:`_decide`).
 
     Updates ``open_columns`` (the column worklists, one per level) in place. ``shrink`` is
     False in round 0 without candidates: every T is a priority, so no column can leave.
@@ -479,45 +485,145 @@ def _refresh_columns(be, A, T, M, wl2, status, shrink):
     be.assign(M, Mw, mask=wl2)  # M<wl2> = Mw
     if not shrink:
         return Mw
-    return be.select("valuelt", be.select("valuegt", Mw, status.IN), status.OUT)  # l.34: select(IN < Mw < OUT)
+    return be.select(_operators(status).undecided, Mw, True)  # l.34: select(IN < Mw < OUT)
 
 
 def _decide(be, A, T, M, wl1, status):
-    """l.24-31: mark the rows of ``wl1`` IN or OUT; returns ``min(D, T)``, IN where decided.
+    """l.24-31: mark the rows of ``wl1`` IN or OUT; returns ``y``, their new statuses.
 
-    ``M`` is the top level (T itself for distance 1). ``D<wl1> = A ⊕min.second M`` is the
-    minimum of T over the ball of radius k: IN if an IN vertex lies within it (l.25-27),
+    ``M`` is the top level (T itself for distance 1). ``D = A ⊕min.second M`` over row v is
+    the minimum of T over the ball of radius k: IN if an IN vertex lies within it (l.25-27),
     and T_v if v has the least status in it, since M_w <= T_v for every w in N[v]
-    (l.28-30).
+    (l.28-30). ``_RoundOperators.decide`` computes D and the decision row by row, so ``y``
+    is IN, OUT, or T_v where v stays undecided (``select(IN < y < OUT)`` is the next
+    worklist): one pass where ``D``, ``D == T``, ``D == IN`` and ``min(D, T)`` took four.
     """
-    D = be.mxv("min_second", A, M, mask=wl1)  # l.25, l.28: D<wl1> = A ⊕min.second M
-    be.assign(T, status.IN, mask=be.ewise_mult("eq", D, T), structure=False)  # l.29: T<D == T> = IN
-    be.assign(T, status.OUT, mask=be.select("valueeq", D, status.IN))  # l.26: T<D == IN> = OUT
-    # min(D, T) is IN exactly where D decided, now that T is IN or OUT there
-    return be.ewise_mult("min", D, T)  # x = D .min T
+    y = be.mxv(_operators(status).decide, A, (M, T), mask=wl1)  # l.25-30: y<wl1> = decide(A ⊕min.second M, T)
+    be.assign(T, y, mask=y)  # l.26, l.29: T<y> = y
+    return y
 
 
 def _reach(be, A, changed):
     """``changed ⊕any.first A``: the vertices whose closed neighbourhood holds an entry of
-    ``changed`` (A is symmetric), by a push over the changed rows. It keeps their values
-    (bool, or statuses), so that reading T at these rows stays in T's type."""
+    ``changed`` (A is symmetric), by a push over the changed rows (its values are never read)."""
     return be.vxm("any_first", changed, A)  # reached = changed ⊕any.first A
 
 
 def _update_level(be, A, below, M, changed):
     """l.17-22 for the columns next to a change of the level below; returns where M moved."""
     touched = _reach(be, A, changed)
-    Mw = be.mxv("min_second", A, below, mask=touched)  # l.18: M<touched> = A ⊕min.second below
-    moved = be.select("valueeq", be.ewise_mult("ne", Mw, M), True)  # moved = select(Mw .ne M)
-    be.assign(M, Mw, mask=Mw)  # M<touched> = Mw
+    # l.18: moved<touched> = A ⊕min.second below, kept where it is not M
+    moved = be.mxv(MOVED_LEAST, A, (below, M), mask=touched)
+    be.assign(M, moved, mask=moved)  # M<moved> = moved
     return moved
 
 
 def _decide_near(be, A, T, M, changed, status):
     """l.24-31 for the undecided rows next to a change of the top level; returns the rows decided."""
-    near = be.ewise_mult("second", _reach(be, A, changed), T)  # near = reached .second T
-    rows = be.select("valuelt", be.select("valuegt", near, status.IN), status.OUT)  # select(IN < near < OUT)
-    return be.select("valueeq", _decide(be, A, T, M, rows, status), status.IN)  # select(x == IN)
+    operators = _operators(status)
+    rows = be.select(operators.undecided_at, _reach(be, A, changed), (T,))  # rows = select(IN < T(i) < OUT, reached)
+    return be.select(operators.undecided, _decide(be, A, T, M, rows, status), False)  # select(y == IN or y == OUT)
+
+
+# ---- operators of the rounds (gbgraph.backends.operators): every backend compiles them ----
+
+def _least(start, stop, cols, M):
+    """The least value of M over a row's columns (a closed neighbourhood is never empty),
+    read at unsigned indices (numba tests a signed index for wraparound on every read)."""
+    d = M[np.uint64(cols[start])]
+    for p in range(start + 1, stop):
+        d = min(d, M[np.uint64(cols[p])])
+    return d
+
+
+def _decision(t, d, joined, left):
+    """l.25-30 for a row of status t whose ball has the least status d: IN (``joined``)
+    when that is t, else OUT (``left``) when it is IN, else t (undecided)."""
+    if d == t:
+        return joined
+    if d == joined:
+        return left
+    return t
+
+
+def _decide_int32(i, start, stop, cols, vals, M, T):
+    """:func:`_decision` of row i, for statuses stored as int32 (32-bit packings)."""
+    return _decision(T[i], _least(start, stop, cols, M), np.int32(IN), np.int32(OUT)), True  # noqa: F821
+
+
+def _decide_uint64(i, start, stop, cols, vals, M, T):
+    """:func:`_decision` of row i, for statuses stored as uint64 (64-bit packings)."""
+    return _decision(T[i], _least(start, stop, cols, M), np.uint64(IN), np.uint64(OUT)), True  # noqa: F821
+
+
+def _undecided_int32(x, i, j, wanted):
+    """Whether IN < x < OUT is ``wanted``, for int32 statuses."""
+    return (np.int32(IN) < x < np.int32(OUT)) == wanted  # noqa: F821
+
+
+def _undecided_uint64(x, i, j, wanted):
+    """Whether IN < x < OUT is ``wanted``, for uint64 statuses."""
+    return (np.uint64(IN) < x < np.uint64(OUT)) == wanted  # noqa: F821
+
+
+def _undecided_at_int32(x, i, j, T):
+    """Whether IN < T(i) < OUT (row i undecided), for int32 statuses."""
+    return np.int32(IN) < T[i] < np.int32(OUT)  # noqa: F821
+
+
+def _undecided_at_uint64(x, i, j, T):
+    """Whether IN < T(i) < OUT (row i undecided), for uint64 statuses."""
+    return np.uint64(IN) < T[i] < np.uint64(OUT)  # noqa: F821
+
+
+def _moved_least(i, start, stop, cols, vals, below, M):
+    """The least value of ``below`` over row i's columns, present where it is not M(i)."""
+    d = _least(start, stop, cols, below)
+    return d, d != M[i]
+
+
+class _RoundOperators:
+    """The operators of one kind of statuses (container dtype, IN, OUT as constants; each
+    dtype casts them itself, since numba types a mixed int32/int64 or uint64/int64
+    expression as int64 or float64).
+
+    Attributes
+    ----------
+    decide : RowOperator
+        ``y<wl1> = decide(A; M, T)``: ``D = A ⊕min.second M`` and the decision of l.25-30
+        in one pass, ``y = IN`` if ``D == T``, ``OUT`` if ``D == IN``, else ``T``; every
+        row present, in T's dtype.
+    undecided : IndexUnaryOp
+        ``select(undecided, x, True)`` keeps IN < x < OUT, ``select(undecided, x, False)``
+        the rest (x == IN or x == OUT for statuses).
+    undecided_at : IndexUnaryOp
+        ``select(undecided_at, x, (T,))`` keeps the entries i of x with IN < T(i) < OUT.
+    """
+
+    def __init__(self, dtype, IN, OUT):
+        constants = {"IN": IN, "OUT": OUT}
+        decide, undecided, undecided_at = {
+            "int32": (_decide_int32, _undecided_int32, _undecided_at_int32),
+            "uint64": (_decide_uint64, _undecided_uint64, _undecided_at_uint64)}[dtype]
+        self.decide = RowOperator(decide, fill=None, name=f"mis_decide_{dtype}", constants=constants,
+                                  helpers=(_least, _decision))
+        self.undecided = IndexUnaryOp(undecided, name=f"mis_undecided_{dtype}", constants=constants)
+        self.undecided_at = IndexUnaryOp(undecided_at, name=f"mis_undecided_at_{dtype}", constants=constants)
+
+
+@functools.cache
+def _round_operators(dtype, IN, OUT):
+    return _RoundOperators(dtype, IN, OUT)
+
+
+def _operators(status):
+    """The :class:`_RoundOperators` of ``status``'s kind of statuses, made once."""
+    return _round_operators(status.dtype, int(status.IN), int(status.OUT))
+
+
+#: ``moved<touched> = A ⊕min.second below``, kept where it differs from M: a level's new
+#: minima where they moved, in one pass (the frontier rounds' l.18).
+MOVED_LEAST = RowOperator(_moved_least, fill=None, name="mis_moved_least", helpers=(_least,))
 
 
 def _max_iter(graph, max_iter):

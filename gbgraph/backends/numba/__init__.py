@@ -121,8 +121,8 @@ class NumbaBackend(Backend):
         else:
             products.pull(A.indptr, A.indices, _or_empty(A.values, bool), A.values is not None, dense, *common,
                           products.MULTIPLIES[multiply], result, found)
-        if rows is None and found.all():
-            w = Vector(A.nrows, None, result)
+        if found.all():  # the mask's own positions (shared: no object changes its indices in place)
+            w = Vector(A.nrows, rows, result)
         else:
             w = Vector(A.nrows, np.flatnonzero(found) if rows is None else rows[found], result[found])
         return self._into(w, "mxv", controls, masked=True)
@@ -345,7 +345,10 @@ class NumbaBackend(Backend):
                 w.values[target] = value.values[target]
                 return w
             if rows is not None and (value.indices is rows or np.array_equal(value.indices, rows)):
-                w.values[rows] = value.values
+                if value.size == w.size and w.dtype in _KERNEL_DTYPES and w.values.flags.writeable:  # inside w
+                    sets.scatter(w.values, rows, value.values)
+                else:
+                    w.values[rows] = value.values
                 return w
         if scalar:
             value = Vector(w.size, rows, np.full(w.size if rows is None else rows.size, value, w.dtype))
@@ -779,6 +782,10 @@ def _user_index(verb, op, u, thunk, controls):
     """``apply_index`` or ``select`` with an IndexUnaryOp."""
     _kind(verb, op, (ops.IndexUnaryOp,))
     thunk = _thunk_arrays(verb, op, u, thunk)
+    if verb == "select" and isinstance(u, Vector):  # one kernel: the flags and the kept entries
+        with compiled.supported("numba", verb, op, u.values, thunk):
+            positions, values = compiled.select_vector(op, u.values, u.indices, thunk)
+        return verbs.finish(verb, (u.size,), positions, values, **controls)
     keys, values = _listed(u)
     if isinstance(u, Vector):
         rows, cols = keys, np.zeros(keys.size, np.int64)
@@ -809,8 +816,8 @@ def _user_rows(verb, op, A, u, controls, order, push=None):
             order = _order(verb, order, A.nrows, rows)
         with compiled.supported("numba", verb, op, A, u):
             values, found = compiled.row_operator(op, A.indptr, A.indices, _values(A), vectors, rows, order, push)
-    if rows is None and found.all():
-        return Vector(A.nrows, None, values)
+    if found.all():  # the mask's positions, or every row: kept as they are
+        return Vector(A.nrows, rows, values)
     return Vector(A.nrows, *sets.flagged(found, _EMPTY_INDICES if rows is None else rows, rows is not None, values))
 
 

@@ -38,8 +38,8 @@ from . import generic
 from .kernels.coloring import by_decreasing
 
 __all__ = ["supported", "cache_dir", "compiled", "result_of", "pattern_values", "dense", "apply_unary", "apply_bound",
-           "binary", "binary_dtype", "ewise_add", "ewise_mult", "index_unary", "reduce", "reduce_rows", "semiring_rows",
-           "semiring_product", "row_operator", "check_push", "PUSH_MONOIDS"]
+           "binary", "binary_dtype", "ewise_add", "ewise_mult", "index_unary", "select_vector", "reduce", "reduce_rows",
+           "semiring_rows", "semiring_product", "row_operator", "check_push", "PUSH_MONOIDS"]
 
 #: Ends every generated module, whose file name hashes its text: a change of the templates
 #: or of numba (whose typing gives the result dtype written into the module) makes new files.
@@ -137,6 +137,42 @@ _INDEX = '''
 def _gb_index(x, rows, cols, {thunks}, out):
     for k in _gb_numba.prange(x.size):
         out[k] = _gb_op(x[k], rows[k], cols[k], {thunks})
+'''
+
+#: ``select`` of a vector's entries (``indices``, or the slots 0.. of a full one) in two
+#: passes over chunks, as ``kernels/sets.py``'s select of a comparison: the first keeps each
+#: entry's flag (the operator runs once an entry) and counts the kept entries of its chunk,
+#: the second writes every entry at the next free slot, which only a kept one advances (no
+#: branch on the flag). One kernel where apply, a boolean mask and two gathers took four
+#: passes and a list of the slots.
+_SELECT = '''
+@_gb_parallel_above(np.size, "x")
+@_gb_numba.njit(cache=True, parallel=True)
+def _gb_select(x, indices, has_indices, {thunks}):
+    n = x.size
+    chunks = max(1, min(256, n // 16384))
+    size = (n + chunks - 1) // chunks
+    keep = np.empty(n, np.bool_)
+    start = np.zeros(chunks + 1, np.int64)
+    for c in _gb_numba.prange(chunks):
+        kept = 0
+        for p in range(c * size, min(n, (c + 1) * size)):
+            i = indices[p] if has_indices else _gb_numba.int64(p)
+            keep[p] = _gb_op(x[p], i, _gb_numba.int64(0), {thunks}) != 0
+            kept += keep[p]
+        start[c + 1] = kept
+    for c in range(chunks):
+        start[c + 1] += start[c]
+    positions = np.empty(start[chunks], np.int64)
+    values = np.empty(start[chunks], x.dtype)
+    for c in _gb_numba.prange(chunks):
+        q, end = start[c], start[c + 1]
+        for p in range(c * size, min(n, (c + 1) * size)):
+            if q < end:
+                positions[q] = indices[p] if has_indices else p
+                values[q] = x[p]
+            q += keep[p]
+    return positions, values
 '''
 
 _SEMIRING = '''
@@ -459,9 +495,9 @@ def ewise_mult(op, keys_a, a, keys_b, b):
     return both, binary(op, a[at_a], b[at_b])
 
 
-def index_unary(op, x, rows, cols, thunk):
-    """``op(x, i, j, thunk)`` for each value at (rows, cols); ``thunk`` a scalar or a tuple
-    of dense arrays (vectors read at i and j)."""
+def _index_module(op, x, thunk, template):
+    """(generated module, thunk arguments) of an IndexUnaryOp on values ``x`` with ``thunk``
+    (a scalar or a tuple of dense arrays), its kernels from ``template``."""
     if isinstance(thunk, tuple):
         thunks = thunk
         kinds = tuple(t.dtype for t in thunks)
@@ -471,11 +507,30 @@ def index_unary(op, x, rows, cols, thunk):
         thunks = (np.asarray(value, generic.scalar_dtype(value))[()],)
         kinds = (thunks[0].dtype,)
         typing = lambda: op.result_dtype(x.dtype, kinds[0])  # noqa: E731
-    names = ", ".join(f"t{k}" for k in range(len(thunks)))
-    module = compiled(op, (x.dtype,) + kinds, typing, _INDEX.format(thunks=names))
+    return compiled(op, (x.dtype,) + kinds, typing, _index_template(template, len(thunks))), thunks
+
+
+@functools.lru_cache(maxsize=None)
+def _index_template(template, count):
+    """An index-unary template for ``count`` thunks, made once (see :func:`_rows_template`)."""
+    return template.format(thunks=", ".join(f"t{k}" for k in range(count)))
+
+
+def index_unary(op, x, rows, cols, thunk):
+    """``op(x, i, j, thunk)`` for each value at (rows, cols); ``thunk`` a scalar or a tuple
+    of dense arrays (vectors read at i and j)."""
+    module, thunks = _index_module(op, x, thunk, _INDEX)
     out = np.empty(x.size, result_of(module))
     module._gb_index(x, rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), *thunks, out)
     return out
+
+
+def select_vector(op, x, indices, thunk):
+    """The entries of a vector (values ``x`` at the sorted ``indices``; None: every slot)
+    where ``op(x, i, 0, thunk)`` is nonzero: (positions, values), in order."""
+    module, thunks = _index_module(op, x, thunk, _SELECT)
+    has_indices = indices is not None
+    return module._gb_select(x, indices if has_indices else np.empty(0, np.int64), has_indices, *thunks)
 
 
 def _monoid_module(monoid):

@@ -251,8 +251,9 @@ class SuiteSparseBackend(Backend):
                replace=False):
         check_accum("select", out, accum)
         if isinstance(op, ops._Operator):
-            return _store("select", _user_index("select", op, u, thunk), _mask(mask, structure, complement), out,
-                          accum, replace)
+            w = _user_index("select", op, u, thunk)
+            return w if out is None and mask is None else _store("select", w, _mask(mask, structure, complement),
+                                                                  out, accum, replace)
         selector = _op(_SELECT, op)
         try:
             if not op.startswith("value"):
@@ -581,9 +582,10 @@ def _user_ewise(verb, op, u, v):
     return _rebuilt(verb, shape, keys, values)
 
 
-def _thunk_arrays(verb, op, u, thunk):
+def _thunk_arrays(verb, op, u, thunk, unpacked=None):
     """An IndexUnaryOp's thunk: a scalar, or a tuple of full vectors as arrays (each the
-    size of ``u``'s dimension: ``u.size``, or a square matrix's ``nrows``)."""
+    size of ``u``'s dimension: ``u.size``, or a square matrix's ``nrows``): copies, or with
+    ``unpacked`` (an :class:`_Unpacked`) the vectors' own values."""
     if not isinstance(thunk, (tuple, list)):
         if isinstance(thunk, (gb.Vector, gb.Matrix)):
             raise TypeError(f"{verb}: vector thunks of {op!r} are passed as a tuple, got {thunk!r}")
@@ -596,7 +598,8 @@ def _thunk_arrays(verb, op, u, thunk):
     for k, v in enumerate(thunk):
         if not isinstance(v, gb.Vector) or v.size != size:
             raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of size {size}, got {v!r}")
-        arrays.append(_dense(verb, op, k, v, None, False))
+        arrays.append(_dense(verb, op, k, v, None, False) if unpacked is None else
+                      compiled.dense(verb, op, k, v.size, *unpacked(v), None, copy=False))
     return tuple(arrays)
 
 
@@ -629,6 +632,14 @@ def _dense(verb, op, position, v, fill, copy):
 def _user_index(verb, op, u, thunk):
     """``apply_index`` or ``select`` with an IndexUnaryOp."""
     _kind(verb, op, (ops.IndexUnaryOp,))
+    if verb == "select" and isinstance(u, gb.Vector):  # one kernel on the vectors' own arrays
+        with contextlib.ExitStack() as stack:
+            unpacked = _Unpacked(stack)
+            thunk = _thunk_arrays(verb, op, u, thunk, unpacked)
+            indices, values = unpacked(u)
+            with compiled.supported("suitesparse", verb, op, values, thunk):
+                positions, values = compiled.select_vector(op, values, indices, thunk)
+        return _rebuilt(verb, (u.size,), positions, values)
     thunk = _thunk_arrays(verb, op, u, thunk)
     keys, values, shape = _entries(u)
     rows, cols = np.divmod(keys, shape[1]) if len(shape) == 2 else (keys, np.zeros(keys.size, np.int64))
@@ -722,20 +733,43 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order, pu
                 values, found = compiled.semiring_rows(verb, op, indptr, cols, vals, dense, present, rows,
                                                        verb == "vxm")
     else:
-        vectors = _row_vectors(verb, op, n, ncols, u, order is not None)
-        if order is not None:
-            order = _order(verb, order, n, rows)
-        with _csr(A, transpose) as (indptr, cols, vals):
-            with compiled.supported("suitesparse", verb, op, A, u):
-                values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order, push)
+        with contextlib.ExitStack() as stack:  # an ordered sweep writes into a copy of its vectors
+            vectors = _row_vectors(verb, op, n, ncols, u, order is not None,
+                                   None if order is not None else _Unpacked(stack))
+            if order is not None:
+                order = _order(verb, order, n, rows)
+            with _csr(A, transpose) as (indptr, cols, vals):
+                with compiled.supported("suitesparse", verb, op, A, u):
+                    values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order, push)
     positions = np.arange(n, dtype=np.int64) if rows is None else rows
+    if found.all():
+        return _rebuilt(verb, (n,), positions, values)
     return _rebuilt(verb, (n,), positions[found], values[found])
 
 
-def _row_vectors(verb, op, nrows, ncols, u, ordered):
-    """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered)."""
-    return compiled.row_vectors(verb, op, u, nrows, ncols, ordered, gb.Vector,
-                                lambda k, v, fill, copy: _dense(verb, op, k, v, fill, copy))
+def _row_vectors(verb, op, nrows, ncols, u, ordered, unpacked=None):
+    """A RowOperator's vectors as dense arrays with its fills (the first a copy when ordered):
+    copies, or with ``unpacked`` (an :class:`_Unpacked`) a full vector's own values."""
+    if unpacked is None:
+        return compiled.row_vectors(verb, op, u, nrows, ncols, ordered, gb.Vector,
+                                    lambda k, v, fill, copy: _dense(verb, op, k, v, fill, copy))
+    return compiled.row_vectors(verb, op, u, nrows, ncols, ordered, gb.Vector, lambda k, v, fill, copy:
+                                compiled.dense(verb, op, k, v.size, *unpacked(v), fill, copy=copy))
+
+
+class _Unpacked:
+    """The arrays of vectors unpacked until ``stack`` closes, each vector once (a row operator
+    may read one vector twice, a select read its input as a thunk): a full vector is read in
+    place, where :func:`_dense` copies it (MIS-2's rounds: two vectors of n entries a call)."""
+
+    def __init__(self, stack):
+        self.stack, self.arrays = stack, {}
+
+    def __call__(self, v):
+        """(indices or None when full, values) of ``v``, as :func:`_vector_arrays` gives them."""
+        if id(v) not in self.arrays:
+            self.arrays[id(v)] = self.stack.enter_context(_vector_arrays(v))
+        return self.arrays[id(v)]
 
 
 def _order(verb, order, n, rows):

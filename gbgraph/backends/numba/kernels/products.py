@@ -100,11 +100,14 @@ def pull_second(indptr, indices, u, present, has_present, rows, all_rows, monoid
     ``pair`` (1): the products of the rounds. With fewer branches in its loop than the
     general kernel, the compiler keeps them out of it (three times faster on a mesh)."""
     count = indptr.size - 1 if all_rows else rows.size
-    if all_rows and not has_present and not pair:  # every row and every term: loops per monoid
+    if not has_present and not pair:  # every term: loops per monoid
         chunks = max(1, min(256, count // 16384))
         size = (count + chunks - 1) // chunks
         for c in numba.prange(chunks):
-            _fold_rows(indptr, indices, u, monoid, c * size, min(count, (c + 1) * size), out, found)
+            if all_rows:
+                _fold_rows(indptr, indices, u, monoid, c * size, min(count, (c + 1) * size), out, found)
+            else:
+                _fold_listed_rows(indptr, indices, u, rows, monoid, c * size, min(count, (c + 1) * size), out, found)
         return
     for k in numba.prange(count):
         r = np.int64(k) if all_rows else np.int64(rows[k])
@@ -148,6 +151,26 @@ def _fold_rows(indptr, indices, u, monoid, lo, hi, out, found):
                 for p in range(start + 1, end):
                     acc = _add(monoid, acc, out.dtype.type(u[np.uint64(indices[p])]))
                 out[r] = acc
+
+
+@numba.njit(cache=True)
+def _fold_listed_rows(indptr, indices, u, rows, monoid, lo, hi, out, found):
+    """:func:`_fold_rows` for the rows ``rows[lo:hi]`` of a mask (``out`` and ``found``
+    aligned with ``rows``), reading at unsigned indices too: a masked round's product
+    (MIS-2's columns on Laplace3D 100³, 500,000 of the rows: 5.6 -> 4.4 ms)."""
+    for k in range(lo, hi):
+        r = np.uint64(rows[k])
+        start, end = indptr[r], indptr[r + np.uint64(1)]
+        found[k] = start < end
+        if start < end:
+            acc = out.dtype.type(u[np.uint64(indices[start])])
+            if monoid == 0:
+                for p in range(start + 1, end):
+                    acc = min(acc, out.dtype.type(u[np.uint64(indices[p])]))
+            else:
+                for p in range(start + 1, end):
+                    acc = _add(monoid, acc, out.dtype.type(u[np.uint64(indices[p])]))
+            out[k] = acc
 
 
 @numba.njit(cache=True)
