@@ -206,11 +206,12 @@ def _aggregate(be, graph, secondary):
     bits = packing_bits(n)
     roots = _mis2(be, graph, bits, n + 1).vertices  # [1] Alg.3 l.3
     ids = be.full(n, -1, "int64")
-    labels = _grow(be, A, n, ids, roots, 0)  # l.4-6
+    labels, sizes = _grow(be, A, n, ids, roots, 0)  # l.4-6
     if secondary:
-        more = _secondary_roots(be, graph, A, labels, ids, roots.size, bits)  # l.8-11
+        more, more_sizes = _secondary_roots(be, graph, A, labels, ids, roots.size, bits)  # l.8-11
         roots = xp.sort(xp.concatenate((roots, more)))
-    labels = _join_leftovers(be, graph, labels, roots)  # l.14-22
+        sizes = xp.concatenate((sizes, more_sizes))
+    labels = _join_leftovers(be, graph, labels, roots, sizes)  # l.14-22
     return Aggregation(labels, roots, int(roots.size))
 
 
@@ -220,32 +221,38 @@ def _grow(be, A, n, ids, roots, first_id, labels=None, free=None):
     ``ids`` (full, -1 where no root) takes each root's aggregate id, ``first_id`` on. Roots
     form a distance-2 independent set, so a closed neighbourhood holds at most one root:
     the maximum is its id, or -1 where no root is adjacent. Phase 1 makes the labels, full,
-    -1 where unaggregated; phase 2 writes them in place at the rows ``free`` (those still
-    -1, which no earlier root reaches). A dense ``id`` makes this a streaming pull product,
-    several times faster on SuiteSparse than pushing from the sparse set of roots.
+    -1 where unaggregated, and returns them with the aggregates' sizes in id order: a
+    root's whole closed neighbourhood, no vertex of which meets another root. Phase 2 writes
+    the labels in place at the rows ``free`` (those still -1, which no earlier root
+    reaches). A dense ``id`` makes this a streaming pull product, several times faster on
+    SuiteSparse than pushing from the sparse set of roots.
     """
     xp = be.xp
     root_ids = be.vector(roots, xp.arange(first_id, first_id + roots.size, dtype=xp.int64), n)
     be.assign(ids, root_ids, mask=root_ids)  # id<roots> = root ids
-    if labels is None:
-        return be.mxv("max_second", A, ids)  # label = A ⊕max.second id
-    return be.mxv("max_second", A, ids, mask=free, out=labels)  # label<free> = A ⊕max.second id
+    if labels is not None:
+        be.mxv("max_second", A, ids, mask=free, out=labels)  # label<free> = A ⊕max.second id
+        return None
+    labels = be.mxv("max_second", A, ids)  # label = A ⊕max.second id
+    return labels, be.values(be.mxv("plus_pair", A, ids, mask=root_ids))  # size<roots> = A ⊕plus.pair id
 
 
 def _secondary_roots(be, graph, A, labels, ids, first_id, bits):
     """[1] Alg.3 l.8-11: roots of an MIS-2 among the unaggregated vertices, kept when they
     would gather at least 3 vertices (themselves and >= 2 unaggregated neighbours), and
-    their aggregates, ids from ``first_id`` on, written into ``labels``; returns the roots."""
+    their aggregates, ids from ``first_id`` on, written into ``labels``; returns the roots
+    and their aggregates' sizes."""
     n = graph.n
     free = be.vector(be.indices(be.select("valuelt", labels, 0)), True, n)  # free = select(labels < 0), as true
     candidates = _mis2(be, graph, bits, n + 1, candidates=free).vertices
     # kept<candidates> = GATHERS_THREE(A, labels): the candidate and its unaggregated neighbours
-    more = be.indices(be.mxv(GATHERS_THREE, A, labels, mask=be.vector(candidates, True, n)))
+    kept = be.mxv(GATHERS_THREE, A, labels, mask=be.vector(candidates, True, n))
+    more = be.indices(kept)
     _grow(be, A, n, ids, more, first_id, labels, free)  # l.11
-    return more
+    return more, be.values(kept)
 
 
-def _join_leftovers(be, graph, labels, roots):
+def _join_leftovers(be, graph, labels, roots, sizes):
     """[1] Alg.3 l.14-22: move vertices to a better neighbouring aggregate (Kokkos rules).
 
     Each vertex compares the key (root adjacent, neighbours there, -size) of its own
@@ -255,16 +262,12 @@ def _join_leftovers(be, graph, labels, roots):
     over the snapshot ``labels``. An aggregated vertex thus moves only toward an aggregate
     whose root it touches; it always touches its own root, so only the unaggregated vertices
     and those adjacent to two or more roots are examined: every other vertex keeps its
-    label. Aggregate sizes go through P, ``P(i, labels(i)) = 1``, so that a distributed
-    backend moves only what a vertex's neighbourhood and aggregate reach; each vertex then
-    carries its aggregate's size, which the rows beside it read. The unaggregated vertices
-    count as one more aggregate, whose size no row reads. ``roots``: the aggregates' roots,
-    sorted.
+    label. ``sizes``: the aggregates' sizes in id order (l.18), which each vertex carries
+    for the rows beside it to read. ``roots``: the aggregates' roots, sorted.
     """
     n, xp = graph.n, be.xp
     A = be.adjacency(graph)
-    groups = be.values(labels) + 1  # 0 for the unaggregated
-    sizes = be.build(groups, xp.ones(n, dtype=xp.int64), int(roots.size) + 1, dup="plus")  # l.18: Pᵀ 1
-    size = be.extract(sizes, groups)  # size = sizes(groups): each vertex its aggregate's size
+    by_group = be.full(sizes.size + 1, xp.concatenate((xp.zeros(1, xp.int64), sizes)), "int64")  # 0: unaggregated
+    size = be.extract(by_group, be.values(labels) + 1)  # size = by_group(labels + 1)
     # labels = BETTER_GROUP(A, (labels, rooted, size)): l.19-21
     return be.values(be.mxv(BETTER_GROUP, A, (labels, be.vector(roots, True, n), size)))
