@@ -209,7 +209,7 @@ def _aggregate(be, graph, secondary):
     labels, sizes = _grow(be, A, n, ids, roots, 0)  # l.4-6
     if secondary:
         more, more_sizes = _secondary_roots(be, graph, A, labels, ids, roots.size, bits)  # l.8-11
-        roots = xp.sort(xp.concatenate((roots, more)))
+        roots = xp.sort(xp.concatenate((roots, more)), kind="stable")  # two sorted runs: a merge (numpy's timsort)
         sizes = xp.concatenate((sizes, more_sizes))
     labels = _join_leftovers(be, graph, labels, roots, sizes)  # l.14-22
     return Aggregation(labels, roots, int(roots.size))
