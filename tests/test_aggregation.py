@@ -5,12 +5,14 @@ from hypothesis import given
 
 import gbgraph as gg
 from gbgraph.algorithms import aggregation
+from gbgraph.backends.numba import operators as compiled
 from gbgraph.backends.operators import RowOperator
 from gbgraph.generators import elasticity3d, laplace3d
 
 from conftest import backend_params, shared_graphs
 from reference import kokkos_mis2_aggregate
 from strategies import graphs
+from test_operators_gpu import _csr, _rows_equal, host_rows, needs_gxx
 
 
 def assert_is_aggregation(A, agg):
@@ -268,3 +270,36 @@ def test_gathers_three_counts_the_unaggregated_closed_neighbours(backend, seed):
     kept = be.mxv(aggregation.GATHERS_THREE, A, labels, mask=be.vector(xp.asarray(candidates), True, n))
     assert dict(zip(_host(be.indices(kept)).tolist(), _host(be.values(kept)).tolist())) == expected
     assert 0 < len(expected) < candidates.size
+
+
+@needs_gxx
+def test_row_operators_translate_to_numbas_values(tmp_path):
+    """BETTER_GROUP and GATHERS_THREE translated to CUDA C++ (as the cupy backend compiles
+    them) and run on the host, against numba's compilation of the same programs: rows that
+    meet more groups than the 8 slots, roots, unlabelled rows, ties on size."""
+    rng = np.random.default_rng(29)
+    n = 80
+    indptr, cols, _ = _csr(n, rng, pattern=True, density=0.4)
+    label = np.where(rng.random(n) < 0.75, rng.integers(0, 25, n), -1).astype(np.int64)
+    is_root = np.zeros(n, bool)
+    for g in range(0, 25, 2):
+        members = np.flatnonzero(label == g)
+        if members.size:
+            is_root[members[0]] = True
+    size = rng.integers(1, 4, n).astype(np.int64)
+    met = [len(set(label[cols[indptr[i]:indptr[i + 1]]].tolist()) - {-1}) for i in range(n)]
+    assert max(met) > aggregation.TRACKED
+    ended = None
+    for k, (op, vectors) in enumerate([(aggregation.BETTER_GROUP, (label, is_root, size)),
+                                       (aggregation.GATHERS_THREE, (label,))]):
+        path = tmp_path / str(k)
+        path.mkdir()
+        got = host_rows(path, op, indptr, cols, None, vectors)
+        f = compiled._row_module(op, np.dtype(bool), tuple(v.dtype for v in vectors))._gb_op
+        results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), np.ones(cols.size, bool), *vectors)
+                   for r in range(n)]
+        want = (np.array([v for v, _ in results], got[0].dtype), np.array([p for _, p in results], bool))
+        _rows_equal(got, want)
+        assert want[1].any()
+        ended = want[0] if ended is None else ended
+    assert (ended != label).any() and (ended == label).any()  # some rows move, some stay
