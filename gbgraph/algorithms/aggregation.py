@@ -44,9 +44,10 @@ def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
         return own, True
     if own >= 0:
         touched = 0
-        for p in range(start, stop):
-            if is_root[cols[p]]:
-                touched += 1
+        p = start
+        while p < stop and touched < 2:  # up to a second root: then the row is scanned
+            touched += is_root[cols[p]]
+            p += 1
         if touched < 2:
             return own, True
     # slot s: group at s, key at LIMIT + s, size at 2 LIMIT + s; one array, not three:
