@@ -244,7 +244,7 @@ def _secondary_roots(be, graph, A, labels, ids, first_id, bits):
     their aggregates, ids from ``first_id`` on, written into ``labels``; returns the roots
     and their aggregates' sizes."""
     n = graph.n
-    free = be.vector(be.indices(be.select("valuelt", labels, 0)), True, n)  # free = select(labels < 0), as true
+    free = be.apply("lt", be.select("valuelt", labels, 0), right=0)  # free = (select(labels < 0) < 0): true there
     candidates = _mis2(be, graph, bits, n + 1, candidates=free).vertices
     # kept<candidates> = GATHERS_THREE(A, labels): the candidate and its unaggregated neighbours
     kept = be.mxv(GATHERS_THREE, A, labels, mask=be.vector(candidates, True, n))
