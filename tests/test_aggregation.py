@@ -5,12 +5,14 @@ from hypothesis import given
 
 import gbgraph as gg
 from gbgraph.algorithms import aggregation
+from gbgraph.backends.numba import operators as compiled
 from gbgraph.backends.operators import RowOperator
 from gbgraph.generators import elasticity3d, laplace3d
 
 from conftest import backend_params, shared_graphs
 from reference import kokkos_mis2_aggregate
 from strategies import graphs
+from test_operators_gpu import _csr, _rows_equal, host_rows, needs_gxx
 
 
 def assert_is_aggregation(A, agg):
@@ -130,40 +132,52 @@ def test_unknown_method():
         gg.aggregate(laplace3d(3), "hec")
 
 
-# ---- phase 3's row operator (aggregation.BETTER_GROUP) through mxv, on every backend ------
+# ---- the row operators (aggregation.BETTER_GROUP, GATHERS_THREE) through mxv, on every backend
+
+
+def _scan(neighbours, label, is_root, size, i, limit):
+    """Whether row i moves, and where: groups met in column order, key (rooted, count), the
+    best other group by key, then smaller size, then first met; the move if it beats the
+    row's own group, counted over the whole row. None: no move."""
+    own, order, count, rooted, stopped = label[i], [], {}, {}, False
+    own_count = own_rooted = 0
+    for j in neighbours[i].tolist():
+        g = label[j]
+        if g < 0:
+            continue
+        if g == own:
+            own_count, own_rooted = own_count + 1, own_rooted | is_root[j]
+            continue
+        stopped = stopped or (g not in count and limit is not None and len(order) == limit)
+        if stopped:  # the first neighbour of one group too many: no other group is read further
+            continue
+        if g not in count:
+            order.append(g)
+            count[g], rooted[g] = 0, False
+        count[g] += 1
+        rooted[g] |= is_root[j]
+    if not order:
+        return None
+    best = min(order, key=lambda g: (-rooted[g], -count[g], size[g], order.index(g)))
+    mine = (own_rooted, own_count, -size[own]) if own >= 0 else (0, 0, 0)
+    return best if (rooted[best], count[best], -size[best]) > mine else None
 
 
 def _better_group_reference(neighbours, label, is_root, size, rows, limit):
-    """better_group's rule, row by row: groups met in column order, key (rooted, count),
-    the best other group by key, then smaller size, then first met; the move if it beats
-    the row's own group, counted over the whole row."""
-    moved = {}
+    """better_group's rule, row by row: the group each row ends in, and the rows that keep
+    their label without a scan although the scan would move them. A root keeps its group,
+    and so does a labelled row next to fewer than two roots; any other row moves if
+    :func:`_scan` finds a better group."""
+    ended, kept_unscanned = {}, 0
     label, is_root, size = label.tolist(), is_root.tolist(), size.tolist()
     for i in rows.tolist():
-        own, order, count, rooted, stopped = label[i], [], {}, {}, False
-        own_count = own_rooted = 0
-        for j in neighbours[i].tolist():
-            g = label[j]
-            if g < 0:
-                continue
-            if g == own:
-                own_count, own_rooted = own_count + 1, own_rooted | is_root[j]
-                continue
-            stopped = stopped or (g not in count and limit is not None and len(order) == limit)
-            if stopped:  # the first neighbour of one group too many: no other group is read further
-                continue
-            if g not in count:
-                order.append(g)
-                count[g], rooted[g] = 0, False
-            count[g] += 1
-            rooted[g] |= is_root[j]
-        if not order:
-            continue
-        best = min(order, key=lambda g: (-rooted[g], -count[g], size[g], order.index(g)))
-        mine = (own_rooted, own_count, -size[own]) if own >= 0 else (0, 0, 0)
-        if (rooted[best], count[best], -size[best]) > mine:
-            moved[i] = best
-    return moved
+        moved = _scan(neighbours, label, is_root, size, i, limit)
+        if is_root[i] or label[i] >= 0 and sum(is_root[j] for j in neighbours[i].tolist()) < 2:
+            ended[i] = label[i]
+            kept_unscanned += moved is not None
+        else:
+            ended[i] = label[i] if moved is None else moved
+    return ended, kept_unscanned
 
 
 def _host(x):
@@ -177,31 +191,40 @@ def _better_group_operator(limit):
     return RowOperator(aggregation._better_group, fill=(-1, False, 0), constants={"LIMIT": limit, "SLOTS": 3 * limit})
 
 
+def _random_symmetric(rng, n, density):
+    M = sp.random(n, n, density=density, random_state=rng, format="csr")
+    M = sp.csr_array(M + M.T)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M.sort_indices()
+    return M
+
+
 @pytest.mark.parametrize("backend", backend_params())
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("limit", [None, 1, 8])
-def test_better_group_moves_to_a_strictly_better_group(backend, seed, limit):
+def test_better_group_ends_in_the_better_group(backend, seed, limit):
     """``mxv(BETTER_GROUP, A, (labels, rooted, size))`` against the rule written out in
     Python; limit None (no row meets as many groups as the slots: a scan without a limit)
     is the operator with n slots."""
     be = gg.backend(backend)
     rng = np.random.default_rng(seed)
     n, k = 200, 40
-    M = sp.random(n, n, density=0.06, random_state=rng, format="csr")
-    M = sp.csr_array(M + M.T)
-    M.setdiag(0)
-    M.eliminate_zeros()
-    M.sort_indices()
+    M = _random_symmetric(rng, n, 0.06)
     label = np.where(rng.random(n) < 0.8, rng.integers(0, k, n), -1)
+    rows = np.flatnonzero(rng.random(n) < 0.6)
+    lone = rows[0]  # an unlabelled row that meets no group: it stays unlabelled, -1
+    label[lone] = -1
+    M = sp.csr_array(M.multiply(np.arange(n) != lone).multiply((np.arange(n) != lone)[:, None]))
+    M.eliminate_zeros()
     is_root = np.zeros(n, bool)
     for g in rng.choice(k, k * 3 // 4, replace=False):  # at most one rooted vertex per group
         members = np.flatnonzero(label == g)
         if members.size:
             is_root[rng.choice(members)] = True
     size = rng.integers(1, 4, k)  # few sizes: ties on key and size
-    rows = np.flatnonzero(rng.random(n) < 0.6)
     neighbours = np.split(M.indices, M.indptr[1:-1])
-    expected = _better_group_reference(neighbours, label, is_root, size, rows, limit)
+    expected, kept_unscanned = _better_group_reference(neighbours, label, is_root, size, rows, limit)
     met = [len(set(label[neighbours[i]]) - {-1, label[i]}) for i in rows]
     assert max(met) > (1 if limit is None else limit) and (limit is not None or max(met) < n)
     xp = be.xp
@@ -210,8 +233,73 @@ def test_better_group_moves_to_a_strictly_better_group(backend, seed, limit):
     vectors = (be.vector(xp.asarray(labelled), xp.asarray(label[labelled]), n),
                be.vector(xp.asarray(np.flatnonzero(is_root)), True, n),
                be.vector(xp.asarray(labelled), xp.asarray(size[label[labelled]]), n))  # each member: its group's size
-    moved = be.mxv(_better_group_operator(n if limit is None else limit), A, vectors,
+    ended = be.mxv(_better_group_operator(n if limit is None else limit), A, vectors,
                    mask=be.vector(xp.asarray(rows), True, n))
-    assert dict(zip(_host(be.indices(moved)).tolist(), _host(be.values(moved)).tolist())) == expected
-    assert _host(be.values(moved)).dtype == np.int64
-    assert expected and len(expected) < rows.size  # some rows move, some stay
+    assert dict(zip(_host(be.indices(ended)).tolist(), _host(be.values(ended)).tolist())) == expected
+    assert _host(be.values(ended)).dtype == np.int64
+    moved = sum(expected[i] != label[i] for i in rows.tolist())
+    assert 0 < moved < rows.size and kept_unscanned  # some rows move, some stay, some without a scan
+    assert expected[lone] == -1
+
+
+@pytest.mark.parametrize("backend", backend_params())
+@pytest.mark.parametrize("seed", range(3))
+def test_gathers_three_counts_the_unaggregated_closed_neighbours(backend, seed):
+    """``mxv(GATHERS_THREE, A + I, labels, mask=candidates)`` against a loop over the rows:
+    the unaggregated vertices (label -1 or absent) of each candidate's closed
+    neighbourhood, kept where there are 3 or more."""
+    be = gg.backend(backend)
+    rng = np.random.default_rng(seed)
+    n = 150
+    M = _random_symmetric(rng, n, 0.03)
+    label = np.where(rng.random(n) < 0.5, rng.integers(0, 30, n), -1)
+    candidates = np.flatnonzero(rng.random(n) < 0.5)
+    closed = sp.csr_array(M + sp.eye_array(n, format="csr"))
+    closed.sort_indices()
+    present = np.arange(0, n, 2)  # entries -1 and labels; the other half absent: unaggregated too
+    seen = np.full(n, -1)
+    seen[present] = label[present]
+    expected = {}
+    for i in candidates.tolist():
+        count = sum(int(seen[j] < 0) for j in closed.indices[closed.indptr[i]:closed.indptr[i + 1]].tolist())
+        if count >= 3:
+            expected[i] = count
+    xp = be.xp
+    A = be.matrix(xp.asarray(closed.indptr), xp.asarray(closed.indices), ncols=n)
+    labels = be.vector(xp.asarray(present), xp.asarray(label[present]), n)
+    kept = be.mxv(aggregation.GATHERS_THREE, A, labels, mask=be.vector(xp.asarray(candidates), True, n))
+    assert dict(zip(_host(be.indices(kept)).tolist(), _host(be.values(kept)).tolist())) == expected
+    assert 0 < len(expected) < candidates.size
+
+
+@needs_gxx
+def test_row_operators_translate_to_numbas_values(tmp_path):
+    """BETTER_GROUP and GATHERS_THREE translated to CUDA C++ (as the cupy backend compiles
+    them) and run on the host, against numba's compilation of the same programs: rows that
+    meet more groups than the 8 slots, roots, unlabelled rows, ties on size."""
+    rng = np.random.default_rng(29)
+    n = 80
+    indptr, cols, _ = _csr(n, rng, pattern=True, density=0.4)
+    label = np.where(rng.random(n) < 0.75, rng.integers(0, 25, n), -1).astype(np.int64)
+    is_root = np.zeros(n, bool)
+    for g in range(0, 25, 2):
+        members = np.flatnonzero(label == g)
+        if members.size:
+            is_root[members[0]] = True
+    size = rng.integers(1, 4, n).astype(np.int64)
+    met = [len(set(label[cols[indptr[i]:indptr[i + 1]]].tolist()) - {-1}) for i in range(n)]
+    assert max(met) > aggregation.TRACKED
+    ended = None
+    for k, (op, vectors) in enumerate([(aggregation.BETTER_GROUP, (label, is_root, size)),
+                                       (aggregation.GATHERS_THREE, (label,))]):
+        path = tmp_path / str(k)
+        path.mkdir()
+        got = host_rows(path, op, indptr, cols, None, vectors)
+        f = compiled._row_module(op, np.dtype(bool), tuple(v.dtype for v in vectors))._gb_op
+        results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), np.ones(cols.size, bool), *vectors)
+                   for r in range(n)]
+        want = (np.array([v for v, _ in results], got[0].dtype), np.array([p for _, p in results], bool))
+        _rows_equal(got, want)
+        assert want[1].any()
+        ended = want[0] if ended is None else ended
+    assert (ended != label).any() and (ended == label).any()  # some rows move, some stay

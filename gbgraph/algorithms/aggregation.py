@@ -26,20 +26,34 @@ TRACKED = 8
 
 
 def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
-    """Phase 3's choice for row i: the neighbouring group it moves to, if any.
+    """Phase 3 for row i: the group it ends in, its own or a better neighbouring one.
 
-    Groups are met in column order, at most ``LIMIT`` of them: the row is read up to the
-    first neighbour of a (LIMIT + 1)-th (Kokkos Kernels' fixed-size scan), except for its
-    own group, counted over the whole row. A group's key is ``rooted << 32 | count``; the
-    best other group has the largest key, then the smallest size, then the earliest slot.
-    The row moves if that beats its own group's key (0 when unlabelled), or equals it with
-    a strictly smaller size. ``group_size(j)`` is the size of j's group.
+    A root keeps its group, and so does a labelled vertex next to fewer than two roots: it
+    touches its own group's root, so only a group whose root it touches too could beat its
+    own. Every other row (unlabelled, or next to two roots or more) is examined: groups are
+    met in column order, at most ``LIMIT`` of them: the row is read up to the first
+    neighbour of a (LIMIT + 1)-th (Kokkos Kernels' fixed-size scan), except for its own
+    group, counted over the whole row. A group's key is ``rooted << 32 | count``; the best
+    other group has the largest key, then the smallest size, then the earliest slot. The
+    row moves if that beats its own group's key (0 when unlabelled), or equals it with a
+    strictly smaller size. ``group_size(j)`` is the size of j's group. Every row gets an
+    entry, -1 where it has no group and meets none.
     """
+    own = label[i]
+    if is_root[i]:
+        return own, True
+    if own >= 0:
+        touched = 0
+        p = start
+        while p < stop and touched < 2:  # up to a second root: then the row is scanned
+            touched += is_root[cols[p]]
+            p += 1
+        if touched < 2:
+            return own, True
     # slot s: group at s, key at LIMIT + s, size at 2 LIMIT + s; one array, not three:
     # an allocation per row costs as much as the scan
     slot = local(SLOTS, np.int64)  # SLOTS, LIMIT: the operator's constants
     rooted = 1 << 32
-    own = label[i]
     own_key = 0
     m = 0
     stopped = False
@@ -75,17 +89,33 @@ def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
                 and slot[2 * LIMIT + s] < slot[2 * LIMIT + chosen]:
             chosen = s
     if chosen < 0:
-        return np.int64(-1), False
+        return own, True
     key = slot[LIMIT + chosen]
     size = slot[2 * LIMIT + chosen]
-    return slot[chosen], key > own_key or key == own_key and own >= 0 and size < group_size[i]
+    if key > own_key or key == own_key and own >= 0 and size < group_size[i]:
+        return slot[chosen], True
+    return own, True
 
 
 #: Phase 3 as a row operator (:func:`_better_group`): ``mxv(BETTER_GROUP, A, (labels,
-#: rooted, group sizes), mask=rows)``, the group each row of the mask moves to.
+#: rooted, group sizes))``, the group each row ends in (-1: none), an entry in every row.
 BETTER_GROUP = RowOperator(_better_group, fill=(-1, False, 0), constants={"LIMIT": TRACKED, "SLOTS": 3 * TRACKED},
                            name="better_group")
 
+
+def _gathers_three(i, start, stop, cols, vals, label):
+    """[1] Alg.3 l.9 for a candidate root i: the unaggregated vertices of its closed
+    neighbourhood (itself among them), kept when there are at least 3."""
+    count = 0
+    for p in range(start, stop):
+        if label[cols[p]] < 0:
+            count += 1
+    return count, count >= 3
+
+
+#: ``mxv(GATHERS_THREE, A + I, labels, mask=candidates)``: the candidate roots kept in phase 2
+#: (:func:`_gathers_three`; labels -1 or absent where unaggregated), each with its aggregate's size.
+GATHERS_THREE = RowOperator(_gathers_three, fill=-1, name="gathers_three")
 
 
 def aggregate(A, method="mis2", *, backend=None):
@@ -129,12 +159,14 @@ def aggregate(A, method="mis2", *, backend=None):
 
     Notes
     -----
-    Phases 1 and 2 are semiring products (one root per closed neighbourhood, so an
-    ``any_second`` product propagates root ids); phase 3 is a row operator
-    (:data:`BETTER_GROUP`) passed to ``mxv``: one pass over each examined row that counts
-    its neighbours per aggregate, in 8 slots as Kokkos Kernels' fixed-size scan does, and
-    picks the best. The 8-aggregate limit is an artefact of that scan; it is applied
-    exactly, to the rows it affects.
+    Phases 1 and 2 are semiring products (one root per closed neighbourhood, so a
+    ``max_second`` product propagates root ids) on labels kept full, -1 where unaggregated;
+    phase 2's size test is a row operator over the candidate roots (:data:`GATHERS_THREE`).
+    Phase 3 is one row operator (:data:`BETTER_GROUP`) passed to ``mxv`` over every row: a
+    root keeps its aggregate, so does a vertex next to fewer than two roots once it has one,
+    and every other row is read once more, counting its neighbours per aggregate in 8 slots
+    as Kokkos Kernels' fixed-size scan does, to pick the best. The 8-aggregate limit is an
+    artefact of that scan; it is applied exactly, to the rows it affects.
 
     References
     ----------
@@ -174,70 +206,69 @@ def _aggregate(be, graph, secondary):
     A = be.adjacency(graph, closed=True)
     bits = packing_bits(n)
     roots = _mis2(be, graph, bits, n + 1).vertices  # [1] Alg.3 l.3
-    labels = _grow(be, A, roots, 0, n)  # l.4-6
+    ids = be.full(n, -1, "int64")
+    labels, sizes = _grow(be, A, n, ids, roots, 0)  # l.4-6
     if secondary:
-        more = _secondary_roots(be, graph, A, labels, bits)  # l.8-10
-        labels = be.ewise_add("first", labels, _grow(be, A, more, roots.size, n, outside=labels))  # l.11
-        roots = xp.sort(xp.concatenate((roots, more)))
-    labels = _join_leftovers(be, graph, labels, roots)  # l.14-22
+        more, more_sizes = _secondary_roots(be, graph, A, labels, ids, roots.size, bits)  # l.8-11
+        roots = xp.sort(xp.concatenate((roots, more)), kind="stable")  # two sorted runs: a merge (numpy's timsort)
+        sizes = xp.concatenate((sizes, more_sizes))
+    labels = _join_leftovers(be, graph, labels, roots, sizes)  # l.14-22
     return Aggregation(labels, roots, int(roots.size))
 
 
-def _grow(be, A, roots, first_id, n, outside=None):
-    """Aggregate k = root k and its neighbours: ``label<¬outside> = A ⊕max.second id``.
+def _grow(be, A, n, ids, roots, first_id, labels=None, free=None):
+    """Aggregate k = root k and its neighbours: ``label<free> = A ⊕max.second id``.
 
-    ``id`` holds each root's aggregate id and -1 elsewhere. Roots form a distance-2
-    independent set, so a closed neighbourhood holds at most one root: the maximum is its id,
-    or -1 where no root is adjacent. ``outside`` keeps already labelled vertices untouched.
-    A dense ``id`` makes this a streaming pull product, several times faster on SuiteSparse
-    than pushing from the sparse set of roots.
+    ``ids`` (full, -1 where no root) takes each root's aggregate id, ``first_id`` on. Roots
+    form a distance-2 independent set, so a closed neighbourhood holds at most one root:
+    the maximum is its id, or -1 where no root is adjacent. Phase 1 makes the labels, full,
+    -1 where unaggregated, and returns them with the aggregates' sizes in id order: a
+    root's whole closed neighbourhood, no vertex of which meets another root. Phase 2 writes
+    the labels in place at the rows ``free`` (those still -1, which no earlier root
+    reaches). A dense ``id`` makes this a streaming pull product, several times faster on
+    SuiteSparse than pushing from the sparse set of roots.
     """
     xp = be.xp
-    ids = be.full(n, -1, "int64")
     root_ids = be.vector(roots, xp.arange(first_id, first_id + roots.size, dtype=xp.int64), n)
     be.assign(ids, root_ids, mask=root_ids)  # id<roots> = root ids
-    label = be.mxv("max_second", A, ids, mask=outside, complement=True)  # label<¬outside> = A ⊕max.second id
-    return be.select("valuege", label, 0)  # select(label >= 0): drop "no root adjacent"
+    if labels is not None:
+        be.mxv("max_second", A, ids, mask=free, out=labels)  # label<free> = A ⊕max.second id
+        return None
+    labels = be.mxv("max_second", A, ids)  # label = A ⊕max.second id
+    return labels, be.values(be.mxv("plus_pair", A, ids, mask=root_ids))  # size<roots> = A ⊕plus.pair id
 
 
-def _secondary_roots(be, graph, A, labels, bits):
-    """[1] Alg.3 l.8-10: roots of an MIS-2 among the unaggregated vertices, kept when they
-    would gather at least 3 vertices (themselves and >= 2 unaggregated neighbours)."""
+def _secondary_roots(be, graph, A, labels, ids, first_id, bits):
+    """[1] Alg.3 l.8-11: roots of an MIS-2 among the unaggregated vertices, kept when they
+    would gather at least 3 vertices (themselves and >= 2 unaggregated neighbours), and
+    their aggregates, ids from ``first_id`` on, written into ``labels``; returns the roots
+    and their aggregates' sizes."""
     n = graph.n
-    # free<¬labels> = true: the unaggregated vertices, the only candidates
-    free = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)
+    free = be.apply("lt", be.select("valuelt", labels, 0), right=0)  # free = (select(labels < 0) < 0): true there
     candidates = _mis2(be, graph, bits, n + 1, candidates=free).vertices
-    # size<candidates> = A ⊕plus.pair free: the candidate and its unaggregated neighbours
-    size = be.mxv("plus_pair", A, free, mask=be.vector(candidates, True, n))
-    return be.indices(be.select("valuege", size, 3))  # select(size >= 3)
+    # kept<candidates> = GATHERS_THREE(A, labels): the candidate and its unaggregated neighbours
+    kept = be.mxv(GATHERS_THREE, A, labels, mask=be.vector(candidates, True, n))
+    more = be.indices(kept)
+    _grow(be, A, n, ids, more, first_id, labels, free)  # l.11
+    return more, be.values(kept)
 
 
-def _join_leftovers(be, graph, labels, roots):
+def _join_leftovers(be, graph, labels, roots, sizes):
     """[1] Alg.3 l.14-22: move vertices to a better neighbouring aggregate (Kokkos rules).
 
     Each vertex compares the key (root adjacent, neighbours there, -size) of its own
     aggregate, (1, conn, -size) if it has one and (0, 0, 0) if not, with the best key among
     its neighbouring aggregates (at most ``TRACKED`` of them, as Kokkos Kernels scans), and
-    moves only if that is strictly better (the row operator :data:`BETTER_GROUP`). An
-    aggregated vertex thus moves only toward an aggregate whose root it touches; it always
-    touches its own root, so only the unaggregated vertices and those adjacent to two or
-    more roots are examined: every other vertex keeps its label. Aggregate sizes go through
-    P, ``P(i, labels(i)) = 1``, so that a distributed backend moves only what a vertex's
-    neighbourhood and aggregate reach; each labelled vertex then carries its aggregate's
-    size, which the rows beside it read. ``roots``: the aggregates' roots, sorted.
+    moves only if that is strictly better, all in one row operator (:data:`BETTER_GROUP`)
+    over the snapshot ``labels``. An aggregated vertex thus moves only toward an aggregate
+    whose root it touches; it always touches its own root, so only the unaggregated vertices
+    and those adjacent to two or more roots are examined: every other vertex keeps its
+    label. ``sizes``: the aggregates' sizes in id order (l.18), which each vertex carries
+    for the rows beside it to read. ``roots``: the aggregates' roots, sorted.
     """
-    n = graph.n
+    n, xp = graph.n, be.xp
     A = be.adjacency(graph)
-    rooted = be.vector(roots, True, n)
-    sizes = be.build(be.values(labels), be.values(be.apply("one", labels)), int(roots.size), dup="plus")  # l.18: Pᵀ 1
-    touching = be.mxv("plus_pair", A, rooted)  # touching = A ⊕plus.pair rooted: adjacent roots
-    rows = be.select("valueeq", be.full(n, True, "bool"), True, mask=labels, complement=True)  # rows<¬labels> = true
-    rows = be.assign(rows, True, mask=be.select("valuege", touching, 2))  # rows<touching >= 2> = true
-    rows = be.select("valueeq", rows, True, mask=rooted, complement=True)  # rows<¬rooted>: roots never move
-    # size<labels> = sizes(labels): each labelled vertex carries its aggregate's size
-    size = be.vector(be.indices(labels), be.values(be.extract(sizes, be.values(labels))), n)
-    moved = be.mxv(BETTER_GROUP, A, (labels, rooted, size), mask=rows)  # moved<rows> = BETTER_GROUP(A, ...): l.19-21
-    result = be.full(n, -1, "int64")  # -1: still unaggregated (no neighbouring aggregate)
-    result = be.assign(result, labels, mask=labels)  # result<labels> = labels
-    result = be.assign(result, moved, mask=moved)  # result<moved> = moved
-    return be.values(result)
+    by_group = be.full(sizes.size + 1, xp.concatenate((xp.zeros(1, xp.int64), sizes)), "int64")  # 0: unaggregated
+    size = be.extract(by_group, be.values(labels) + 1)  # size = by_group(labels + 1)
+    # labels = BETTER_GROUP(A, (labels, rooted, size)): l.19-21
+    return be.values(be.mxv(BETTER_GROUP, A, (labels, be.vector(roots, True, n), size)))
