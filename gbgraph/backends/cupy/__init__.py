@@ -859,7 +859,8 @@ def _user_index(verb, op, u, thunk, controls):
         if verb == "apply_index":
             w = Vector(u.size, u.indices, out, u.count)
         else:
-            w = _found(Vector(u.size, u.indices, u.values, u.count), (out != 0).view(cupy.uint8))
+            kept = out if out.dtype == bool else out != 0  # a bool result is its own flags: no pass
+            w = _found(Vector(u.size, u.indices, u.values, u.count), kept.view(cupy.uint8))
         return _masked(w, controls["mask"], controls["structure"], controls["complement"])
     out = user.index_unary(op, u.values, u.dtype, u.rows(), u.indices, thunk_args, None, u.nvals, u.nvals)
     if verb == "apply_index":
