@@ -5,14 +5,13 @@ from hypothesis import given
 
 import gbgraph as gg
 from gbgraph.algorithms import aggregation
-from gbgraph.backends.numba import operators as compiled
 from gbgraph.backends.operators import RowOperator
 from gbgraph.generators import elasticity3d, laplace3d
 
 from conftest import backend_params, shared_graphs
 from reference import kokkos_mis2_aggregate
 from strategies import graphs
-from test_operators_gpu import _csr, _rows_equal, host_rows, needs_gxx
+from test_operators_gpu import _csr, _rows_equal, compiled_rows, host_rows, needs_gxx
 
 
 def assert_is_aggregation(A, agg):
@@ -295,10 +294,7 @@ def test_row_operators_translate_to_numbas_values(tmp_path):
         path = tmp_path / str(k)
         path.mkdir()
         got = host_rows(path, op, indptr, cols, None, vectors)
-        f = compiled._row_module(op, np.dtype(bool), tuple(v.dtype for v in vectors))._gb_op
-        results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), np.ones(cols.size, bool), *vectors)
-                   for r in range(n)]
-        want = (np.array([v for v, _ in results], got[0].dtype), np.array([p for _, p in results], bool))
+        want = compiled_rows(op, indptr, cols, vectors, got[0].dtype)
         _rows_equal(got, want)
         assert want[1].any()
         ended = want[0] if ended is None else ended

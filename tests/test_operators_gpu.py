@@ -388,6 +388,15 @@ def numba_rows(op, indptr, cols, vals, vectors):
     return np.array([v for v, _ in results], dtype), np.array([p for _, p in results], bool)
 
 
+def compiled_rows(op, indptr, cols, vectors, dtype):
+    """(values as ``dtype``, presence) of ``op`` on every row of a pattern by numba's own
+    program of the operator (constants, local arrays), as the backends run it."""
+    f = compiled._row_module(op, np.dtype(bool), tuple(v.dtype for v in vectors))._gb_op
+    results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), np.ones(cols.size, bool), *vectors)
+               for r in range(indptr.size - 1)]
+    return np.array([v for v, _ in results], dtype), np.array([p for _, p in results], bool)
+
+
 def _rows_equal(got, want):
     (values, present), (want_values, want_present) = got, want
     np.testing.assert_array_equal(present, want_present)
@@ -444,11 +453,7 @@ def test_coloring_operators_translate_to_numbas_values(tmp_path):
         path = tmp_path / str(k)
         path.mkdir()
         got = host_rows(path, op, indptr, cols, None, vectors)
-        # numba's own program of the operator (constants, local arrays), as the backends run it
-        f = compiled._row_module(op, np.dtype(bool), tuple(v.dtype for v in vectors))._gb_op
-        results = [f(r, indptr[r], indptr[r + 1], cols.astype(np.int64), np.ones(cols.size, bool), *vectors)
-                   for r in range(n)]
-        want = (np.array([v for v, _ in results], got[0].dtype), np.array([p for _, p in results], bool))
+        want = compiled_rows(op, indptr, cols, vectors, got[0].dtype)
         _rows_equal(got, want)
         assert want[1].any(), op
     assert (got[0][got[1]] != 0).all() and not got[1].all()  # FREE_BIT: bits, and full windows

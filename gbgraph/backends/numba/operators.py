@@ -35,6 +35,7 @@ from .. import operators as ops
 
 ops.register_local()  # the generated modules' operators call local()
 from . import generic
+from .kernels import sets
 from .kernels.coloring import by_decreasing
 
 __all__ = ["supported", "cache_dir", "compiled", "result_of", "pattern_values", "dense", "apply_unary", "apply_bound",
@@ -139,40 +140,18 @@ def _gb_index(x, rows, cols, {thunks}, out):
         out[k] = _gb_op(x[k], rows[k], cols[k], {thunks})
 '''
 
-#: ``select`` of a vector's entries (``indices``, or the slots 0.. of a full one) in two
-#: passes over chunks, as ``kernels/sets.py``'s select of a comparison: the first keeps each
-#: entry's flag (the operator runs once an entry) and counts the kept entries of its chunk,
-#: the second writes every entry at the next free slot, which only a kept one advances (no
-#: branch on the flag). One kernel where apply, a boolean mask and two gathers took four
-#: passes and a list of the slots.
+#: The flags of ``select`` on a vector's entries (``indices``, or the slots 0.. of a full
+#: one): the operator runs once an entry, in parallel; ``kernels/sets.py``'s ``flagged``
+#: gathers the entries kept.
 _SELECT = '''
 @_gb_parallel_above(np.size, "x")
 @_gb_numba.njit(cache=True, parallel=True)
-def _gb_select(x, indices, has_indices, {thunks}):
-    n = x.size
-    chunks = max(1, min(256, n // 16384))
-    size = (n + chunks - 1) // chunks
-    keep = np.empty(n, np.bool_)
-    start = np.zeros(chunks + 1, np.int64)
-    for c in _gb_numba.prange(chunks):
-        kept = 0
-        for p in range(c * size, min(n, (c + 1) * size)):
-            i = indices[p] if has_indices else _gb_numba.int64(p)
-            keep[p] = _gb_op(x[p], i, _gb_numba.int64(0), {thunks}) != 0
-            kept += keep[p]
-        start[c + 1] = kept
-    for c in range(chunks):
-        start[c + 1] += start[c]
-    positions = np.empty(start[chunks], np.int64)
-    values = np.empty(start[chunks], x.dtype)
-    for c in _gb_numba.prange(chunks):
-        q, end = start[c], start[c + 1]
-        for p in range(c * size, min(n, (c + 1) * size)):
-            if q < end:
-                positions[q] = indices[p] if has_indices else p
-                values[q] = x[p]
-            q += keep[p]
-    return positions, values
+def _gb_keeps(x, indices, has_indices, {thunks}):
+    keep = np.empty(x.size, np.bool_)
+    for p in _gb_numba.prange(x.size):
+        i = indices[p] if has_indices else _gb_numba.int64(p)
+        keep[p] = _gb_op(x[p], i, _gb_numba.int64(0), {thunks}) != 0
+    return keep
 '''
 
 _SEMIRING = '''
@@ -529,8 +508,8 @@ def select_vector(op, x, indices, thunk):
     """The entries of a vector (values ``x`` at the sorted ``indices``; None: every slot)
     where ``op(x, i, 0, thunk)`` is nonzero: (positions, values), in order."""
     module, thunks = _index_module(op, x, thunk, _SELECT)
-    has_indices = indices is not None
-    return module._gb_select(x, indices if has_indices else np.empty(0, np.int64), has_indices, *thunks)
+    indices, has_indices = (np.empty(0, np.int64), False) if indices is None else (indices, True)
+    return sets.flagged(module._gb_keeps(x, indices, has_indices, *thunks), indices, has_indices, x)
 
 
 def _monoid_module(monoid):

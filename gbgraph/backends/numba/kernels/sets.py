@@ -9,7 +9,7 @@ import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["matches", "select", "flagged", "scatter", "allowed_entries", "COMPARISONS"]
+__all__ = ["matches", "select", "compared", "flagged", "scatter", "allowed_entries", "COMPARISONS"]
 
 #: select's comparison codes
 COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
@@ -67,44 +67,31 @@ def _keeps(op, x, thunk):
     return x >= thunk
 
 
-@parallel_above(np.size, "values")
-@numba.njit(cache=True, parallel=True)
 def select(values, indices, has_indices, op, thunk):
     """(positions, values) of the entries whose value compares true with ``thunk``
     (``COMPARISONS[op]``), in order; positions are ``indices`` (or the slots, when the
     vector is full and ``has_indices`` is False)."""
-    n = values.size
-    chunks = max(1, min(256, n // 16384))
-    size = (n + chunks - 1) // chunks
-    start = np.zeros(chunks + 1, np.int64)
-    for c in numba.prange(chunks):
-        kept = 0
-        for p in range(c * size, min(n, (c + 1) * size)):
-            kept += _keeps(op, values[p], thunk)
-        start[c + 1] = kept
-    for c in range(chunks):
-        start[c + 1] += start[c]
-    positions = np.empty(start[chunks], np.int64)
-    kept_values = np.empty(start[chunks], values.dtype)
-    for c in numba.prange(chunks):
-        # every entry is written at the next free slot, which only a kept one advances: no
-        # branch on the comparison (mispredicted when about half are kept, as in MIS-2's
-        # worklists); the guard on the chunk's end is always taken but the last few times
-        q, end = start[c], start[c + 1]
-        for p in range(c * size, min(n, (c + 1) * size)):
-            if q < end:
-                positions[q] = indices[p] if has_indices else p
-                kept_values[q] = values[p]
-            q += _keeps(op, values[p], thunk)
-    return positions, kept_values
+    return flagged(compared(values, op, thunk), indices, has_indices, values)
+
+
+@parallel_above(np.size, "values")
+@numba.njit(cache=True, parallel=True)
+def compared(values, op, thunk):
+    """A flag per value: whether it compares true with ``thunk`` (``COMPARISONS[op]``)."""
+    keep = np.empty(values.size, np.bool_)
+    for p in numba.prange(values.size):
+        keep[p] = _keeps(op, values[p], thunk)
+    return keep
 
 
 @parallel_above(np.size, "flags")
 @numba.njit(cache=True, parallel=True)
 def flagged(flags, indices, has_indices, values):
-    """(positions, values) of the slots whose flag is set, in order, as :func:`select`
-    finds them: ``values`` aligned with ``flags``, positions ``indices`` (or the slots,
-    when ``has_indices`` is False). A row operator's results, present or not."""
+    """(positions, values) of the slots whose flag is set, in order: ``values`` aligned
+    with ``flags``, positions ``indices`` (or the slots, when ``has_indices`` is False). A
+    pass counts each chunk's flags, the second writes every entry at the next free slot,
+    which only a flagged one advances: no branch on the flag, mispredicted when about half
+    are set (MIS-2's worklists), and no list of the slots."""
     n = flags.size
     chunks = max(1, min(256, n // 16384))
     size = (n + chunks - 1) // chunks
@@ -119,7 +106,7 @@ def flagged(flags, indices, has_indices, values):
     positions = np.empty(start[chunks], np.int64)
     kept_values = np.empty(start[chunks], values.dtype)
     for c in numba.prange(chunks):
-        q, end = start[c], start[c + 1]  # as select: no branch on the flag
+        q, end = start[c], start[c + 1]
         for p in range(c * size, min(n, (c + 1) * size)):
             if q < end:
                 positions[q] = indices[p] if has_indices else p

@@ -1,0 +1,75 @@
+"""The CPU rows of the one-compiled-pass-per-round issue, in SpMV-equivalents.
+
+Per graph, on the ``numba`` backend (gbgraph's default on the CPU): ``as_graph`` of the scipy
+matrix, ``mis2`` of the prepared graph and of the matrix, ``aggregate``, greedy ``color``, the
+MIS-2 hierarchy (``coarsen``) and the HEC hierarchy. Each time is the minimum of --repeat
+calls after one untimed call, beside scipy's ``A @ x`` (float64) measured in the same process, the
+yardstick. The targets (Laplace3D 100³): ``as_graph`` <= 2, ``mis2(G)`` <= 9, ``mis2(A)`` <=
+12, ``aggregate`` <= 20, ``color`` <= 5, ``coarsen`` <= 40, HEC hierarchy <= 20.
+
+    python benchmarks/bench_cpu_rounds.py                          # Laplace3D 100³
+    python benchmarks/bench_cpu_rounds.py --graphs laplace3d:100 ../shared/data/coAuthorsDBLP.mtx.gz --json out.json
+"""
+
+import argparse
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+import gbgraph as gg
+from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, write_results
+
+GENERATED = ["laplace3d:100"]
+#: row -> (the call on (scipy matrix, prepared graph), target in SpMV-eq at 100³)
+ROWS = {
+    "as_graph": (lambda A, G: gg.as_graph(A), 2),
+    "mis2(G)": (lambda A, G: gg.mis2(G, backend="numba"), 9),
+    "mis2(A)": (lambda A, G: gg.mis2(A, backend="numba"), 12),
+    "aggregate": (lambda A, G: gg.aggregate(G, backend="numba"), 20),
+    "color": (lambda A, G: gg.color(G, backend="numba"), 5),
+    "coarsen": (lambda A, G: gg.coarsen(G, backend="numba"), 40),
+    "hec hierarchy": (lambda A, G: gg.coarsen(G, "hec", backend="numba"), 20),
+}
+
+
+def min_ms(fn, calls):
+    fn()
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1e3 * min(times)
+
+
+def bench(spec, repeat):
+    A = sp.csr_matrix(matrix(spec))
+    x = np.ones(A.shape[0])
+    row = {"graph": graph_name(spec), "n": A.shape[0], "spmv_ms": min_ms(lambda: A @ x, 30)}
+    G = gg.as_graph(A)
+    for name, (call, _) in ROWS.items():
+        row[name] = min_ms(lambda: call(A, G), repeat)
+    return row
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    common_arguments(parser, GENERATED, repeat=5)
+    args = parser.parse_args(argv)
+    rows = []
+    for spec in graph_specs(args, GENERATED):
+        r = bench(spec, args.repeat)
+        rows.append(r)
+        print(f"{r['graph']}: SpMV {r['spmv_ms']:.2f} ms | " + " | ".join(
+            f"{name} {r[name]:.1f} ms = {r[name] / r['spmv_ms']:.1f}" for name in ROWS), flush=True)
+        if r["graph"] == "laplace3d:100":
+            print("  targets (SpMV-eq): " + ", ".join(
+                f"{name} <= {target}: {'met' if r[name] / r['spmv_ms'] <= target else 'NOT met'}"
+                for name, (_, target) in ROWS.items()))
+    if args.json:
+        write_results(args.json, describe_machine(), rows)
+
+
+if __name__ == "__main__":
+    main()
