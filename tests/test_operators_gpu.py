@@ -880,7 +880,8 @@ class RawModule:  # kernels launch nothing; their names are recorded
 cupy.RawModule = RawModule
 cupy.cuda = types.SimpleNamespace(runtime=types.SimpleNamespace(getDevice=lambda: 0),
                                   Device=lambda d: types.SimpleNamespace(attributes={"MultiProcessorCount": 8}),
-                                  memory=types.SimpleNamespace(OutOfMemoryError=MemoryError))
+                                  memory=types.SimpleNamespace(OutOfMemoryError=MemoryError),
+                                  get_current_stream=lambda: types.SimpleNamespace(ptr=0))
 sparse = types.ModuleType("cupyx.scipy.sparse")
 sys.modules.update({"cupy": cupy, "cupyx": types.ModuleType("cupyx"), "cupyx.scipy": types.ModuleType("cupyx.scipy"),
                     "cupyx.scipy.sparse": sparse})

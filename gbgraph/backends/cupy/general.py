@@ -138,20 +138,12 @@ def inside(mask, structure, complement, size, known=None):
     return held if not complement else (cupy.zeros(size, bool) if held is None else ~held)
 
 
-#: ``present and not held``: a complemented mask applied in one pass
-_and_not = cupy.ElementwiseKernel("T present, U held", "bool y", "y = present && !held", "gbgraph_and_not")
-
-
 def entries(size, values, present, mask=None, structure=True, complement=False):
     """The vector of the dense ``values`` where ``present`` (None: everywhere) and the mask
     lets the position through; a sparse one keeps its entry count on the device."""
-    if mask is not None and complement and present is not None:
-        held = mask_bytes(mask, structure)
-        present = cupy.zeros(size, bool) if held is None else _and_not(present, held)  # one pass, not ~ then &
-    else:
-        through = inside(mask, structure, complement, size)
-        if through is not None:
-            present = through if present is None else present & through
+    through = inside(mask, structure, complement, size)
+    if through is not None:
+        present = through if present is None else present & through
     if present is None:
         return Vector(size, None, values)
     if values.dtype not in kernels._C_TYPES:
