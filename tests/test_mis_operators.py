@@ -47,6 +47,11 @@ def _graph(seed):
     return sp.csr_array(D @ R @ D)
 
 
+def _ball_minima(indptr, cols, values):
+    """The least of ``values`` over each row's columns (each closed row holds its vertex)."""
+    return np.array([values[cols[indptr[c]:indptr[c + 1]]].min() for c in range(indptr.size - 1)], values.dtype)
+
+
 def _statuses(n, bits, rng):
     """Statuses of every kind a round meets: IN, OUT, one value IN + 1 and OUT - 1 each, and
     packed priorities (many repeated, so that a row's least value ties with its own)."""
@@ -88,7 +93,7 @@ def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed):
     indptr, cols = _closed(A)
     status, T = _statuses(n, bits, rng)
     # M: the minima of T over closed neighbourhoods (as a level holds them), some disturbed
-    M = np.array([T[cols[indptr[c]:indptr[c + 1]]].min() for c in range(n)], T.dtype)
+    M = _ball_minima(indptr, cols, T)
     M[rng.random(n) < 0.05] = status.IN
     rows = np.flatnonzero(rng.random(n) < 0.6)
     be = gg.backend(backend)
@@ -145,7 +150,7 @@ def test_moved_least_keeps_the_minima_that_changed(backend, bits):
     n = A.shape[0]
     indptr, cols = _closed(A)
     _, below = _statuses(n, bits, rng)
-    least = np.array([min(below[cols[indptr[c]:indptr[c + 1]]]) for c in range(n)], below.dtype)
+    least = _ball_minima(indptr, cols, below)
     M = least.copy()
     changed = rng.random(n) < 0.3
     M[changed] = below[rng.integers(0, n, changed.sum())]  # stale minima
@@ -189,7 +194,7 @@ def test_translated_row_operators_equal_numba(tmp_path, bits):
     n = A.shape[0]
     indptr, cols = _closed(A)
     status, T = _statuses(n, bits, rng)
-    M = np.array([T[cols[indptr[c]:indptr[c + 1]]].min() for c in range(n)], T.dtype)
+    M = _ball_minima(indptr, cols, T)
     decide = mis._operators(status).decide
     got = host_rows(tmp_path, decide, indptr, cols, None, (M, T))
     want = _decide_reference(indptr, cols, M, T, range(n), status.IN, status.OUT)

@@ -783,11 +783,12 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
         be.assign(colors, won, mask=won)  # colors<won> = t
         return (be.apply("identity", U, mask=lost),)  # U = U<lost>
 
-    left = [n]
+    left = n  # uncolored before the last round
 
     def check(state, r):  # before each round: on to the tail once a round colored few
+        nonlocal left
         uncolored = be.nvals(state[0])  # t covers U, so the last round colored the difference
-        won, left[0] = left[0] - uncolored, uncolored
+        won, left = left - uncolored, uncolored
         if r and _few(won, uncolored):
             return 0
         if r == max_iter:

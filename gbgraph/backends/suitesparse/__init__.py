@@ -41,6 +41,7 @@ from ..._malloc import keep_freed_blocks
 from .. import operators as ops
 from ..numba import generic
 from ..numba import operators as compiled
+from ..numba.kernels import sets
 from ..numba.operators import check_kind as _kind
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
@@ -741,10 +742,10 @@ def _user_rows(verb, op, A, transpose, u, mask, structure, complement, order, pu
             with _csr(A, transpose) as (indptr, cols, vals):
                 with compiled.supported("suitesparse", verb, op, A, u):
                     values, found = compiled.row_operator(op, indptr, cols, vals, vectors, rows, order, push)
-    positions = np.arange(n, dtype=np.int64) if rows is None else rows
     if found.all():
-        return _rebuilt(verb, (n,), positions, values)
-    return _rebuilt(verb, (n,), positions[found], values[found])
+        return _rebuilt(verb, (n,), np.arange(n, dtype=np.int64) if rows is None else rows, values)
+    return _rebuilt(verb, (n,), *sets.flagged(found, np.empty(0, np.int64) if rows is None else rows, rows is not None,
+                                              values))
 
 
 def _row_vectors(verb, op, nrows, ncols, u, ordered, unpacked=None):
