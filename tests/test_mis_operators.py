@@ -52,6 +52,15 @@ def _ball_minima(indptr, cols, values):
     return np.array([values[cols[indptr[c]:indptr[c + 1]]].min() for c in range(indptr.size - 1)], values.dtype)
 
 
+def _ball_case(seed, rng, bits):
+    """``_graph(seed)``, its closed rows, statuses drawn from ``rng`` and each closed row's
+    least status (as a level holds them): (A, indptr, cols, status, T, minima)."""
+    A = _graph(seed)
+    indptr, cols = _closed(A)
+    status, T = _statuses(A.shape[0], bits, rng)
+    return A, indptr, cols, status, T, _ball_minima(indptr, cols, T)
+
+
 def _statuses(n, bits, rng):
     """Statuses of every kind a round meets: IN, OUT, one value IN + 1 and OUT - 1 each, and
     packed priorities (many repeated, so that a row's least value ties with its own)."""
@@ -88,12 +97,9 @@ def _vector(be, values, rows):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed):
     rng = np.random.default_rng(seed)
-    A = _graph(seed)
+    A, indptr, cols, status, T, M = _ball_case(seed, rng, bits)
     n = A.shape[0]
-    indptr, cols = _closed(A)
-    status, T = _statuses(n, bits, rng)
-    # M: the minima of T over closed neighbourhoods (as a level holds them), some disturbed
-    M = _ball_minima(indptr, cols, T)
+    # M: the minima of T over closed neighbourhoods, some disturbed
     M[rng.random(n) < 0.05] = status.IN
     rows = np.flatnonzero(rng.random(n) < 0.6)
     be = gg.backend(backend)
@@ -146,11 +152,8 @@ def test_undecided_at_keeps_the_entries_of_undecided_rows(backend, bits):
 @pytest.mark.parametrize("bits", BITS)
 def test_moved_least_keeps_the_minima_that_changed(backend, bits):
     rng = np.random.default_rng(9)
-    A = _graph(4)
+    A, indptr, cols, _, below, least = _ball_case(4, rng, bits)
     n = A.shape[0]
-    indptr, cols = _closed(A)
-    _, below = _statuses(n, bits, rng)
-    least = _ball_minima(indptr, cols, below)
     M = least.copy()
     changed = rng.random(n) < 0.3
     M[changed] = below[rng.integers(0, n, changed.sum())]  # stale minima
@@ -190,11 +193,8 @@ def test_sets_are_independent_and_maximal(backend, call):
 @pytest.mark.parametrize("bits", BITS)
 def test_translated_row_operators_equal_numba(tmp_path, bits):
     rng = np.random.default_rng(11)
-    A = _graph(3)
+    A, indptr, cols, status, T, M = _ball_case(3, rng, bits)
     n = A.shape[0]
-    indptr, cols = _closed(A)
-    status, T = _statuses(n, bits, rng)
-    M = _ball_minima(indptr, cols, T)
     decide = mis._operators(status).decide
     got = host_rows(tmp_path, decide, indptr, cols, None, (M, T))
     want = _decide_reference(indptr, cols, M, T, range(n), status.IN, status.OUT)
