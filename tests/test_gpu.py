@@ -75,12 +75,12 @@ def test_mis2(matrix):
 
 
 def test_mis2_table_iii_on_the_gpu():
-    from gbgraph.backends.cupy import replay
+    from gbgraph.backends.cupy import program
 
-    before = replay.recordings
+    before = program.programs
     r = gg.mis2(laplace3d(50), backend="cupy")
     assert (int(r.vertices.size), r.iterations) == (11469, 9)
-    assert replay.recordings == before + 1  # rounds 1-8 replay one recorded round
+    assert program.programs == before + 1  # rounds 1-8 run in one compiled kernel
 
 
 def test_bfs_push_levels_replay_on_the_gpu():
@@ -101,15 +101,15 @@ def test_bfs_push_levels_replay_on_the_gpu():
     assert r.levels.get().tolist() == expected.astype(np.int64).tolist()
 
 
-def test_coloring_rounds_replay_on_the_gpu():
-    # the speculative rounds and the recoloring pass each record one round: a row operator
-    # given sparse vectors reads their counts on the device, so no round reads the host
-    from gbgraph.backends.cupy import replay
+def test_coloring_rounds_run_compiled_on_the_gpu():
+    # the speculative rounds and the recoloring pass each run as one compiled kernel: the
+    # speculative rounds' check on the host between them, the pass's in one launch
+    from gbgraph.backends.cupy import program, replay
 
     A = laplace3d(30)
-    before = replay.recordings
+    before, recorded = program.programs, replay.recordings
     colors = gg.color(cupyx_matrix(A), backend="cupy").colors.get()
-    assert replay.recordings == before + 2
+    assert (program.programs, replay.recordings) == (before + 2, recorded)
     rows, cols = A.nonzero()
     off = rows != cols
     assert (colors >= 0).all() and (colors[rows[off]] != colors[cols[off]]).all()  # a proper coloring

@@ -791,7 +791,11 @@ class Backend(abc.ABC):
         ``nvals``, ``indices``, ``values`` or ``reduce``) and returns vectors like the ones it
         took lets the cupy backend record it once as a CUDA graph and replay it: then ``r``
         is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`), and
-        the rounds run on the device, the host reading nothing between them.
+        the rounds run on the device, the host reading nothing between them. A step made of
+        the verbs :mod:`gbgraph.backends.cupy.program` traces (masked products and row
+        operators, selects, index-unary applies, masked identity applies and assigns into
+        full vectors) runs instead as one generated kernel that loops over the rounds on
+        the device. Either way a step must touch vectors only through the backend's verbs.
 
         ``check(state, r)``, when given, is a test on the host before round ``r`` (the
         first, then as it asks): it returns how many rounds may run before it is called

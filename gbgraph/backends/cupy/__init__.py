@@ -20,6 +20,8 @@ except ImportError as e:  # pragma: no cover - exercised only without CuPy
                       f"(CUDA 12 or 13 wheels); importing it failed: {e}") from e
 
 import contextlib
+import functools
+import inspect
 
 import numpy as np
 
@@ -29,7 +31,7 @@ from ..base import BINARY_OPS, INDEX_UNARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, 
 from ..numba import generic
 from ..numba.operators import check_push, supported
 from .containers import Matrix, Vector
-from . import general, host, kernels, replay
+from . import general, host, kernels, program, replay
 from . import operators as user
 
 __all__ = ["CupyBackend", "Matrix", "Vector"]
@@ -46,6 +48,8 @@ class CupyBackend(Backend):
     name = "cupy"
     xp = cupy
     index_dtype = np.int64
+    #: While a step of :meth:`iterate` is traced, the tracer every verb goes to (program.py).
+    _tracer = None
 
     @contextlib.contextmanager
     def guard(self, graph):
@@ -374,6 +378,12 @@ class CupyBackend(Backend):
         return Vector(u.size, u.indices, native(u.indices, u.count, count, u.capacity, thunk), u.count)
 
     def iterate(self, step, state, *, first=0, stop=None, check=None):
+        # the round as one kernel that loops on the device (program.py), else recorded once
+        # and replayed (replay.py)
+        if (stop is None or first < stop) and replay._count(state[0]):
+            compiled = program.compile_rounds(self, step, state, first)
+            if compiled is not None:
+                return compiled.run(state, first, stop, check)
         return replay.iterate(step, state, first, stop, check)
 
     def fused(self, algorithm):
@@ -980,3 +990,19 @@ def _user_rows(op, A, u, order, transpose, controls, push=None):
                                    capacity)
     w = Vector(A.nrows, None, out) if rows is None else Vector(A.nrows, rows.indices, out, rows.count)
     return _found(w, found)
+
+
+def _traced(verb):
+    """``verb``, sent to the tracer while a round is traced (:mod:`.program`)."""
+    @functools.wraps(verb)
+    def call(self, *args, **kwargs):
+        if self._tracer is not None:
+            return self._tracer.call(verb.__name__, args, kwargs)
+        return verb(self, *args, **kwargs)
+    return call
+
+
+for _name in dir(CupyBackend):
+    _verb = getattr(CupyBackend, _name)
+    if not _name.startswith("_") and inspect.isfunction(_verb):
+        setattr(CupyBackend, _name, _traced(_verb))

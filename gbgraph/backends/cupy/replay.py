@@ -1,5 +1,9 @@
 """Rounds of a worklist algorithm recorded once as a CUDA graph and replayed.
 
+The cupy backend's ``iterate`` first tries to compile the round into one kernel that loops on
+the device (:mod:`.program`); a round that kernel cannot run (a verb or form it does not
+trace, a read on the host) comes here.
+
 A round issues a dozen kernels or more; launched from Python each costs microseconds of host
 time, more than the kernel itself once the worklists are short. :func:`iterate` gives the
 vectors of the first round their entry counts on the device and records that round with

@@ -2,9 +2,12 @@
 // minima and the grid-stride loop bounds.
 #pragma once
 #include <cooperative_groups.h>
+#include "blocks.cuh"
 
 namespace gbgraph {
 namespace native {
+
+using gbgraph::add_over_block;
 
 __device__ __forceinline__ long long first_thread() { return blockIdx.x * (long long)blockDim.x + threadIdx.x; }
 __device__ __forceinline__ long long thread_stride() { return (long long)gridDim.x * blockDim.x; }
@@ -23,23 +26,6 @@ __device__ __forceinline__ void push(bool keep, I value, I* list, unsigned long 
     if (lane == leader) base = atomicAdd(count, (unsigned long long)__popc(keepers));
     base = __shfl_sync(active, base, leader);
     if (keep) list[base + __popc(keepers & ((1u << lane) - 1u))] = value;
-}
-
-// Adds every thread's ``mine`` to ``*count`` with one atomic per block (atomics on one
-// word serialise: one per warp costs a quarter of a millisecond on a dense round of 8M
-// vertices). Every thread of the block calls it.
-__device__ __forceinline__ void add_over_block(unsigned mine, unsigned long long* count)
-{
-    __shared__ unsigned warp_sums[32];
-    mine = __reduce_add_sync(0xffffffffu, mine);
-    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = mine;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long sum = 0;
-        for (int w = 0; w < (int)(blockDim.x >> 5); ++w) sum += warp_sums[w];
-        if (sum != 0) atomicAdd(count, sum);
-    }
-    __syncthreads();
 }
 
 // The sum of every thread's ``x`` over the block, returned to all of them. Every thread of

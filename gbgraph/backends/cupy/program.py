@@ -1,0 +1,772 @@
+"""A round of verbs compiled into one cooperative kernel that runs the rounds on the device.
+
+:meth:`~gbgraph.backends.base.Backend.iterate` hands the cupy backend a step: one round of a
+worklist algorithm, written as verbs. :func:`compile_rounds` runs the step once on
+placeholders (:class:`_Tracer`), which records each verb with its operands instead of
+launching it, and generates CUDA C++ for the recorded program (:class:`_Program`):
+
+- every vector of the round is a dense array of values and one of presence bytes (a
+  bitmap, in SuiteSparse's terms), so a select or a masked verb writes flags where the
+  verb-by-verb form compacts, and a vector that only the same row reads again stays in
+  registers;
+- the verbs that touch a row only at that row run one after another in one grid-stride loop
+  over the rows (a phase); a verb that reads a vector at other rows (a product reading its
+  input at the row's columns) waits at a grid-wide barrier for the phase that wrote it, and
+  so does a verb that writes what the phase read at other rows;
+- the loop over the rounds is in the kernel: the last phase counts the next worklist
+  (``state[0]``) into one of three counters, and every thread reads it after the round's
+  barrier. The host reads the counter and the round number once, when the kernel returns.
+
+Each phase reads only what earlier phases (or rounds) wrote, and each row's verbs run in the
+step's order on that row, so the results are those of the verbs, bit for bit, whatever the
+order in which threads run. The row operators and index-unary operators are the same CUDA
+translations the verb-by-verb kernels use (:mod:`.operators`), and the products the same
+``reduce_row`` of ``kernels/mxv.cu``.
+
+A step that uses anything else (a verb or form listed below as untraced, a read of a count
+or of values on the host, sizes other than the state's) raises :class:`Untraceable` while
+it is traced, and :mod:`.replay` records and replays it as before. Traced verbs: ``mxv``
+with a built-in semiring over a full vector or with a :class:`~gbgraph.backends.operators.
+RowOperator`, under a structural mask; ``select`` with a value comparison or an
+:class:`~gbgraph.backends.operators.IndexUnaryOp`; ``apply_index`` with an IndexUnaryOp or
+MIS statuses (:class:`~gbgraph.hashing.Packing`); ``apply("identity", u, mask=m)``, the
+mask complemented or not; ``assign(w, u, mask)`` into a full vector where the mask has u's
+structure.
+"""
+
+import ast
+import functools
+import hashlib
+
+import cupy
+import numpy as np
+
+from .. import operators as ops
+from ..cuda_translate import Untranslatable, array_type, scalar_type, translate_operator
+from . import kernels
+from .containers import Matrix, Vector
+
+__all__ = ["Untraceable", "compile_rounds", "programs"]
+
+#: Steps compiled into one kernel so far (tests check that an algorithm's rounds are).
+programs = 0
+
+#: Most blocks per multiprocessor of a program's kernel: as many as its registers let
+#: reside at once (a cooperative grid must), up to 8, where more warps in flight hide more
+#: of the rows' gathers (as the native kernels' rounds). A cap on the registers instead
+#: (``__launch_bounds__``) spills the first fit's bit windows to local memory.
+_BLOCKS = 8
+
+#: Compiled rounds by the form of their trace: (kernel, the temporaries' types, source).
+_MADE = {}
+
+
+class Untraceable(Exception):
+    """The step uses something a compiled round does not run; it is replayed instead."""
+
+
+def compile_rounds(backend, step, state, first):
+    """The step's round as a :class:`_Program` on these state vectors, or None where it
+    cannot be one (:class:`Untraceable`, or a translation or compilation that fails)."""
+    n = state[0].size
+    if not n or not all(isinstance(v, Vector) and v.size == n for v in state):
+        return None
+    tracer = _Tracer(n, state)
+    backend._tracer = tracer
+    try:
+        results = step(*tracer.inputs, tracer.round)
+        tracer.finish(tuple(results))
+    except Exception:  # noqa: BLE001 - anything the trace cannot follow: the step runs as before
+        return None
+    finally:
+        backend._tracer = None
+    try:
+        return _Program(tracer)
+    except (Untraceable, Untranslatable, cupy.cuda.compiler.CompileException):
+        return None
+
+
+# ---- tracing --------------------------------------------------------------------------------
+
+
+class _Symbol:
+    """A vector the traced round makes (or a state vector): ``structure`` names its pattern,
+    equal for vectors with the same entries (0: full)."""
+
+    __slots__ = ("id", "size", "dtype", "structure", "fill", "phase", "stored", "state")
+
+    def __init__(self, id_, size, dtype, structure):
+        self.id, self.size, self.dtype, self.structure = id_, size, np.dtype(dtype), structure
+        self.fill, self.phase, self.stored, self.state = None, None, False, None
+
+    @property
+    def full(self):
+        return self.structure == 0
+
+
+class _Round:
+    """The round number, which a traced step may pass on only as a thunk."""
+
+
+class _Node:
+    """A recorded verb: C++ for one row ``i`` (``emit``), what it reads at row i (``own``) and
+    at other rows (``far``), and the external vectors it writes (``writes``)."""
+
+    def __init__(self, out, own=(), far=(), writes=(), emit=None):
+        self.out, self.own, self.far, self.writes, self.emit = out, tuple(own), tuple(far), tuple(writes), emit
+
+
+class _Tracer:
+    """Records the verbs a step calls (the cupy backend sends them here while it is set)."""
+
+    def __init__(self, n, state):
+        self.n, self.nodes, self.externals, self.ops = n, [], {}, []
+        self._structures = self._symbols = 0
+        self.inputs = tuple(self._new(v.dtype) for v in state)
+        for k, s in enumerate(self.inputs):
+            s.state, s.phase = k, -1
+        self.round = _Round()
+        self.outputs = None
+
+    def _new(self, dtype, structure=None):
+        """A new symbol; ``structure`` None: a pattern of its own."""
+        if structure is None:
+            self._structures += 1
+            structure = self._structures
+        self._symbols += 1
+        return _Symbol(self._symbols, self.n, dtype, structure)
+
+    # ---- operands ---------------------------------------------------------------------
+
+    def _vector(self, v, verb):
+        """A symbol, or a full external vector of the state's size."""
+        if isinstance(v, _Symbol):
+            return v
+        if isinstance(v, Vector) and v.size == self.n and v.indices is None and v.count is None and \
+                v.dtype in kernels._C_TYPES:
+            return self._external(v.values)
+        raise Untraceable(f"{verb}: an operand that is not full or not of the state's size")
+
+    def _read(self, v, fill):
+        """A row operator's vector: a sparse one from outside the round, which no traced verb
+        writes, is made dense with its fill once, here, for every round."""
+        if isinstance(v, Vector) and v.indices is not None and fill is not None and v.size == self.n and \
+                v.dtype in kernels._C_TYPES:
+            dense = cupy.full(self.n, fill, v.dtype)
+            kernels.scatter(dense, v)
+            return self._external(dense)
+        return self._vector(v, "mxv")
+
+    def _external(self, array):
+        key = id(array)
+        if key not in self.externals:
+            self.externals[key] = _External(len(self.externals), array)
+        return self.externals[key]
+
+    def _matrix(self, A, verb):
+        if not (isinstance(A, Matrix) and A.nrows == self.n and A.ncols == self.n):
+            raise Untraceable(f"{verb}: a matrix that is not n x n")
+        return self._external(A.indptr), self._external(A.indices), \
+            None if A.values is None else self._external(A.values), A
+
+    @staticmethod
+    def _plain(verb, out=None, accum=None, replace=False, structure=True, **_):
+        if out is not None or accum is not None or replace or not structure:
+            raise Untraceable(f"{verb}: output controls or a valued mask")
+
+    # ---- verbs ------------------------------------------------------------------------
+
+    def call(self, verb, args, kwargs):
+        method = getattr(self, "verb_" + verb, None)
+        if method is None:
+            raise Untraceable(f"{verb} is not traced")
+        return method(*args, **kwargs)
+
+    def verb_mxv(self, semiring, A, u, *, mask=None, structure=True, complement=False, out=None, accum=None,
+             replace=False, transpose=False, order=None, push=None):
+        self._plain("mxv", out, accum, replace, structure)
+        if transpose or order is not None or push is not None or complement:
+            raise Untraceable("mxv: transposed, ordered, pushed or under a complemented mask")
+        indptr, cols, vals, matrix = self._matrix(A, "mxv")
+        m = None if mask is None else self._vector(mask, "mxv")
+        if isinstance(semiring, ops.RowOperator):
+            vectors = tuple(u) if isinstance(u, (tuple, list)) else (u,)
+            if len(vectors) != len(semiring.fill):
+                raise Untraceable(f"mxv: {semiring!r} given {len(vectors)} vectors")
+            vectors = tuple(self._read(v, fill) for v, fill in zip(vectors, semiring.fill))
+            return self._rows(semiring, matrix, (indptr, cols, vals), vectors, m)
+        if not isinstance(semiring, str):
+            raise Untraceable("mxv: a user-defined semiring")
+        return self._product(semiring, matrix, (indptr, cols, vals), self._vector(u, "mxv"), m)
+
+    def _product(self, semiring, A, csr, u, m):
+        from . import _product_type
+
+        if not u.full:
+            raise Untraceable("mxv: a built-in semiring over a sparse vector")
+        dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
+        monoid, multiply = semiring.split("_", 1)
+        if dtype is None or monoid not in kernels._MONOIDS or multiply not in kernels._MULTIPLIES or \
+                A.avg_degree >= 16 and dtype.kind == "f" and monoid in ("plus", "times"):
+            raise Untraceable(f"mxv: {semiring} on these types")
+        every_row = A.min_degree > 0
+        w = self._new(dtype, (0 if m is None else m.structure) if every_row else None)
+        indptr, cols, vals = csr
+        tw, ta = kernels.c_type(dtype), "bool" if vals is None else kernels.c_type(A.dtype)
+        reducer = f"gbgraph::reduce_row<gbgraph::{kernels._MONOIDS[monoid]}<{tw}>, " \
+                  f"gbgraph::{kernels._MULTIPLIES[multiply]}<{tw}>>"
+
+        def emit(c):
+            a = "(const bool*)nullptr" if vals is None else c.array(vals)
+            guard = "true" if m is None else c.present(m)
+            return (f"if ({guard}) {{ {tw} acc; {c.presence_var(w)} = {reducer}(i, {c.array(indptr)}, "
+                    f"{c.array(cols)}, {a}, {c.array_of(u)}, (const unsigned char*)nullptr, acc); "
+                    f"{c.value_var(w)} = acc; }}")
+
+        self.nodes.append(_Node(w, own=() if m is None else (m,), far=(u,) + tuple(x for x in csr if x is not None),
+                                emit=emit))
+        return w
+
+    def _rows(self, op, A, csr, vectors, m):
+        from .operators import _row_translation
+
+        for v, fill in zip(vectors, op.fill):
+            if not v.full:
+                if fill is None:
+                    raise Untraceable(f"mxv: {op!r} reads a sparse vector without a fill")
+                if v.fill is not None and v.fill != fill:
+                    raise Untraceable("a vector read with two fills")
+                v.fill = fill
+        t = _row_translation(op, A, vectors)
+        dtype = np.dtype(bool) if str(t.result) == "bool" else np.dtype(str(t.result))
+        if dtype not in kernels._C_TYPES:
+            raise Untraceable(f"mxv: {op!r} returns {dtype}")
+        self.ops.append(t.code)
+        w = self._new(dtype, None)
+        at_row = _read_at_row(op)
+        own = tuple(v for k, v in enumerate(vectors) if k in at_row) + (() if m is None else (m,))
+        far = tuple(v for k, v in enumerate(vectors) if k not in at_row) + tuple(x for x in csr if x is not None)
+        indptr, cols, vals = csr
+        tw = kernels.c_type(dtype)
+
+        def emit(c):
+            guard = "true" if m is None else c.present(m)
+            arrays = "".join(f", {c.array_of(v)}" for v in vectors)
+            a = "(const bool*)nullptr" if vals is None else c.array(vals)
+            return (f"if ({guard}) {{ {tw} value = ({tw})0; {c.presence_var(w)} = {t.entry}::call(i, "
+                    f"{c.array(indptr)}[i], {c.array(indptr)}[i + 1], {c.array(cols)}, {a}{arrays}, &value); "
+                    f"{c.value_var(w)} = value; }}")
+
+        self.nodes.append(_Node(w, own=own, far=far, emit=emit))
+        return w
+
+    def verb_select(self, op, u, thunk=None, *, mask=None, **controls):
+        self._plain("select", **controls)
+        if mask is not None:
+            raise Untraceable("select under a mask")
+        u = self._vector(u, "select")
+        test = self._index_test(op, u, thunk, "select")
+        w = self._new(u.dtype, None)
+
+        def emit(c):
+            return (f"{c.presence_var(w)} = {c.present(u)} && ({test(c)}); "
+                    f"{c.value_var(w)} = {c.value(u)};")
+
+        self.nodes.append(_Node(w, own=(u,), emit=emit))
+        return w
+
+    def verb_apply_index(self, op, u, thunk=None, *, mask=None, **controls):
+        from ...hashing import Packing
+
+        self._plain("apply_index", **controls)
+        if mask is not None:
+            raise Untraceable("apply_index under a mask")
+        u = self._vector(u, "apply_index")
+        if isinstance(op, Packing):
+            return self._statuses(op, u, thunk)
+        if not isinstance(op, ops.IndexUnaryOp):
+            raise Untraceable("apply_index with a built-in operator")
+        t, args = self._index_translation(op, u, thunk)
+        w = self._new(np.dtype(bool) if str(t.result) == "bool" else np.dtype(str(t.result)), u.structure)
+
+        def emit(c):
+            return f"{c.presence_var(w)} = {c.present(u)}; " \
+                   f"if ({c.present(u)}) {c.value_var(w)} = {t.entry}::call({c.value(u)}, i, 0LL{args(c)});"
+
+        self.nodes.append(_Node(w, own=(u,) + self._thunk_vectors(thunk), emit=emit))
+        return w
+
+    def _statuses(self, packing, u, thunk):
+        if thunk is not self.round and not isinstance(thunk, (int, np.integer)):
+            raise Untraceable("statuses of a round that is not a number")
+        bits, star = packing.bits, "true" if packing.priority_hash == "xorshift*" else "false"
+        dtype = np.dtype(np.int32) if bits == 32 else np.dtype(np.uint64)
+        w = self._new(dtype, u.structure)
+        nv, high = self._scalar(np.int32(packing.nv)), self._scalar(np.uint64(0xFFFFFFFF >> packing.nv << packing.nv))
+
+        def emit(c):
+            r = "r" if thunk is self.round else f"{int(thunk)}LL"
+            x = f"gbgraph::packed_status<{bits}, {star}>(i, gbgraph::round_part<{bits}, {star}>({r}), " \
+                f"{c.array(nv)}, {c.array(high)})"
+            cast = f"(int)(unsigned int)({x})" if bits == 32 else x
+            return f"{c.presence_var(w)} = {c.present(u)}; if ({c.present(u)}) {c.value_var(w)} = {cast};"
+
+        self.nodes.append(_Node(w, own=(u,), emit=emit))
+        return w
+
+    def verb_apply(self, op, u, *, left=None, right=None, mask=None, complement=False, **controls):
+        self._plain("apply", **controls)
+        if op != "identity" or left is not None or right is not None:
+            raise Untraceable("apply of an operator other than the identity")
+        u = self._vector(u, "apply")
+        m = None if mask is None else self._vector(mask, "apply")
+        w = self._new(u.dtype, u.structure if m is None else None)
+
+        def emit(c):
+            kept = "" if m is None else f" && {'!' if complement else ''}{c.present(m)}"
+            return f"{c.presence_var(w)} = {c.present(u)}{kept}; {c.value_var(w)} = {c.value(u)};"
+
+        self.nodes.append(_Node(w, own=(u,) + (() if m is None else (m,)), emit=emit))
+        return w
+
+    def verb_assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
+        self._plain("assign", None, accum, replace, structure)
+        if complement or not isinstance(value, _Symbol) or mask is None:
+            raise Untraceable("assign of a scalar, without a mask or under a complemented mask")
+        m = self._vector(mask, "assign")
+        if m.structure != value.structure or not isinstance(w, Vector) or w.indices is not None or \
+                w.count is not None or w.size != self.n or w.dtype != value.dtype:
+            raise Untraceable("assign into a vector that is not full, or where the mask is not the value's pattern")
+        target = self._external(w.values)
+
+        def emit(c):
+            return f"if ({c.present(value)}) {c.array(target)}[i] = {c.value(value)};"
+
+        self.nodes.append(_Node(None, own=(value, m), writes=(target,), emit=emit))
+        return w
+
+    # ---- index-unary operators --------------------------------------------------------
+
+    def _index_translation(self, op, u, thunk):
+        """The translation of ``op(x, i, j, thunk...)`` and the C++ of its thunk arguments."""
+        if isinstance(thunk, (tuple, list)):
+            vectors = tuple(self._vector(v, "thunk") for v in thunk)
+            if not all(v.full for v in vectors) or len(vectors) != op.arity - 3:
+                raise Untraceable("a thunk of vectors that are not full")
+            t = translate_operator(op, (scalar_type(u.dtype), scalar_type(np.int64), scalar_type(np.int64))
+                                   + tuple(array_type(v.dtype) for v in vectors))
+            self.ops.append(t.code)
+            return t, lambda c: "".join(f", {c.array_of(v)}" for v in vectors)
+        if thunk is self.round or isinstance(thunk, (Vector, _Symbol)) or op.arity != 4:
+            raise Untraceable("a thunk that is not a scalar")
+        from ..numba import generic
+
+        value = np.asarray(0 if thunk is None else thunk, generic.scalar_dtype(0 if thunk is None else thunk))
+        t = translate_operator(op, (scalar_type(u.dtype), scalar_type(np.int64), scalar_type(np.int64),
+                                    scalar_type(value.dtype)))
+        self.ops.append(t.code)
+        scalar = self._scalar(value[()])
+        return t, lambda c: f", {c.array(scalar)}"
+
+    def _thunk_vectors(self, thunk):
+        return tuple(self._vector(v, "thunk") for v in thunk) if isinstance(thunk, (tuple, list)) else ()
+
+    def _index_test(self, op, u, thunk, verb):
+        """C++ of the test a select keeps, for an IndexUnaryOp or a value comparison."""
+        if isinstance(op, ops.IndexUnaryOp):
+            t, args = self._index_translation(op, u, thunk)
+            return lambda c: f"{t.entry}::call({c.value(u)}, i, 0LL{args(c)})"
+        comparisons = {"valueeq": "==", "valuene": "!=", "valuelt": "<", "valuele": "<=", "valuegt": ">",
+                       "valuege": ">="}
+        if op not in comparisons or thunk is None or isinstance(thunk, (Vector, _Symbol, _Round, tuple, list)):
+            raise Untraceable(f"{verb}: {op!r}")
+        from ..numba import generic
+
+        if generic.unify(u.dtype, generic.scalar_dtype(thunk)) != u.dtype:
+            raise Untraceable(f"{verb}: a thunk of another type")
+        scalar = self._scalar(u.dtype.type(thunk))
+        return lambda c: f"{c.value(u)} {comparisons[op]} {c.array(scalar)}"
+
+    def _scalar(self, value):
+        """A kernel argument holding a scalar (passed by value, so one source serves every graph)."""
+        scalar = _Scalar(len(self.externals), value)
+        self.externals[("scalar", len(self.externals))] = scalar
+        return scalar
+
+    # ---- the round's results ----------------------------------------------------------
+
+    def key(self):
+        """What the kernel's source depends on: each node's C++ (with every symbol named by
+        its number), what it reads and writes, the symbols' types, patterns and fills, the
+        state's slots and the externals' types: equal keys, equal sources."""
+        c = _Context(None)
+
+        def names(xs):
+            return tuple(x.name if not isinstance(x, _Symbol) else x.id for x in xs)
+
+        def symbol(s):
+            return None if s is None else (s.id, s.dtype.str, s.full, s.fill, s.state)
+
+        nodes = tuple((n.emit(c), names(n.own), names(n.far), names(n.writes), symbol(n.out)) for n in self.nodes)
+        externals = tuple((x.name, np.asarray(x.value).dtype.str if isinstance(x, _Scalar) else x.dtype.str)
+                          for x in self.externals.values())
+        return nodes, tuple(symbol(s) for s in self.inputs), externals
+
+    def finish(self, results):
+        if len(results) != len(self.inputs) or not all(isinstance(v, _Symbol) for v in results):
+            raise Untraceable("a round that does not return new state vectors")
+        for k, (v, s) in enumerate(zip(results, self.inputs)):
+            if v.dtype != s.dtype:
+                raise Untraceable("a state vector that changes type")
+            if v.state is not None:
+                raise Untraceable("a round that returns a state vector unchanged or in another slot")
+            v.state = k
+        self.outputs = results
+
+
+class _External:
+    """An array the round reads or writes in place (a matrix, a full vector)."""
+
+    full, structure, fill, state, phase = True, 0, None, None, None
+
+    def __init__(self, index, array):
+        self.index, self.array = index, array
+        self.name = f"x{index}"
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+    def param(self):
+        return f"{'const ' if self.read_only else ''}{kernels.c_type(self.array.dtype)}* __restrict__ {self.name}"
+
+    read_only = True
+
+
+class _Scalar:
+    """A scalar kernel argument."""
+
+    def __init__(self, index, value):
+        self.index, self.value = index, value
+        self.name = f"x{index}"
+
+    def param(self):
+        return f"const {kernels.c_type(np.asarray(self.value).dtype)} {self.name}"
+
+
+@functools.lru_cache(maxsize=None)
+def _read_at_row(op):
+    """Positions of the vectors a RowOperator reads only at its own row (every use of the
+    parameter in its function is ``v[i]``, i the row): the rest it reads at other rows."""
+    function = ast.parse(op.source).body[0]
+    params = [a.arg for a in function.args.args]
+    row, vectors = params[0], params[5:]
+    own = set()
+    for k, name in enumerate(vectors):
+        uses = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name]
+        subscripts = [node for node in ast.walk(function) if isinstance(node, ast.Subscript) and
+                      isinstance(node.value, ast.Name) and node.value.id == name and
+                      isinstance(node.slice, ast.Name) and node.slice.id == row]
+        if uses and len(subscripts) == len(uses):
+            own.add(k)
+    return own
+
+
+# ---- the program --------------------------------------------------------------------------
+
+
+class _Phases:
+    """The nodes split where a barrier must come between them (see the module's docstring)."""
+
+    def __init__(self, nodes):
+        self.phases, written, far = [[]], set(), set()
+        for node in nodes:
+            if written & {id(x) for x in node.far} or far & {id(x) for x in node.writes}:
+                self.phases.append([])
+                written, far = set(), set()
+            self.phases[-1].append(node)
+            written |= {id(x) for x in node.writes} | ({id(node.out)} if node.out is not None else set())
+            far |= {id(x) for x in node.far}
+
+
+class _Program:
+    """The kernel of a traced round and what it runs on: :meth:`run` takes the state
+    vectors to the round ``stop`` (or until ``state[0]`` is empty). The kernel, the source
+    and the temporaries' types depend only on the trace's form (:meth:`_Tracer.key`), so a
+    second call with vectors of the same kinds reuses them."""
+
+    def __init__(self, tracer):
+        self.tracer = tracer
+        key = tracer.key()
+        made = _MADE.get(key)
+        if made is None:
+            self._phases = _Phases(tracer.nodes).phases
+            self._place()
+            source, name = self._source()
+            made = _MADE[key] = (_compiled(source, name, cupy.cuda.runtime.getDevice()),
+                                 tuple((s.dtype, s.full) for s in self._temporaries), source)
+        self._kernel, self._temporary_types, self.source = made
+        self._per_multiprocessor = _resident(self._kernel)
+
+    def _place(self):
+        """Which symbols live in memory: those read at other rows, in a later phase, or kept
+        as state; the rest stay in the registers of the row that makes them."""
+        made = {}
+        for p, phase in enumerate(self._phases):
+            for node in phase:
+                if node.out is not None:
+                    node.out.phase = p
+                    made[id(node.out)] = node.out
+        for s in self.tracer.inputs:
+            s.phase, s.stored = -1, True
+        for p, phase in enumerate(self._phases):
+            for node in phase:
+                for x in node.far:
+                    if isinstance(x, _Symbol):
+                        x.stored = True
+                for x in node.own:
+                    if isinstance(x, _Symbol) and x.phase != p:
+                        x.stored = True
+        for v in self.tracer.outputs:
+            v.stored = True
+        self._temporaries = [s for s in made.values() if s.stored and s.state is None]
+
+    def _source(self):
+        tracer = self.tracer
+        written = {id(x) for node in tracer.nodes for x in node.writes}
+        for x in tracer.externals.values():
+            if id(x) in written:
+                x.read_only = False
+        params = ["const long long n"] + [x.param() for x in tracer.externals.values()]
+        for k, s in enumerate(tracer.inputs):
+            t = kernels.c_type(s.dtype)
+            params += [f"{t}* s{k}v0", f"{t}* s{k}v1", f"unsigned char* s{k}p0", f"unsigned char* s{k}p1"]
+        for s in self._temporaries:
+            params += [f"{kernels.c_type(s.dtype)}* __restrict__ t{s.id}v"]
+            if not s.full:
+                params += [f"unsigned char* __restrict__ t{s.id}p"]
+        params += ["unsigned long long* counts", "const long long first_round", "const long long stop"]
+        body = []
+        for p, phase in enumerate(self._phases):
+            body.append(self._phase_source(p, phase))
+        text = "\n".join(body)
+        ops_code = "\n".join(dict.fromkeys(tracer.ops))
+        states = "\n".join(
+            f"        {kernels.c_type(s.dtype)}* const s{k}v = (r & 1) ? s{k}v1 : s{k}v0;\n"
+            f"        unsigned char* const s{k}p = (r & 1) ? s{k}p1 : s{k}p0;\n"
+            f"        {kernels.c_type(s.dtype)}* const n{k}v = (r & 1) ? s{k}v0 : s{k}v1;\n"
+            f"        unsigned char* const n{k}p = (r & 1) ? s{k}p0 : s{k}p1;"
+            for k, s in enumerate(tracer.inputs))
+        digest = hashlib.sha1((ops_code + text + ",".join(params)).encode()).hexdigest()[:16]
+        name = f"gbgraph_rounds_{digest}"
+        source = f"""#include <cooperative_groups.h>
+#include "mxv.cu"
+#include "hashing.cu"
+#include "operators.cu"
+#include "blocks.cuh"
+{ops_code}
+extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
+{{
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    long long r = first_round;
+    for (;; ++r) {{
+        if (counts[r % 3] == 0 || r >= stop) break;
+        if (first == 0) counts[(r + 2) % 3] = 0;  // read before the last round's barriers, next written in round r + 1
+{states}
+{text}
+    }}
+    if (first == 0) counts[3] = (unsigned long long)r;
+}}
+"""
+        return source, name
+
+    def _phase_source(self, p, phase):
+        c = _Context(p)
+        lines = []
+        counted = False
+        for node in phase:
+            code = node.emit(c)
+            lines += c.take_loads()
+            if node.out is not None:
+                c.declare(node.out, lines)
+            lines.append(code)
+            if node.out is not None and node.out.stored:
+                c.store(node.out, lines)
+                counted |= node.out.state == 0
+        inner = "\n".join("            " + line for line in lines)
+        count = "unsigned mine = 0;" if counted else ""
+        tail = "gbgraph::add_over_block(mine, &counts[(r + 1) % 3]);" if counted else ""
+        return f"""        {{  // phase {p}
+            {count}
+            for (long long i = first; i < n; i += stride) {{
+{inner}
+            }}
+            {tail}
+        }}
+        grid.sync();"""
+
+    # ---- running ------------------------------------------------------------------------
+
+    def run(self, state, first, stop, check):
+        """The rounds from ``first``: (state, next round), as :func:`replay.iterate` returns."""
+        global programs
+        programs += 1
+        tracer, n = self.tracer, self.tracer.n
+        at = first & 1  # round r reads the buffers of its parity; the other is written whole before it is read
+        buffers, args = [], [np.int64(n)] + [x.array if isinstance(x, _External) else x.value
+                                              for x in tracer.externals.values()]
+        for v, s in zip(state, tracer.inputs):
+            values = [cupy.empty(n, s.dtype) for _ in range(2)]
+            present = [cupy.empty(n, cupy.uint8) for _ in range(2)]
+            if v.indices is None:
+                present[at].fill(1)
+                values[at][...] = v.values[:n]
+            else:
+                present[at].fill(0)
+                if s.fill is not None:
+                    values[at].fill(s.fill)
+                kernels.scatter(values[at], v)
+                kernels.scatter_scalar(present[at], v, 1)
+            buffers.append((values, present))
+            args += values + present
+        for dtype, full in self._temporary_types:
+            args.append(cupy.empty(n, dtype))
+            if not full:
+                args.append(cupy.empty(n, cupy.uint8))
+        left = _count(state[0])
+        host = np.zeros(4, np.uint64)
+        host[first % 3] = left
+        counts = cupy.asarray(host)
+        grid = kernels.cooperative_blocks(n, self._per_multiprocessor)
+        r, due = first, first
+        while True:
+            if left == 0 or stop is not None and r >= stop:
+                break
+            if check is not None and r >= due:
+                rounds = check(self._state(buffers, r, left), r)
+                if not rounds:
+                    break
+                due = r + rounds
+            bound = min(x for x in (stop, due if check is not None else None, np.iinfo(np.int64).max)
+                        if x is not None)
+            self._kernel((grid,), (256,), tuple(args) + (counts, np.int64(r), np.int64(bound)))
+            host = counts.get()  # the host's one wait: the round reached and the worklist left
+            r = int(host[3])
+            left = int(host[r % 3])
+        return self._state(buffers, r, left), r
+
+    def _state(self, buffers, r, left):
+        """The state vectors after round r - 1 (in the buffers of parity r), as the cupy
+        backend's vectors (compacted, counts on the device; ``state[0]`` has ``left``
+        entries)."""
+        out = []
+        for k, (values, present) in enumerate(buffers):
+            if k == 0 and left == 0:
+                out.append(Vector(self.tracer.n, cupy.empty(0, cupy.int64), values[r & 1][:0]))
+                continue
+            v = Vector(self.tracer.n, None, values[r & 1])
+            out.append(Vector(self.tracer.n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
+        return tuple(out)
+
+
+def _count(v):
+    return int(v.count.get()[0]) if v.count is not None else v.nvals
+
+
+class _Context:
+    """Names of the symbols in one phase's C++; a symbol made in an earlier phase (or a state
+    vector) is loaded at row i where the phase first reads its value or its presence."""
+
+    def __init__(self, phase):
+        self.phase, self.loaded, self.loads = phase, set(), []
+
+    @staticmethod
+    def array(x):
+        return x.name
+
+    def array_of(self, v):
+        """The array of a vector read at other rows: an external's, a stored symbol's."""
+        if isinstance(v, _External):
+            return v.name
+        if v.state is not None and v.phase == -1:
+            return f"s{v.state}v"
+        if v.state is not None:
+            return f"n{v.state}v"
+        return f"t{v.id}v"
+
+    def _presence_array(self, v):
+        if v.state is not None and v.phase == -1:
+            return f"s{v.state}p"
+        if v.state is not None:
+            return f"n{v.state}p"
+        return f"t{v.id}p"
+
+    def _load(self, v, what):
+        if v.phase != self.phase and (v.id, what) not in self.loaded:
+            self.loaded.add((v.id, what))
+            if what == "v":
+                t = kernels.c_type(v.dtype)
+                self.loads.append(f"const {t} v{v.id} = {self.array_of(v)}[i];")
+            else:
+                self.loads.append(f"const bool p{v.id} = {self._presence_array(v)}[i] != 0;")
+
+    def take_loads(self):
+        loads, self.loads = self.loads, []
+        return loads
+
+    def value(self, v):
+        if isinstance(v, _External):
+            return f"{v.name}[i]"
+        self._load(v, "v")
+        return f"v{v.id}"
+
+    def present(self, v):
+        if isinstance(v, _External) or v.full:
+            return "true"
+        self._load(v, "p")
+        return f"p{v.id}"
+
+    def value_var(self, v):
+        return f"v{v.id}"
+
+    def presence_var(self, v):
+        return f"p{v.id}" if not v.full else "const bool unused_" + str(v.id)
+
+    @staticmethod
+    def declare(v, lines):
+        t = kernels.c_type(v.dtype)
+        lines.append(f"{t} v{v.id} = ({t})0;" + ("" if v.full else f" bool p{v.id} = false;"))
+
+    def store(self, v, lines):
+        target = self.array_of(v)
+        fill = "" if v.fill is None else f"p{v.id} ? v{v.id} : ({kernels.c_type(v.dtype)})({_literal(v.fill)})"
+        value = fill or f"v{v.id}"
+        lines.append(f"{target}[i] = {value};" + ("" if v.full else f" {self._presence_array(v)}[i] = p{v.id};"))
+        if v.state == 0:
+            lines.append("mine += 1;" if v.full else f"mine += p{v.id};")
+
+
+def _literal(value):
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    return f"{int(value)}LL"
+
+
+@functools.lru_cache(maxsize=None)
+def _resident(kernel):
+    """Blocks of 256 threads of ``kernel`` one multiprocessor holds at once, at most
+    :data:`_BLOCKS`: its 64K registers are the limit (a block's shared memory is 128 bytes)."""
+    warp = -(-kernel.num_regs * 32 // 256) * 256  # registers are given to warps 256 at a time
+    return max(1, min(_BLOCKS, 65536 // (8 * warp)))
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(source, name, device):
+    module = cupy.RawModule(code=f"// gbgraph kernels {kernels.sources_digest(kernels.KERNEL_DIR)}\n{source}",
+                            options=("-std=c++17", "--fmad=false", f"-I{kernels.KERNEL_DIR}"),
+                            enable_cooperative_groups=True)
+    return module.get_function(name)
