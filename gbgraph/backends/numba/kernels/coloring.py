@@ -12,27 +12,43 @@ __all__ = ["by_decreasing"]
 def by_decreasing(values):
     """The stable order of ``values`` from the largest down (equal values keep their order):
     a counting sort where the values span at most a few times their number (colors, as the
-    recoloring's priority), numpy's stable sort of the reversed keys otherwise."""
+    recoloring's priority), numpy's stable sort of the reversed keys otherwise.
+
+    Examples
+    --------
+    >>> by_decreasing(np.array([1, 3, 1, 2])).tolist()
+    [1, 3, 0, 2]
+    """
     if values.size == 0 or values.dtype.kind not in "iu":
         return np.argsort(~values if values.dtype.kind == "b" else -values, kind="stable")
-    low = values.min()
-    if int(values.max()) - int(low) <= 4 * values.size + 1024:
-        # offsets from the least, in int64: uint64 hash priorities reach 2**64 - 1
-        return _counting_order((values - low).astype(np.int64))
+    low, high = _bounds(values)
+    if int(high) - int(low) <= 4 * values.size + 1024:
+        return _counting_order(values, low, np.int64(int(high) - int(low)))
     return np.argsort(~values, kind="stable")  # ~ reverses the order of either signedness
 
 
 @numba.njit(cache=True)
-def _counting_order(offsets):
-    high = offsets.max()
+def _bounds(values):
+    """(least, largest) of a nonempty array, in one pass."""
+    low = high = values[0]
+    for v in values:
+        low = min(low, v)
+        high = max(high, v)
+    return low, high
+
+
+@numba.njit(cache=True)
+def _counting_order(values, low, high):
+    """The counting sort of the offsets ``values - low`` (0..high, in int64: uint64 hash
+    priorities reach 2**64 - 1, their offsets here do not) from the largest down."""
     start = np.zeros(high + 2, np.int64)
-    for v in offsets:
-        start[high - v + 1] += 1
+    for v in values:
+        start[high - np.int64(v - low) + 1] += 1
     for k in range(1, start.size):
         start[k] += start[k - 1]
-    order = np.empty(offsets.size, np.int64)
-    for k in range(offsets.size):
-        slot = high - offsets[k]
+    order = np.empty(values.size, np.int64)
+    for k in range(values.size):
+        slot = high - np.int64(values[k] - low)
         order[start[slot]] = k
         start[slot] += 1
     return order
