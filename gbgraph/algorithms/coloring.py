@@ -151,6 +151,20 @@ def _same_group_won(i, start, stop, cols, vals, keys, groups):
     return g, not beaten
 
 
+def _same_color_lost(i, start, stop, cols, vals, keys, colors):
+    """i's key where a column of larger key holds i's color (no entry otherwise): with the
+    round's tentative colors written into ``colors``, the uncolored vertices that lose the
+    round, holding their keys. A colored column never holds an uncolored row's first fit,
+    so only the contests of the round are seen."""
+    c = colors[i]
+    key = keys[i]
+    beaten = False
+    for p in range(start, stop):
+        j = cols[p]
+        beaten |= (colors[j] == c) & (keys[j] > key)
+    return key, beaten
+
+
 def _free_bit(i, start, stop, cols, vals, words):
     """The lowest bit set in none of the words that row i's columns name, as a word: the
     first fit of i in a window of 64 colors at distance 2, where the columns are i's nets
@@ -239,6 +253,10 @@ CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="cha
 #: ``won<U> = t<¬((A ∘ [t_i = t_j]) ⊕max.second key > key)>``: the tentative colors that no
 #: same-color neighbour of larger key contests, in one pass.
 SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won")
+#: ``lost<U> = key<(A ∘ [c_i = c_j]) ⊕max.second key > key>``: the host's form of the
+#: contest, on the tentative colors written into ``colors`` and every vertex's key (full
+#: vectors: nothing to expand), whose result is the next round's uncolored vertices.
+SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
 FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
@@ -774,8 +792,21 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
     colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
+    # on the host a round writes its tentative colors into colors and reads every vertex's
+    # key (U at the start), so that its products expand no sparse vector and its result is
+    # the next U; the rounds a GPU records keep their verbs (t and won apart, U<¬won>)
+    host, keys_all = _sweeps(be), U
 
     def round_(U, r):  # the uncolored vertices; those that lose this round's contest
+        if hops == 1 and host:  # the tentative colors in place, the losers' taken back
+            if r == 0:  # no vertex has a color yet: every first fit is 0
+                be.assign(colors, 0, mask=U)  # colors<U> = 0
+            else:
+                t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
+                be.assign(colors, t, mask=t)  # colors<t> = t
+            lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = key<a larger key took c_i>
+            be.assign(colors, -1, mask=lost)  # colors<lost> = -1
+            return (lost,)
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
             t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
             won = be.mxv(SAME_GROUP_WON, A, (U, t), mask=U)  # won<U> = t<¬(rival > key)>
