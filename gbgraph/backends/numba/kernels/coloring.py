@@ -21,9 +21,9 @@ def by_decreasing(values):
     """
     if values.size == 0 or values.dtype.kind not in "iu":
         return np.argsort(~values if values.dtype.kind == "b" else -values, kind="stable")
-    low, high = _bounds(values)
-    if int(high) - int(low) <= 4 * values.size + 1024:
-        return _counting_order(values, low, np.int64(int(high) - int(low)))
+    low, high = (int(v) for v in _bounds(values))  # numba returns uint64 scalars as Python ints
+    if high - low <= 4 * values.size + 1024:
+        return _counting_order(values, values.dtype.type(low), np.int64(high - low))
     return np.argsort(~values, kind="stable")  # ~ reverses the order of either signedness
 
 
