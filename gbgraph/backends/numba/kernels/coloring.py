@@ -12,7 +12,7 @@ __all__ = ["by_decreasing"]
 def by_decreasing(values):
     """The stable order of ``values`` from the largest down (equal values keep their order):
     a counting sort where the values span at most a few times their number (colors, as the
-    recoloring's priority), numpy's stable sort of the reversed keys otherwise.
+    recoloring's priority), else an LSD radix sort of the reversed keys (hash priorities).
 
     Examples
     --------
@@ -24,7 +24,13 @@ def by_decreasing(values):
     low, high = (int(v) for v in _bounds(values))  # numba returns uint64 scalars as Python ints
     if high - low <= 4 * values.size + 1024:
         return _counting_order(values, values.dtype.type(low), np.int64(high - low))
-    return np.argsort(~values, kind="stable")  # ~ reverses the order of either signedness
+    # a radix sort of the keys ~v ascending: numpy's stable sort of 64-bit keys is a merge
+    # sort, 3-4 times slower (the hash priorities of 10⁶ vertices: 96 ms)
+    wide = values if values.dtype.itemsize == 8 else values.astype(np.int64)
+    keys = (~wide).astype(np.uint64)  # a signed key wraps; its sign bit flipped, it orders as unsigned
+    if wide.dtype.kind == "i":
+        keys ^= np.uint64(1 << 63)
+    return _radix_order(keys)
 
 
 @numba.njit(cache=True)
@@ -51,4 +57,33 @@ def _counting_order(values, low, high):
         slot = high - np.int64(values[k] - low)
         order[start[slot]] = k
         start[slot] += 1
+    return order
+
+
+@numba.njit(cache=True)
+def _radix_order(keys):
+    """The stable ascending order of uint64 ``keys`` (overwritten): an LSD radix sort, a
+    byte a pass, that skips the bytes every key shares."""
+    n = keys.size
+    order = np.arange(n)
+    current = keys
+    next_order = np.empty(n, np.int64)
+    next_keys = np.empty(n, np.uint64)
+    for byte in range(8):
+        shift = np.uint64(8 * byte)
+        start = np.zeros(257, np.int64)
+        for k in range(n):
+            start[((current[k] >> shift) & np.uint64(255)) + np.uint64(1)] += 1
+        if start.max() == n:  # one byte value for all: nothing moves
+            continue
+        for d in range(1, 257):
+            start[d] += start[d - 1]
+        for k in range(n):
+            d = (current[k] >> shift) & np.uint64(255)
+            slot = start[d]
+            start[d] = slot + 1
+            next_order[slot] = order[k]
+            next_keys[slot] = current[k]
+        order, next_order = next_order, order
+        current, next_keys = next_keys, current
     return order
