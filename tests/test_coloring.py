@@ -248,3 +248,19 @@ def test_rounds_give_the_ordered_passes(monkeypatch, backend, method, distance):
     result = gg.color(A, method, distance=distance, backend=backend)
     np.testing.assert_array_equal(result.colors, expected.colors)
     assert (result.n_colors, result.iterations) == (expected.n_colors, expected.iterations)
+
+
+@pytest.mark.parametrize("dtype", ["uint64", "int64", "int32", "uint32", "int8"])
+@pytest.mark.parametrize("spread", ["narrow", "wide"])
+def test_ordered_sweeps_sort_rows_as_numpys_stable_argsort(dtype, spread):
+    # the order of the numba ordered sweeps (a counting sort of narrow values, a radix sort
+    # of wide ones): by decreasing value, ties by position, as numpy's stable sort of ~v
+    from gbgraph.backends.numba.kernels.coloring import by_decreasing
+
+    rng = np.random.default_rng(len(dtype))
+    info = np.iinfo(dtype)
+    low, high = (0, 5) if spread == "narrow" else (int(info.min), int(info.max))
+    for n in (1, 2, 50, 3000):
+        values = rng.integers(low, high, n, dtype=dtype, endpoint=True)
+        values[: n // 3] = values[n // 3: 2 * (n // 3)]  # ties
+        assert by_decreasing(values).tolist() == np.argsort(~values, kind="stable").tolist()

@@ -53,11 +53,14 @@ def _window(start, stop, cols, colors, base):
 
 
 def _lowest_zero(word):
-    """The index of the lowest bit not set in ``word`` (which is not all ones)."""
-    c = 0
-    while (word >> np.uint64(c)) & np.uint64(1) != np.uint64(0):
-        c += 1
-    return c
+    """The index of the lowest bit not set in ``word`` (which is not all ones): the number
+    of ones below it, counted without a branch (a loop over the bits mispredicts its exit
+    once a row, which cost first fit half its time)."""
+    x = (~word & (word + np.uint64(1))) - np.uint64(1)  # the ones below the lowest zero
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 def _smallest_free(start, stop, cols, colors):
@@ -135,15 +138,32 @@ def _chain_depth_when_ready(i, start, stop, cols, vals, depth, position):
 
 def _same_group_won(i, start, stop, cols, vals, keys, groups):
     """The group of i, unless a column in the same group has a larger key (or i is in no
-    group: below 0): a speculative round's color, kept by priority."""
+    group: below 0): a speculative round's color, kept by priority. The row is read to its
+    end without a branch on the columns' groups, which the early rounds mispredict."""
     g = groups[i]
     if g < 0:
         return g, False
+    key = keys[i]
+    beaten = False
     for p in range(start, stop):
         j = cols[p]
-        if groups[j] == g and keys[j] > keys[i]:
-            return g, False
-    return g, True
+        beaten |= (groups[j] == g) & (keys[j] > key)
+    return g, not beaten
+
+
+def _same_color_lost(i, start, stop, cols, vals, keys, colors):
+    """i's key where a column of larger key holds i's color (no entry otherwise): with the
+    round's tentative colors written into ``colors``, the uncolored vertices that lose the
+    round, holding their keys. A colored column never holds an uncolored row's first fit,
+    so only the contests of the round are seen. The row is read to its end without a branch
+    on the columns (a test per column mispredicts where colors repeat)."""
+    c = colors[i]
+    key = keys[i]
+    beaten = False
+    for p in range(start, stop):
+        j = cols[p]
+        beaten |= (colors[j] == c) & (keys[j] > key)
+    return key, beaten
 
 
 def _free_bit(i, start, stop, cols, vals, words):
@@ -234,6 +254,10 @@ CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="cha
 #: ``won<U> = t<¬((A ∘ [t_i = t_j]) ⊕max.second key > key)>``: the tentative colors that no
 #: same-color neighbour of larger key contests, in one pass.
 SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won")
+#: ``lost<U> = key<(A ∘ [c_i = c_j]) ⊕max.second key > key>``: the host's form of the
+#: contest, on the tentative colors written into ``colors`` and every vertex's key (full
+#: vectors: nothing to expand), whose result is the next round's uncolored vertices.
+SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
 FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
@@ -515,7 +539,7 @@ def _sequential(be, graph, keys, priority, order):
         order = xp.argsort(_ordered(keys, xp.arange(n, dtype=xp.int64), priority))[::-1]
     rank = xp.empty(n, xp.int64)  # int64 ranks: the first in order ranks highest
     rank[order] = xp.arange(n, 0, -1, dtype=xp.int64)
-    colors = _first_fits(be, be.adjacency(graph), _none(be, n), be.full(n, True, "bool"),
+    colors = _first_fits(be, be.adjacency(graph), _before_sweep(be, n, keys, 1), be.full(n, True, "bool"),
                          be.full(n, rank, rank.dtype.name), 1)  # colors = first fit, by decreasing rank
     return _result(be.values(colors), 1)
 
@@ -720,6 +744,16 @@ def _none(be, n):
     return be.vector(be.xp.empty(0, be.xp.int64), be.xp.empty(0, be.xp.int64), n)
 
 
+def _before_sweep(be, n, keys, hops):
+    """The colors before a pass in order: none. On the host at distance 1, -1 at every
+    vertex in int32 where that holds every first fit (at most the largest degree): the
+    sweep reads them at random, and half the bytes of int64 take an eighth off its time
+    (Laplace3D 100³). Elsewhere (the nets, a GPU's rounds) an int64 vector without entries."""
+    if hops == 2 or not _sweeps(be):
+        return _none(be, n)
+    return be.full(n, -1, "int32" if keys.degree_bits <= 31 else "int64")
+
+
 def _ordered(keys, ids, priority):
     """The keys of ``ids`` in the vertex order ``priority``."""
     if priority == "largest_degree":
@@ -762,15 +796,32 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     vertex taking its first fit: this never adds a color and often removes one. Every step
     is a row operator passed to ``mxv``: at distance 1 :data:`FIRST_FIT` and
     :data:`SAME_GROUP_WON`, and :data:`FIRST_FIT` with ``order=`` for the passes in order; at
-    distance 2 over the nets (:func:`_first_fit_nets`, :func:`_rival_nets`).
+    distance 2 over the nets (:func:`_first_fit_nets`, :func:`_rival_nets`). On the host a
+    distance-1 round is two passes over the uncolored rows and two scatters: the first fits
+    written into ``colors`` (the first round's are all 0 and need no pass), then
+    :data:`SAME_COLOR_LOST` over those colors and every vertex's key, whose result is the
+    next round's uncolored vertices, their tentative colors set back to -1.
     """
     A = be.adjacency(graph, closed=hops == 2)
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
     U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
     colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
+    # on the host a round writes its tentative colors into colors and reads every vertex's
+    # key (U at the start), so that its products expand no sparse vector and its result is
+    # the next U; the rounds a GPU records keep their verbs (t and won apart, U<¬won>)
+    host, keys_all = _sweeps(be), U
 
     def round_(U, r):  # the uncolored vertices; those that lose this round's contest
+        if hops == 1 and host:  # the tentative colors in place, the losers' taken back
+            if r == 0:  # no vertex has a color yet: every first fit is 0
+                be.assign(colors, 0, mask=U)  # colors<U> = 0
+            else:
+                t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
+                be.assign(colors, t, mask=t)  # colors<t> = t
+            lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = key<a larger key took c_i>
+            be.assign(colors, -1, mask=lost)  # colors<lost> = -1
+            return (lost,)
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
             t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
             won = be.mxv(SAME_GROUP_WON, A, (U, t), mask=U)  # won<U> = t<¬(rival > key)>
@@ -800,7 +851,8 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     (U,), rounds = be.iterate(round_, (U,), check=check)
     if be.nvals(U):  # a round colored few: the rest in key order
         be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
-    recolored = _first_fits(be, A, _none(be, n), be.full(n, True, "bool"), colors, hops)  # by class, last first
+    recolored = _first_fits(be, A, _before_sweep(be, n, keys, hops), be.full(n, True, "bool"), colors,
+                            hops)  # by class, last first
     return _result(be.values(recolored), rounds)
 
 
