@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ._malloc import keep_freed_blocks
 from .errors import AsymmetricGraphError, AsymmetricValuesError, InvalidGraphError, UnsupportedGraphTypeError
 from .io import read_matrix_market
 
@@ -751,6 +752,9 @@ def _canonical(csr, container, weighted, name):
     from .backends.numba.kernels import canonical
 
     _check_square(csr.shape, name)
+    # the pass writes arrays of nnz entries: glibc's freed blocks kept, as the backends keep
+    # them, or each call maps and zeroes them afresh (Laplace3D 100³: 13.5 -> 10.8 ms)
+    keep_freed_blocks()
     if csr.indices.size != csr.indptr[-1]:
         csr = csr.copy()  # copy() drops storage beyond indptr[-1]
     n = csr.shape[0]
