@@ -98,6 +98,10 @@ class Graph:
         if _INPUT_CLOSED in self._cache:  # the input stored every diagonal entry: it was A + I
             indptr, indices = self._cache[_INPUT_CLOSED]
             return xp.asarray(indptr).astype(dtype), xp.asarray(indices).astype(index_dtype or dtype)
+        if xp is np:  # one compiled pass
+            from .backends.numba.kernels import canonical
+
+            return canonical.insert_diagonal(self.indptr, self.indices, dtype, index_dtype or dtype)
         indptr, indices = _insert_diagonal(xp.asarray(self.indptr), xp.asarray(self.indices), xp, dtype)
         return indptr, indices if index_dtype is None else indices.astype(index_dtype, copy=False)
 
