@@ -10,6 +10,7 @@ thresholds lets freed blocks be reused instead, at the price of the process keep
 
 import ctypes
 import ctypes.util
+import functools
 import os
 import platform
 
@@ -19,8 +20,10 @@ _MMAP = 256 << 20
 _TRIM = 512 << 20
 
 
+@functools.cache
 def keep_freed_blocks():
-    """Apply the thresholds once; returns True if they were set."""
+    """Apply the thresholds once (later calls return the first's answer, finding libc
+    costs a subprocess); returns True if they were set."""
     if os.environ.get("GBGRAPH_MALLOPT", "1") == "0" or platform.libc_ver()[0] != "glibc":
         return False
     libc = ctypes.CDLL(ctypes.util.find_library("c"))

@@ -529,9 +529,10 @@ def _decide_near(be, A, T, M, changed, status):
 
 def _least(start, stop, cols, M):
     """The least value of M over a row's columns (a closed neighbourhood is never empty),
-    read at unsigned indices (numba tests a signed index for wraparound on every read)."""
+    read at unsigned positions and indices (numba tests a signed index for wraparound on
+    every read)."""
     d = M[np.uint64(cols[start])]
-    for p in range(start + 1, stop):
+    for p in range(np.uint64(start) + np.uint64(1), np.uint64(stop)):
         d = min(d, M[np.uint64(cols[p])])
     return d
 

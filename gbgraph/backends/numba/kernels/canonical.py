@@ -20,7 +20,7 @@ import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["scan_rows", "drop_diagonal", "transpose_order"]
+__all__ = ["scan_rows", "drop_diagonal", "insert_diagonal", "transpose_order"]
 
 #: Rows whose column range is checked at once before the rows are read: the range pass
 #: leaves their entries in the cache for the row pass.
@@ -201,6 +201,39 @@ def _drop_diagonal(indptr, indices, values, has_values, new_indptr, new_indices,
                 if has_values:
                     new_values[q] = values[p]
                 q += 1
+
+
+def insert_diagonal(indptr, indices, dtype, index_dtype):
+    """(row pointers of ``dtype``, column indices of ``index_dtype``) of a sorted CSR without
+    diagonal entries with (i, i) added to every row: A + I, each row still sorted. One pass,
+    where numpy's masks and boolean scatters took eight (delaunay_n17: 19 ms)."""
+    n = indptr.size - 1
+    closed_indptr = np.empty(n + 1, dtype)
+    closed = np.empty(indices.size + n, index_dtype)
+    _insert_diagonal(indptr, indices, closed_indptr, closed)
+    return closed_indptr, closed
+
+
+@parallel_above(np.size, "indices")
+@numba.njit(cache=True, parallel=True)
+def _insert_diagonal(indptr, indices, closed_indptr, closed):
+    """Row i copied to ``indptr[i] + i`` with i before its first column above i."""
+    n = indptr.size - 1
+    for i in numba.prange(n):
+        q = indptr[i] + i
+        closed_indptr[i] = q
+        placed = False
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            if not placed and j > i:
+                closed[q] = i
+                q += 1
+                placed = True
+            closed[q] = j
+            q += 1
+        if not placed:
+            closed[q] = i
+    closed_indptr[n] = indptr[n] + n
 
 
 @numba.njit(cache=True)

@@ -2,14 +2,15 @@
 lists (one merge pass where both lists are long, a binary search of the short
 one in the long one otherwise; numpy's searchsorted of a million positions in a million
 takes ~20 random reads each), and the entries a comparison keeps (``select``) in two
-parallel passes over chunks, where numpy makes a mask and gathers twice."""
+parallel passes over chunks, or one pass in order below the parallel threshold, where numpy
+makes a mask and gathers twice."""
 
 import numba
 import numpy as np
 
 from .threads import parallel_above
 
-__all__ = ["matches", "select", "compared", "flagged", "scatter", "allowed_entries", "COMPARISONS"]
+__all__ = ["matches", "select", "kept", "trimmed", "compared", "flagged", "scatter", "allowed_entries", "COMPARISONS"]
 
 #: select's comparison codes
 COMPARISONS = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
@@ -70,8 +71,35 @@ def _keeps(op, x, thunk):
 def select(values, indices, has_indices, op, thunk):
     """(positions, values) of the entries whose value compares true with ``thunk``
     (``COMPARISONS[op]``), in order; positions are ``indices`` (or the slots, when the
-    vector is full and ``has_indices`` is False)."""
+    vector is full and ``has_indices`` is False). In order (below the parallel threshold,
+    or on one thread) in one pass (:func:`kept`), else two passes over chunks."""
+    if compared.choose(values, op, thunk) is compared.serial:
+        return trimmed(*kept(values, indices, has_indices, op, thunk))
     return flagged(compared(values, op, thunk), indices, has_indices, values)
+
+
+@numba.njit(cache=True)
+def kept(values, indices, has_indices, op, thunk):
+    """:func:`select` in one pass: every entry written at the next free slot of outputs of
+    the vector's size, which only a kept one advances (no branch on the comparison, which
+    mispredicts where about half are kept); returns (positions, values, count kept)."""
+    positions = np.empty(values.size, np.int64)
+    kept_values = np.empty(values.size, values.dtype)
+    q = 0
+    for p in range(values.size):
+        positions[q] = indices[p] if has_indices else p
+        kept_values[q] = values[p]
+        q += _keeps(op, values[p], thunk)
+    return positions, kept_values, q
+
+
+def trimmed(positions, values, count):
+    """The first ``count`` of one pass's outputs (:func:`kept`): views while they hold at
+    least an eighth of the outputs' size, else copies, so that a small result does not keep
+    a vector's size of memory."""
+    if 8 * count < positions.size:
+        return positions[:count].copy(), values[:count].copy()
+    return positions[:count], values[:count]
 
 
 @parallel_above(np.size, "values")
