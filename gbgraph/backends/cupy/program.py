@@ -331,18 +331,30 @@ class _Tracer:
 
     def verb_assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
         self._plain("assign", None, accum, replace, structure)
-        if complement or not isinstance(value, _Symbol) or mask is None:
-            raise Untraceable("assign of a scalar, without a mask or under a complemented mask")
+        if complement or mask is None or not isinstance(w, Vector) or w.indices is not None or \
+                w.count is not None or w.size != self.n or w.dtype not in kernels._C_TYPES:
+            raise Untraceable("assign without a mask, under a complemented mask, or into a vector that is not full")
         m = self._vector(mask, "assign")
-        if m.structure != value.structure or not isinstance(w, Vector) or w.indices is not None or \
-                w.count is not None or w.size != self.n or w.dtype != value.dtype:
-            raise Untraceable("assign into a vector that is not full, or where the mask is not the value's pattern")
         target = self._external(w.values)
+        if isinstance(value, _Symbol):
+            if m.structure != value.structure or w.dtype != value.dtype:
+                raise Untraceable("assign where the mask is not the value's pattern, or of another type")
 
-        def emit(c):
-            return f"if ({c.present(value)}) {c.array(target)}[i] = {c.value(value)};"
+            def emit(c):
+                return f"if ({c.present(value)}) {c.array(target)}[i] = {c.value(value)};"
 
-        self.nodes.append(_Node(None, own=(value, m), writes=(target,), emit=emit))
+            self.nodes.append(_Node(None, own=(value, m), writes=(target,), emit=emit))
+            return w
+        from ..numba import generic
+
+        if not isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
+            raise Untraceable("assign of a vector from outside the round")
+        scalar = self._scalar(generic.cast(np.asarray(value, generic.scalar_dtype(value)), w.dtype)[()])
+
+        def emit(c):  # GraphBLAS casts the scalar to w's type (the verb-by-verb assign's rule)
+            return f"if ({c.present(m)}) {c.array(target)}[i] = {c.array(scalar)};"
+
+        self.nodes.append(_Node(None, own=(m,), writes=(target,), emit=emit))
         return w
 
     # ---- index-unary operators --------------------------------------------------------
