@@ -137,22 +137,24 @@ def _start(stamp):
 def _workload():
     """The everyday calls on small graphs: first on ``suitesparse``, then on ``numba``.
 
-    The session that started the warm-up is running on ``suitesparse`` meanwhile, and that
-    backend runs gbgraph's user-defined operators (MIS-2's ``decide``, coloring's row
-    operators, ...) in the generated numba kernels: the same ones the numba backend runs,
-    so compiling them here first lets that session find them cached a second or two later,
-    while it is still loading its graph (``gbgraph mis2 laplace3d:50``). So the suitesparse
-    calls run first, in the order of a first session (``benchmarks/bench_first_use.py``),
-    on graphs made with scipy and numpy (:func:`_small_graphs`), not with the generator and
-    :func:`gbgraph.as_graph`, whose kernels that session compiles itself before anything
-    else. Then the numba calls compile the serial twins (kernels/threads.py) and dtypes
-    that the same calls on a graph of any size below the parallel threshold use."""
+    The session that started the warm-up runs on ``suitesparse`` meanwhile, and that backend
+    runs gbgraph's user-defined operators (MIS-2's ``decide`` and ``undecided``, coloring's
+    row operators, ...) in the generated numba kernels, the numba backend's own: compiled
+    here first, that session finds them cached. So the calls run on ``suitesparse`` first,
+    on graphs made with scipy and numpy (:func:`_small_graphs`) rather than by the generator
+    and :func:`gbgraph.as_graph`, whose kernels that session compiles itself before anything
+    else: MIS-2 (a second of compiling, so that ``gbgraph mis2 laplace3d:50`` finds it
+    cached once it has loaded its graph), then the partitioner (its compiled steps outside
+    the backend, initial partition and refinement, run on either backend and take long to
+    compile: a session that partitions a few seconds in finds them cached), then the other
+    everyday calls. Then the numba calls compile the serial twins (kernels/threads.py) and
+    dtypes that the same calls on a graph of any size below the parallel threshold use."""
     import gbgraph as gg
 
     pattern, matrix, absolute = _small_graphs()
-    calls = (lambda b: gg.mis2(pattern, backend=b), lambda b: gg.color(pattern, backend=b),
-             lambda b: gg.aggregate(matrix, backend=b), lambda b: gg.coarsen(matrix, backend=b),
-             lambda b: gg.color(pattern, distance=2, backend=b), lambda b: gg.partition(absolute, 2, backend=b),
+    calls = (lambda b: gg.mis2(pattern, backend=b), lambda b: gg.partition(absolute, 2, backend=b),
+             lambda b: gg.color(pattern, backend=b), lambda b: gg.aggregate(matrix, backend=b),
+             lambda b: gg.coarsen(matrix, backend=b), lambda b: gg.color(pattern, distance=2, backend=b),
              lambda b: gg.mis1(pattern, backend=b))
     for call in calls:
         call("suitesparse")
