@@ -6,10 +6,14 @@ cache (a fresh install, a new numba, a CI runner) the first calls of a session u
 a minute compiling. Instead, the first request for the default CPU backend
 (:func:`gbgraph.backends.backend` with None) starts ``python -m gbgraph._warmup`` in a
 process of its own, at the lowest priority, which runs the everyday algorithms on small
-graphs with ``backend="numba"`` (so that numba compiles and caches what they use) and then
-leaves a stamp beside numba's cache. Until the stamp is there, the default is
-``suitesparse``, which compiles nothing and gives the same results bit for bit
-(tests/test_identity.py); from then on, in this process and every later one, it is
+graphs with ``backend="suitesparse"``, then with ``backend="numba"`` (so that numba compiles
+and caches what they use: the suitesparse backend's user-defined operators first, which the
+process that started it is about to need; see :func:`_workload`) and then leaves a stamp
+beside numba's cache. Until the stamp is there, the default is
+``suitesparse``, which gives the same results bit for bit (tests/test_identity.py) and
+compiles only the kernels of gbgraph's user-defined operators, those the warm-up compiles
+first (a second or two of compiling for MIS-2, none once the warm-up has cached them);
+from then on, in this process and every later one, it is
 ``numba``. A backend named explicitly is always used.
 
 The stamp lives in the directory numba caches the kernels in (``__pycache__`` beside them,
