@@ -156,8 +156,8 @@ def test_warmup_graphs_are_what_as_graph_makes():
 def test_warmup_compiles_what_suitesparse_mis2_needs_first(tmp_path):
     # the warm-up's first call, on its scipy-made graph, leaves every kernel that a session's
     # suitesparse MIS-2 runs in the cache: that session then compiles nothing for it
-    _run("from gbgraph import _warmup; import gbgraph as gg; gg.mis2(_warmup._small_graphs()[0], backend='suitesparse')",
-         tmp_path, GBGRAPH_WARMUP="0")
+    _run("import gbgraph as gg; from gbgraph._warmup import _small_graphs; "
+         "gg.mis2(_small_graphs()[0], backend='suitesparse')", tmp_path, GBGRAPH_WARMUP="0")
     code = """
         from numba.core import event
         import gbgraph as gg
@@ -176,3 +176,17 @@ def test_warmup_compiles_what_suitesparse_mis2_needs_first(tmp_path):
     """
     size, compiled = _run(code, tmp_path, GBGRAPH_WARMUP="0")
     assert int(size) > 0 and compiled == "0"
+
+
+def test_warmup_runs_suitesparse_first_mis2_then_the_partitioner(monkeypatch):
+    from gbgraph import _warmup
+
+    calls = []
+    for name in ("mis2", "partition", "color", "aggregate", "coarsen", "mis1"):
+        monkeypatch.setattr(gg, name, lambda *args, backend, _name=name, **options: calls.append((_name, backend)))
+    monkeypatch.setattr(gg, "as_graph", lambda A: calls.append(("as_graph", None)))
+    _warmup._workload()
+    backends = [backend for _, backend in calls]
+    assert calls[:2] == [("mis2", "suitesparse"), ("partition", "suitesparse")]
+    last_suitesparse = max(k for k, backend in enumerate(backends) if backend == "suitesparse")
+    assert last_suitesparse < calls.index(("as_graph", None)) < backends.index("numba")
