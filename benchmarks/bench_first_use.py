@@ -72,11 +72,11 @@ while True:
 """
 
 
-def timed(command, env, timeout=900):
-    """(wall seconds, CPU seconds, standard output) of ``command`` run to its end."""
+def timed(command, env, timeout=900, cwd=ROOT):
+    """(wall seconds, CPU seconds, standard output) of ``command`` run to its end in ``cwd``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
@@ -99,26 +99,27 @@ def wait_for_kernels(cache, limit):
     return None
 
 
-def first_use(mode, size, cli_graph, repeats, wait_limit):
-    """One run of the first-use part in a fresh cache; a dict of its figures."""
+def first_use(mode, size, cli_graph, repeats, wait_limit, tree=ROOT):
+    """One run of the first-use part in a fresh cache, of the gbgraph in ``tree``; a dict of
+    its figures."""
     cache = tempfile.mkdtemp(prefix="gbgraph-first-use-")
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(tree), PYTHONUNBUFFERED="1")
     env.pop("GBGRAPH_WARMUP", None)
     if mode == "off":
         env["GBGRAPH_WARMUP"] = "0"
     try:
         start = time.perf_counter()
-        wall, cpu, out = timed([sys.executable, "-c", SIX_CALLS.format(size=size)], env)
-        row = {"mode": mode, "size": size, "six calls wall s": wall, "six calls cpu s": cpu,
+        wall, cpu, out = timed([sys.executable, "-c", SIX_CALLS.format(size=size)], env, cwd=tree)
+        row = {"tree": str(tree), "mode": mode, "size": size, "six calls wall s": wall, "six calls cpu s": cpu,
                "steps s": json.loads(out.strip().splitlines()[-1])}
         ready = wait_for_kernels(cache, wait_limit)
         row["kernels ready after s"] = None if ready is None else time.perf_counter() - start
         shutil.rmtree(cache)
         os.makedirs(cache)
         cli = [sys.executable, "-m", "gbgraph.cli", "mis2", cli_graph]
-        runs = [timed(cli, env) for _ in range(1 + repeats)]
+        runs = [timed(cli, env, cwd=tree) for _ in range(1 + repeats)]
         ready = wait_for_kernels(cache, wait_limit)
-        runs.append(timed(cli, env))
+        runs.append(timed(cli, env, cwd=tree))
         row["cli first s"] = runs[0][0]
         row["cli first cpu s"] = runs[0][1]
         row["cli repeats s"] = [r[0] for r in runs[1:-1]]
@@ -192,6 +193,9 @@ def main():
     parser.add_argument("--threads-list", type=int, nargs="*", default=[1, 2], help="numba threads to measure")
     parser.add_argument("--repeat", type=int, default=30, help="mis2 calls per busy-machine figure")
     parser.add_argument("--skip", choices=["first-use", "busy"], help="leave one part out")
+    parser.add_argument("--trees", nargs="*", default=[str(ROOT)], metavar="DIR",
+                        help="gbgraph source trees whose first use is measured, one run of each in turn, "
+                             "--runs times (A/B: this tree and an exported older one; default: this tree)")
     parser.add_argument("--json", metavar="FILE", default=str(ROOT / "benchmarks" / "results" / "first-use-cpu.json"),
                         help="where to write the results (default results/first-use-cpu.json)")
     args = parser.parse_args()
@@ -200,9 +204,10 @@ def main():
     if args.skip != "first-use":
         for mode in args.modes:
             for _ in range(args.runs):
-                row = first_use(mode, args.size, args.cli_graph, args.repeats, args.wait)
-                first.append(row)
-                print(json.dumps(row))
+                for tree in args.trees:
+                    row = first_use(mode, args.size, args.cli_graph, args.repeats, args.wait, pathlib.Path(tree))
+                    first.append(row)
+                    print(json.dumps(row), flush=True)
     busy_rows = []
     if args.skip != "busy":
         busy_rows = busy(args.busy_size, args.threads_list, args.repeat)

@@ -6,10 +6,14 @@ cache (a fresh install, a new numba, a CI runner) the first calls of a session u
 a minute compiling. Instead, the first request for the default CPU backend
 (:func:`gbgraph.backends.backend` with None) starts ``python -m gbgraph._warmup`` in a
 process of its own, at the lowest priority, which runs the everyday algorithms on small
-graphs with ``backend="numba"`` (so that numba compiles and caches what they use) and then
-leaves a stamp beside numba's cache. Until the stamp is there, the default is
-``suitesparse``, which compiles nothing and gives the same results bit for bit
-(tests/test_identity.py); from then on, in this process and every later one, it is
+graphs with ``backend="suitesparse"``, then with ``backend="numba"`` (so that numba compiles
+and caches what they use: the suitesparse backend's user-defined operators first, which the
+process that started it is about to need; see :func:`_workload`) and then leaves a stamp
+beside numba's cache. Until the stamp is there, the default is
+``suitesparse``, which gives the same results bit for bit (tests/test_identity.py) and
+compiles only the kernels of gbgraph's user-defined operators, those the warm-up compiles
+first (a second or two of compiling for MIS-2, none once the warm-up has cached them);
+from then on, in this process and every later one, it is
 ``numba``. A backend named explicitly is always used.
 
 The stamp lives in the directory numba caches the kernels in (``__pycache__`` beside them,
@@ -135,23 +139,58 @@ def _start(stamp):
 
 
 def _workload():
-    """The everyday calls on a small graph, on ``numba``: each compiles the kernels (serial
-    twins, kernels/threads.py) and dtypes that the same call on a graph of any size below the
-    parallel threshold uses. First the partitioner on ``suitesparse``: its compiled steps
-    outside the backend (initial partition, refinement) run on either, so the session that
-    started the warm-up finds them cached if it partitions a few seconds later."""
+    """The everyday calls on small graphs: first on ``suitesparse``, then on ``numba``.
+
+    The session that started the warm-up runs on ``suitesparse`` meanwhile, and that backend
+    runs gbgraph's user-defined operators (MIS-2's ``decide`` and ``undecided``, coloring's
+    row operators, ...) in the generated numba kernels, the numba backend's own: compiled
+    here first, that session finds them cached. So the calls run on ``suitesparse`` first,
+    on graphs made with scipy and numpy (:func:`_small_graphs`) rather than by the generator
+    and :func:`gbgraph.as_graph`, whose kernels that session compiles itself before anything
+    else: MIS-2 (a second of compiling, so that ``gbgraph mis2 laplace3d:50`` finds it
+    cached once it has loaded its graph), then the partitioner (its compiled steps outside
+    the backend, initial partition and refinement, run on either backend and take long to
+    compile: a session that partitions a few seconds in finds them cached), then the other
+    everyday calls. Then the numba calls compile the serial twins (kernels/threads.py) and
+    dtypes that the same calls on a graph of any size below the parallel threshold use."""
     import gbgraph as gg
 
-    A = gg.generators.laplace3d(4)
-    pattern = abs(A)
-    gg.partition(pattern, 2, backend="suitesparse")
-    gg.mis2(A, backend="numba")
-    gg.color(A, backend="numba")
-    gg.aggregate(A, backend="numba")
-    gg.coarsen(A, backend="numba")
-    gg.color(A, distance=2, backend="numba")
-    gg.partition(pattern, 2, backend="numba")
-    gg.mis1(A, backend="numba")
+    pattern, matrix, absolute = _small_graphs()
+    calls = (lambda b: gg.mis2(pattern, backend=b), lambda b: gg.partition(absolute, 2, backend=b),
+             lambda b: gg.color(pattern, backend=b), lambda b: gg.aggregate(matrix, backend=b),
+             lambda b: gg.coarsen(matrix, backend=b), lambda b: gg.color(pattern, distance=2, backend=b),
+             lambda b: gg.mis1(pattern, backend=b))
+    for call in calls:
+        call("suitesparse")
+    gg.as_graph(gg.generators.laplace3d(4))  # the generator's and as_graph's kernels, for later sessions
+    for call in calls:
+        call("numba")
+
+
+def _small_graphs(size=4):
+    """(pattern, matrix, absolute): the Graphs that :func:`gbgraph.as_graph` makes of
+    ``A = laplace3d(size)`` with ``weights=False``, of A and of ``abs(A)``, made by scipy and
+    numpy (tests/test_first_use.py checks that they are equal)."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from .graph import _INPUT_CLOSED, Graph
+
+    path = sp.diags_array([np.ones(size - 1), np.ones(size - 1)], offsets=[-1, 1], shape=(size, size))
+    eye = sp.eye_array(size)
+    closed = (sp.kron(sp.kron(eye, eye), path) + sp.kron(sp.kron(eye, path), eye) + sp.kron(sp.kron(path, eye), eye)
+              + sp.eye_array(size ** 3)).tocsr()
+    closed.sort_indices()
+    n = closed.shape[0]
+    closed_indptr, closed_indices = closed.indptr.astype(np.int64), closed.indices.astype(np.int32)
+    rows = np.repeat(np.arange(n), np.diff(closed_indptr))
+    off = closed_indices != rows
+    indptr, indices = closed_indptr - np.arange(n + 1), closed_indices[off]
+    graphs = tuple(Graph(n, indptr.copy(), indices.copy(), weights) for weights in
+                   (None, np.full(indices.size, -1.0), np.ones(indices.size)))
+    for graph in graphs:
+        graph._cache[_INPUT_CLOSED] = (closed_indptr, closed_indices)
+    return graphs
 
 
 def main(stamp):

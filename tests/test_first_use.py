@@ -134,3 +134,59 @@ def test_a_failed_warmup_still_leaves_its_stamp(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="no compiler"):
         _warmup.main(str(stamp))
     assert stamp.exists() and not (tmp_path / "gbgraph-warm-test.lock").exists()
+
+
+def test_warmup_graphs_are_what_as_graph_makes():
+    from gbgraph import _warmup
+
+    A = laplace3d(4)
+    for mine, reference in zip(_warmup._small_graphs(), (gg.as_graph(A, weights=False), gg.as_graph(A),
+                                                         gg.as_graph(abs(A)))):
+        assert (mine.n, mine.container) == (reference.n, reference.container)
+        arrays = [(mine.indptr, reference.indptr), (mine.indices, reference.indices),
+                  *zip(mine.input_closed_csr(), reference.input_closed_csr())]
+        if reference.weights is None:
+            assert mine.weights is None
+        else:
+            arrays.append((mine.weights, reference.weights))
+        for a, b in arrays:
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_warmup_compiles_what_suitesparse_mis2_needs_first(tmp_path):
+    # the warm-up's first call, on its scipy-made graph, leaves every kernel that a session's
+    # suitesparse MIS-2 runs in the cache: that session then compiles nothing for it
+    _run("import gbgraph as gg; from gbgraph._warmup import _small_graphs; "
+         "gg.mis2(_small_graphs()[0], backend='suitesparse')", tmp_path, GBGRAPH_WARMUP="0")
+    code = """
+        from numba.core import event
+        import gbgraph as gg
+        G = gg.as_graph(gg.generators.laplace3d(6))
+        compiled = []
+
+        class Recorder(event.Listener):
+            def on_start(self, e):
+                compiled.append(e.data["dispatcher"])
+
+            def on_end(self, e):
+                pass
+
+        event.register("numba:compile", Recorder())
+        print(gg.mis2(G, backend="suitesparse").vertices.size, len(compiled))
+    """
+    size, compiled = _run(code, tmp_path, GBGRAPH_WARMUP="0")
+    assert int(size) > 0 and compiled == "0"
+
+
+def test_warmup_runs_suitesparse_first_mis2_then_the_partitioner(monkeypatch):
+    from gbgraph import _warmup
+
+    calls = []
+    for name in ("mis2", "partition", "color", "aggregate", "coarsen", "mis1"):
+        monkeypatch.setattr(gg, name, lambda *args, backend, _name=name, **options: calls.append((_name, backend)))
+    monkeypatch.setattr(gg, "as_graph", lambda A: calls.append(("as_graph", None)))
+    _warmup._workload()
+    backends = [backend for _, backend in calls]
+    assert calls[:2] == [("mis2", "suitesparse"), ("partition", "suitesparse")]
+    last_suitesparse = max(k for k, backend in enumerate(backends) if backend == "suitesparse")
+    assert last_suitesparse < calls.index(("as_graph", None)) < backends.index("numba")

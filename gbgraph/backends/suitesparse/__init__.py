@@ -607,8 +607,11 @@ def _thunk_arrays(verb, op, u, thunk, unpacked=None):
 @contextlib.contextmanager
 def _vector_arrays(v):
     """(sorted int64 indices or None when full, values) of a vector's entries: its own
-    arrays, unpacked and packed back after (use them inside only), or copies of them."""
-    parts = v.ss.unpack()
+    arrays, unpacked and packed back after (use them inside only), or copies of them.
+    Sorted on the way out: SuiteSparse leaves some results jumbled (a push, ``vxm``), and
+    the entries computed from these indices are packed as sorted
+    (tests/test_suitesparse_jumbled.py)."""
+    parts = v.ss.unpack(sort=True)
     try:
         values, form = parts["values"], parts["format"]
         if form == "bitmap":
