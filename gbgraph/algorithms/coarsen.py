@@ -137,9 +137,9 @@ def coarse_graph(A, labels, method="spgemm", *, low_degree_end=None, backend=Non
     weights in row-major order the way ``numpy.add.reduceat`` does, on either device, so its
     results are the same bit for bit on the CPU and the GPU.
 
-    ``"sort"`` is the fastest method on both backends: compiled kernels on the CPU (a stable
-    counting sort of the crossing entries, ``backends/numba/kernels/coarse.py``), one
-    CUDA kernel on the GPU. ``"spgemm"`` pays the fixed cost of a few GraphBLAS calls, which
+    ``"sort"`` is the fastest method on both backends: compiled kernels on the CPU (the
+    crossing entries scattered by coarse row, then each row deduplicated and sorted,
+    ``backends/numba/kernels/coarse.py``), one CUDA kernel on the GPU. ``"spgemm"`` pays the fixed cost of a few GraphBLAS calls, which
     dominates below about 50,000 vertices; ``"hash"`` is array code.
 
     References
