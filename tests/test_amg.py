@@ -143,12 +143,13 @@ def test_stall_after_coarsening_keeps_the_levels_before():
     assert [level.A.shape[0] for level in ml.levels] == [100, coarse]
 
 
-def test_galerkin_product_on_the_backend(monkeypatch):
-    # large levels multiply on the backend; here every level does
-    monkeypatch.setattr(gg.amg, "_GALERKIN_ON_BACKEND", 0)
+def test_large_galerkin_products_have_sorted_rows(monkeypatch):
+    # large levels get sorted rows and int64 indices; here every level does
+    monkeypatch.setattr(gg.amg, "_SORTED_GALERKIN", 0)
     A = laplace3d(11, 10, 9)
     ml = gg.amg.smoothed_aggregation_solver(A, max_coarse=20)
     assert len(ml.levels) >= 3
     for fine, coarse in zip(ml.levels, ml.levels[1:]):
-        assert isinstance(coarse.A, sp.csr_array)
+        assert isinstance(coarse.A, sp.csr_array) and coarse.A.indices.dtype == np.int64
+        assert all(np.all(np.diff(coarse.A.indices[a:b]) > 0) for a, b in zip(coarse.A.indptr, coarse.A.indptr[1:]))
         np.testing.assert_allclose(coarse.A.toarray(), (fine.R @ fine.A @ fine.P).toarray(), rtol=1e-12, atol=1e-12)

@@ -67,7 +67,9 @@ def full_vector(be, values):
 def _heaviest(i, start, stop, cols, vals, keys):
     """Row i's column j maximising ``(A(i, j), keys(j))`` among the j with a key (keys are
     nonzero; 0 is the fill of an absent one): the first candidate, then any heavier one or
-    one of equal weight and a larger key. A pattern's values are all True, so keys decide."""
+    one of equal weight and a larger key. A pattern's values are all True, so keys decide.
+    The comparison is computed, not branched on, so that the compiler selects without
+    jumps: equal weights leave it to the keys, whose order is as good as random."""
     p = start
     while p < stop and keys[cols[p]] == 0:
         p += 1
@@ -77,14 +79,13 @@ def _heaviest(i, start, stop, cols, vals, keys):
     heaviest = vals[p]
     best = keys[column]
     for q in range(p + 1, stop):
-        j = cols[q]
+        j = np.int64(cols[q])
         key = keys[j]
-        if key != 0:
-            w = vals[q]
-            if w > heaviest or (w == heaviest and key > best):
-                heaviest = w
-                best = key
-                column = np.int64(j)
+        w = vals[q]
+        better = (key != 0) & ((w > heaviest) | ((w == heaviest) & (key > best)))
+        heaviest = w if better else heaviest
+        best = key if better else best
+        column = j if better else column
     return column, True
 
 

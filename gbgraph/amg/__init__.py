@@ -29,8 +29,8 @@ from .setup import _unpack, build_levels
 
 __all__ = ["smoothed_aggregation_solver"]
 
-#: Galerkin products of matrices with at least this many entries run on the backend
-_GALERKIN_ON_BACKEND = 1 << 20
+#: Galerkin products of matrices with at least this many entries get sorted rows (:func:`_galerkin`)
+_SORTED_GALERKIN = 1 << 20
 
 
 def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None, symmetry="hermitian",
@@ -153,7 +153,7 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
         AggOp = _aggregation_operator(C, aggregation, be)
         if _stalled(AggOp.shape[1], AggOp.shape[0], depth + 1, "rows"):  # coarsen's rule: keep 95% or less
             break
-        levels.append(_next_level(levels[-1], C, AggOp, smooth[depth], improve_candidates[depth], symmetry, keep, be))
+        levels.append(_next_level(levels[-1], C, AggOp, smooth[depth], improve_candidates[depth], symmetry, keep))
     for level in levels[:-1]:
         if _uses("chebyshev", presmoother, postsmoother):  # ρ(A) as on the GPU; pyamg reads A.rho
             level.A.rho = spectral_radius(level.A)
@@ -237,7 +237,7 @@ def _checked_candidates(B, A):
     return B
 
 
-def _next_level(level, C, AggOp, smooth, improve, symmetry, keep, be):
+def _next_level(level, C, AggOp, smooth, improve, symmetry, keep):
     """Build P and R from level.A's aggregates, and return the coarse level."""
     from pyamg.aggregation import fit_candidates
     from pyamg.multilevel import MultilevelSolver
@@ -253,7 +253,7 @@ def _next_level(level, C, AggOp, smooth, improve, symmetry, keep, be):
         level.C, level.AggOp, level.T = C, AggOp, T
     level.P, level.R = P, R
     coarse = MultilevelSolver.Level()
-    coarse.A = _galerkin(be, R, A, P)
+    coarse.A = _galerkin(R, A, P)
     coarse.A.symmetry = symmetry
     coarse.B = B
     return coarse
@@ -340,28 +340,20 @@ def _strength(A, strength):
     return sp.csr_array(functions[name](A, **options))
 
 
-def _galerkin(be, R, A, P):
-    """``R (A P)``: two ``plus_times`` products on the backend, back as a scipy CSR, or for a
-    matrix of fewer than ``_GALERKIN_ON_BACKEND`` entries scipy's products. The backend's
-    threads pay on the large levels (Laplace3D 100³, second level, 5 million entries: about
-    0.3 s against 0.55 s for scipy); below a million entries the conversions cost about as
-    much as they save, and on a busy machine a parallel product can take ten times as long.
+def _galerkin(R, A, P):
+    """``R (A P)`` by scipy's products, as a CSR array.
 
     A P first: its n × k product is about as large as P, where R A (k × n) holds every fine
-    column that a coarse row reaches (Laplace3D 100³, first two levels: about 20% less
-    time). Each operand is converted by one copy, handed over to the backend.
+    column that a coarse row reaches. The products add each entry's terms row by row, in the
+    order of R's and A P's entries, as the backend's ``plus_times`` products did for the
+    levels of at least ``_SORTED_GALERKIN`` entries; those levels get their rows sorted and
+    int64 indices, the form those products gave them, so that the smoothers sweep every row
+    in the same order and the hierarchy is the same bit for bit. scipy's products cost less
+    than half the backend's (Laplace3D 100³, first level: 0.63 s against 1.41 s of one
+    core's time), and do not wait on a second thread on a busy machine.
     """
-    if A.nnz < _GALERKIN_ON_BACKEND:
-        return sp.csr_array(R @ (A @ P))
-    xp = be.xp
-
-    def matrix(M):
-        M = sp.csr_array(M)
-        return be.matrix(xp.array(M.indptr, dtype=np.int64), xp.array(M.indices, dtype=np.int64), ncols=M.shape[1],
-                         values=xp.array(M.data), copy=False)
-
-    AP = be.mxm("plus_times", matrix(A), matrix(P))  # AP = A ⊕plus.times P
-    RAP = be.mxm("plus_times", matrix(R), AP)  # RAP = R ⊕plus.times AP
-    indptr, indices, values = be.to_csr(RAP)
-    k = P.shape[1]
-    return sp.csr_array((np.asarray(values), np.asarray(indices), np.asarray(indptr)), shape=(k, k))
+    RAP = sp.csr_array(R @ (A @ P))
+    if A.nnz < _SORTED_GALERKIN:
+        return RAP
+    RAP.sort_indices()
+    return sp.csr_array((RAP.data, RAP.indices.astype(np.int64), RAP.indptr.astype(np.int64)), shape=RAP.shape)

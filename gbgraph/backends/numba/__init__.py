@@ -427,7 +427,7 @@ class NumbaBackend(Backend):
         """Gilbert et al.'s construction with sort-based deduplication as numba kernels
         (``kernels/coarse.py``): the CSR arrays of :func:`gbgraph.coarse_graph`'s ``"sort"``
         method, bit for bit, two-sided or (``low_degree_end``) one-sided; None for weights
-        that are not float64, which the kernels do not sum, or a graph of 2³² entries."""
+        that are not float64, which the kernels do not sum."""
         if graph.weights is not None and graph.weights.dtype != np.float64:
             return None
         return coarse.coarse_by_sort(graph.indptr, graph.indices, labels, k, graph.weights, low_degree_end)

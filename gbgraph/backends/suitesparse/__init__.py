@@ -100,6 +100,16 @@ class SuiteSparseBackend(Backend):
     def values(self, v):
         return v.to_coo(indices=False)[1]
 
+    def fused(self, algorithm):
+        """``"coarse_by_sort"``: the numba backend's compiled construction of coarse graphs,
+        which reads the graph's host arrays as they are (the numpy path's result, bit for
+        bit); no other algorithm is fused here."""
+        if algorithm != "coarse_by_sort":
+            return None
+        from .. import backend
+
+        return backend("numba").fused(algorithm)
+
     def extract_tuples(self, x):
         if isinstance(x, gb.Matrix):
             rows, cols, values = x.to_coo()

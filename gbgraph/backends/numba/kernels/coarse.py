@@ -1,4 +1,5 @@
-"""Coarse graphs by Gilbert et al.'s sort construction, compiled: the CPU twin of coarse.cu.
+"""Coarse graphs by Gilbert et al.'s vertex-centric construction, compiled: the CPU twin
+of coarse.cu.
 
 GraphBLAS form: ``A_c = select(offdiag, Pᵀ ⊕plus.second (A ⊕plus.first P))``, P the
 n × k aggregation operator (``P(i, labels[i]) = 1``), computed as Algorithm 6 of [1]_: each
@@ -14,11 +15,15 @@ only at the end whose aggregate has the smaller estimate (its number of crossing
 ties by the smaller fine id), and a coarse edge (a, b) then adds the group sums of (a, b) and
 (b, a), as that function's second deduplication does.
 
-The grouping is a stable counting sort of the crossing entries, first by coarse column, then
-by coarse row, so that each coarse edge's entries end up side by side, still in row-major
-order. Each parallel pass works on contiguous ranges (of fine rows, coarse columns or coarse
-rows) and writes into room reserved for its range, in range order: the result does not
-depend on the number of threads.
+Each coarse row is built on its own, the way a sparse accumulator builds a row of a product
+(Gustavson): its members' rows are read once, in order, each new coarse column taking the
+next slot of the row (a per-thread array over the k aggregates remembers the slot of each
+column seen, and is cleared after the row); the row's columns are then sorted, and the
+entries, buffered in row-major order, are put in runs by column, which keeps each run in
+row-major order. The members of each aggregate come from a counting sort of the labels.
+Parallel passes work on contiguous ranges (of fine rows or coarse rows) and write into room
+reserved for their range, in range order: the result does not depend on the number of
+threads.
 
 References
 ----------
@@ -41,6 +46,9 @@ _PW_BLOCKSIZE = 128
 #: parallel region pays for itself on a busy machine too (threads.py)
 _ENTRIES_PER_THREAD = PARALLEL_WORK // 2
 
+#: a coarse row of at most this many columns is sorted by insertion, longer ones by numba's sort
+_INSERTION = 24
+
 
 def coarse_by_sort(indptr, indices, labels, k, weights=None, low_degree_end=False):
     """CSR arrays of the coarse graph of ``labels``: int64 row pointers and columns.
@@ -60,44 +68,36 @@ def coarse_by_sort(indptr, indices, labels, k, weights=None, low_degree_end=Fals
 
     Returns
     -------
-    indptr, indices, values : numpy.ndarray, or None
-        Rows sorted by column, no diagonal; None for a graph beyond the kernels' 32-bit entry
-        positions (2³² entries, or 2³⁰ aggregates with weights).
+    indptr, indices, values : numpy.ndarray
+        Rows sorted by column, no diagonal.
 
     Notes
     -----
-    Four passes, each over contiguous data but for its scattered writes (reading the rows of
-    each aggregate's members in turn, as coarse.cu does, waits on memory at every member):
+    Three passes over the fine graph's rows or the labels, each over contiguous ranges:
 
-    1. scatter the crossing entries (u, v), in row-major order, into the segment of their
-       coarse column ``labels[v]``, as ``(2 labels[u] + [u < v], position)``. The pattern is
-       symmetric, so column b's segment needs as many slots as the rows of b's members
-       have entries; with several threads, each range of fine rows first counts its
-       crossing entries per column, and gets a segment of its own in each column;
-    2. count the kept entries of each coarse row; a column's crossing entries are as many as
-       its row's, the estimates C' (l.1-10);
-    3. scatter the kept entries, column by column, into the segment of their coarse row, as
-       ``(labels[v], position)``: each coarse edge's entries are now side by side, in
-       row-major order;
-    4. sum the weights of each run of equal columns (l.20-21) in place, then pack the rows.
+    1. the members of each aggregate, ascending, by a counting sort of the labels, and the
+       entries of each aggregate's members' rows (the room its coarse row may need);
+    2. with ``low_degree_end``, the crossing entries of each aggregate, the estimates C'
+       (l.1-10);
+    3. each coarse row a (l.11-21): its members' kept crossing entries (u, v) give the
+       distinct columns ``labels[v]`` in order of appearance and, for weights, a buffer of
+       ``(slot, weight)`` in row-major order; the columns are sorted, and each column's
+       weights gathered in order and summed as ``np.add.reduceat`` would (counts without
+       weights). Each range of coarse rows writes its rows one after the other from the
+       start of its room; a last copy closes the gaps between ranges.
     """
     # a thread per _ENTRIES_PER_THREAD entries: on small graphs a parallel region costs more
     # than it saves (more so on a busy machine, where a worker may not run for a time slice),
     # and one thread runs the serial twins, which compile without a parfor (threads.py)
     threads = int(min(numba.get_num_threads(), max(1, indptr[-1] // _ENTRIES_PER_THREAD)))
     weighted = weights is not None
-    # keys: 2 labels[u] + [u < v] or labels[v], followed for weights by the entry's position
-    # in 32 bits (the weight is read at the end); patterns need no position
-    shift = 32 if weighted else 0
-    if (2 * k + 2) << shift >= 2**63 or indptr[-1] >= 1 << 32:
-        return None
-    key_type = np.empty(0, np.int32 if shift == 0 and 2 * k + 1 < 2**31 else np.int64)
+    key_type = np.int32 if k < 2**31 else np.int64  # coarse columns while they are sorted and summed
     arguments = (indptr, indices, labels, k, weights if weighted else np.zeros(0), weighted, low_degree_end,
-                 key_type, shift, threads)
+                 np.empty(0, key_type), threads)
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        coarse_ptr, columns, sums, counts = _twin(_coarse_by_sort, threads)(*arguments)
+        coarse_ptr, columns, sums, counts = _twin(_coarse_by_rows, threads)(*arguments)
         values = sums if weighted else counts
         if low_degree_end:  # l.22: the other end of every coarse edge
             return _twin(_add_transpose, threads)(coarse_ptr, columns, values, threads)
@@ -112,37 +112,206 @@ def _twin(kernel, threads):
 
 
 @numba.njit(cache=True)
-def _coarse_by_sort(indptr, indices, labels, k, weights, weighted, low_degree_end, key_type, shift, threads):
+def _coarse_by_rows(indptr, indices, labels, k, weights, weighted, low_degree_end, key_type, threads):
     """The passes of :func:`coarse_by_sort`, each a loop over ``threads`` ranges (parallel
     but in this function's serial twin, threads.py). Returns the row pointers, the columns
     and the sums (weighted) or counts (pattern; the other array empty)."""
-    rows = _ranges(indptr, threads)  # fine rows in ranges of about equal entry counts
+    fine = _ranges(indptr, threads)  # fine rows in ranges of about equal entry counts
     room = np.zeros((threads, k), np.int64)
-    _count_each(indptr, indices, labels, rows, room)
+    estimate = np.zeros(k if low_degree_end else 0, np.int64)
+    _room_each(indptr, indices, labels, fine, low_degree_end, room)  # 1.
+    if low_degree_end:
+        estimate[:] = _column_sums(room)
     start = _starts(room)
     end = start.copy()
-    row_keys = np.empty(start[-1, -1] + room[-1, -1] if k else 0, key_type.dtype)
-    _scatter_by_column_each(indptr, indices, labels, rows, end, row_keys, shift)  # 1.
-    sizes = _column_sums(end - start)  # crossing entries per coarse column, and so per coarse row
-    estimate = sizes if low_degree_end else sizes[:0]
-    columns = _ranges(_pointers(sizes), threads)
-    per_row = np.zeros((threads, k), np.int64)
-    _count_kept_each(start, end, row_keys, columns, estimate, shift, per_row)  # 2.
-    cursor = _starts(per_row)
-    row_ptr = _pointers(_column_sums(per_row))
-    column_keys = np.empty(row_ptr[-1], key_type.dtype)
-    _scatter_by_row_each(start, end, row_keys, columns, estimate, shift, cursor, column_keys)  # 3.
-    aggregates = _ranges(row_ptr, threads)
+    keys = np.empty(start[-1, -1] + room[-1, -1] if k else 0, key_type.dtype)
+    spread = np.empty(keys.size if weighted else 0)
+    _scatter_by_row_each(indptr, indices, labels, weights, estimate, fine, end, keys, spread)  # 2.
+    aggregates = _ranges(_pointers(_column_sums(room)), threads)  # coarse rows in ranges of about equal room
     degree = np.empty(k, np.int64)
-    sums = np.empty(row_ptr[-1] if weighted else 0)
-    counts = np.empty(0 if weighted else row_ptr[-1], np.int64)
-    _sum_runs_each(row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree)  # 4.
+    counts = np.empty(0 if weighted else keys.size, np.int64)
+    _rows_each(start, end, keys, spread, counts, aggregates, degree)  # 3.
     coarse_ptr = _pointers(degree)
     out_columns = np.empty(coarse_ptr[-1], np.int64)
     out_sums = np.empty(coarse_ptr[-1] if weighted else 0)
     out_counts = np.empty(0 if weighted else coarse_ptr[-1], np.int64)
-    _pack_each(row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts)
+    _pack_each(start, coarse_ptr, aggregates, keys, spread, counts, out_columns, out_sums, out_counts)
     return coarse_ptr, out_columns, out_sums, out_counts
+
+
+@numba.njit(cache=True)
+def _room(c, indptr, indices, labels, fine, crossing, room):
+    """Pass 1 over fine row range c: the room of each coarse row, the entries of its
+    members' rows, or with ``crossing`` their crossing entries (the estimates C')."""
+    for u in range(fine[c], fine[c + 1]):
+        a = labels[u]
+        if crossing:
+            total = 0
+            for p in range(indptr[u], indptr[u + 1]):
+                total += labels[indices[p]] != a
+            room[c, a] += total
+        else:
+            room[c, a] += indptr[u + 1] - indptr[u]
+
+
+@numba.njit(cache=True, parallel=True)
+def _room_each(indptr, indices, labels, fine, crossing, room):
+    for c in numba.prange(fine.size - 1):
+        _room(c, indptr, indices, labels, fine, crossing, room)
+
+
+@numba.njit(inline="always")
+def _kept(a, b, lower, estimate):
+    """Whether the crossing entry of aggregates (a, b) counts at a: always, or with estimates
+    at the end of smaller estimate, ties at the smaller fine id (``lower``: u < v)."""
+    if estimate.size == 0:
+        return True
+    return estimate[a] < estimate[b] or (estimate[a] == estimate[b] and lower)
+
+
+@numba.njit(cache=True)
+def _scatter_by_row(c, indptr, indices, labels, weights, estimate, fine, end, keys, spread):
+    """Pass 2 over fine row range c: each kept crossing entry (u, v) to the next place of
+    its coarse row ``labels[u]`` (``end[c, labels[u]]``, advanced once per fine row), as
+    its coarse column ``labels[v]`` and, with weights, its weight."""
+    for u in range(fine[c], fine[c + 1]):
+        a = labels[u]
+        q = end[c, a]
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            b = labels[v]
+            if b != a and _kept(a, b, u < v, estimate):
+                keys[q] = b
+                if spread.size:
+                    spread[q] = weights[p]
+                q += 1
+        end[c, a] = q
+
+
+@numba.njit(cache=True, parallel=True)
+def _scatter_by_row_each(indptr, indices, labels, weights, estimate, fine, end, keys, spread):
+    for c in numba.prange(fine.size - 1):
+        _scatter_by_row(c, indptr, indices, labels, weights, estimate, fine, end, keys, spread)
+
+
+@numba.njit(cache=True)
+def _rows(h, start, end, keys, spread, counts, aggregates, degree):
+    """Pass 3 over coarse row range h, in place: each row's distinct columns, sorted, and
+    their sums or counts, written right after the range's previous rows (from the start of
+    the range's room), and its length into ``degree``. A column's weights are summed in row-major order, the order of the row's
+    entries in its room (its fine row ranges' segments, one after the other)."""
+    first, last = aggregates[h], aggregates[h + 1]
+    threads = start.shape[0]
+    widest = 0
+    for a in range(first, last):
+        width = 0
+        for c in range(threads):
+            width += end[c, a] - start[c, a]
+        widest = max(widest, width)
+    slot = np.full(degree.size, -1, keys.dtype)  # the slot of each coarse column in the current row
+    distinct = np.empty(widest, np.int64)  # the row's columns, first in order of appearance
+    length = np.empty(widest, np.int64)  # entries per slot
+    head = np.empty(widest if spread.size else 0)  # each slot's first weight
+    rest = np.empty(head.size)  # the sum of its other weights in order from -0.0, then its sum
+    out = start[0, first] if first < last else 0  # the rows one after the other, each written once read
+    for a in range(first, last):
+        d = 0
+        for c in range(threads):
+            for q in range(start[c, a], end[c, a]):
+                b = keys[q]
+                j = slot[b]
+                if j < 0:
+                    j = d
+                    slot[b] = d
+                    distinct[d] = b
+                    length[d] = 0
+                    if spread.size:
+                        head[d] = spread[q]
+                        rest[d] = -0.0
+                    d += 1
+                elif spread.size:
+                    rest[j] += spread[q]
+                length[j] += 1
+        if spread.size:
+            _sums(start, end, a, keys, spread, slot, d, length, head, rest)
+        _sort(distinct, d)
+        for r in range(d):
+            b = distinct[r]
+            j = slot[b]
+            if spread.size:
+                spread[out + r] = rest[j]
+            else:
+                counts[out + r] = length[j]
+            keys[out + r] = b
+            slot[b] = -1
+        degree[a] = d
+        out += d
+
+
+@numba.njit(inline="always")
+def _sums(start, end, a, keys, spread, slot, d, length, head, rest):
+    """Each slot's sum into ``rest``, as ``np.add.reduceat`` adds its weights: the first plus
+    the others added in order from -0.0, numpy's order for up to 8 of them; a slot of more
+    weights (rare but on skewed graphs) has them gathered, in order, and added pairwise."""
+    longest = 0
+    for j in range(d):
+        rest[j] = head[j] + rest[j] if length[j] > 1 else head[j]
+        longest = max(longest, length[j])
+    if longest <= 8:
+        return
+    place = np.empty(d + 1, np.int64)  # a stable counting sort of the row's weights by slot
+    place[0] = 0
+    for j in range(d):
+        place[j + 1] = place[j] + length[j]
+    gathered = np.empty(place[d])
+    for c in range(start.shape[0]):
+        for q in range(start[c, a], end[c, a]):
+            j = slot[keys[q]]
+            gathered[place[j]] = spread[q]
+            place[j] += 1
+    for j in range(d):
+        if length[j] > 8:
+            rest[j] = reduceat_sum(gathered, place[j] - length[j], length[j])
+
+
+@numba.njit(cache=True, parallel=True)
+def _rows_each(start, end, keys, spread, counts, aggregates, degree):
+    for h in numba.prange(aggregates.size - 1):
+        _rows(h, start, end, keys, spread, counts, aggregates, degree)
+
+
+@numba.njit(inline="always")
+def _sort(x, d):
+    """``x[:d]`` sorted in place: by insertion when short."""
+    if d > _INSERTION:
+        x[:d].sort()
+        return
+    for i in range(1, d):
+        value = x[i]
+        j = i - 1
+        while j >= 0 and x[j] > value:
+            x[j + 1] = x[j]
+            j -= 1
+        x[j + 1] = value
+
+
+@numba.njit(cache=True)
+def _pack(h, start, coarse_ptr, aggregates, keys, spread, counts, out_columns, out_sums, out_counts):
+    """The coarse rows of range h, moved from the start of the range's room to their places."""
+    first, last = aggregates[h], aggregates[h + 1]
+    shift = start[0, first] - coarse_ptr[first] if first < last else 0
+    for r in range(coarse_ptr[first], coarse_ptr[last]):
+        out_columns[r] = keys[r + shift]
+        if out_sums.size:
+            out_sums[r] = spread[r + shift]
+        else:
+            out_counts[r] = counts[r + shift]
+
+
+@numba.njit(cache=True, parallel=True)
+def _pack_each(start, coarse_ptr, aggregates, keys, spread, counts, out_columns, out_sums, out_counts):
+    for h in numba.prange(aggregates.size - 1):
+        _pack(h, start, coarse_ptr, aggregates, keys, spread, counts, out_columns, out_sums, out_counts)
 
 
 @numba.njit(cache=True)
@@ -188,146 +357,6 @@ def _starts(counts):
 
 
 @numba.njit(cache=True)
-def _count(c, indptr, indices, labels, rows, room):
-    """Crossing entries of fine row range c per coarse column."""
-    for u in range(rows[c], rows[c + 1]):
-        a = labels[u]
-        for p in range(indptr[u], indptr[u + 1]):
-            b = labels[indices[p]]
-            if b != a:
-                room[c, b] += 1
-
-
-@numba.njit(cache=True, parallel=True)
-def _count_each(indptr, indices, labels, rows, room):
-    for c in numba.prange(rows.size - 1):
-        _count(c, indptr, indices, labels, rows, room)
-
-
-@numba.njit(cache=True)
-def _scatter_by_column(c, indptr, indices, labels, rows, end, row_keys, shift):
-    """Pass 1 over fine row range c: each crossing entry p = (u, v) to the next place of its
-    coarse column ``labels[v]`` (``end[c, labels[v]]``, advanced), as key
-    ``(2 labels[u] + [u < v]) << shift | p`` (no p without shift)."""
-    position = (1 << shift) - 1  # the bits of p in a key
-    for u in range(rows[c], rows[c + 1]):
-        a = labels[u]
-        for p in range(indptr[u], indptr[u + 1]):
-            v = indices[p]
-            b = labels[v]
-            if b != a:
-                q = end[c, b]
-                end[c, b] = q + 1
-                row_keys[q] = ((2 * a + (u < v)) << shift) | (p & position)
-
-
-@numba.njit(cache=True, parallel=True)
-def _scatter_by_column_each(indptr, indices, labels, rows, end, row_keys, shift):
-    for c in numba.prange(rows.size - 1):
-        _scatter_by_column(c, indptr, indices, labels, rows, end, row_keys, shift)
-
-
-@numba.njit(inline="always")
-def _kept(a, b, lower, estimate):
-    """Whether the crossing entry of aggregates (a, b) counts at a: always, or with estimates
-    at the end of smaller estimate, ties at the smaller fine id (``lower``: u < v)."""
-    if estimate.size == 0:
-        return True
-    return estimate[a] < estimate[b] or (estimate[a] == estimate[b] and lower == 1)
-
-
-@numba.njit(cache=True)
-def _count_kept(g, start, end, row_keys, columns, estimate, shift, per_row):
-    """Pass 2 over coarse column range g: kept entries per coarse row."""
-    for b in range(columns[g], columns[g + 1]):
-        for c in range(start.shape[0]):
-            for q in range(start[c, b], end[c, b]):
-                head = row_keys[q] >> shift
-                if _kept(head >> 1, b, head & 1, estimate):
-                    per_row[g, head >> 1] += 1
-
-
-@numba.njit(cache=True, parallel=True)
-def _count_kept_each(start, end, row_keys, columns, estimate, shift, per_row):
-    for g in numba.prange(columns.size - 1):
-        _count_kept(g, start, end, row_keys, columns, estimate, shift, per_row)
-
-
-@numba.njit(cache=True)
-def _scatter_by_row(g, start, end, row_keys, columns, estimate, shift, cursor, column_keys):
-    """Pass 3 over coarse column range g: each kept entry to the next place of its coarse
-    row a (``cursor[g, a]``, advanced), as key ``b << shift | p``."""
-    position = (1 << shift) - 1
-    for b in range(columns[g], columns[g + 1]):
-        for c in range(start.shape[0]):
-            for q in range(start[c, b], end[c, b]):
-                head = row_keys[q] >> shift
-                a = head >> 1
-                if _kept(a, b, head & 1, estimate):
-                    r = cursor[g, a]
-                    cursor[g, a] = r + 1
-                    column_keys[r] = (b << shift) | (row_keys[q] & position)
-
-
-@numba.njit(cache=True, parallel=True)
-def _scatter_by_row_each(start, end, row_keys, columns, estimate, shift, cursor, column_keys):
-    for g in numba.prange(columns.size - 1):
-        _scatter_by_row(g, start, end, row_keys, columns, estimate, shift, cursor, column_keys)
-
-
-@numba.njit(cache=True)
-def _sum_runs(h, row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree):
-    """Pass 4 over coarse row range h: each run of equal columns of a row becomes one coarse
-    edge, written in place at the row's start: its column, and the sum of its entries'
-    weights (gathered in order into ``sums``, then added as ``np.add.reduceat`` adds them)
-    or, without weights, its length in ``counts``."""
-    position = (1 << shift) - 1
-    for a in range(aggregates[h], aggregates[h + 1]):
-        out = row_ptr[a]
-        q, end = row_ptr[a], row_ptr[a + 1]
-        while q < end:
-            first = q
-            column = column_keys[q] >> shift
-            if sums.size:
-                while q < end and column_keys[q] >> shift == column:
-                    sums[q] = weights[column_keys[q] & position]
-                    q += 1
-                sums[out] = _run_sum(sums, first, q - first)
-            else:
-                while q < end and column_keys[q] == column:
-                    q += 1
-                counts[out] = q - first
-            column_keys[out] = column
-            out += 1
-        degree[a] = out - row_ptr[a]
-
-
-@numba.njit(cache=True, parallel=True)
-def _sum_runs_each(row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree):
-    for h in numba.prange(aggregates.size - 1):
-        _sum_runs(h, row_ptr, column_keys, weights, shift, sums, counts, aggregates, degree)
-
-
-@numba.njit(cache=True)
-def _pack(h, row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts):
-    """The coarse rows of range h, moved from their rows' starts to their final places."""
-    for a in range(aggregates[h], aggregates[h + 1]):
-        shift = row_ptr[a] - coarse_ptr[a]
-        for r in range(coarse_ptr[a], coarse_ptr[a + 1]):
-            out_columns[r] = column_keys[r + shift]
-            if out_sums.size:
-                out_sums[r] = sums[r + shift]
-            else:
-                out_counts[r] = counts[r + shift]
-
-
-@numba.njit(cache=True, parallel=True)
-def _pack_each(row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts):
-    for h in numba.prange(aggregates.size - 1):
-        _pack(h, row_ptr, coarse_ptr, column_keys, sums, counts, aggregates, out_columns, out_sums, out_counts)
-
-
-@numba.njit(cache=True)
 def _add_transpose(indptr, columns, values, threads):
     """``S + Sᵀ`` of a CSR with sorted rows: an entry present in both is ``S(a, b) + S(b, a)``,
     the order in which ``np.add.reduceat`` adds the pair after a stable sort of S's entries
@@ -338,14 +367,14 @@ def _add_transpose(indptr, columns, values, threads):
     _count_columns_each(indptr, columns, rows, per_column)
     cursor = _starts(per_column)
     t_ptr = _pointers(_column_sums(per_column))
-    t_columns = np.empty(columns.size, np.int64)
+    t_columns = np.empty(columns.size, columns.dtype)
     t_values = np.empty(columns.size, values.dtype)
     _transpose_each(indptr, columns, values, rows, cursor, t_columns, t_values)
     degree = np.empty(k, np.int64)
     _merge_rows_each(indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, degree[:0], columns[:0],
                      values[:0])
     out_ptr = _pointers(degree)
-    out_columns = np.empty(out_ptr[-1], np.int64)
+    out_columns = np.empty(out_ptr[-1], columns.dtype)
     out_values = np.empty(out_ptr[-1], values.dtype)
     _merge_rows_each(indptr, columns, values, t_ptr, t_columns, t_values, rows, degree, out_ptr, out_columns,
                      out_values)
