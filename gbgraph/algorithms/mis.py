@@ -381,26 +381,28 @@ def _rounds(be, graph, statuses, k, max_iter, candidates=None):
     levels = [be.full(n, statuses.IN, statuses.dtype) for _ in range(k - 1)]
     every = be.full(n, True, "bool")  # l.6-7
     wl1 = every if candidates is None else candidates
-    rounds = _refreshed_rounds if statuses.refresh else _fixed_rounds
-    return rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, max_iter, masked=candidates is not None)
+    if statuses.refresh:
+        return _refreshed_rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, max_iter)
+    return _fixed_rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, max_iter, masked=candidates is not None)
 
 
-def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, masked):
+def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter):
     """Rounds with statuses refreshed every round: the same verbs on the worklists each
-    time, which :meth:`~gbgraph.backends.base.Backend.iterate` runs (and the cupy backend
-    records once and replays)."""
+    time, round 0 included, which :meth:`~gbgraph.backends.base.Backend.iterate` runs (and
+    the cupy backend compiles into one kernel). In round 0 without candidates every T is a
+    priority, so no column can leave: its select of the columns keeps them all, one pass
+    that makes round 0 the same step as the others."""
     k = len(levels) + 1
     undecided = _operators(statuses).undecided
 
-    def round_(wl1, *columns_and_round, shrink=True):  # state (wl1, column worklists...), round
+    def round_(wl1, *columns_and_round):  # state (wl1, column worklists...), round
         *columns, it = columns_and_round
-        y = _worklist_round(be, A, T, levels, wl1, columns, statuses, it, shrink)
+        y = _worklist_round(be, A, T, levels, wl1, columns, statuses, it, True)
         return (be.select(undecided, y, True), *columns)  # l.33: wl1 = select(IN < y < OUT)
 
     rounds = 0
-    if be.nvals(wl1):  # l.9; in round 0 without candidates every T is a priority, so no column can leave
-        state = round_(wl1, *open_columns, 0, shrink=masked)
-        (wl1, *_), rounds = be.iterate(round_, state, first=1, stop=max_iter)
+    if be.nvals(wl1):  # l.9
+        (wl1, *_), rounds = be.iterate(round_, (wl1, *open_columns), stop=max_iter)
     if be.nvals(wl1):
         raise StallError(f"MIS-{k}: {be.nvals(wl1):,} of {be.nvals(T):,} vertices undecided after "
                          f"max_iter={max_iter} rounds")

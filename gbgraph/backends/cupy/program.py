@@ -427,9 +427,14 @@ class _Tracer:
     def finish(self, results):
         if len(results) != len(self.inputs) or not all(isinstance(v, _Symbol) for v in results):
             raise Untraceable("a round that does not return new state vectors")
+        probe = _Context(None)
+        for node in self.nodes:
+            node.emit(probe)
         for k, (v, s) in enumerate(zip(results, self.inputs)):
             if v.dtype != s.dtype:
-                raise Untraceable("a state vector that changes type")
+                if s.id in probe.values_read:
+                    raise Untraceable("a state vector that changes type")
+                s.dtype = v.dtype  # a worklist read only as a mask: its buffers take the round's type
             if v.state is not None:
                 raise Untraceable("a round that returns a state vector unchanged or in another slot")
             v.state = k
@@ -692,7 +697,7 @@ class _Context:
     vector) is loaded at row i where the phase first reads its value or its presence."""
 
     def __init__(self, phase):
-        self.phase, self.loaded, self.loads = phase, set(), []
+        self.phase, self.loaded, self.loads, self.values_read = phase, set(), [], set()
 
     @staticmethod
     def array(x):
@@ -702,6 +707,7 @@ class _Context:
         """The array of a vector read at other rows: an external's, a stored symbol's."""
         if isinstance(v, _External):
             return v.name
+        self.values_read.add(v.id)
         if v.state is not None and v.phase == -1:
             return f"s{v.state}v"
         if v.state is not None:
@@ -731,6 +737,7 @@ class _Context:
     def value(self, v):
         if isinstance(v, _External):
             return f"{v.name}[i]"
+        self.values_read.add(v.id)
         self._load(v, "v")
         return f"v{v.id}"
 
