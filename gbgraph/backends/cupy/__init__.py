@@ -380,7 +380,7 @@ class CupyBackend(Backend):
     def iterate(self, step, state, *, first=0, stop=None, check=None):
         # the round as one kernel that loops on the device (program.py), else recorded once
         # and replayed (replay.py)
-        if (stop is None or first < stop) and replay._count(state[0]):
+        if (stop is None or first < stop) and state[0].entry_count():
             compiled = program.compile_rounds(self, step, state, first)
             if compiled is not None:
                 return compiled.run(state, first, stop, check)

@@ -46,6 +46,11 @@ class Vector:
     def nvals(self):
         return self.size if self.indices is None else int(self.exact().indices.size)
 
+    def entry_count(self):
+        """The entry count, read without trimming the buffers (a recorded or compiled round
+        writes into them)."""
+        return int(self.count.get()[0]) if self.count is not None else self.nvals
+
     def exact(self):
         """Trims the buffers to the entry count (one device synchronisation if the count is
         on the device); returns self."""

@@ -57,7 +57,7 @@ programs = 0
 #: (``__launch_bounds__``) spills the first fit's bit windows to local memory.
 _BLOCKS = 8
 
-#: Compiled rounds by the form of their trace: (kernel, the temporaries' types, source).
+#: Compiled rounds by the form of their trace: (kernel, the temporaries' types).
 _MADE = {}
 
 
@@ -93,10 +93,10 @@ class _Symbol:
     """A vector the traced round makes (or a state vector): ``structure`` names its pattern,
     equal for vectors with the same entries (0: full)."""
 
-    __slots__ = ("id", "size", "dtype", "structure", "fill", "phase", "stored", "state")
+    __slots__ = ("id", "dtype", "structure", "fill", "phase", "stored", "state")
 
-    def __init__(self, id_, size, dtype, structure):
-        self.id, self.size, self.dtype, self.structure = id_, size, np.dtype(dtype), structure
+    def __init__(self, id_, dtype, structure):
+        self.id, self.dtype, self.structure = id_, np.dtype(dtype), structure
         self.fill, self.phase, self.stored, self.state = None, None, False, None
 
     @property
@@ -126,7 +126,7 @@ class _Tracer:
         for k, s in enumerate(self.inputs):
             s.state, s.phase = k, -1
         self.round = _Round()
-        self.outputs = None
+        self.outputs, self._codes = None, ()
 
     def _new(self, dtype, structure=None):
         """A new symbol; ``structure`` None: a pattern of its own."""
@@ -134,7 +134,7 @@ class _Tracer:
             self._structures += 1
             structure = self._structures
         self._symbols += 1
-        return _Symbol(self._symbols, self.n, dtype, structure)
+        return _Symbol(self._symbols, dtype, structure)
 
     # ---- operands ---------------------------------------------------------------------
 
@@ -228,7 +228,7 @@ class _Tracer:
         return w
 
     def _rows(self, op, A, csr, vectors, m):
-        from .operators import _row_translation
+        from .operators import _dtype, _row_translation
 
         for v, fill in zip(vectors, op.fill):
             if not v.full:
@@ -238,7 +238,7 @@ class _Tracer:
                     raise Untraceable("a vector read with two fills")
                 v.fill = fill
         t = _row_translation(op, A, vectors)
-        dtype = np.dtype(bool) if str(t.result) == "bool" else np.dtype(str(t.result))
+        dtype = _dtype(t.result)
         if dtype not in kernels._C_TYPES:
             raise Untraceable(f"mxv: {op!r} returns {dtype}")
         self.ops.append(t.code)
@@ -265,14 +265,14 @@ class _Tracer:
         if mask is not None:
             raise Untraceable("select under a mask")
         u = self._vector(u, "select")
-        test = self._index_test(op, u, thunk, "select")
+        test, vectors = self._index_test(op, u, thunk, "select")
         w = self._new(u.dtype, None)
 
         def emit(c):
             return (f"{c.presence_var(w)} = {c.present(u)} && ({test(c)}); "
                     f"{c.value_var(w)} = {c.value(u)};")
 
-        self.nodes.append(_Node(w, own=(u,), emit=emit))
+        self.nodes.append(_Node(w, own=(u,), far=vectors, emit=emit))
         return w
 
     def verb_apply_index(self, op, u, thunk=None, *, mask=None, **controls):
@@ -286,14 +286,14 @@ class _Tracer:
             return self._statuses(op, u, thunk)
         if not isinstance(op, ops.IndexUnaryOp):
             raise Untraceable("apply_index with a built-in operator")
-        t, args = self._index_translation(op, u, thunk)
-        w = self._new(np.dtype(bool) if str(t.result) == "bool" else np.dtype(str(t.result)), u.structure)
+        t, args, vectors = self._index_translation(op, u, thunk)
+        w = self._new(_dtype(t.result), u.structure)
 
         def emit(c):
             return f"{c.presence_var(w)} = {c.present(u)}; " \
                    f"if ({c.present(u)}) {c.value_var(w)} = {t.entry}::call({c.value(u)}, i, 0LL{args(c)});"
 
-        self.nodes.append(_Node(w, own=(u,) + self._thunk_vectors(thunk), emit=emit))
+        self.nodes.append(_Node(w, own=(u,), far=vectors, emit=emit))
         return w
 
     def _statuses(self, packing, u, thunk):
@@ -360,7 +360,8 @@ class _Tracer:
     # ---- index-unary operators --------------------------------------------------------
 
     def _index_translation(self, op, u, thunk):
-        """The translation of ``op(x, i, j, thunk...)`` and the C++ of its thunk arguments."""
+        """The translation of ``op(x, i, j, thunk...)``, the C++ of its thunk arguments and the
+        thunk's vectors (which the operator may read at any row)."""
         if isinstance(thunk, (tuple, list)):
             vectors = tuple(self._vector(v, "thunk") for v in thunk)
             if not all(v.full for v in vectors) or len(vectors) != op.arity - 3:
@@ -368,7 +369,7 @@ class _Tracer:
             t = translate_operator(op, (scalar_type(u.dtype), scalar_type(np.int64), scalar_type(np.int64))
                                    + tuple(array_type(v.dtype) for v in vectors))
             self.ops.append(t.code)
-            return t, lambda c: "".join(f", {c.array_of(v)}" for v in vectors)
+            return t, lambda c: "".join(f", {c.array_of(v)}" for v in vectors), vectors
         if thunk is self.round or isinstance(thunk, (Vector, _Symbol)) or op.arity != 4:
             raise Untraceable("a thunk that is not a scalar")
         from ..numba import generic
@@ -378,16 +379,14 @@ class _Tracer:
                                     scalar_type(value.dtype)))
         self.ops.append(t.code)
         scalar = self._scalar(value[()])
-        return t, lambda c: f", {c.array(scalar)}"
-
-    def _thunk_vectors(self, thunk):
-        return tuple(self._vector(v, "thunk") for v in thunk) if isinstance(thunk, (tuple, list)) else ()
+        return t, lambda c: f", {c.array(scalar)}", ()
 
     def _index_test(self, op, u, thunk, verb):
-        """C++ of the test a select keeps, for an IndexUnaryOp or a value comparison."""
+        """C++ of the test a select keeps, for an IndexUnaryOp or a value comparison, and the
+        vectors it reads."""
         if isinstance(op, ops.IndexUnaryOp):
-            t, args = self._index_translation(op, u, thunk)
-            return lambda c: f"{t.entry}::call({c.value(u)}, i, 0LL{args(c)})"
+            t, args, vectors = self._index_translation(op, u, thunk)
+            return lambda c: f"{t.entry}::call({c.value(u)}, i, 0LL{args(c)})", vectors
         comparisons = {"valueeq": "==", "valuene": "!=", "valuelt": "<", "valuele": "<=", "valuegt": ">",
                        "valuege": ">="}
         if op not in comparisons or thunk is None or isinstance(thunk, (Vector, _Symbol, _Round, tuple, list)):
@@ -397,7 +396,7 @@ class _Tracer:
         if generic.unify(u.dtype, generic.scalar_dtype(thunk)) != u.dtype:
             raise Untraceable(f"{verb}: a thunk of another type")
         scalar = self._scalar(u.dtype.type(thunk))
-        return lambda c: f"{c.value(u)} {comparisons[op]} {c.array(scalar)}"
+        return lambda c: f"{c.value(u)} {comparisons[op]} {c.array(scalar)}", ()
 
     def _scalar(self, value):
         """A kernel argument holding a scalar (passed by value, so one source serves every graph)."""
@@ -411,15 +410,14 @@ class _Tracer:
         """What the kernel's source depends on: each node's C++ (with every symbol named by
         its number), what it reads and writes, the symbols' types, patterns and fills, the
         state's slots and the externals' types: equal keys, equal sources."""
-        c = _Context(None)
-
         def names(xs):
             return tuple(x.name if not isinstance(x, _Symbol) else x.id for x in xs)
 
         def symbol(s):
             return None if s is None else (s.id, s.dtype.str, s.full, s.fill, s.state)
 
-        nodes = tuple((n.emit(c), names(n.own), names(n.far), names(n.writes), symbol(n.out)) for n in self.nodes)
+        nodes = tuple((code, names(n.own), names(n.far), names(n.writes), symbol(n.out))
+                      for code, n in zip(self._codes, self.nodes))
         externals = tuple((x.name, np.asarray(x.value).dtype.str if isinstance(x, _Scalar) else x.dtype.str)
                           for x in self.externals.values())
         return nodes, tuple(symbol(s) for s in self.inputs), externals
@@ -427,9 +425,8 @@ class _Tracer:
     def finish(self, results):
         if len(results) != len(self.inputs) or not all(isinstance(v, _Symbol) for v in results):
             raise Untraceable("a round that does not return new state vectors")
-        probe = _Context(None)
-        for node in self.nodes:
-            node.emit(probe)
+        probe = _Context(None)  # each node's C++ once: which values the round reads, and the key
+        self._codes = [node.emit(probe) for node in self.nodes]
         for k, (v, s) in enumerate(zip(results, self.inputs)):
             if v.dtype != s.dtype:
                 if s.id in probe.values_read:
@@ -447,8 +444,7 @@ class _External:
     full, structure, fill, state, phase = True, 0, None, None, None
 
     def __init__(self, index, array):
-        self.index, self.array = index, array
-        self.name = f"x{index}"
+        self.array, self.name = array, f"x{index}"
 
     @property
     def dtype(self):
@@ -464,8 +460,7 @@ class _Scalar:
     """A scalar kernel argument."""
 
     def __init__(self, index, value):
-        self.index, self.value = index, value
-        self.name = f"x{index}"
+        self.value, self.name = value, f"x{index}"
 
     def param(self):
         return f"const {kernels.c_type(np.asarray(self.value).dtype)} {self.name}"
@@ -492,18 +487,17 @@ def _read_at_row(op):
 # ---- the program --------------------------------------------------------------------------
 
 
-class _Phases:
+def _phases(nodes):
     """The nodes split where a barrier must come between them (see the module's docstring)."""
-
-    def __init__(self, nodes):
-        self.phases, written, far = [[]], set(), set()
-        for node in nodes:
-            if written & {id(x) for x in node.far} or far & {id(x) for x in node.writes}:
-                self.phases.append([])
-                written, far = set(), set()
-            self.phases[-1].append(node)
-            written |= {id(x) for x in node.writes} | ({id(node.out)} if node.out is not None else set())
-            far |= {id(x) for x in node.far}
+    phases, written, far = [[]], set(), set()
+    for node in nodes:
+        if written & {id(x) for x in node.far} or far & {id(x) for x in node.writes}:
+            phases.append([])
+            written, far = set(), set()
+        phases[-1].append(node)
+        written |= {id(x) for x in node.writes} | ({id(node.out)} if node.out is not None else set())
+        far |= {id(x) for x in node.far}
+    return phases
 
 
 class _Program:
@@ -517,12 +511,12 @@ class _Program:
         key = tracer.key()
         made = _MADE.get(key)
         if made is None:
-            self._phases = _Phases(tracer.nodes).phases
+            self._phases = _phases(tracer.nodes)
             self._place()
             source, name = self._source()
             made = _MADE[key] = (_compiled(source, name, cupy.cuda.runtime.getDevice()),
-                                 tuple((s.dtype, s.full) for s in self._temporaries), source)
-        self._kernel, self._temporary_types, self.source = made
+                                 tuple((s.dtype, s.full) for s in self._temporaries))
+        self._kernel, self._temporary_types = made
         self._per_multiprocessor = _resident(self._kernel)
 
     def _place(self):
@@ -652,7 +646,7 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
             args.append(cupy.empty(n, dtype))
             if not full:
                 args.append(cupy.empty(n, cupy.uint8))
-        left = _count(state[0])
+        left = state[0].entry_count()
         host = np.zeros(4, np.uint64)
         host[first % 3] = left
         counts = cupy.asarray(host)
@@ -666,8 +660,9 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
                 if not rounds:
                     break
                 due = r + rounds
-            bound = min(x for x in (stop, due if check is not None else None, np.iinfo(np.int64).max)
-                        if x is not None)
+            bound = np.iinfo(np.int64).max if stop is None else stop
+            if check is not None:
+                bound = min(bound, due)
             self._kernel((grid,), (256,), tuple(args) + (counts, np.int64(r), np.int64(bound)))
             host = counts.get()  # the host's one wait: the round reached and the worklist left
             r = int(host[3])
@@ -686,10 +681,6 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
             v = Vector(self.tracer.n, None, values[r & 1])
             out.append(Vector(self.tracer.n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
         return tuple(out)
-
-
-def _count(v):
-    return int(v.count.get()[0]) if v.count is not None else v.nvals
 
 
 class _Context:

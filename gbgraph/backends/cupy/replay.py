@@ -36,7 +36,7 @@ def iterate(step, state, first, stop, check):
     """The cupy backend's :meth:`~gbgraph.backends.base.Backend.iterate`."""
     global recordings
     state, r, due, replay, record = tuple(state), first, first, None, True
-    while (stop is None or r < stop) and _count(state[0]):
+    while (stop is None or r < stop) and state[0].entry_count():
         if check is not None and r >= due:
             rounds = check(tuple(_view(v) for v in state), r)
             if not rounds:
@@ -74,11 +74,6 @@ LOOP_AFTER = 32
 
 #: Recorded rounds turned into while nodes so far (tests check that long loops get one).
 loops = 0
-
-
-def _count(v):
-    """v's entry count, read without trimming its buffers (a replay writes into them)."""
-    return int(v.count.get()[0]) if v.count is not None else v.nvals
 
 
 def _view(v):
