@@ -139,6 +139,24 @@ def with_array(x, y):
     return total
 
 
+def fresh_local_array(x, y):
+    """A local array made again on each pass (zeros each time, as numba's np.zeros), and one
+    made only on some calls (a row that skips it must not pay for clearing it)."""
+    total = 0
+    for k in range(y % 4 + 1):
+        a = local(LIMIT, np.int64)
+        a[k] = x + k
+        for m in range(LIMIT):
+            total += a[m]
+    if x % 3 == 0:
+        return total
+    b = local(LIMIT, np.int64)
+    b[(x % LIMIT + LIMIT) % LIMIT] += 1
+    for m in range(LIMIT):
+        total += b[m] * m
+    return total
+
+
 def argmax_row(i, start, stop, cols, vals, keys):
     """The column of the row's largest key (ties: the lowest column), -1 for an empty row."""
     best = -1
@@ -325,12 +343,12 @@ def test_casts_equal_numba(tmp_path, func, dtype):
 
 
 @needs_gxx
-@pytest.mark.parametrize("func", [loops, power, with_array])
+@pytest.mark.parametrize("func", [loops, power, with_array, fresh_local_array])
 @pytest.mark.parametrize("types", [("int64", "int64"), ("int32", "uint32"), ("uint64", "int64")])
 def test_control_flow_and_local_arrays_equal_numba(tmp_path, func, types):
     rng = np.random.default_rng(13)
     x, y = (_sample(t, 300, rng, 0 if np.dtype(t).kind == "u" else -50, 50) for t in types)
-    options = {"constants": {"LIMIT": LIMIT}} if func is with_array else {}
+    options = {"constants": {"LIMIT": LIMIT}} if func in (with_array, fresh_local_array) else {}
     _same(host_scalar(tmp_path, func, [x, y], **options), numba_scalar(func, [x, y]))
 
 

@@ -383,8 +383,8 @@ class _Function:
                 continue
             if _kind(t) is not None:
                 locals_.append(f"        {c_name(t)} l_{name};\n")
-        for name, (dtype, length) in sorted(self.arrays.items()):
-            locals_.append(f"        {c_name(dtype)} l_{name}[{length}] = {{}};\n")
+        for name, (dtype, length) in sorted(self.arrays.items()):  # zeroed where local() is called
+            locals_.append(f"        {c_name(dtype)} l_{name}[{length}];\n")
         constants = [f"        constexpr {c_name(t)} l_{name} = {text};\n"
                      for name, (text, t) in sorted(self.used_constants.items())]
         return "    {\n" + "".join(constants) + "".join(locals_) + body + "    }\n"
@@ -485,7 +485,9 @@ class _Function:
             raise self.error(call, f"local array {name!r} made twice or of length {length}")
         self.arrays[name] = (element, length)
         self.types[name] = self.module.numba.types.Array(element, 1, "C")
-        return f"/* {name}: local({length}) */"
+        # zeros each time the call runs, as numba's: not at the function's top, where a
+        # row that never reaches the call (first fit's wider windows) would clear it too
+        return f"for (int gb_z = 0; gb_z < {length}; ++gb_z) l_{name}[gb_z] = 0;  /* {name}: local({length}) */"
 
     def for_range(self, s, depth):
         pad = "    " * (depth + 1)
