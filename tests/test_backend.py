@@ -193,6 +193,28 @@ def test_iterate_check_is_called_as_it_asks_and_stops_the_rounds(be):
     assert sorted(_host(be.values(left)).tolist()) == list(range(1, 26))
 
 
+def test_iterate_stall_stops_once_a_round_takes_few(be):
+    # round r takes the entries of value r out: 512, 256, 128, 64, then 1 of the 51 left,
+    # which is under 1/4 of the 50 it leaves: the rounds stop before round 5 (without the
+    # stall they run to round 10); the check runs first, as it asks (rounds 0 and 3)
+    counts = [512, 256, 128, 64, 1] + [10] * 5
+    values = np.repeat(np.arange(len(counts)), counts).astype(np.int64)
+    n, calls = values.size, []
+
+    def round_(left, r):  # left = select(left > r)
+        return (be.select("valuegt", left, r),)
+
+    def check(state, r):
+        calls.append((r, be.nvals(state[0])))
+        return 3
+
+    start = be.vector(be.xp.arange(n, dtype=be.xp.int64), be.xp.asarray(values), n)
+    (left,), r = be.iterate(round_, (start,), check=check, stall=4)
+    assert (r, be.nvals(left), calls) == (5, 50, [(0, n), (3, 115)])
+    (left,), r = be.iterate(round_, (start,))
+    assert (r, be.nvals(left)) == (10, 0)
+
+
 def test_iterate_runs_rounds_while_the_worklist_has_entries(be):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components

@@ -834,26 +834,43 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
         be.assign(colors, won, mask=won)  # colors<won> = t
         return (be.apply("identity", U, mask=lost),)  # U = U<lost>
 
-    left = n  # uncolored before the last round
-
-    def check(state, r):  # before each round: on to the tail once a round colored few
-        nonlocal left
-        uncolored = be.nvals(state[0])  # t covers U, so the last round colored the difference
-        won, left = left - uncolored, uncolored
-        if r and _few(won, uncolored):
-            return 0
+    def check(state, r):  # at round 0, then at max_iter: rounds that never colored few do not end
         if r == max_iter:
+            uncolored = be.nvals(state[0])
             raise StallError(f"color: {uncolored:,} of {n:,} vertices uncolored after max_iter={max_iter} rounds")
-        return 1
+        return max_iter - r
 
-    # the rounds through iterate, which the cupy backend records once at distance 1 (at
-    # distance 2 the nets' windows read counts on the host: each round runs verb by verb)
-    (U,), rounds = be.iterate(round_, (U,), check=check)
+    # the rounds through iterate, on to the tail once a round colored few (stall: under
+    # 1/_TAIL of those it left); the cupy backend compiles them at distance 1 (at distance 2
+    # the nets' windows read counts on the host: each round runs verb by verb)
+    (U,), rounds = be.iterate(round_, (U,), check=check, stall=_TAIL)
     if be.nvals(U):  # a round colored few: the rest in key order
         be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
-    recolored = _first_fits(be, A, _before_sweep(be, n, keys, hops), be.full(n, True, "bool"), colors,
-                            hops)  # by class, last first
-    return _result(be.values(recolored), rounds)
+    return _result(be.values(_recolor(be, A, colors, keys, hops)), rounds)
+
+
+def _recolor(be, A, colors, keys, hops):
+    """Culberson's step: every vertex's first fit by decreasing ``colors`` (the last class
+    first). Where a pass in order runs as rounds (a GPU) at distance 1, each class takes its
+    first fits in one round, seeing the classes before it: a class is an independent set, so
+    these are the values of the pass, in as many rounds as classes, each reading the rows
+    of one class only (Jones and Plassmann's rounds would read again the rows of every
+    vertex still waiting)."""
+    n = colors.size
+    if hops == 2 or _sweeps(be):
+        return _first_fits(be, A, _before_sweep(be, n, keys, hops), be.full(n, True, "bool"), colors, hops)
+    last = be.reduce(colors, "max")
+    rank = be.apply("minus", colors, left=last)  # rank = last - colors: the round of each class
+    recolored = be.full(n, -1, "int64")  # -1: no color yet (first fit skips it)
+
+    def round_(waiting, r):  # the vertices of the classes not recolored yet
+        due = be.select("valueeq", waiting, r)  # due = select(rank == r): class last - r
+        t = be.mxv(FIRST_FIT, A, recolored, mask=due)  # t<due> = first fit
+        be.assign(recolored, t, mask=t)  # recolored<t> = t
+        return (be.apply("identity", waiting, mask=due, complement=True),)  # waiting<¬due>
+
+    be.iterate(round_, (rank,))
+    return recolored
 
 
 def _hybrid(be, graph, keys, degree_rounds, max_iter):

@@ -781,7 +781,7 @@ class Backend(abc.ABC):
             return rows.astype(self.xp.int64), cols.astype(self.xp.int64), values
         return self.indices(x), self.values(x)
 
-    def iterate(self, step, state, *, first=0, stop=None, check=None):
+    def iterate(self, step, state, *, first=0, stop=None, check=None, stall=None):
         """Rounds ``state = step(*state, r)`` for ``r = first, first + 1, ...`` while
         ``state[0]`` has entries and ``r < stop``; returns ``(state, r)``, ``r`` the number
         of the round that would come next.
@@ -790,7 +790,8 @@ class Backend(abc.ABC):
         vectors, and ``r`` is the round number. A step that brings nothing to the host (no
         ``nvals``, ``indices``, ``values`` or ``reduce``) and returns vectors like the ones it
         took lets the cupy backend record it once as a CUDA graph and replay it: then ``r``
-        is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`), and
+        is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`; the
+        compiled rounds below also compare int64 values with it in :meth:`select`), and
         the rounds run on the device, the host reading nothing between them. A step made of
         the verbs :mod:`gbgraph.backends.cupy.program` traces (masked products and row
         operators, selects, index-unary applies, masked identity applies and assigns into
@@ -801,9 +802,18 @@ class Backend(abc.ABC):
         first, then as it asks): it returns how many rounds may run before it is called
         again, or 0 to stop there. A test that reads the host every few rounds leaves the
         rounds between recorded.
+
+        ``stall=k``, when given, stops the rounds before round ``r > first`` once round
+        ``r - 1`` took fewer than ``1/k`` of the entries it left in ``state[0]`` out of it
+        (``taken · k < left``): the test of a worklist algorithm whose rounds have stopped
+        paying, which the compiled rounds make on the device (before ``check``).
         """
-        state, r, due = tuple(state), first, first
-        while (stop is None or r < stop) and self.nvals(state[0]):
+        state, r, due, before = tuple(state), first, first, None
+        while stop is None or r < stop:
+            left = self.nvals(state[0])
+            if not left or stall is not None and before is not None and (before - left) * stall < left:
+                break
+            before = left
             if check is not None and r == due:
                 rounds = check(state, r)
                 if not rounds:

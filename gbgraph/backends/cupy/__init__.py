@@ -377,14 +377,14 @@ class CupyBackend(Backend):
         count = kernels.count_args(u)[1]
         return Vector(u.size, u.indices, native(u.indices, u.count, count, u.capacity, thunk), u.count)
 
-    def iterate(self, step, state, *, first=0, stop=None, check=None):
+    def iterate(self, step, state, *, first=0, stop=None, check=None, stall=None):
         # the round as one kernel that loops on the device (program.py), else recorded once
         # and replayed (replay.py)
         if (stop is None or first < stop) and state[0].entry_count():
             compiled = program.compile_rounds(self, step, state, first)
             if compiled is not None:
-                return compiled.run(state, first, stop, check)
-        return replay.iterate(step, state, first, stop, check)
+                return compiled.run(state, first, stop, check, stall)
+        return replay.iterate(step, state, first, stop, check, stall)
 
     def fused(self, algorithm):
         return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots}.get(algorithm)

@@ -14,8 +14,9 @@ launching it, and generates CUDA C++ for the recorded program (:class:`_Program`
   input at the row's columns) waits at a grid-wide barrier for the phase that wrote it, and
   so does a verb that writes what the phase read at other rows;
 - the loop over the rounds is in the kernel: the last phase counts the next worklist
-  (``state[0]``) into one of three counters, and every thread reads it after the round's
-  barrier. The host reads the counter and the round number once, when the kernel returns.
+  (``state[0]``) into one of four counters, and every thread reads it after the round's
+  barrier, and with it the count before (``iterate``'s ``stall`` test). The host reads the
+  counter and the round number once, when the kernel returns.
 
 Each phase reads only what earlier phases (or rounds) wrote, and each row's verbs run in the
 step's order on that row, so the results are those of the verbs, bit for bit, whatever the
@@ -27,8 +28,8 @@ A step that uses anything else (a verb or form listed below as untraced, a read 
 or of values on the host, sizes other than the state's) raises :class:`Untraceable` while
 it is traced, and :mod:`.replay` records and replays it as before. Traced verbs: ``mxv``
 with a built-in semiring over a full vector or with a :class:`~gbgraph.backends.operators.
-RowOperator`, under a structural mask; ``select`` with a value comparison or an
-:class:`~gbgraph.backends.operators.IndexUnaryOp`; ``apply_index`` with an IndexUnaryOp or
+RowOperator`, under a structural mask; ``select`` with a value comparison (to a scalar, or
+of int64 values to the round number) or an :class:`~gbgraph.backends.operators.IndexUnaryOp`; ``apply_index`` with an IndexUnaryOp or
 MIS statuses (:class:`~gbgraph.hashing.Packing`); ``apply("identity", u, mask=m)``, the
 mask complemented or not; ``assign(w, u, mask)`` into a full vector where the mask has u's
 structure.
@@ -389,6 +390,8 @@ class _Tracer:
             return lambda c: f"{t.entry}::call({c.value(u)}, i, 0LL{args(c)})", vectors
         comparisons = {"valueeq": "==", "valuene": "!=", "valuelt": "<", "valuele": "<=", "valuegt": ">",
                        "valuege": ">="}
+        if thunk is self.round and op in comparisons and u.dtype == np.int64:  # the round number, on the device
+            return lambda c: f"{c.value(u)} {comparisons[op]} r", ()
         if op not in comparisons or thunk is None or isinstance(thunk, (Vector, _Symbol, _Round, tuple, list)):
             raise Untraceable(f"{verb}: {op!r}")
         from ..numba import generic
@@ -556,7 +559,8 @@ class _Program:
             params += [f"{kernels.c_type(s.dtype)}* __restrict__ t{s.id}v"]
             if not s.full:
                 params += [f"unsigned char* __restrict__ t{s.id}p"]
-        params += ["unsigned long long* counts", "const long long first_round", "const long long stop"]
+        params += ["unsigned long long* counts", "const long long first_round", "const long long stop",
+                   "const long long stall", "const long long stall_from"]
         body = []
         for p, phase in enumerate(self._phases):
             body.append(self._phase_source(p, phase))
@@ -583,12 +587,18 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
     const long long stride = (long long)gridDim.x * blockDim.x;
     long long r = first_round;
     for (;; ++r) {{
-        if (counts[r % 3] == 0 || r >= stop) break;
-        if (first == 0) counts[(r + 2) % 3] = 0;  // read before the last round's barriers, next written in round r + 1
+        const long long left = (long long)counts[r % 4];
+        if (left == 0) break;
+        if (stall > 0 && r > stall_from && ((long long)counts[(r + 3) % 4] - left) * stall < left) {{
+            if (first == 0) counts[5] = 1;  // iterate's stall test (base.py), before the bound
+            break;
+        }}
+        if (r >= stop) break;
+        if (first == 0) counts[(r + 2) % 4] = 0;  // last read in round r - 1, next written in round r + 1
 {states}
 {text}
     }}
-    if (first == 0) counts[3] = (unsigned long long)r;
+    if (first == 0) counts[4] = (unsigned long long)r;
 }}
 """
         return source, name
@@ -608,7 +618,7 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
                 counted |= node.out.state == 0
         inner = "\n".join("            " + line for line in lines)
         count = "unsigned mine = 0;" if counted else ""
-        tail = "gbgraph::add_over_block(mine, &counts[(r + 1) % 3]);" if counted else ""
+        tail = "gbgraph::add_over_block(mine, &counts[(r + 1) % 4]);" if counted else ""
         return f"""        {{  // phase {p}
             {count}
             for (long long i = first; i < n; i += stride) {{
@@ -620,7 +630,7 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
 
     # ---- running ------------------------------------------------------------------------
 
-    def run(self, state, first, stop, check):
+    def run(self, state, first, stop, check, stall=None):
         """The rounds from ``first``: (state, next round), as :func:`replay.iterate` returns."""
         global programs
         programs += 1
@@ -647,8 +657,8 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
             if not full:
                 args.append(cupy.empty(n, cupy.uint8))
         left = state[0].entry_count()
-        host = np.zeros(4, np.uint64)
-        host[first % 3] = left
+        host = np.zeros(6, np.uint64)  # the worklist's size by round mod 4, the round reached, stalled
+        host[first % 4] = left
         counts = cupy.asarray(host)
         grid = kernels.cooperative_blocks(n, self._per_multiprocessor)
         r, due = first, first
@@ -663,10 +673,13 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
             bound = np.iinfo(np.int64).max if stop is None else stop
             if check is not None:
                 bound = min(bound, due)
-            self._kernel((grid,), (256,), tuple(args) + (counts, np.int64(r), np.int64(bound)))
+            self._kernel((grid,), (256,), tuple(args) + (counts, np.int64(r), np.int64(bound),
+                                                         np.int64(stall or 0), np.int64(first)))
             host = counts.get()  # the host's one wait: the round reached and the worklist left
-            r = int(host[3])
-            left = int(host[r % 3])
+            r = int(host[4])
+            left = int(host[r % 4])
+            if host[5]:
+                break
         return self._state(buffers, r, left), r
 
     def _state(self, buffers, r, left):
@@ -715,7 +728,7 @@ class _Context:
     def _load(self, v, what):
         if v.phase != self.phase and (v.id, what) not in self.loaded:
             self.loaded.add((v.id, what))
-            if what == "v":
+            if what == "v":  # where absent, whatever was stored last (see store): read only under p
                 t = kernels.c_type(v.dtype)
                 self.loads.append(f"const {t} v{v.id} = {self.array_of(v)}[i];")
             else:
@@ -750,10 +763,18 @@ class _Context:
         lines.append(f"{t} v{v.id} = ({t})0;" + ("" if v.full else f" bool p{v.id} = false;"))
 
     def store(self, v, lines):
+        """v's value at row i, and its presence: a vector read with a fill (by row operators,
+        at any row) holds the fill where absent; any other sparse one a value only where
+        present (less traffic on the rows it skips): its readers look at the value only
+        where the presence says so, and load it unguarded, at the same time as the presence."""
         target = self.array_of(v)
-        fill = "" if v.fill is None else f"p{v.id} ? v{v.id} : ({kernels.c_type(v.dtype)})({_literal(v.fill)})"
-        value = fill or f"v{v.id}"
-        lines.append(f"{target}[i] = {value};" + ("" if v.full else f" {self._presence_array(v)}[i] = p{v.id};"))
+        if v.full:
+            lines.append(f"{target}[i] = v{v.id};")
+        elif v.fill is not None:
+            lines.append(f"{target}[i] = p{v.id} ? v{v.id} : ({kernels.c_type(v.dtype)})({_literal(v.fill)}); "
+                         f"{self._presence_array(v)}[i] = p{v.id};")
+        else:
+            lines.append(f"if (p{v.id}) {target}[i] = v{v.id}; {self._presence_array(v)}[i] = p{v.id};")
         if v.state == 0:
             lines.append("mine += 1;" if v.full else f"mine += p{v.id};")
 

@@ -32,18 +32,23 @@ from .containers import Vector
 __all__ = ["captured", "iterate"]
 
 
-def iterate(step, state, first, stop, check):
+def iterate(step, state, first, stop, check, stall=None):
     """The cupy backend's :meth:`~gbgraph.backends.base.Backend.iterate`."""
     global recordings
-    state, r, due, replay, record = tuple(state), first, first, None, True
-    while (stop is None or r < stop) and state[0].entry_count():
+    state, r, due, replay, record, before = tuple(state), first, first, None, True, None
+    while stop is None or r < stop:
+        left = state[0].entry_count()
+        if not left or stall is not None and before is not None and (before - left) * stall < left:
+            break
+        before = left
         if check is not None and r >= due:
             rounds = check(tuple(_view(v) for v in state), r)
             if not rounds:
                 break
             due = r + rounds
         bound = due if check is not None and (stop is None or due < stop) else stop
-        if replay is not None and not replay.looped and r - replay.first >= LOOP_AFTER:
+        # a stall test reads each round's count on the host: no while node
+        if replay is not None and not replay.looped and r - replay.first >= LOOP_AFTER and stall is None:
             replay.loop()
         if replay is not None and replay.looped:  # the rounds up to the bound, on the device
             replay.launch(bound)
