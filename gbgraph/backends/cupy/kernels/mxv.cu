@@ -17,11 +17,34 @@ __device__ __forceinline__ bool reduce_row(long long r, const long long* indptr,
 {
     bool found = false;
     acc = Monoid::identity();
-    for (long long p = indptr[r]; p < indptr[r + 1]; ++p) {
+    const long long stop = indptr[r + 1];
+    long long p = indptr[r];
+    // four entries a step: their columns, then their values, are loaded together (the gathers
+    // of a row wait on one another's latency otherwise); combined in column order all the same
+    for (; p + 4 <= stop; p += 4) {
+        long long j[4];
+        TU x[4];
+        bool in[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) j[k] = indices[p + k];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            in[k] = present == nullptr || present[j[k]];
+            x[k] = u[j[k]];
+        }
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            if (!in[k]) continue;
+            const TW y = Mult::op(a == nullptr ? TA(1) : a[p + k], x[k], j[k]);
+            acc = found ? Monoid::op(acc, y) : y;
+            found = true;
+        }
+    }
+    for (; p < stop; ++p) {
         const long long j = indices[p];
         if (present != nullptr && !present[j]) continue;
-        const TW x = Mult::op(a == nullptr ? TA(1) : a[p], u[j], j);
-        acc = found ? Monoid::op(acc, x) : x;
+        const TW y = Mult::op(a == nullptr ? TA(1) : a[p], u[j], j);
+        acc = found ? Monoid::op(acc, y) : y;
         found = true;
     }
     return found;
