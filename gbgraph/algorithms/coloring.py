@@ -860,7 +860,8 @@ def _recolor(be, A, colors, keys, hops):
     if hops == 2 or _sweeps(be):
         return _first_fits(be, A, _before_sweep(be, n, keys, hops), be.full(n, True, "bool"), colors, hops)
     last = be.reduce(colors, "max")
-    rank = be.apply("minus", colors, left=last)  # rank = last - colors: the round of each class
+    # rank = last - colors, the round of each class; int32: each round reads it and keeps it
+    rank = be.full(n, (last - be.values(colors)).astype(be.xp.int32), "int32")
     recolored = be.full(n, -1, "int64")  # -1: no color yet (first fit skips it)
 
     def round_(waiting, r):  # the vertices of the classes not recolored yet

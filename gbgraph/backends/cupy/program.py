@@ -390,8 +390,8 @@ class _Tracer:
             return lambda c: f"{t.entry}::call({c.value(u)}, i, 0LL{args(c)})", vectors
         comparisons = {"valueeq": "==", "valuene": "!=", "valuelt": "<", "valuele": "<=", "valuegt": ">",
                        "valuege": ">="}
-        if thunk is self.round and op in comparisons and u.dtype == np.int64:  # the round number, on the device
-            return lambda c: f"{c.value(u)} {comparisons[op]} r", ()
+        if thunk is self.round and op in comparisons and u.dtype in (np.int32, np.int64):  # the round, on the device
+            return lambda c: f"(long long){c.value(u)} {comparisons[op]} r", ()
         if op not in comparisons or thunk is None or isinstance(thunk, (Vector, _Symbol, _Round, tuple, list)):
             raise Untraceable(f"{verb}: {op!r}")
         from ..numba import generic
@@ -430,6 +430,7 @@ class _Tracer:
             raise Untraceable("a round that does not return new state vectors")
         probe = _Context(None)  # each node's C++ once: which values the round reads, and the key
         self._codes = [node.emit(probe) for node in self.nodes]
+        self.values_read = probe.values_read
         for k, (v, s) in enumerate(zip(results, self.inputs)):
             if v.dtype != s.dtype:
                 if s.id in probe.values_read:
@@ -604,7 +605,7 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
         return source, name
 
     def _phase_source(self, p, phase):
-        c = _Context(p)
+        c = _Context(p, self.tracer.values_read)
         lines = []
         counted = False
         for node in phase:
@@ -700,8 +701,9 @@ class _Context:
     """Names of the symbols in one phase's C++; a symbol made in an earlier phase (or a state
     vector) is loaded at row i where the phase first reads its value or its presence."""
 
-    def __init__(self, phase):
+    def __init__(self, phase, read=None):
         self.phase, self.loaded, self.loads, self.values_read = phase, set(), [], set()
+        self.read = read  # the symbols whose values the round reads (None: all)
 
     @staticmethod
     def array(x):
@@ -766,13 +768,16 @@ class _Context:
         """v's value at row i, and its presence: a vector read with a fill (by row operators,
         at any row) holds the fill where absent; any other sparse one a value only where
         present (less traffic on the rows it skips): its readers look at the value only
-        where the presence says so, and load it unguarded, at the same time as the presence."""
+        where the presence says so, and load it unguarded, at the same time as the presence;
+        a temporary whose values the round never reads (a mask) its presence only."""
         target = self.array_of(v)
         if v.full:
             lines.append(f"{target}[i] = v{v.id};")
         elif v.fill is not None:
             lines.append(f"{target}[i] = p{v.id} ? v{v.id} : ({kernels.c_type(v.dtype)})({_literal(v.fill)}); "
                          f"{self._presence_array(v)}[i] = p{v.id};")
+        elif v.state is None and self.read is not None and v.id not in self.read:  # a mask: no values
+            lines.append(f"{self._presence_array(v)}[i] = p{v.id};")
         else:
             lines.append(f"if (p{v.id}) {target}[i] = v{v.id}; {self._presence_array(v)}[i] = p{v.id};")
         if v.state == 0:
