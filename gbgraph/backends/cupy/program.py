@@ -640,7 +640,10 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
         buffers, args = [], [np.int64(n)] + [x.array if isinstance(x, _External) else x.value
                                               for x in tracer.externals.values()]
         for v, s in zip(state, tracer.inputs):
-            values = [cupy.empty(n, s.dtype) for _ in range(2)]
+            # a state vector whose values the round never reads (a worklist) needs one array
+            # of values, not one a parity: nothing reads the values a round overwrites
+            one = cupy.empty(n, s.dtype)
+            values = [one, cupy.empty(n, s.dtype) if s.id in tracer.values_read else one]
             present = [cupy.empty(n, cupy.uint8) for _ in range(2)]
             if v.indices is None:
                 present[at].fill(1)
