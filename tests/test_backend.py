@@ -215,6 +215,47 @@ def test_iterate_stall_stops_once_a_round_takes_few(be):
     assert (r, be.nvals(left)) == (10, 0)
 
 
+def _neighbour_sum(i, start, stop, cols, vals, u):
+    """The sum of u over row i's columns (u's fill, 0, where it has no entry)."""
+    total = 0
+    for p in range(start, stop):
+        total += u[cols[p]]
+    return total, True
+
+
+NEIGHBOUR_SUM = RowOperator(_neighbour_sum, fill=0, name="test_neighbour_sum")
+
+
+def test_iterate_state_read_with_a_fill_has_it_where_entries_left(be):
+    # each vertex i stays in U while the round r <= life(i); each round, seen(i) = the sum of
+    # life(j) over the neighbours j still in U, read with U's fill (0) where j has left: so
+    # seen(i) = sum of life(j) over neighbours with life(j) >= life(i). A compiled round must
+    # leave the fill, not the last value, where a vertex left the state
+    rng = np.random.default_rng(3)
+    n = 400
+    pairs = rng.integers(0, n, (2, 1600))
+    pairs = pairs[:, pairs[0] != pairs[1]]
+    import scipy.sparse as sp
+
+    S = sp.csr_array((np.ones(pairs.shape[1]), (pairs[0], pairs[1])), shape=(n, n))
+    S = sp.csr_array(((S + S.T) > 0).astype(np.float64))
+    S.sort_indices()
+    life = rng.integers(1, 9, n).astype(np.int64)
+    A = be.matrix(be.xp.asarray(S.indptr.astype(np.int64)), be.xp.asarray(S.indices.astype(np.int64)))
+    seen = be.full(n, 0, "int64")
+
+    def round_(U, r):
+        total = be.mxv(NEIGHBOUR_SUM, A, U, mask=U)  # total<U> = NEIGHBOUR_SUM(A, U)
+        be.assign(seen, total, mask=total)  # seen<total> = total
+        return (be.select("valuegt", U, r),)  # U = select(U > r)
+
+    be.iterate(round_, (be.vector(be.xp.arange(n, dtype=be.xp.int64), be.xp.asarray(life), n),))
+    rows = np.repeat(np.arange(n), np.diff(S.indptr))
+    kept = life[S.indices] >= life[rows]
+    expected = np.bincount(rows[kept], weights=life[S.indices][kept], minlength=n).astype(np.int64)
+    np.testing.assert_array_equal(_host(be.values(seen)), expected)
+
+
 def test_iterate_runs_rounds_while_the_worklist_has_entries(be):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components

@@ -438,6 +438,10 @@ class _Tracer:
                 s.dtype = v.dtype  # a worklist read only as a mask: its buffers take the round's type
             if v.state is not None:
                 raise Untraceable("a round that returns a state vector unchanged or in another slot")
+            if s.fill is not None:  # the next round reads it with the fill where it has no entry
+                if v.fill is not None and v.fill != s.fill:
+                    raise Untraceable("a state vector read with two fills")
+                v.fill = s.fill
             v.state = k
         self.outputs = results
 
@@ -772,7 +776,9 @@ class _Context:
         at any row) holds the fill where absent; any other sparse one a value only where
         present (less traffic on the rows it skips): its readers look at the value only
         where the presence says so, and load it unguarded, at the same time as the presence;
-        a temporary whose values the round never reads (a mask) its presence only."""
+        a temporary whose values the round never reads (a mask) its presence only. (Writing the
+        fill only where a row's entry goes, after reading its presence there, made coloring's
+        rounds slower: 2.0 -> 2.5 ms at Laplace3D 200³ on the H100.)"""
         target = self.array_of(v)
         if v.full:
             lines.append(f"{target}[i] = v{v.id};")
