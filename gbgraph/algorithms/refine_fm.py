@@ -27,7 +27,7 @@ References
 import numba
 import numpy as np
 
-__all__ = ["fm_refine", "rebalance", "HostGraph"]
+__all__ = ["fm_refine", "rebalance", "bisection_key", "HostGraph"]
 
 
 class HostGraph:
@@ -49,13 +49,19 @@ class HostGraph:
         graph = graph.on_device_of(np)
         self.n = graph.n
         self.indptr = graph.indptr.astype(np.int64, copy=False)
-        self.indices = graph.indices.astype(np.int64, copy=False)
-        self.weights = np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64)
+        self.indices = graph.indices  # int32 or int64: the loops compile for either, no copy
+        self.weights = graph.cached(("refine_fm", "weights"), lambda: _edge_weights(graph))
         self.vertex_weights = _host(vertex_weights).astype(np.float64)
         self.keys = _host(keys)
 
     def arrays(self):
         return self.indptr, self.indices, self.weights, self.vertex_weights, self.keys
+
+
+def _edge_weights(graph):
+    """float64 edge weights, ones for a pattern (kept with the graph: every try of a
+    partition refines the same input level)."""
+    return np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64, copy=False)
 
 
 def _host(x):
@@ -95,6 +101,10 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     limit = min(max(100, n // 50), 2000) if limit is None else limit
     work = _workspace(n)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    gain, ext, _, pos, locked, _ = work
+    _connections(hg.indptr, hg.indices, hg.weights, parts, gain, ext)
+    pos[:] = -1
+    locked[:] = False
     cut = 0.0
     for _ in range(max_passes):
         cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, *work)
@@ -120,6 +130,34 @@ def rebalance(hg, parts, bounds):
     (0.0, [0, 0, 0, 1, 1, 1])
     """
     return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:4])
+
+
+def bisection_key(hg, parts, bounds):
+    """(overload, cut) of a bisection: the weight above each side's bound, summed, and the
+    weight of the edges between the sides.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> path = sp.diags([np.ones(5), np.ones(5)], [-1, 1])      # 0 - 1 - 2 - 3 - 4 - 5
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(6), np.arange(6, dtype=np.uint64) + 1)
+    >>> bisection_key(hg, np.array([0, 0, 0, 0, 1, 1], np.int8), (3, 3))
+    (1.0, 1.0)
+    """
+    cut, pw = _cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts)
+    return float(_overload(pw, np.asarray(bounds, np.float64))), float(cut)
+
+
+@numba.njit(cache=True)
+def _cut_and_weights(indptr, indices, w, vw, parts):
+    total = 0.0
+    pw = np.zeros(2)
+    for v in range(parts.size):
+        pw[parts[v]] += vw[v]
+        for t in range(indptr[v], indptr[v + 1]):
+            if parts[indices[t]] != parts[v]:
+                total += w[t]
+    return total / 2.0, pw
 
 
 def _workspace(n):
@@ -284,14 +322,18 @@ def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
 
 @numba.njit(cache=True)
 def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, ext, heap, pos, locked, moves):
-    """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone."""
+    """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone.
+
+    Takes and leaves ``gain`` and ``ext`` exact for ``parts`` (as :func:`_connections`
+    computes them), ``pos`` at -1 and ``locked`` False, so that a pass costs O(n) plus its
+    moves' neighbourhoods instead of a sweep over every edge."""
     n = parts.size
-    cut = _connections(indptr, indices, w, parts, gain, ext)
+    total = 0.0
     pw = np.zeros(2)
     for v in range(n):
+        total += ext[v]
         pw[parts[v]] += vw[v]
-        pos[v] = -1
-        locked[v] = False
+    cut = total / 2.0
     sizes = np.zeros(2, np.int64)
     for v in range(n):
         if ext[v] > 0.0:
@@ -315,19 +357,57 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, e
             since += 1
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
         parts[moves[i]] = 1 - parts[moves[i]]
+    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count)
     return b_cut, kept
+
+
+@numba.njit(cache=True)
+def _recount(indptr, indices, w, parts, gain, ext, v):
+    """ext(v) and gain(v) summed afresh in the order :func:`_connections` sums them."""
+    e = 0.0
+    own = 0.0
+    for t in range(indptr[v], indptr[v + 1]):
+        if parts[indices[t]] == parts[v]:
+            own += w[t]
+        else:
+            e += w[t]
+    ext[v] = e
+    gain[v] = e - own
+
+
+@numba.njit(cache=True)
+def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count):
+    """After a pass: the gains the pass touched (its moved vertices and their neighbours)
+    summed afresh, the heaps emptied, the locks released. ``pos`` of a vertex out of the
+    heaps is -1, so it marks the vertices already recounted; it is -1 again at the end."""
+    for s in range(2):
+        for i in range(sizes[s]):
+            pos[heap[s, i]] = -1
+    stamp = 0
+    for i in range(count):
+        v = moves[i]
+        locked[v] = False
+        for t in range(indptr[v], indptr[v + 1] + 1):
+            u = indices[t] if t < indptr[v + 1] else v
+            if pos[u] == -1:
+                _recount(indptr, indices, w, parts, gain, ext, u)
+                pos[u] = -2
+                heap[0, stamp] = u
+                stamp += 1
+    for i in range(stamp):
+        pos[heap[0, i]] = -1
 
 
 @numba.njit(cache=True)
 def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, pos):
     n = parts.size
-    _connections(indptr, indices, w, parts, gain, ext)
     pw = np.zeros(2)
     for v in range(n):
         pw[parts[v]] += vw[v]
     over = _overload(pw, bounds)
-    if over <= 0.0:
+    if over <= 0.0:  # the usual case: no gains needed
         return 0.0
+    _connections(indptr, indices, w, parts, gain, ext)
     s = 0 if pw[0] - bounds[0] >= pw[1] - bounds[1] else 1
     sizes = np.zeros(2, np.int64)
     locked = np.zeros(n, np.bool_)  # vertices of the light side never enter the heap
