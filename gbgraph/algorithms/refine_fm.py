@@ -214,6 +214,22 @@ def _push(heap, sizes, s, pos, v, gain, key):
     _sift_up(heap, pos, sizes[s] - 1, gain, key)
 
 
+@numba.njit(cache=True, inline="always")
+def _append(heap, sizes, s, pos, v):
+    heap[sizes[s]] = v
+    pos[v] = sizes[s]
+    sizes[s] += 1
+
+
+@numba.njit(cache=True)
+def _heapify(heap, sizes, pos, gain, key):
+    """Both heaps ordered bottom-up (Floyd), O(size) instead of a push per vertex. Keys are
+    distinct, so the top of a heap, all that FM reads, is the same whatever the layout."""
+    for s in range(2):
+        for i in range(sizes[s] // 2 - 1, -1, -1):
+            _sift_down(heap[s], sizes[s], pos, i, gain, key)
+
+
 @numba.njit(cache=True)
 def _remove(heap, sizes, s, pos, v, gain, key):
     i = pos[v]
@@ -330,14 +346,14 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, e
     n = parts.size
     total = 0.0
     pw = np.zeros(2)
+    sizes = np.zeros(2, np.int64)
     for v in range(n):
         total += ext[v]
         pw[parts[v]] += vw[v]
+        if ext[v] > 0.0:  # a boundary vertex: into its side's heap, ordered below
+            _append(heap[parts[v]], sizes, parts[v], pos, v)
     cut = total / 2.0
-    sizes = np.zeros(2, np.int64)
-    for v in range(n):
-        if ext[v] > 0.0:
-            _push(heap[parts[v]], sizes, parts[v], pos, v, gain, key)
+    _heapify(heap, sizes, pos, gain, key)
     b_over, b_cut, b_ratio = _overload(pw, bounds), cut, _ratio(pw, targets)
     kept, count, since = 0, 0, 0
     while since < limit:
@@ -414,9 +430,10 @@ def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, pos)
     for v in range(n):
         pos[v] = -1
         if parts[v] == s:
-            _push(heap[s], sizes, s, pos, v, gain, key)
+            _append(heap[s], sizes, s, pos, v)
         else:
             locked[v] = True
+    _heapify(heap, sizes, pos, gain, key)
     while sizes[s] > 0 and pw[s] > bounds[s]:
         v = heap[s, 0]
         _remove(heap[s], sizes, s, pos, v, gain, key)
