@@ -312,8 +312,11 @@ def _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key
             continue
         side = parts[u]
         if pos[u] >= 0:
-            if ext[u] > 0.0:
-                _update(heap[side], sizes, side, pos, u, gain, key)
+            if ext[u] > 0.0:  # edge weights are >= 0: u's gain rose iff it is on v's old side
+                if side == s:
+                    _sift_up(heap[side], pos, pos[u], gain, key)
+                else:
+                    _sift_down(heap[side], sizes[side], pos, pos[u], gain, key)
             else:
                 _remove(heap[side], sizes, side, pos, u, gain, key)
         elif ext[u] > 0.0:
