@@ -75,7 +75,10 @@ class PartitionResult:
     levels : tuple of int
         Vertices of each level of the (first) hierarchy, finest first.
     seconds : dict
-        Time in ``"coarsen"``, ``"initial"`` and ``"refine"``, summed over the bisections.
+        Wall time in ``"coarsen"`` (the hierarchies: of which ``"map"`` in the coarse
+        mappings and ``"build"`` in the coarse graphs), ``"initial"``, ``"refine"`` (every
+        level's projection and refinement, and the ranking of the tries) and ``"split"``
+        (the induced subgraphs of the recursion), summed over the bisections.
     """
 
     parts: object
@@ -217,7 +220,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
         raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
     steps = math.ceil(math.log2(k)) if k > 1 else 0
     step_eps = (1.0 + eps) ** (1.0 / steps) - 1.0 if steps else eps
-    seconds = {"coarsen": 0.0, "initial": 0.0, "refine": 0.0}
+    seconds = {"coarsen": 0.0, "map": 0.0, "build": 0.0, "initial": 0.0, "refine": 0.0, "split": 0.0}
     with be.guard(graph):
         ids = be.xp.arange(graph.n, dtype=be.xp.int64)
         pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
@@ -303,8 +306,10 @@ def _split(be, graph, vw, k, first, ids, opt):
         if kk == 1:  # a whole part: no subgraph to bisect
             pieces.append(be.vector(sub_ids, be.xp.int64(offset), n_input))  # parts<ids(S)> = offset
             continue
+        start = time.perf_counter()
         sub = _induced(be, graph, members)
         sub_vw = be.values(be.extract(_full(be, vw), members))  # w(S)
+        opt.seconds["split"] += time.perf_counter() - start
         pieces += _split(be, sub, sub_vw, kk, offset, sub_ids, opt)[0]
     return pieces, levels
 
@@ -369,6 +374,8 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             # unit weights are coarsen's own: its levels carry their sums already
             weights = [level.vertex_weights for level in hierarchy] if unit else _level_weights(be, hierarchy, vw)
             opt.seconds["coarsen"] += time.perf_counter() - start
+            opt.seconds["map"] += sum(level.seconds[0] for level in hierarchy.levels[:-1])
+            opt.seconds["build"] += sum(level.seconds[1] for level in hierarchy.levels[:-1])
         if opt.refine == "fm":  # its finest level is on the host already: one sweep there
             sides, key = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
         else:
