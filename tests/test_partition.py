@@ -214,7 +214,7 @@ def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
     bounds, targets = bounds_of(float(n), (1, 1), data.draw(st.sampled_from([0.0, 0.2])), True)
     hg = HostGraph(gg.as_graph(A), np.ones(n), np.arange(n, dtype=np.uint64) * np.uint64(2654435761))
     work = refine_fm._workspace(n)
-    gain, ext, _, pos, locked, _ = work
+    gain, ext, _, _, _, pos, locked, _ = work
     gain[:], ext[:] = scipy_gains(A, parts)
     pos[:], locked[:] = -1, False
     for _ in range(3):  # each pass starts from what the one before left

@@ -101,7 +101,7 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     limit = min(max(100, n // 50), 2000) if limit is None else limit
     work = _workspace(n)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    gain, ext, _, pos, locked, _ = work
+    gain, ext, _, _, _, pos, locked, _ = work
     _connections(hg.indptr, hg.indices, hg.weights, parts, gain, ext)
     pos[:] = -1
     locked[:] = False
@@ -129,7 +129,7 @@ def rebalance(hg, parts, bounds):
     >>> rebalance(hg, parts, (3, 3)), parts.tolist()
     (0.0, [0, 0, 0, 1, 1, 1])
     """
-    return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:4])
+    return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:6])
 
 
 def bisection_key(hg, parts, bounds):
@@ -161,12 +161,14 @@ def _cut_and_weights(indptr, indices, w, vw, parts):
 
 
 def _workspace(n):
-    """gain, ext, heaps (2 × n), pos, locked, moves."""
-    return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty(n, np.int64), np.empty(n, np.bool_),
-            np.empty(n, np.int64))
+    """gain, ext, heaps (2 × n vertices, with their gains and keys), pos, locked, moves."""
+    return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64),
+            np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64))
 
 
 # ---- addressable max-heaps of vertices ordered by (gain, key) ------------------------------
+# A heap holds each entry's gain and key beside its vertex (``hg``, ``hk``), so that sifting
+# compares neighbouring slots instead of reading two arrays at random vertices.
 
 @numba.njit(cache=True, inline="always")
 def _above(a, b, gain, key):
@@ -174,79 +176,84 @@ def _above(a, b, gain, key):
 
 
 @numba.njit(cache=True)
-def _sift_up(heap, pos, i, gain, key):
-    v = heap[i]
+def _sift_up(heap, hg, hk, pos, i):
+    v, g, k = heap[i], hg[i], hk[i]
     while i > 0:
         parent = (i - 1) >> 1
-        u = heap[parent]
-        if not _above(v, u, gain, key):
+        if not (g > hg[parent] or (g == hg[parent] and k > hk[parent])):
             break
-        heap[i] = u
-        pos[u] = i
+        heap[i], hg[i], hk[i] = heap[parent], hg[parent], hk[parent]
+        pos[heap[i]] = i
         i = parent
-    heap[i] = v
+    heap[i], hg[i], hk[i] = v, g, k
     pos[v] = i
 
 
 @numba.njit(cache=True)
-def _sift_down(heap, size, pos, i, gain, key):
-    v = heap[i]
+def _sift_down(heap, hg, hk, size, pos, i):
+    v, g, k = heap[i], hg[i], hk[i]
     while True:
         c = 2 * i + 1
         if c >= size:
             break
-        if c + 1 < size and _above(heap[c + 1], heap[c], gain, key):
+        if c + 1 < size and (hg[c + 1] > hg[c] or (hg[c + 1] == hg[c] and hk[c + 1] > hk[c])):
             c += 1
-        if not _above(heap[c], v, gain, key):
+        if not (hg[c] > g or (hg[c] == g and hk[c] > k)):
             break
-        heap[i] = heap[c]
+        heap[i], hg[i], hk[i] = heap[c], hg[c], hk[c]
         pos[heap[i]] = i
         i = c
-    heap[i] = v
+    heap[i], hg[i], hk[i] = v, g, k
     pos[v] = i
 
 
-@numba.njit(cache=True)
-def _push(heap, sizes, s, pos, v, gain, key):
-    heap[sizes[s]] = v
-    pos[v] = sizes[s]
-    sizes[s] += 1
-    _sift_up(heap, pos, sizes[s] - 1, gain, key)
-
-
 @numba.njit(cache=True, inline="always")
-def _append(heap, sizes, s, pos, v):
-    heap[sizes[s]] = v
-    pos[v] = sizes[s]
+def _append(heap, hg, hk, sizes, s, pos, v, g, k):
+    i = sizes[s]
+    heap[i], hg[i], hk[i] = v, g, k
+    pos[v] = i
     sizes[s] += 1
 
 
 @numba.njit(cache=True)
-def _heapify(heap, sizes, pos, gain, key):
+def _push(heap, hg, hk, sizes, s, pos, v, g, k):
+    _append(heap, hg, hk, sizes, s, pos, v, g, k)
+    _sift_up(heap, hg, hk, pos, sizes[s] - 1)
+
+
+@numba.njit(cache=True)
+def _heapify(heap, hg, hk, sizes, pos):
     """Both heaps ordered bottom-up (Floyd), O(size) instead of a push per vertex. Keys are
     distinct, so the top of a heap, all that FM reads, is the same whatever the layout."""
     for s in range(2):
         for i in range(sizes[s] // 2 - 1, -1, -1):
-            _sift_down(heap[s], sizes[s], pos, i, gain, key)
+            _sift_down(heap[s], hg[s], hk[s], sizes[s], pos, i)
 
 
 @numba.njit(cache=True)
-def _remove(heap, sizes, s, pos, v, gain, key):
+def _remove(heap, hg, hk, sizes, s, pos, v):
     i = pos[v]
     sizes[s] -= 1
     pos[v] = -1
     if i < sizes[s]:
-        last = heap[sizes[s]]
-        heap[i] = last
-        pos[last] = i
-        _sift_up(heap, pos, i, gain, key)
-        _sift_down(heap, sizes[s], pos, pos[last], gain, key)
+        last = sizes[s]
+        heap[i], hg[i], hk[i] = heap[last], hg[last], hk[last]
+        pos[heap[i]] = i
+        u = heap[i]
+        _sift_up(heap, hg, hk, pos, i)
+        _sift_down(heap, hg, hk, sizes[s], pos, pos[u])
 
 
 @numba.njit(cache=True)
-def _update(heap, sizes, s, pos, v, gain, key):
-    _sift_up(heap, pos, pos[v], gain, key)
-    _sift_down(heap, sizes[s], pos, pos[v], gain, key)
+def _update(heap, hg, hk, sizes, s, pos, v, g):
+    """v's gain is now g: its slot moves up or down."""
+    i = pos[v]
+    rose = g > hg[i]
+    hg[i] = g
+    if rose:
+        _sift_up(heap, hg, hk, pos, i)
+    else:
+        _sift_down(heap, hg, hk, sizes[s], pos, i)
 
 
 # ---- connections and the quality key ----------------------------------------------------------
@@ -289,7 +296,7 @@ def _better(over, cut, ratio, b_over, b_cut, b_ratio):
 
 
 @numba.njit(cache=True)
-def _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key, pw, vw):
+def _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, locked, key, pw, vw):
     """Move v to the other side; neighbours' gains change by twice the edge weight, and
     unlocked ones enter or leave their side's heap as they become or stop being boundary."""
     s = parts[v]
@@ -313,14 +320,15 @@ def _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key
         side = parts[u]
         if pos[u] >= 0:
             if ext[u] > 0.0:  # edge weights are >= 0: u's gain rose iff it is on v's old side
+                hg[side, pos[u]] = gain[u]
                 if side == s:
-                    _sift_up(heap[side], pos, pos[u], gain, key)
+                    _sift_up(heap[side], hg[side], hk[side], pos, pos[u])
                 else:
-                    _sift_down(heap[side], sizes[side], pos, pos[u], gain, key)
+                    _sift_down(heap[side], hg[side], hk[side], sizes[side], pos, pos[u])
             else:
-                _remove(heap[side], sizes, side, pos, u, gain, key)
+                _remove(heap[side], hg[side], hk[side], sizes, side, pos, u)
         elif ext[u] > 0.0:
-            _push(heap[side], sizes, side, pos, u, gain, key)
+            _push(heap[side], hg[side], hk[side], sizes, side, pos, u, gain[u], key[u])
 
 
 @numba.njit(cache=True)
@@ -340,7 +348,8 @@ def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
 
 
 @numba.njit(cache=True)
-def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, ext, heap, pos, locked, moves):
+def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, ext, heap, hg, hk, pos, locked,
+             moves):
     """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone.
 
     Takes and leaves ``gain`` and ``ext`` exact for ``parts`` (as :func:`_connections`
@@ -354,19 +363,19 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, e
         total += ext[v]
         pw[parts[v]] += vw[v]
         if ext[v] > 0.0:  # a boundary vertex: into its side's heap, ordered below
-            _append(heap[parts[v]], sizes, parts[v], pos, v)
+            _append(heap[parts[v]], hg[parts[v]], hk[parts[v]], sizes, parts[v], pos, v, gain[v], key[v])
     cut = total / 2.0
-    _heapify(heap, sizes, pos, gain, key)
+    _heapify(heap, hg, hk, sizes, pos)
     b_over, b_cut, b_ratio = _overload(pw, bounds), cut, _ratio(pw, targets)
     kept, count, since = 0, 0, 0
     while since < limit:
         v = _choose(heap, sizes, gain, key, pw, bounds, targets, vw)
         if v < 0:
             break
-        _remove(heap[parts[v]], sizes, parts[v], pos, v, gain, key)
+        _remove(heap[parts[v]], hg[parts[v]], hk[parts[v]], sizes, parts[v], pos, v)
         locked[v] = True
         cut -= gain[v]
-        _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key, pw, vw)
+        _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, locked, key, pw, vw)
         moves[count] = v
         count += 1
         over, ratio = _overload(pw, bounds), _ratio(pw, targets)
@@ -418,7 +427,7 @@ def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, mov
 
 
 @numba.njit(cache=True)
-def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, pos):
+def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos):
     n = parts.size
     pw = np.zeros(2)
     for v in range(n):
@@ -433,25 +442,25 @@ def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, pos)
     for v in range(n):
         pos[v] = -1
         if parts[v] == s:
-            _append(heap[s], sizes, s, pos, v)
+            _append(heap[s], hg[s], hk[s], sizes, s, pos, v, gain[v], key[v])
         else:
             locked[v] = True
-    _heapify(heap, sizes, pos, gain, key)
+    _heapify(heap, hg, hk, sizes, pos)
     while sizes[s] > 0 and pw[s] > bounds[s]:
         v = heap[s, 0]
-        _remove(heap[s], sizes, s, pos, v, gain, key)
+        _remove(heap[s], hg[s], hk[s], sizes, s, pos, v)
         locked[v] = True
         fits = pw[1 - s] + vw[v] <= bounds[1 - s]
         lowers = max(pw[s] - vw[v] - bounds[s], 0.0) + max(pw[1 - s] + vw[v] - bounds[1 - s], 0.0) < over
         if not (fits or lowers):
             continue
-        _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key, pw, vw)
+        _move_all(indptr, indices, w, v, parts, gain, heap, hg, hk, sizes, pos, locked, pw, vw)
         over = _overload(pw, bounds)
     return _overload(pw, bounds)
 
 
 @numba.njit(cache=True)
-def _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key, pw, vw):
+def _move_all(indptr, indices, w, v, parts, gain, heap, hg, hk, sizes, pos, locked, pw, vw):
     """Move v; every unlocked vertex of the heavy side stays in its heap (boundary or not)."""
     s = parts[v]
     parts[v] = 1 - s
@@ -461,4 +470,4 @@ def _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key,
         u = indices[t]
         gain[u] += 2.0 * w[t] if parts[u] == s else -2.0 * w[t]
         if not locked[u] and pos[u] >= 0:
-            _update(heap[parts[u]], sizes, parts[u], pos, u, gain, key)
+            _update(heap[parts[u]], hg[parts[u]], hk[parts[u]], sizes, parts[u], pos, u, gain[u])
