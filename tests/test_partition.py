@@ -214,13 +214,14 @@ def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
     bounds, targets = bounds_of(float(n), (1, 1), data.draw(st.sampled_from([0.0, 0.2])), True)
     hg = HostGraph(gg.as_graph(A), np.ones(n), np.arange(n, dtype=np.uint64) * np.uint64(2654435761))
     work = refine_fm._workspace(n)
-    gain, ext, _, _, _, pos, locked, _ = work
-    gain[:], ext[:] = scipy_gains(A, parts)
-    pos[:], locked[:] = -1, False
+    gain, ext, _, _, _, pos, locked, _, boundary, count, side_weights = work
+    integral = refine_fm._prepare(hg, parts, work)
     for _ in range(3):  # each pass starts from what the one before left
-        refine_fm._fm_pass(*hg.arrays(), parts, np.asarray(bounds), np.asarray(targets), 5, *work)
+        refine_fm._fm_pass(*hg.arrays(), parts, np.asarray(bounds), np.asarray(targets), 5, integral, *work)
         expected_gain, expected_ext = scipy_gains(A, parts)
         assert np.array_equal(gain, expected_gain) and np.array_equal(ext, expected_ext)
+        assert boundary[:count[0]].tolist() == np.flatnonzero(expected_ext > 0).tolist()
+        assert side_weights.tolist() == np.bincount(parts, minlength=2).astype(float).tolist()
         assert (pos == -1).all() and not locked.any()
 
 

@@ -101,16 +101,30 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     limit = min(max(100, n // 50), 2000) if limit is None else limit
     work = _workspace(n)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    gain, ext, _, _, _, pos, locked, _ = work
-    _connections(hg.indptr, hg.indices, hg.weights, parts, gain, ext)
-    pos[:] = -1
-    locked[:] = False
+    integral = _prepare(hg, parts, work)
     cut = 0.0
     for _ in range(max_passes):
-        cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, *work)
+        cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, integral, *work)
         if moved == 0:
             break
     return cut
+
+
+def _prepare(hg, parts, work):
+    """The state a first pass starts from: every gain, the boundary (sorted), the sides'
+    weights, empty heaps, no locks. Returns whether the vertex weights are whole numbers
+    with an exact total, so that passes may carry the sides' weights instead of summing
+    them again (they would get the same numbers)."""
+    gain, ext, _, _, _, pos, locked, _, boundary, count, pw = work
+    _connections(hg.indptr, hg.indices, hg.weights, parts, gain, ext)
+    pos[:] = -1
+    locked[:] = False
+    found = np.flatnonzero(ext > 0.0)
+    boundary[:found.size] = found
+    count[0] = found.size
+    pw[:] = _side_weights(parts, hg.vertex_weights)
+    vw = hg.vertex_weights
+    return bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)
 
 
 def rebalance(hg, parts, bounds):
@@ -161,9 +175,19 @@ def _cut_and_weights(indptr, indices, w, vw, parts):
 
 
 def _workspace(n):
-    """gain, ext, heaps (2 × n vertices, with their gains and keys), pos, locked, moves."""
+    """gain, ext, heaps (2 × n vertices, with their gains and keys), pos, locked, moves, the
+    boundary vertices (sorted) and their count, the sides' weights."""
     return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64),
-            np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64))
+            np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.zeros(1, np.int64), np.zeros(2))
+
+
+@numba.njit(cache=True)
+def _side_weights(parts, vw):
+    pw = np.zeros(2)
+    for v in range(parts.size):
+        pw[parts[v]] += vw[v]
+    return pw
 
 
 # ---- addressable max-heaps of vertices ordered by (gain, key) ------------------------------
@@ -348,22 +372,22 @@ def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
 
 
 @numba.njit(cache=True)
-def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, ext, heap, hg, hk, pos, locked,
-             moves):
+def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg, hk, pos,
+             locked, moves, boundary, count_boundary, side_weights):
     """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone.
 
     Takes and leaves ``gain`` and ``ext`` exact for ``parts`` (as :func:`_connections`
-    computes them), ``pos`` at -1 and ``locked`` False, so that a pass costs O(n) plus its
-    moves' neighbourhoods instead of a sweep over every edge."""
-    n = parts.size
+    computes them), the boundary (``ext > 0``) sorted, ``pos`` at -1 and ``locked`` False,
+    and with ``integral`` the sides' weights, so that a pass costs its boundary and its
+    moves' neighbourhoods instead of a sweep over every edge and vertex. The cut sums the
+    boundary's ``ext`` in vertex order, as a sum over every vertex would (the others add 0)."""
     total = 0.0
-    pw = np.zeros(2)
     sizes = np.zeros(2, np.int64)
-    for v in range(n):
+    for i in range(count_boundary[0]):
+        v = boundary[i]
         total += ext[v]
-        pw[parts[v]] += vw[v]
-        if ext[v] > 0.0:  # a boundary vertex: into its side's heap, ordered below
-            _append(heap[parts[v]], hg[parts[v]], hk[parts[v]], sizes, parts[v], pos, v, gain[v], key[v])
+        _append(heap[parts[v]], hg[parts[v]], hk[parts[v]], sizes, parts[v], pos, v, gain[v], key[v])
+    pw = side_weights.copy() if integral else _side_weights(parts, vw)
     cut = total / 2.0
     _heapify(heap, hg, hk, sizes, pos)
     b_over, b_cut, b_ratio = _overload(pw, bounds), cut, _ratio(pw, targets)
@@ -384,8 +408,12 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, e
         else:
             since += 1
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
-        parts[moves[i]] = 1 - parts[moves[i]]
-    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count)
+        v = moves[i]
+        pw[parts[v]] -= vw[v]
+        parts[v] = 1 - parts[v]
+        pw[parts[v]] += vw[v]
+    side_weights[:] = pw
+    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary)
     return b_cut, kept
 
 
@@ -404,10 +432,11 @@ def _recount(indptr, indices, w, parts, gain, ext, v):
 
 
 @numba.njit(cache=True)
-def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count):
+def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary):
     """After a pass: the gains the pass touched (its moved vertices and their neighbours)
-    summed afresh, the heaps emptied, the locks released. ``pos`` of a vertex out of the
-    heaps is -1, so it marks the vertices already recounted; it is -1 again at the end."""
+    summed afresh, the boundary updated, the heaps emptied, the locks released. ``pos`` of
+    a vertex out of the heaps is -1, so it marks the vertices already recounted (-2); it is
+    -1 again at the end. The heaps' rows and ``moves`` serve as scratch."""
     for s in range(2):
         for i in range(sizes[s]):
             pos[heap[s, i]] = -1
@@ -422,6 +451,27 @@ def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, mov
                 pos[u] = -2
                 heap[0, stamp] = u
                 stamp += 1
+    kept = 0  # the boundary vertices the pass did not touch stay, in order
+    for i in range(count_boundary[0]):
+        if pos[boundary[i]] != -2:
+            heap[1, kept] = boundary[i]
+            kept += 1
+    found = 0
+    for i in range(stamp):
+        if ext[heap[0, i]] > 0.0:
+            moves[found] = heap[0, i]
+            found += 1
+    joined = np.sort(moves[:found])
+    i, j, o = 0, 0, 0
+    while i < kept or j < found:  # merge the two sorted lists
+        if j >= found or (i < kept and heap[1, i] < joined[j]):
+            boundary[o] = heap[1, i]
+            i += 1
+        else:
+            boundary[o] = joined[j]
+            j += 1
+        o += 1
+    count_boundary[0] = o
     for i in range(stamp):
         pos[heap[0, i]] = -1
 
