@@ -136,8 +136,9 @@ def ours_on(A, backend):
             lambda parts: parts.get())
 
 
-def bench(spec, repeat, k, backend="numba", tries=3, only=None):
-    """One graph's row; ``only``: the names of the configurations and peers to run (None: all)."""
+def bench(spec, repeat, k, backend="numba", tries=3, only=None, phases=False):
+    """One graph's row; ``only``: the names of the configurations and peers to run (None: all);
+    ``phases``: also hec+fm's ``seconds`` (where its time goes) from one more run."""
     A = largest_component(matrix(spec))
     G, sync, host = ours_on(A, backend)
     ours = [o for o in (OURS if k == 2 else OURS_K) if only is None or o[0] in only]
@@ -162,7 +163,20 @@ def bench(spec, repeat, k, backend="numba", tries=3, only=None):
     for name, (ms, parts) in results.items():
         cut, imbalance = cut_and_imbalance(A, parts, k)
         row["runs"][name] = {"cut": cut, "imbalance": imbalance, "ms": ms}
+    if phases:
+        start = time.perf_counter()
+        seconds = gg.partition(G, k, tries=tries, backend=backend).seconds
+        row["phases"] = {"total": time.perf_counter() - start, **seconds}
     return row
+
+
+def print_phases(rows, k):
+    """hec+fm's wall time per phase (``PartitionResult.seconds``), ms."""
+    print(f"\nk = {k}: hec+fm, ms per phase (one run; map and build are parts of coarsen)")
+    names = list(rows[0]["phases"]) if rows else []
+    print(f"{'graph':<22}" + "".join(f"{n:>10}" for n in names))
+    for row in rows:
+        print(f"{row['graph']:<22}" + "".join(f"{1e3 * row['phases'][n]:>10.0f}" for n in names))
 
 
 def columns(k):
@@ -207,6 +221,12 @@ def summary(rows, k):
         if count:
             lines.append(f"k={k}: cut({a}) / cut({b}) geometric mean {value:.3f} over {count} graphs"
                          + (f" ({target})" if target else ""))
+    sizable = [r for r in rows if r["n"] >= 30_000 and "hec+fm" in r["runs"] and "kaminpar" in r["runs"]]
+    if sizable:
+        faster = sum(r["runs"]["hec+fm"]["ms"] <= r["runs"]["kaminpar"]["ms"] for r in sizable)
+        slowest = max(r["runs"]["hec+fm"]["ms"] / r["runs"]["kaminpar"]["ms"] for r in sizable)
+        lines.append(f"k={k}: hec+fm no slower than kaminpar on {faster} of {len(sizable)} graphs of >= 30,000 "
+                     f"vertices, at most {slowest:.1f} times its time (target: all)")
     large = [r for r in rows if r["n"] >= 100_000 and "hec+jet" in r["runs"] and "kaminpar" in r["runs"]]
     if large:
         faster = sum(r["runs"]["hec+jet"]["ms"] < r["runs"]["kaminpar"]["ms"] for r in large)
@@ -230,6 +250,9 @@ def main(argv=None):
                                                          "(the peers run on the host either way)")
     parser.add_argument("--tries", type=int, default=3, help="gbgraph's tries per bisection (default 3, the default "
                                                              "of gg.partition)")
+    parser.add_argument("--phases", action="store_true",
+                        help="also print hec+fm's time per phase (coarse mappings, coarse graphs, initial "
+                             "bisections, refinement, induced subgraphs)")
     parser.add_argument("--only", nargs="*", metavar="NAME",
                         help="run only these columns (gbgraph's configurations and peers), e.g. hec+jet kaminpar")
     args = parser.parse_args(argv)
@@ -243,8 +266,10 @@ def main(argv=None):
         print_header(k)
         rows = []
         for spec in progress(specs, lambda spec: f"k = {k}, {graph_name(spec)}"):
-            rows.append(bench(spec, args.repeat, k, args.backend, args.tries, args.only))
+            rows.append(bench(spec, args.repeat, k, args.backend, args.tries, args.only, args.phases))
             print_row(rows[-1], k)
+        if args.phases:
+            print_phases(rows, k)
         all_rows[k] = rows
         lines += summary(rows, k)
     print("\n".join(lines))

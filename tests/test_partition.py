@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 import gbgraph as gg
 from gbgraph.algorithms import refine_jet
 from gbgraph.algorithms.partition import bounds_of
-from gbgraph.algorithms.refine_fm import HostGraph, fm_refine, rebalance
+from gbgraph.algorithms import refine_fm
+from gbgraph.algorithms.refine_fm import HostGraph, bisection_key, fm_refine, rebalance
 
 from conftest import backend_params, gpu_available, real_graph, shared_graphs
 from strategies import graphs, random_graphs
@@ -193,6 +194,56 @@ def test_fm_never_ends_worse_than_its_input(A, data):
     after = quality(parts)
     assert after <= before
     assert cut == pytest.approx(after[1])
+
+
+def scipy_gains(A, parts):
+    """(gain, ext) of every vertex by scipy: ext(v) = Σ_j A(v, j) [p(j) ≠ p(v)], gain = ext - own."""
+    A = sp.csr_array(A, dtype=np.float64)
+    to_one = A @ parts.astype(np.float64)
+    degree = A @ np.ones(A.shape[0])
+    ext = np.where(parts == 0, to_one, degree - to_one)
+    return ext - (degree - ext), ext
+
+
+@given(A=random_graphs(max_n=60, min_n=2), data=st.data())
+@settings(max_examples=60)
+def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
+    """A pass carries its gains to the next (patterns: every sum is exact, so equal)."""
+    n = A.shape[0]
+    parts = np.asarray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), np.int8)
+    bounds, targets = bounds_of(float(n), (1, 1), data.draw(st.sampled_from([0.0, 0.2])), True)
+    hg = HostGraph(gg.as_graph(A), np.ones(n), np.arange(n, dtype=np.uint64) * np.uint64(2654435761))
+    work = refine_fm._workspace(n)
+    gain, ext, _, _, _, pos, locked, _, boundary, count, side_weights = work
+    integral = refine_fm._prepare(hg, parts, work)
+    for _ in range(3):  # each pass starts from what the one before left
+        refine_fm._fm_pass(*hg.arrays(), parts, np.asarray(bounds), np.asarray(targets), 5, integral, *work)
+        expected_gain, expected_ext = scipy_gains(A, parts)
+        assert np.array_equal(gain, expected_gain) and np.array_equal(ext, expected_ext)
+        assert boundary[:count[0]].tolist() == np.flatnonzero(expected_ext > 0).tolist()
+        assert side_weights.tolist() == np.bincount(parts, minlength=2).astype(float).tolist()
+        assert (pos == -1).all() and not locked.any()
+
+
+@given(A=random_graphs(max_n=60, min_n=2), data=st.data())
+@settings(max_examples=40)
+def test_bisection_key_is_overload_and_cut(A, data):
+    n = A.shape[0]
+    vw = np.asarray(data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), np.float64)
+    parts = np.asarray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), np.int8)
+    bounds = (data.draw(st.integers(0, 150)), data.draw(st.integers(0, 150)))
+    hg = HostGraph(gg.as_graph(A), vw, np.arange(n, dtype=np.uint64))
+    w = np.bincount(parts, weights=vw, minlength=2)
+    over = max(w[0] - bounds[0], 0.0) + max(w[1] - bounds[1], 0.0)
+    assert bisection_key(hg, parts, bounds) == (over, scipy_cut(A, parts))
+
+
+def test_seconds_name_the_phases():
+    r = gg.partition(gg.generators.laplace3d(12), 4)
+    s = r.seconds
+    assert set(s) == {"coarsen", "map", "build", "initial", "refine", "split"}
+    assert min(s.values()) >= 0.0 and s["map"] + s["build"] <= s["coarsen"] and s["split"] > 0.0
+    assert gg.bisect(gg.generators.laplace3d(12)).seconds["split"] == 0.0  # no recursion
 
 
 @given(A=random_graphs(max_n=60, min_n=2), data=st.data())

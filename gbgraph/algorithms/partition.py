@@ -45,7 +45,7 @@ from .coarsen import CoarseningStallWarning, coarsen
 from ..hashing import Packing
 from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
-from .refine_fm import HostGraph, fm_refine, rebalance
+from .refine_fm import HostGraph, bisection_key, fm_refine, rebalance
 
 __all__ = ["PartitionResult", "bisect", "partition", "REFINEMENTS"]
 
@@ -75,7 +75,10 @@ class PartitionResult:
     levels : tuple of int
         Vertices of each level of the (first) hierarchy, finest first.
     seconds : dict
-        Time in ``"coarsen"``, ``"initial"`` and ``"refine"``, summed over the bisections.
+        Wall time in ``"coarsen"`` (the hierarchies: of which ``"map"`` in the coarse
+        mappings and ``"build"`` in the coarse graphs), ``"initial"``, ``"refine"`` (every
+        level's projection and refinement, and the ranking of the tries) and ``"split"``
+        (the induced subgraphs of the recursion), summed over the bisections.
     """
 
     parts: object
@@ -217,7 +220,7 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
         raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
     steps = math.ceil(math.log2(k)) if k > 1 else 0
     step_eps = (1.0 + eps) ** (1.0 / steps) - 1.0 if steps else eps
-    seconds = {"coarsen": 0.0, "initial": 0.0, "refine": 0.0}
+    seconds = {"coarsen": 0.0, "map": 0.0, "build": 0.0, "initial": 0.0, "refine": 0.0, "split": 0.0}
     with be.guard(graph):
         ids = be.xp.arange(graph.n, dtype=be.xp.int64)
         pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
@@ -299,9 +302,14 @@ def _split(be, graph, vw, k, first, ids, opt):
     pieces = []
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
         members = be.indices(be.select("valueeq", sides, side))  # S = {v : side(v) = side}
+        sub_ids = be.values(be.extract(_full(be, ids), members))  # ids(S): the input vertices of S
+        if kk == 1:  # a whole part: no subgraph to bisect
+            pieces.append(be.vector(sub_ids, be.xp.int64(offset), n_input))  # parts<ids(S)> = offset
+            continue
+        start = time.perf_counter()
         sub = _induced(be, graph, members)
         sub_vw = be.values(be.extract(_full(be, vw), members))  # w(S)
-        sub_ids = be.values(be.extract(_full(be, ids), members))  # ids(S): the input vertices of S
+        opt.seconds["split"] += time.perf_counter() - start
         pieces += _split(be, sub, sub_vw, kk, offset, sub_ids, opt)[0]
     return pieces, levels
 
@@ -352,7 +360,8 @@ def multilevel_bisection(be, graph, vw, counts, opt):
     vertex weight; and the level sizes of the best one's hierarchy."""
     total = float(be.xp.sum(vw)) if vw.size else 0.0
     integral = vw.dtype.kind in "iu"
-    bounds, targets = bounds_of(total, counts, opt.eps, integral, integral and int(vw.max()) == int(vw.min()) == 1)
+    unit = integral and int(vw.max()) == int(vw.min()) == 1
+    bounds, targets = bounds_of(total, counts, opt.eps, integral, unit)
     seeded = opt.coarsening not in ("mis2", "mis2_basic")  # the MIS-2 aggregations take no seed
     best, best_key, hierarchy = None, None, None
     for t in range(opt.tries):
@@ -362,10 +371,16 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
                 warnings.simplefilter("ignore", CoarseningStallWarning)
                 hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0, backend=be)
-            weights = _level_weights(be, hierarchy, vw)
+            # unit weights are coarsen's own: its levels carry their sums already
+            weights = [level.vertex_weights for level in hierarchy] if unit else _level_weights(be, hierarchy, vw)
             opt.seconds["coarsen"] += time.perf_counter() - start
-        sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
-        key = _quality(be, graph, vw, sides, bounds)
+            opt.seconds["map"] += sum(level.seconds[0] for level in hierarchy.levels[:-1])
+            opt.seconds["build"] += sum(level.seconds[1] for level in hierarchy.levels[:-1])
+        if opt.refine == "fm":  # its finest level is on the host already: one sweep there
+            sides, key = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
+        else:
+            sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
+            key = _quality(be, graph, vw, sides, bounds)
         if best_key is None or key < best_key:
             best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
     return best, levels
@@ -420,23 +435,24 @@ def project(be, coarse, labels):
 
 def _fm_levels(be, h, weights, bounds, targets, seed, seconds):
     """Initial bisection on the coarsest level, then at each finer level: project, repair the
-    balance, FM passes. Sequential on the host; the sides go back to the device."""
+    balance, FM passes. Sequential on the host; the sides go back to the device, with their
+    (overload, cut) counted on the host (the same arrays on every backend, so the same key)."""
     sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
     start = time.perf_counter()
+    hg = None
     for i in range(len(h) - 2, -1, -1):
         sides = _host(project(be, sides, h[i].labels)).astype(np.int8)
         hg = host_graph(h[i], weights[i], seed)
         rebalance(hg, sides, bounds)
         fm_refine(hg, sides, bounds, targets)
+    key = bisection_key(hg or host_graph(h[0], weights[0], seed), sides, bounds)
     seconds["refine"] += time.perf_counter() - start
-    return be.xp.asarray(sides)
+    return be.xp.asarray(sides), key
 
 
 def _refiner(name):
-    """The level-by-level driver of a refinement (jet and spectral import this module's
+    """The level-by-level driver of jet or spectral refinement (they import this module's
     level helpers, hence the late import)."""
-    if name == "fm":
-        return _fm_levels
     if name == "jet":
         from .refine_jet import jet_levels
 

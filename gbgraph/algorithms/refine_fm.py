@@ -27,7 +27,7 @@ References
 import numba
 import numpy as np
 
-__all__ = ["fm_refine", "rebalance", "HostGraph"]
+__all__ = ["fm_refine", "rebalance", "bisection_key", "HostGraph"]
 
 
 class HostGraph:
@@ -49,13 +49,19 @@ class HostGraph:
         graph = graph.on_device_of(np)
         self.n = graph.n
         self.indptr = graph.indptr.astype(np.int64, copy=False)
-        self.indices = graph.indices.astype(np.int64, copy=False)
-        self.weights = np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64)
+        self.indices = graph.indices  # int32 or int64: the loops compile for either, no copy
+        self.weights = graph.cached(("refine_fm", "weights"), lambda: _edge_weights(graph))
         self.vertex_weights = _host(vertex_weights).astype(np.float64)
         self.keys = _host(keys)
 
     def arrays(self):
         return self.indptr, self.indices, self.weights, self.vertex_weights, self.keys
+
+
+def _edge_weights(graph):
+    """float64 edge weights, ones for a pattern (kept with the graph: every try of a
+    partition refines the same input level)."""
+    return np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64, copy=False)
 
 
 def _host(x):
@@ -95,12 +101,30 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     limit = min(max(100, n // 50), 2000) if limit is None else limit
     work = _workspace(n)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    integral = _prepare(hg, parts, work)
     cut = 0.0
     for _ in range(max_passes):
-        cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, *work)
+        cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, integral, *work)
         if moved == 0:
             break
     return cut
+
+
+def _prepare(hg, parts, work):
+    """The state a first pass starts from: every gain, the boundary (sorted), the sides'
+    weights, empty heaps, no locks. Returns whether the vertex weights are whole numbers
+    with an exact total, so that passes may carry the sides' weights instead of summing
+    them again (they would get the same numbers)."""
+    gain, ext, _, _, _, pos, locked, _, boundary, count, pw = work
+    _connections(hg.indptr, hg.indices, hg.weights, parts, gain, ext)
+    pos[:] = -1
+    locked[:] = False
+    found = np.flatnonzero(ext > 0.0)
+    boundary[:found.size] = found
+    count[0] = found.size
+    pw[:] = _side_weights(parts, hg.vertex_weights)
+    vw = hg.vertex_weights
+    return bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)
 
 
 def rebalance(hg, parts, bounds):
@@ -119,16 +143,56 @@ def rebalance(hg, parts, bounds):
     >>> rebalance(hg, parts, (3, 3)), parts.tolist()
     (0.0, [0, 0, 0, 1, 1, 1])
     """
-    return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:4])
+    return _rebalance(*hg.arrays(), parts, np.asarray(bounds, np.float64), *_workspace(hg.n)[:6])
+
+
+def bisection_key(hg, parts, bounds):
+    """(overload, cut) of a bisection: the weight above each side's bound, summed, and the
+    weight of the edges between the sides.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> path = sp.diags([np.ones(5), np.ones(5)], [-1, 1])      # 0 - 1 - 2 - 3 - 4 - 5
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(6), np.arange(6, dtype=np.uint64) + 1)
+    >>> bisection_key(hg, np.array([0, 0, 0, 0, 1, 1], np.int8), (3, 3))
+    (1.0, 1.0)
+    """
+    cut, pw = _cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts)
+    return float(_overload(pw, np.asarray(bounds, np.float64))), float(cut)
+
+
+@numba.njit(cache=True)
+def _cut_and_weights(indptr, indices, w, vw, parts):
+    total = 0.0
+    pw = np.zeros(2)
+    for v in range(parts.size):
+        pw[parts[v]] += vw[v]
+        for t in range(indptr[v], indptr[v + 1]):
+            if parts[indices[t]] != parts[v]:
+                total += w[t]
+    return total / 2.0, pw
 
 
 def _workspace(n):
-    """gain, ext, heaps (2 × n), pos, locked, moves."""
-    return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty(n, np.int64), np.empty(n, np.bool_),
-            np.empty(n, np.int64))
+    """gain, ext, heaps (2 × n vertices, with their gains and keys), pos, locked, moves, the
+    boundary vertices (sorted) and their count, the sides' weights."""
+    return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64),
+            np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.zeros(1, np.int64), np.zeros(2))
+
+
+@numba.njit(cache=True)
+def _side_weights(parts, vw):
+    pw = np.zeros(2)
+    for v in range(parts.size):
+        pw[parts[v]] += vw[v]
+    return pw
 
 
 # ---- addressable max-heaps of vertices ordered by (gain, key) ------------------------------
+# A heap holds each entry's gain and key beside its vertex (``hg``, ``hk``), so that sifting
+# compares neighbouring slots instead of reading two arrays at random vertices.
 
 @numba.njit(cache=True, inline="always")
 def _above(a, b, gain, key):
@@ -136,63 +200,84 @@ def _above(a, b, gain, key):
 
 
 @numba.njit(cache=True)
-def _sift_up(heap, pos, i, gain, key):
-    v = heap[i]
+def _sift_up(heap, hg, hk, pos, i):
+    v, g, k = heap[i], hg[i], hk[i]
     while i > 0:
         parent = (i - 1) >> 1
-        u = heap[parent]
-        if not _above(v, u, gain, key):
+        if not (g > hg[parent] or (g == hg[parent] and k > hk[parent])):
             break
-        heap[i] = u
-        pos[u] = i
+        heap[i], hg[i], hk[i] = heap[parent], hg[parent], hk[parent]
+        pos[heap[i]] = i
         i = parent
-    heap[i] = v
+    heap[i], hg[i], hk[i] = v, g, k
     pos[v] = i
 
 
 @numba.njit(cache=True)
-def _sift_down(heap, size, pos, i, gain, key):
-    v = heap[i]
+def _sift_down(heap, hg, hk, size, pos, i):
+    v, g, k = heap[i], hg[i], hk[i]
     while True:
         c = 2 * i + 1
         if c >= size:
             break
-        if c + 1 < size and _above(heap[c + 1], heap[c], gain, key):
+        if c + 1 < size and (hg[c + 1] > hg[c] or (hg[c + 1] == hg[c] and hk[c + 1] > hk[c])):
             c += 1
-        if not _above(heap[c], v, gain, key):
+        if not (hg[c] > g or (hg[c] == g and hk[c] > k)):
             break
-        heap[i] = heap[c]
+        heap[i], hg[i], hk[i] = heap[c], hg[c], hk[c]
         pos[heap[i]] = i
         i = c
-    heap[i] = v
+    heap[i], hg[i], hk[i] = v, g, k
     pos[v] = i
 
 
-@numba.njit(cache=True)
-def _push(heap, sizes, s, pos, v, gain, key):
-    heap[sizes[s]] = v
-    pos[v] = sizes[s]
+@numba.njit(cache=True, inline="always")
+def _append(heap, hg, hk, sizes, s, pos, v, g, k):
+    i = sizes[s]
+    heap[i], hg[i], hk[i] = v, g, k
+    pos[v] = i
     sizes[s] += 1
-    _sift_up(heap, pos, sizes[s] - 1, gain, key)
 
 
 @numba.njit(cache=True)
-def _remove(heap, sizes, s, pos, v, gain, key):
+def _push(heap, hg, hk, sizes, s, pos, v, g, k):
+    _append(heap, hg, hk, sizes, s, pos, v, g, k)
+    _sift_up(heap, hg, hk, pos, sizes[s] - 1)
+
+
+@numba.njit(cache=True)
+def _heapify(heap, hg, hk, sizes, pos):
+    """Both heaps ordered bottom-up (Floyd), O(size) instead of a push per vertex. Keys are
+    distinct, so the top of a heap, all that FM reads, is the same whatever the layout."""
+    for s in range(2):
+        for i in range(sizes[s] // 2 - 1, -1, -1):
+            _sift_down(heap[s], hg[s], hk[s], sizes[s], pos, i)
+
+
+@numba.njit(cache=True)
+def _remove(heap, hg, hk, sizes, s, pos, v):
     i = pos[v]
     sizes[s] -= 1
     pos[v] = -1
     if i < sizes[s]:
-        last = heap[sizes[s]]
-        heap[i] = last
-        pos[last] = i
-        _sift_up(heap, pos, i, gain, key)
-        _sift_down(heap, sizes[s], pos, pos[last], gain, key)
+        last = sizes[s]
+        heap[i], hg[i], hk[i] = heap[last], hg[last], hk[last]
+        pos[heap[i]] = i
+        u = heap[i]
+        _sift_up(heap, hg, hk, pos, i)
+        _sift_down(heap, hg, hk, sizes[s], pos, pos[u])
 
 
 @numba.njit(cache=True)
-def _update(heap, sizes, s, pos, v, gain, key):
-    _sift_up(heap, pos, pos[v], gain, key)
-    _sift_down(heap, sizes[s], pos, pos[v], gain, key)
+def _update(heap, hg, hk, sizes, s, pos, v, g):
+    """v's gain is now g: its slot moves up or down."""
+    i = pos[v]
+    rose = g > hg[i]
+    hg[i] = g
+    if rose:
+        _sift_up(heap, hg, hk, pos, i)
+    else:
+        _sift_down(heap, hg, hk, sizes[s], pos, i)
 
 
 # ---- connections and the quality key ----------------------------------------------------------
@@ -235,7 +320,7 @@ def _better(over, cut, ratio, b_over, b_cut, b_ratio):
 
 
 @numba.njit(cache=True)
-def _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key, pw, vw):
+def _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, locked, key, pw, vw):
     """Move v to the other side; neighbours' gains change by twice the edge weight, and
     unlocked ones enter or leave their side's heap as they become or stop being boundary."""
     s = parts[v]
@@ -258,12 +343,16 @@ def _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key
             continue
         side = parts[u]
         if pos[u] >= 0:
-            if ext[u] > 0.0:
-                _update(heap[side], sizes, side, pos, u, gain, key)
+            if ext[u] > 0.0:  # edge weights are >= 0: u's gain rose iff it is on v's old side
+                hg[side, pos[u]] = gain[u]
+                if side == s:
+                    _sift_up(heap[side], hg[side], hk[side], pos, pos[u])
+                else:
+                    _sift_down(heap[side], hg[side], hk[side], sizes[side], pos, pos[u])
             else:
-                _remove(heap[side], sizes, side, pos, u, gain, key)
+                _remove(heap[side], hg[side], hk[side], sizes, side, pos, u)
         elif ext[u] > 0.0:
-            _push(heap[side], sizes, side, pos, u, gain, key)
+            _push(heap[side], hg[side], hk[side], sizes, side, pos, u, gain[u], key[u])
 
 
 @numba.njit(cache=True)
@@ -283,29 +372,34 @@ def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
 
 
 @numba.njit(cache=True)
-def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, ext, heap, pos, locked, moves):
-    """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone."""
-    n = parts.size
-    cut = _connections(indptr, indices, w, parts, gain, ext)
-    pw = np.zeros(2)
-    for v in range(n):
-        pw[parts[v]] += vw[v]
-        pos[v] = -1
-        locked[v] = False
+def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg, hk, pos,
+             locked, moves, boundary, count_boundary, side_weights):
+    """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone.
+
+    Takes and leaves ``gain`` and ``ext`` exact for ``parts`` (as :func:`_connections`
+    computes them), the boundary (``ext > 0``) sorted, ``pos`` at -1 and ``locked`` False,
+    and with ``integral`` the sides' weights, so that a pass costs its boundary and its
+    moves' neighbourhoods instead of a sweep over every edge and vertex. The cut sums the
+    boundary's ``ext`` in vertex order, as a sum over every vertex would (the others add 0)."""
+    total = 0.0
     sizes = np.zeros(2, np.int64)
-    for v in range(n):
-        if ext[v] > 0.0:
-            _push(heap[parts[v]], sizes, parts[v], pos, v, gain, key)
+    for i in range(count_boundary[0]):
+        v = boundary[i]
+        total += ext[v]
+        _append(heap[parts[v]], hg[parts[v]], hk[parts[v]], sizes, parts[v], pos, v, gain[v], key[v])
+    pw = side_weights.copy() if integral else _side_weights(parts, vw)
+    cut = total / 2.0
+    _heapify(heap, hg, hk, sizes, pos)
     b_over, b_cut, b_ratio = _overload(pw, bounds), cut, _ratio(pw, targets)
     kept, count, since = 0, 0, 0
     while since < limit:
         v = _choose(heap, sizes, gain, key, pw, bounds, targets, vw)
         if v < 0:
             break
-        _remove(heap[parts[v]], sizes, parts[v], pos, v, gain, key)
+        _remove(heap[parts[v]], hg[parts[v]], hk[parts[v]], sizes, parts[v], pos, v)
         locked[v] = True
         cut -= gain[v]
-        _move(indptr, indices, w, v, parts, gain, ext, heap, sizes, pos, locked, key, pw, vw)
+        _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, locked, key, pw, vw)
         moves[count] = v
         count += 1
         over, ratio = _overload(pw, bounds), _ratio(pw, targets)
@@ -314,44 +408,109 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, gain, e
         else:
             since += 1
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
-        parts[moves[i]] = 1 - parts[moves[i]]
+        v = moves[i]
+        pw[parts[v]] -= vw[v]
+        parts[v] = 1 - parts[v]
+        pw[parts[v]] += vw[v]
+    side_weights[:] = pw
+    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary)
     return b_cut, kept
 
 
 @numba.njit(cache=True)
-def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, pos):
+def _recount(indptr, indices, w, parts, gain, ext, v):
+    """ext(v) and gain(v) summed afresh in the order :func:`_connections` sums them."""
+    e = 0.0
+    own = 0.0
+    for t in range(indptr[v], indptr[v + 1]):
+        if parts[indices[t]] == parts[v]:
+            own += w[t]
+        else:
+            e += w[t]
+    ext[v] = e
+    gain[v] = e - own
+
+
+@numba.njit(cache=True)
+def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary):
+    """After a pass: the gains the pass touched (its moved vertices and their neighbours)
+    summed afresh, the boundary updated, the heaps emptied, the locks released. ``pos`` of
+    a vertex out of the heaps is -1, so it marks the vertices already recounted (-2); it is
+    -1 again at the end. The heaps' rows and ``moves`` serve as scratch."""
+    for s in range(2):
+        for i in range(sizes[s]):
+            pos[heap[s, i]] = -1
+    stamp = 0
+    for i in range(count):
+        v = moves[i]
+        locked[v] = False
+        for t in range(indptr[v], indptr[v + 1] + 1):
+            u = indices[t] if t < indptr[v + 1] else v
+            if pos[u] == -1:
+                _recount(indptr, indices, w, parts, gain, ext, u)
+                pos[u] = -2
+                heap[0, stamp] = u
+                stamp += 1
+    kept = 0  # the boundary vertices the pass did not touch stay, in order
+    for i in range(count_boundary[0]):
+        if pos[boundary[i]] != -2:
+            heap[1, kept] = boundary[i]
+            kept += 1
+    found = 0
+    for i in range(stamp):
+        if ext[heap[0, i]] > 0.0:
+            moves[found] = heap[0, i]
+            found += 1
+    joined = np.sort(moves[:found])
+    i, j, o = 0, 0, 0
+    while i < kept or j < found:  # merge the two sorted lists
+        if j >= found or (i < kept and heap[1, i] < joined[j]):
+            boundary[o] = heap[1, i]
+            i += 1
+        else:
+            boundary[o] = joined[j]
+            j += 1
+        o += 1
+    count_boundary[0] = o
+    for i in range(stamp):
+        pos[heap[0, i]] = -1
+
+
+@numba.njit(cache=True)
+def _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos):
     n = parts.size
-    _connections(indptr, indices, w, parts, gain, ext)
     pw = np.zeros(2)
     for v in range(n):
         pw[parts[v]] += vw[v]
     over = _overload(pw, bounds)
-    if over <= 0.0:
+    if over <= 0.0:  # the usual case: no gains needed
         return 0.0
+    _connections(indptr, indices, w, parts, gain, ext)
     s = 0 if pw[0] - bounds[0] >= pw[1] - bounds[1] else 1
     sizes = np.zeros(2, np.int64)
     locked = np.zeros(n, np.bool_)  # vertices of the light side never enter the heap
     for v in range(n):
         pos[v] = -1
         if parts[v] == s:
-            _push(heap[s], sizes, s, pos, v, gain, key)
+            _append(heap[s], hg[s], hk[s], sizes, s, pos, v, gain[v], key[v])
         else:
             locked[v] = True
+    _heapify(heap, hg, hk, sizes, pos)
     while sizes[s] > 0 and pw[s] > bounds[s]:
         v = heap[s, 0]
-        _remove(heap[s], sizes, s, pos, v, gain, key)
+        _remove(heap[s], hg[s], hk[s], sizes, s, pos, v)
         locked[v] = True
         fits = pw[1 - s] + vw[v] <= bounds[1 - s]
         lowers = max(pw[s] - vw[v] - bounds[s], 0.0) + max(pw[1 - s] + vw[v] - bounds[1 - s], 0.0) < over
         if not (fits or lowers):
             continue
-        _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key, pw, vw)
+        _move_all(indptr, indices, w, v, parts, gain, heap, hg, hk, sizes, pos, locked, pw, vw)
         over = _overload(pw, bounds)
     return _overload(pw, bounds)
 
 
 @numba.njit(cache=True)
-def _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key, pw, vw):
+def _move_all(indptr, indices, w, v, parts, gain, heap, hg, hk, sizes, pos, locked, pw, vw):
     """Move v; every unlocked vertex of the heavy side stays in its heap (boundary or not)."""
     s = parts[v]
     parts[v] = 1 - s
@@ -361,4 +520,4 @@ def _move_all(indptr, indices, w, v, parts, gain, heap, sizes, pos, locked, key,
         u = indices[t]
         gain[u] += 2.0 * w[t] if parts[u] == s else -2.0 * w[t]
         if not locked[u] and pos[u] >= 0:
-            _update(heap[parts[u]], sizes, parts[u], pos, u, gain, key)
+            _update(heap[parts[u]], hg[parts[u]], hk[parts[u]], sizes, parts[u], pos, u, gain[u])
