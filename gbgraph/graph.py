@@ -95,7 +95,7 @@ class Graph:
         index_dtype : dtype, optional
             Integer dtype of the column indices.
         """
-        if _INPUT_CLOSED in self._cache:  # the input stored every diagonal entry: it was A + I
+        if _INPUT_CLOSED in self._cache:  # the input was A + I, or as_graph(closed=True) made it
             indptr, indices = self._cache[_INPUT_CLOSED]
             return xp.asarray(indptr).astype(dtype), xp.asarray(indices).astype(index_dtype or dtype)
         if xp is np:  # one compiled pass
@@ -106,8 +106,9 @@ class Graph:
         return indptr, indices if index_dtype is None else indices.astype(index_dtype, copy=False)
 
     def input_closed_csr(self):
-        """The input's own CSR arrays of A + I when it stored every diagonal entry (int64 row
-        pointers, the graph's index type), else None: shared, for backends that only read."""
+        """The CSR arrays of A + I kept since :func:`as_graph` (int64 row pointers, the graph's
+        index type): the input's own when it stored every diagonal entry, or those made with
+        ``closed=True``; else None. Shared, for backends that only read."""
         return self._cache.get(_INPUT_CLOSED)
 
     def on_device_of(self, xp):
@@ -127,7 +128,7 @@ class Graph:
         return f"Graph(n={self.n:,}, nnz={self.nnz:,}, weighted={self.weights is not None})"
 
 
-def as_graph(A, *, weights=True, name="A"):
+def as_graph(A, *, weights=True, closed=False, name="A"):
     """Validate a graph input and return it as a canonical :class:`Graph`.
 
     Parameters
@@ -138,6 +139,11 @@ def as_graph(A, *, weights=True, name="A"):
     weights : bool
         Keep the edge values (default). Algorithms that read only the pattern pass False and
         save a float64 array of nnz entries.
+    closed : bool
+        Also make the pattern of A + I (:meth:`Graph.closed_csr`, kept on the graph) in the
+        pass that checks the rows, for the algorithms that read closed neighbourhoods
+        (MIS, aggregation): one pass over A where a later :meth:`Graph.closed_csr` reads it
+        again. An input that stores its diagonal is A + I already.
     name : str
         How error messages refer to the input.
 
@@ -172,7 +178,7 @@ def as_graph(A, *, weights=True, name="A"):
         return _canonical_on_gpu(A, weights, name)
     _check_undirected(A, name)
     csr, container, weighted = _to_scipy_csr(A, name, defer_columns=True)
-    return _canonical(csr, container, weighted and weights, name)
+    return _canonical(csr, container, weighted and weights, name, closed)
 
 
 #: The ``values`` of :func:`symmetrize`: the pattern only, the larger value, the sum.
@@ -739,7 +745,7 @@ def _check_square(shape, name):
         raise InvalidGraphError(f"{name} must be square, got shape {tuple(shape)}")
 
 
-def _canonical(csr, container, weighted, name):
+def _canonical(csr, container, weighted, name, with_closed=False):
     """The Graph of a square scipy CSR, by the CPU's pass over the rows (numba kernel
     ``canonical.scan_rows``).
 
@@ -751,7 +757,8 @@ def _canonical(csr, container, weighted, name):
     stores some diagonal entries and not others, or is not what its first and last rows
     suggest, has its diagonal dropped by a second pass. An input that stores every diagonal
     entry is A + I already: it is kept as the graph's closed neighbourhoods
-    (:meth:`Graph.closed_csr`).
+    (:meth:`Graph.closed_csr`). ``with_closed``: an input without diagonal entries has its
+    rows copied with them in the same pass, kept as the graph's closed neighbourhoods.
     """
     from .backends.numba.kernels import canonical
 
@@ -768,7 +775,7 @@ def _canonical(csr, container, weighted, name):
     indptr, indices = csr.indptr, csr.indices.astype(index_dtype, copy=False)
     values = csr.data.astype(np.float64, copy=False) if weighted else None
     closed = n > 0 and _stores_diagonal(indptr, indices, 0) and _stores_diagonal(indptr, indices, n - 1)
-    scan = canonical.scan_rows(indptr, indices, values, closed)
+    scan = canonical.scan_rows(indptr, indices, values, closed, with_closed)
     out_of_range, unsorted = scan[:2]
     if out_of_range:
         _check_columns(indptr, indices, n, name)
@@ -777,7 +784,7 @@ def _canonical(csr, container, weighted, name):
         S.sum_duplicates()  # sorts the rows too
         indptr, indices = S.indptr, S.indices.astype(index_dtype, copy=False)
         values = S.data.astype(np.float64, copy=False) if weighted else None
-        scan = canonical.scan_rows(indptr, indices, values, closed)
+        scan = canonical.scan_rows(indptr, indices, values, closed, with_closed)
     symmetric, diagonal = scan[2:4]
     diagonals = int(np.count_nonzero(diagonal))
     if not symmetric:
@@ -785,7 +792,10 @@ def _canonical(csr, container, weighted, name):
                                    f"use gg.symmetrize({name}) for the pattern of A ∪ Aᵀ")
     indptr = indptr.astype(np.int64, copy=False)
     if diagonals == 0:
-        return Graph(n, indptr, indices, values, container)
+        graph = Graph(n, indptr, indices, values, container)
+        if with_closed and not closed:
+            graph._cache[_INPUT_CLOSED] = scan[4][:2]
+        return graph
     if diagonals == n and closed:
         new_indptr, new_indices, new_values = scan[4]
     else:
@@ -897,7 +907,8 @@ def _naming_the_graph(n, nnz):
         raise MemoryError(f"out of memory on a graph of {n:,} vertices and {nnz:,} stored entries: {e}") from e
 
 
-#: Graph cache key of the input's own A + I, when it stored every diagonal entry.
+#: Graph cache key of A + I made with the graph: the input's own, when it stored every
+#: diagonal entry, or the canonical pass's copy (``as_graph(closed=True)``).
 _INPUT_CLOSED = ("input", "closed")
 
 

@@ -680,3 +680,30 @@ def test_row_operator_keeps_the_present_rows_in_order(be, masked):
     present = rows[(rows * 2654435761) % 7 < 3]
     assert _host(be.indices(w)).tolist() == present.tolist()
     assert _host(be.values(w)).tolist() == (lengths[present] + x[present]).tolist()
+
+
+def _slots_used(i, start, stop, cols, vals, x):
+    """Counts into a local array that must start cleared at every row: the row's entries
+    by column mod 4, summed with weights, so a slot left from another row shows."""
+    slots = local(4, np.int64)  # noqa: F821
+    for p in range(start, stop):
+        slots[cols[p] % 4] += 1
+    total = 0
+    for s in range(4):
+        total = total * 10 + slots[s]
+    return total, True
+
+
+def test_a_local_array_is_cleared_at_every_row(be):
+    """numba compiles ``local`` as a slot of the kernel's frame (kernels/stack.py), reserved
+    once a function: each row must still see zeros, rows run in any order."""
+    rng = np.random.default_rng(3)
+    n = 300
+    counts = rng.integers(0, 9, n)
+    indptr = np.concatenate(([0], np.cumsum(counts)))
+    cols = rng.integers(0, n, indptr[-1])
+    expected = [int("".join(str(int(np.sum(cols[a:b] % 4 == s))) for s in range(4)))
+                for a, b in zip(indptr[:-1], indptr[1:])]
+    A = be.matrix(be.xp.asarray(indptr), be.xp.asarray(cols), ncols=n)
+    w = be.mxv(RowOperator(_slots_used, fill=-1), A, be.full(n, 0, "int64"))
+    assert _host(be.values(w)).tolist() == expected

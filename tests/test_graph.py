@@ -460,3 +460,53 @@ def test_a_bad_column_in_any_row_is_named(row_passes, position, value):
     row = int(np.searchsorted(A.indptr, p, side="right")) - 1
     with pytest.raises(gg.InvalidGraphError, match=rf"^A has column index {value} in row {row}; it must lie in 0\.\.8999$"):
         gg.as_graph(A)
+
+
+def _closed_pattern(M):
+    """scipy's pattern of M + I, rows sorted: the independent reference for A + I."""
+    n = M.shape[0]
+    P = (sp.csr_array(M, dtype=bool) + sp.eye_array(n, dtype=bool, format="csr")).tocsr()
+    P.sort_indices()
+    return P.indptr, P.indices
+
+
+@pytest.mark.parametrize("diagonal", ["none", "every", "some"])
+@pytest.mark.parametrize("unsorted", [False, True])
+def test_as_graph_closed_makes_a_plus_i_in_its_pass(diagonal, unsorted):
+    """as_graph(closed=True) keeps A + I made while it checks the rows; whatever the input
+    stores on its diagonal, or in whatever order, closed_csr is scipy's pattern of A + I."""
+    rng = np.random.default_rng(11)
+    n = 400
+    M = sp.random(n, n, density=0.02, random_state=5, format="csr")
+    M = sp.csr_array(sp.triu(M, 1) + sp.triu(M, 1).T)
+    if diagonal == "every":
+        M = M + sp.eye_array(n, format="csr")
+    elif diagonal == "some":
+        M = M + sp.diags_array((rng.random(n) < 0.5).astype(float), format="csr")
+    M = sp.csr_array(M)
+    if unsorted:
+        for i in range(n):
+            a, b = M.indptr[i], M.indptr[i + 1]
+            M.indices[a:b], M.data[a:b] = M.indices[a:b][::-1].copy(), M.data[a:b][::-1].copy()
+        M.has_sorted_indices = False
+    G = gg.as_graph(M, weights=False, closed=True)
+    indptr, indices = G.closed_csr()
+    expected_indptr, expected_indices = _closed_pattern(M)
+    np.testing.assert_array_equal(indptr, expected_indptr)
+    np.testing.assert_array_equal(indices, expected_indices)
+    plain = gg.as_graph(M, weights=False)
+    np.testing.assert_array_equal(G.indptr, plain.indptr)
+    np.testing.assert_array_equal(G.indices, plain.indices)
+
+
+def test_as_graph_closed_on_a_large_graph_in_parallel():
+    """Above the parallel threshold the pass runs in parts, each row's slots its own."""
+    A = gg.generators.laplace3d(70)  # 2.4M entries: three times that is the pass's work
+    A = sp.csr_array(A - sp.diags_array(A.diagonal(), format="csr"))
+    A.eliminate_zeros()
+    G = gg.as_graph(A, weights=False, closed=True)
+    assert G.input_closed_csr() is not None
+    indptr, indices = G.closed_csr()
+    expected_indptr, expected_indices = _closed_pattern(A)
+    np.testing.assert_array_equal(indptr, expected_indptr)
+    np.testing.assert_array_equal(indices, expected_indices)

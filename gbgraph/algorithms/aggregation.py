@@ -186,7 +186,7 @@ def aggregate(A, method="mis2", *, backend=None):
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    graph = as_graph(A, weights=False)
+    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
     if graph.n >= 2**32:
         raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
     be = backends.for_graph(backend, graph)

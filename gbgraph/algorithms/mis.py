@@ -142,7 +142,7 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     True
     """
     _check_choice("priority", priority, MIS1_PRIORITIES)
-    graph = as_graph(A, weights=False)
+    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -237,7 +237,7 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
     if priority == "quality" and priority_hash != "xorshift*":
         raise ValueError(f"priority_hash applies to priority='refresh' or 'fixed', got priority='quality' "
                          f"with priority_hash={priority_hash!r}")
-    graph = as_graph(A, weights=False)
+    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -314,7 +314,7 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     True
     """
     k = check_integer("k", k, minimum=1)
-    graph = as_graph(A, weights=False)
+    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
