@@ -41,7 +41,7 @@ from ..._malloc import keep_freed_blocks
 from .. import operators as ops
 from ..numba import generic
 from ..numba import operators as compiled
-from ..numba.kernels import sets
+from ..numba.kernels import products, sets
 from ..numba.operators import check_kind as _kind
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
@@ -119,6 +119,9 @@ class SuiteSparseBackend(Backend):
 
     def build(self, indices, values, size, *, dup=None):
         w = _sparse(_dtype(np.asarray(values).dtype.name, "build"), size)
+        scattered = _scattered(indices, values, size, dup)
+        if scattered is not None:
+            return _rebuilt("build", (size,), *scattered)
         dup_op = None if dup is None else _op(_BINARY, dup)
         try:
             w.build(indices, values, dup_op=dup_op)
@@ -158,12 +161,16 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("mxv", semiring, (A, u), error) from None
         if accum is not None or replace:
             return _store("mxv", expr, _mask(mask, structure, complement), out, accum, replace)
+        m = _mask(mask, structure, complement)
         if mask is not None and structure and not complement and 2 * mask.nvals >= expr.size:
-            # A mask covering most rows scatters dot3's row accesses; one streaming product
-            # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
-            expr = _acyclic(expr.new())
+            if mask.nvals == expr.size:  # every row (MIS-2's first round): no mask to apply after
+                m = None
+            else:
+                # A mask covering most rows scatters dot3's row accesses; one streaming product
+                # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
+                expr = _acyclic(expr.new())
         out = _sparse(expr.dtype, expr.size) if out is None else out
-        out(mask=_mask(mask, structure, complement)) << expr
+        out(mask=m) << expr
         return out
 
     @ops.accumulating
@@ -248,6 +255,12 @@ class SuiteSparseBackend(Backend):
         if isinstance(op, ops._Operator):
             return _store("apply_index", _user_index("apply_index", op, u, thunk), _mask(mask, structure, complement),
                           out, accum, replace)
+        kernel = getattr(op, "numba", None)  # a callable with a compiled kernel of its own (MIS-2's statuses)
+        if kernel is not None and isinstance(u, gb.Vector):
+            ids = self.indices(u)
+            w = self.vector(ids, kernel(ids, thunk), u.size, copy=False)
+            return w if mask is None and out is None else _store("apply_index", w, _mask(mask, structure, complement),
+                                                                 out, accum, replace)
         if callable(op):
             return super().apply_index(op, u, thunk, mask=mask, structure=structure, complement=complement,
                                        out=out, accum=accum, replace=replace)
@@ -332,6 +345,8 @@ class SuiteSparseBackend(Backend):
             value = _scalar(value, w) if accum is None else _bound(value, w)
         m = _mask(mask, structure, complement)
         if accum is None:
+            if _same_pattern(w, value, mask, structure, complement):
+                m = value.S  # w<value> = value: in place where w is full, no bitmap (the same entries)
             w(mask=m, replace=replace) << value
             return w
         try:
@@ -342,6 +357,52 @@ class SuiteSparseBackend(Backend):
         except KeyError as error:
             raise _unsupported("assign", accum, (w, value), error) from None
         return w
+
+
+#: The ``dup`` operators a vector build combines in one sequential scatter (the monoid codes
+#: of the numba backend's ``kernels/products.py``; ``first`` keeps the first, as ``any`` does
+#: there), and the dtype kinds each takes: ``min``/``max`` of floats are GraphBLAS' (NaN rules).
+_SCATTERED = {"plus": ("plus", "iuf"), "times": ("times", "iuf"), "first": ("any", "iuf"), "min": ("min", "iu"),
+              "max": ("max", "iu")}
+
+
+def _scattered(indices, values, size, dup):
+    """(sorted int64 indices, values) of ``build``'s vector, duplicates combined in the order
+    given, by the numba backend's scatter (one pass over dense scratch arrays of ``size``), or
+    None where GraphBLAS builds it: another ``dup``, a scalar value, out-of-range indices, or a
+    ``size`` far above the tuples' count. ``GrB_Vector_build`` sorts the tuples first: 22 ms
+    against 3 ms for coarsen's vertex weights of Laplace3D 100³ (10⁶ tuples, one thread)."""
+    indices, values = np.asarray(indices), np.asarray(values)
+    code, kinds = _SCATTERED.get(dup, (None, ""))
+    if code is None or values.dtype.kind not in kinds or values.ndim != 1 or not 0 < values.size == indices.size or \
+            indices.dtype.kind not in "iu" or size > 8 * indices.size:
+        return None
+    indices = indices.astype(np.int64, copy=False)
+    if indices.min() < 0 or indices.max() >= size:
+        return None
+    return products.scatter(indices, values, size, products.MONOIDS[code])
+
+
+def _same_pattern(w, value, mask, structure, complement):
+    """Whether ``w<mask> = value`` assigns into a full ``w`` from a vector with exactly the
+    mask's entries (MIS-2's ``M<wl2> = A ⊕min.second T``): then ``value`` is the same mask,
+    which SuiteSparse assigns in place, where another mask sends the full vector through the
+    wheel's generic bitmap assign (Laplace3D 100³: 0.3 against 1.5-3 ms a call)."""
+    if mask is None or mask is value or not structure or complement or not isinstance(value, gb.Vector) or \
+            not isinstance(w, gb.Vector) or value.nvals != mask.nvals or w.dtype != value.dtype or \
+            w.nvals != w.size or mask.size != value.size:
+        return False
+    if value.ss.format != "sparse" or mask.ss.format != "sparse":
+        return False
+    parts = value.ss.unpack(sort=True)
+    try:
+        mask_parts = mask.ss.unpack(sort=True)
+        try:
+            return np.array_equal(parts["indices"], mask_parts["indices"])
+        finally:
+            mask.ss.pack_any(**mask_parts, take_ownership=True)
+    finally:
+        value.ss.pack_any(**parts, take_ownership=True)
 
 
 def _sparse(dtype, size):
