@@ -42,6 +42,7 @@ from .. import operators as ops
 from ..numba import generic
 from ..numba import operators as compiled
 from ..numba.kernels import products, sets
+from ..numba.kernels.threads import PARALLEL_WORK
 from ..numba.operators import check_kind as _kind
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
@@ -99,6 +100,17 @@ class SuiteSparseBackend(Backend):
 
     def values(self, v):
         return v.to_coo(indices=False)[1]
+
+    def guard(self, graph):
+        """GraphBLAS' threads only where a call has work for them: while an algorithm runs, a
+        :class:`graphblas.ss.Context` gives each thread at least ``PARALLEL_WORK // 2``
+        units of SuiteSparse's work estimate (entries, flops), so a call runs in parallel
+        from ``threads.PARALLEL_WORK`` on, as the numba kernels do (docs/backends.md,
+        "Threads"). SuiteSparse's own chunk (65,536) made every call on 10⁵ entries a
+        parallel region, and each waits for a descheduled thread on a busy machine:
+        ``coarsen`` of Laplace3D 100³ on two threads beside other work, 2.2 s against
+        1.2 s (0.85 s on one thread). The caller's GraphBLAS settings are left as they are."""
+        return _Chunked()
 
     def fused(self, algorithm):
         """``"coarse_by_sort"``: the numba backend's compiled construction of coarse graphs,
@@ -381,6 +393,19 @@ def _scattered(indices, values, size, dup):
     if indices.min() < 0 or indices.max() >= size:
         return None
     return products.scatter(indices, values, size, products.MONOIDS[code])
+
+
+class _Chunked:
+    """A GraphBLAS context with the caller's thread count and a chunk of
+    ``PARALLEL_WORK // 2``, engaged from entry to exit (nested ones restore the outer one)."""
+
+    def __enter__(self):
+        self.context = gb.ss.Context(chunk=PARALLEL_WORK // 2)  # engaged on the caller's context
+        return self
+
+    def __exit__(self, *exc):
+        self.context.disengage()
+        return False
 
 
 def _same_pattern(w, value, mask, structure, complement):
