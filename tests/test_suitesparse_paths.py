@@ -111,3 +111,19 @@ def test_algorithms_run_with_the_parallel_work_chunk_and_restore_the_callers():
             assert threadlocal.context["chunk"] == PARALLEL_WORK // 2
         assert threadlocal.context["chunk"] == PARALLEL_WORK // 2  # the outer context again
     assert (threadlocal.context["chunk"], threadlocal.context["nthreads"]) == before
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "bool"])
+def test_extract_of_a_full_vector_equals_graphblas_extract(dtype):
+    rng = np.random.default_rng(5)
+    u = _full((rng.random(300) * 50).astype(dtype))
+    indices = rng.integers(0, 300, 1000)  # unsorted, repeated
+    w = _be().extract(u, indices)
+    expected = u[indices].new()
+    assert w.dtype == expected.dtype and w.size == 1000 and _entries(w) == _entries(expected)
+
+
+def test_extract_of_a_sparse_vector_keeps_absent_entries_absent():
+    u = gb.Vector.from_coo([2, 5], [7, 9], size=8)
+    w = _be().extract(u, np.array([5, 0, 2, 5]))
+    assert _entries(w) == ([0, 2, 3], [9, 7, 9])
