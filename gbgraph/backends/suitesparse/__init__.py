@@ -388,8 +388,9 @@ def _scattered(indices, values, size, dup):
     """(sorted int64 indices, values) of ``build``'s vector, duplicates combined in the order
     given, by the numba backend's scatter (one pass over dense scratch arrays of ``size``), or
     None where GraphBLAS builds it: another ``dup``, a scalar value, out-of-range indices, or a
-    ``size`` far above the tuples' count. ``GrB_Vector_build`` sorts the tuples first: 22 ms
-    against 3 ms for coarsen's vertex weights of Laplace3D 100³ (10⁶ tuples, one thread)."""
+    ``size`` far above the tuples' count. ``GrB_Vector_build`` sorts the tuples first (one
+    thread, a loaded machine: 10⁶ random tuples 176 ms against 24 ms; coarsen's vertex weights
+    of Laplace3D 100³ 22 ms a build against under 3)."""
     indices, values = np.asarray(indices), np.asarray(values)
     code, kinds = _SCATTERED.get(dup, (None, ""))
     if code is None or values.dtype.kind not in kinds or values.ndim != 1 or not 0 < values.size == indices.size or \
@@ -417,8 +418,8 @@ class _Chunked:
 def _gathered(u, indices):
     """``u(indices)`` of a full ``u`` by a numpy gather, or None where GraphBLAS extracts it
     (``u`` not full, an index out of range): ``GrB_Vector_extract`` sorts an unsorted index
-    list first (aggregation's ``size = by_group(labels + 1)`` on Laplace3D 100³: 10⁶
-    labels, 6 ms against 2 ms)."""
+    list first (aggregation's ``size = by_group(labels + 1)`` at the first level of Laplace3D
+    100³, 10⁶ labels of 142,015 aggregates: 15 ms against 2.6 ms, one thread, a loaded machine)."""
     size = u.shape[0]
     if indices.size == 0 or u.nvals != size or indices.min() < 0 or indices.max() >= size:
         return None
