@@ -1,7 +1,12 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`). A user-defined operator
+oracle, :mod:`gbgraph.backends.base`), but for three steps where the wheel is slow and a
+compiled or numpy pass gives the same entries: a vector build with ``plus``, ``times``,
+``first``, ``min`` or ``max`` (a scatter, where GraphBLAS sorts the tuples), a gather from a
+full vector (``extract``), and MIS-2's hashed statuses (:class:`gbgraph.hashing.Packing`'s
+kernel). An algorithm runs GraphBLAS with parallel regions only above
+``threads.PARALLEL_WORK`` (:meth:`SuiteSparseBackend.guard`). A user-defined operator
 (:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
 objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
 python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
@@ -41,7 +46,8 @@ from ..._malloc import keep_freed_blocks
 from .. import operators as ops
 from ..numba import generic
 from ..numba import operators as compiled
-from ..numba.kernels import sets
+from ..numba.kernels import products, sets
+from ..numba.kernels.threads import PARALLEL_WORK
 from ..numba.operators import check_kind as _kind
 from ..base import (BINARY_OPS, DTYPES, INDEX_UNARY_OPS, MONOIDS, POSITIONAL_SEMIRINGS, SELECT_OPS, SEMIRINGS,
                     UNARY_OPS, Backend, check_accum)
@@ -100,6 +106,17 @@ class SuiteSparseBackend(Backend):
     def values(self, v):
         return v.to_coo(indices=False)[1]
 
+    def guard(self, graph):
+        """GraphBLAS' threads only where a call has work for them: while an algorithm runs, a
+        :class:`graphblas.ss.Context` gives each thread at least ``PARALLEL_WORK // 2``
+        units of SuiteSparse's work estimate (entries, flops), so a call runs in parallel
+        from ``threads.PARALLEL_WORK`` on, as the numba kernels do (docs/backends.md,
+        "Threads"). SuiteSparse's own chunk (65,536) made every call on 10⁵ entries a
+        parallel region, and each waits for a descheduled thread on a busy machine:
+        ``coarsen`` of Laplace3D 100³ on two threads beside other work, 2.2 s against
+        1.2 s (0.85 s on one thread). The caller's GraphBLAS settings are left as they are."""
+        return _Chunked()
+
     def fused(self, algorithm):
         """``"coarse_by_sort"``: the numba backend's compiled construction of coarse graphs,
         which reads the graph's host arrays as they are (the numpy path's result, bit for
@@ -119,6 +136,9 @@ class SuiteSparseBackend(Backend):
 
     def build(self, indices, values, size, *, dup=None):
         w = _sparse(_dtype(np.asarray(values).dtype.name, "build"), size)
+        scattered = _scattered(indices, values, size, dup)
+        if scattered is not None:
+            return _rebuilt("build", (size,), *scattered)
         dup_op = None if dup is None else _op(_BINARY, dup)
         try:
             w.build(indices, values, dup_op=dup_op)
@@ -158,12 +178,16 @@ class SuiteSparseBackend(Backend):
             raise _unsupported("mxv", semiring, (A, u), error) from None
         if accum is not None or replace:
             return _store("mxv", expr, _mask(mask, structure, complement), out, accum, replace)
+        m = _mask(mask, structure, complement)
         if mask is not None and structure and not complement and 2 * mask.nvals >= expr.size:
-            # A mask covering most rows scatters dot3's row accesses; one streaming product
-            # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
-            expr = _acyclic(expr.new())
+            if mask.nvals == expr.size:  # every row (MIS-2's first round): no mask to apply after
+                m = None
+            else:
+                # A mask covering most rows scatters dot3's row accesses; one streaming product
+                # of every row, then the mask, is faster (Laplace3D 100³: 5 ms against 8 ms).
+                expr = _acyclic(expr.new())
         out = _sparse(expr.dtype, expr.size) if out is None else out
-        out(mask=_mask(mask, structure, complement)) << expr
+        out(mask=m) << expr
         return out
 
     @ops.accumulating
@@ -248,6 +272,12 @@ class SuiteSparseBackend(Backend):
         if isinstance(op, ops._Operator):
             return _store("apply_index", _user_index("apply_index", op, u, thunk), _mask(mask, structure, complement),
                           out, accum, replace)
+        kernel = getattr(op, "numba", None)  # a callable with a compiled kernel of its own (MIS-2's statuses)
+        if kernel is not None and isinstance(u, gb.Vector):
+            ids = self.indices(u)
+            w = self.vector(ids, kernel(ids, thunk), u.size, copy=False)
+            return w if mask is None and out is None else _store("apply_index", w, _mask(mask, structure, complement),
+                                                                 out, accum, replace)
         if callable(op):
             return super().apply_index(op, u, thunk, mask=mask, structure=structure, complement=complement,
                                        out=out, accum=accum, replace=replace)
@@ -325,13 +355,16 @@ class SuiteSparseBackend(Backend):
             return _new(u[indices, slice(None) if cols is None else np.asarray(cols, np.int64)], None)
         if cols is not None:
             raise ValueError(f"extract: cols= is for a matrix; got a vector and cols={cols!r}")
-        return _new(u[indices], None)
+        gathered = _gathered(u, indices)
+        return _new(u[indices], None) if gathered is None else gathered
 
     def assign(self, w, value, *, mask, structure=True, complement=False, accum=None, replace=False):
         if not isinstance(value, (gb.Vector, gb.Matrix)):
             value = _scalar(value, w) if accum is None else _bound(value, w)
         m = _mask(mask, structure, complement)
         if accum is None:
+            if _same_pattern(w, value, mask, structure, complement):
+                m = value.S  # w<value> = value: in place where w is full, no bitmap (the same entries)
             w(mask=m, replace=replace) << value
             return w
         try:
@@ -342,6 +375,80 @@ class SuiteSparseBackend(Backend):
         except KeyError as error:
             raise _unsupported("assign", accum, (w, value), error) from None
         return w
+
+
+#: The ``dup`` operators a vector build combines in one sequential scatter (the monoid codes
+#: of the numba backend's ``kernels/products.py``; ``first`` keeps the first, as ``any`` does
+#: there), and the dtype kinds each takes: ``min``/``max`` of floats are GraphBLAS' (NaN rules).
+_SCATTERED = {"plus": ("plus", "iuf"), "times": ("times", "iuf"), "first": ("any", "iuf"), "min": ("min", "iu"),
+              "max": ("max", "iu")}
+
+
+def _scattered(indices, values, size, dup):
+    """(sorted int64 indices, values) of ``build``'s vector, duplicates combined in the order
+    given, by the numba backend's scatter (one pass over dense scratch arrays of ``size``), or
+    None where GraphBLAS builds it: another ``dup``, a scalar value, out-of-range indices, or a
+    ``size`` far above the tuples' count. ``GrB_Vector_build`` sorts the tuples first (one
+    thread, a loaded machine: 10⁶ random tuples 176 ms against 24 ms; coarsen's vertex weights
+    of Laplace3D 100³ 22 ms a build against under 3)."""
+    indices, values = np.asarray(indices), np.asarray(values)
+    code, kinds = _SCATTERED.get(dup, (None, ""))
+    if code is None or values.dtype.kind not in kinds or values.ndim != 1 or not 0 < values.size == indices.size or \
+            indices.dtype.kind not in "iu" or size > 8 * indices.size:
+        return None
+    indices = indices.astype(np.int64, copy=False)
+    if indices.min() < 0 or indices.max() >= size:
+        return None
+    return products.scatter(indices, values, size, products.MONOIDS[code])
+
+
+class _Chunked:
+    """A GraphBLAS context with the caller's thread count and a chunk of
+    ``PARALLEL_WORK // 2``, engaged from entry to exit (nested ones restore the outer one)."""
+
+    def __enter__(self):
+        self.context = gb.ss.Context(chunk=PARALLEL_WORK // 2)  # engaged on the caller's context
+        return self
+
+    def __exit__(self, *exc):
+        self.context.disengage()
+        return False
+
+
+def _gathered(u, indices):
+    """``u(indices)`` of a full ``u`` by a numpy gather, or None where GraphBLAS extracts it
+    (``u`` not full, an index out of range): ``GrB_Vector_extract`` sorts an unsorted index
+    list first (aggregation's ``size = by_group(labels + 1)`` at the first level of Laplace3D
+    100³, 10⁶ labels of 142,015 aggregates: 15 ms against 2.6 ms, one thread, a loaded machine)."""
+    size = u.shape[0]
+    if indices.size == 0 or u.nvals != size or indices.min() < 0 or indices.max() >= size:
+        return None
+    with _vector_arrays(u) as (_, values):
+        w = _sparse(u.dtype, indices.size)
+        w.ss.pack_full(values[indices], take_ownership=True)
+    return w
+
+
+def _same_pattern(w, value, mask, structure, complement):
+    """Whether ``w<mask> = value`` assigns into a full ``w`` from a vector with exactly the
+    mask's entries (MIS-2's ``M<wl2> = A ⊕min.second T``): then ``value`` is the same mask,
+    which SuiteSparse assigns in place, where another mask sends the full vector through the
+    wheel's generic bitmap assign (Laplace3D 100³: 0.3 against 1.5-3 ms a call)."""
+    if mask is None or mask is value or not structure or complement or not isinstance(value, gb.Vector) or \
+            not isinstance(w, gb.Vector) or value.nvals != mask.nvals or w.dtype != value.dtype or \
+            w.nvals != w.size or mask.size != value.size:
+        return False
+    if value.ss.format != "sparse" or mask.ss.format != "sparse":
+        return False
+    parts = value.ss.unpack(sort=True)
+    try:
+        mask_parts = mask.ss.unpack(sort=True)
+        try:
+            return np.array_equal(parts["indices"], mask_parts["indices"])
+        finally:
+            mask.ss.pack_any(**mask_parts, take_ownership=True)
+    finally:
+        value.ss.pack_any(**parts, take_ownership=True)
 
 
 def _sparse(dtype, size):
