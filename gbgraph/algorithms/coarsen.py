@@ -196,8 +196,11 @@ def _coarse_level(be, graph, labels, k, method):
     """
     indptr, indices, values = _coarse_arrays(be, graph, labels, k, method, None)
     index_dtype = np.int32 if max(k, indices.size) < 2**31 else np.int64
-    return Graph(k, indptr.astype(np.int64, copy=False), indices.astype(index_dtype, copy=False),
-                 values.astype(np.float64, copy=False), container="scipy.csr_array" if be.xp is np else "cupyx")
+    coarse = Graph(k, indptr.astype(np.int64, copy=False), indices.astype(index_dtype, copy=False),
+                   values.astype(np.float64, copy=False), container="scipy.csr_array" if be.xp is np else "cupyx")
+    if method != "spgemm" and _one_sided(graph):  # S + Sᵀ: each coarse edge's two weights are one sum
+        coarse.cached(_ASYMMETRIC, lambda: 0)
+    return coarse
 
 
 #: The Graph cache key of :func:`_check_finite`'s count (coarse levels inherit a zero).
@@ -281,6 +284,12 @@ def _skewed_and_symmetric(graph):
     return float(degree.max()) > SKEWED * graph.nnz / graph.n and _asymmetric_weights(graph) == 0
 
 
+#: The Graph cache key of :func:`_asymmetric_weights`' count. A level built one-sided holds
+#: ``S(a, b) + S(b, a)`` at (a, b) and ``S(b, a) + S(a, b)`` at (b, a), equal bit for bit, so
+#: the hierarchy records a zero instead of a transpose of the level's weights.
+_ASYMMETRIC = ("coarsen", "asymmetric")
+
+
 def _asymmetric_weights(graph):
     """Entries A[i, j] whose weight differs from A[j, i]'s (counted once per graph, on the host)."""
     def count():
@@ -290,7 +299,7 @@ def _asymmetric_weights(graph):
         W = sp.csr_array((host.weights, host.indices, host.indptr), shape=(graph.n, graph.n))
         return int((W != W.T).nnz)
 
-    return graph.cached(("coarsen", "asymmetric"), count)
+    return graph.cached(_ASYMMETRIC, count)
 
 
 def _by_construction(graph, labels, k, method, one_sided, xp):
