@@ -371,3 +371,19 @@ def test_hierarchy_levels_equal_as_graph_of_their_csr(construction):
                 g, e = getattr(got, name), getattr(expected, name)
                 assert g.dtype == e.dtype, name
                 np.testing.assert_array_equal(g, e, err_msg=name)
+
+
+@pytest.mark.parametrize("method", ["hec", "mis2"])
+def test_levels_built_one_sided_have_symmetric_weights(method):
+    # a level built from a skewed one by the one-sided construction is recorded as symmetric
+    # (no transpose of its weights): S(a, b) + S(b, a) must equal S(b, a) + S(a, b) bit for bit
+    from conftest import real_graph
+
+    A = sp.csr_array(gg.io.read_matrix_market(real_graph("PGPgiantcompo"))[0], dtype=float)
+    W = _random_weights(A, np.random.default_rng(5))
+    h = gg.coarsen(W, method, cutoff=20)
+    one_sided = [coarse.graph for fine, coarse in zip(h, h[1:]) if fine.graph.known(("coarsen", "one_sided"))]
+    assert one_sided, "PGPgiantcompo's first level is skewed"
+    for graph in one_sided:
+        C = sp.csr_array((graph.weights, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+        assert (C != C.T).nnz == 0

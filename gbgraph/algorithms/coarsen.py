@@ -577,7 +577,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         with be.guard(graph):
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
         levels.append(Level(graph, mapping.labels, vertex_weights, (mapped - start, time.perf_counter() - mapped)))
-        vertex_weights = _coarse_weights(be, mapping.labels, vertex_weights)
+        vertex_weights = _coarse_weights(be, mapping.labels, vertex_weights, mapping.n_coarse)
         _carry_checks(graph, coarse, bounded)
         graph = coarse
         _progress.report("level", level=len(levels), n=graph.n)
@@ -611,7 +611,8 @@ def _carry_checks(fine, coarse, bounded):
         coarse.cached(SYMMETRIC_VALUES, lambda: (0, None, None))
 
 
-def _coarse_weights(be, labels, weights):
-    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex, the vector built
-    from the tuples (labels(i), w(i)) with their duplicates summed."""
-    return be.values(be.build(labels, weights, labels.size, dup="plus"))  # w_c(labels(i)) += w(i)
+def _coarse_weights(be, labels, weights, k):
+    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex, the vector of
+    size k built from the tuples (labels(i), w(i)) with their duplicates summed (every coarse
+    vertex has a member, so it is full)."""
+    return be.values(be.build(labels, weights, k, dup="plus"))  # w_c(labels(i)) += w(i)
