@@ -101,6 +101,8 @@ def heavy_targets(be, A, keys, n, mask=None, among=None):
     xp = be.xp
     candidates = keys.all if among is None else keys.vector(among)
     h = be.mxv(HEAVIEST, A, candidates, mask=mask)  # h<mask> = A ⊕max.(W, key) candidates: [1] Alg.4 l.3-8
+    if be.nvals(h) == n:  # every vertex has a candidate neighbour: h is H (no scatter into a fresh range)
+        return be.values(h).astype(xp.int64, copy=False)
     H = xp.arange(n, dtype=xp.int64)
     H[be.indices(h)] = be.values(h)
     return H
