@@ -35,6 +35,7 @@ References
 import numba
 import numpy as np
 
+from .products import prefetch
 from .threads import PARALLEL_WORK, serial_twin
 
 __all__ = ["coarse_by_sort", "reduceat_sum"]
@@ -48,6 +49,9 @@ _PW_BLOCKSIZE = 128
 #: 13-19 ns a fine entry (Laplace3D 100³'s first two levels, delaunay_n17, coAuthorsDBLP; one
 #: thread), so PARALLEL_WORK / 8 entries are 7-10 ms of its work
 _ENTRIES_PER_THREAD = PARALLEL_WORK // 16
+
+#: fine rows ahead of the one scattered whose places are requested
+_AHEAD = 8
 
 #: a coarse row of at most this many columns is sorted by insertion without branches, longer
 #: ones by numba's sort
@@ -177,8 +181,16 @@ def _kept(a, b, lower, estimate):
 def _scatter_by_row(c, indptr, indices, labels, weights, estimate, fine, end, keys, spread):
     """Pass 2 over fine row range c: each kept crossing entry (u, v) to the next place of
     its coarse row ``labels[u]`` (``end[c, labels[u]]``, advanced once per fine row), as
-    its coarse column ``labels[v]`` and, with weights, its weight."""
-    for u in range(fine[c], fine[c + 1]):
+    its coarse column ``labels[v]`` and, with weights, its weight. The places of the row
+    :data:`_AHEAD` rows on are requested ahead: each fine row writes into another coarse
+    row's room, a line the caches seldom hold (34 -> 32 ms on Laplace3D 100³)."""
+    last = fine[c + 1]
+    for u in range(fine[c], last):
+        if u + _AHEAD < last:
+            ahead = np.uint64(end[c, labels[u + _AHEAD]])
+            prefetch(keys, ahead)
+            if spread.size:
+                prefetch(spread, ahead)
         a = labels[u]
         q = end[c, a]
         for p in range(indptr[u], indptr[u + 1]):
