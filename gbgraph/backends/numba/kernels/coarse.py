@@ -43,12 +43,12 @@ __all__ = ["coarse_by_sort", "reduceat_sum"]
 #: numpy's pairwise summation adds runs of up to this many values with 8 partial sums
 _PW_BLOCKSIZE = 128
 
-#: fine entries per thread: two threads from PARALLEL_WORK / 8 entries. threads.PARALLEL_WORK
-#: is about 5 ms of one thread's work at the pull product's 1.3 ns an entry, the work where a
-#: parallel region pays for itself on a busy machine too (threads.py); the construction costs
-#: 13-19 ns a fine entry (Laplace3D 100³'s first two levels, delaunay_n17, coAuthorsDBLP; one
-#: thread), so PARALLEL_WORK / 8 entries are 7-10 ms of its work
-_ENTRIES_PER_THREAD = PARALLEL_WORK // 16
+#: fine entries per thread: two threads from threads.PARALLEL_WORK entries, the size where a
+#: parallel region pays for itself on a busy machine too (threads.py). A second thread from
+#: PARALLEL_WORK / 8 entries (7-10 ms of the construction's one-thread work, at 13-19 ns a fine
+#: entry) made HEC hierarchies slower on this project's loaded 2-core machine: delaunay_n17's
+#: 22 -> 45 ms, coAuthorsDBLP's 100 -> 147, Laplace3D 100³'s 214 -> 224
+_ENTRIES_PER_THREAD = PARALLEL_WORK // 2
 
 #: fine rows ahead of the one scattered whose places are requested
 _AHEAD = 8
