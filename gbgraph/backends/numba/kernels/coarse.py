@@ -271,7 +271,7 @@ def _sums(start, end, a, keys, spread, slot, d, length, head, rest):
     weights (rare but on skewed graphs) has them gathered, in order, and added pairwise."""
     longest = 0
     for j in range(d):
-        rest[j] = head[j] + rest[j] if length[j] > 1 else head[j]
+        rest[j] = head[j] + rest[j]  # a single weight plus -0.0 is itself, +0.0 included
         longest = max(longest, length[j])
     if longest <= 8:
         return
