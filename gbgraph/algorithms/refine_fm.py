@@ -287,16 +287,8 @@ def _connections(indptr, indices, w, parts, gain, ext):
     """ext(v) = weight to the other side, gain(v) = ext(v) - weight to its own side; the cut."""
     total = 0.0
     for v in range(parts.size):
-        e = 0.0
-        own = 0.0
-        for t in range(indptr[v], indptr[v + 1]):
-            if parts[indices[t]] == parts[v]:
-                own += w[t]
-            else:
-                e += w[t]
-        ext[v] = e
-        gain[v] = e - own
-        total += e
+        _recount(indptr, indices, w, parts, gain, ext, v)
+        total += ext[v]
     return total / 2.0
 
 
@@ -419,7 +411,7 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integra
 
 @numba.njit(cache=True)
 def _recount(indptr, indices, w, parts, gain, ext, v):
-    """ext(v) and gain(v) summed afresh in the order :func:`_connections` sums them."""
+    """ext(v) and gain(v) summed afresh, each over v's row in order."""
     e = 0.0
     own = 0.0
     for t in range(indptr[v], indptr[v + 1]):

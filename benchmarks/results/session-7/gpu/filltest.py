@@ -1,16 +1,12 @@
 # a state read with a fill by a row operator, rows leaving it round after round (an erosion): the
 # compiled rounds against the replayed ones, on whichever gbgraph is first on the path
+import os, sys
 import numpy as np, scipy.sparse as sp, gbgraph
 from gbgraph.backends import backend
-from gbgraph.backends.operators import RowOperator
 from gbgraph.backends.cupy import program
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../tests"))
+from test_backend import NEIGHBOUR_SUM as NS  # the sum of u over a row's columns, fill 0
 print("gbgraph from", gbgraph.__file__)
-def _neighbour_sum(i, start, stop, cols, vals, u):
-    total = 0
-    for p in range(start, stop):
-        total += u[cols[p]]
-    return total, True
-NS = RowOperator(_neighbour_sum, fill=0, name="test_neighbour_sum")
 rng = np.random.default_rng(3)
 n = 2000
 pairs = rng.integers(0, n, (2, 6000)); pairs = pairs[:, pairs[0] != pairs[1]]
