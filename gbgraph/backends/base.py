@@ -111,6 +111,13 @@ def check_accum(verb, out, accum):
         raise ValueError(f"{verb}: accum={accum!r} needs out=, the object to accumulate into")
 
 
+def stalled(before, left, stall):
+    """:meth:`Backend.iterate`'s ``stall`` test: the last round took fewer than ``1/stall`` of
+    the ``left`` entries it left out of the ``before`` it had (never before a first round,
+    nor without ``stall``)."""
+    return stall is not None and before is not None and (before - left) * stall < left
+
+
 class Backend(abc.ABC):
     """The operations every backend provides; see the module docstring for conventions."""
 
@@ -791,7 +798,7 @@ class Backend(abc.ABC):
         ``nvals``, ``indices``, ``values`` or ``reduce``) and returns vectors like the ones it
         took lets the cupy backend record it once as a CUDA graph and replay it: then ``r``
         is a device scalar, to be passed on only as a thunk (of :meth:`apply_index`; the
-        compiled rounds below also compare int64 values with it in :meth:`select`), and
+        compiled rounds below also compare int32 and int64 values with it in :meth:`select`), and
         the rounds run on the device, the host reading nothing between them. A step made of
         the verbs :mod:`gbgraph.backends.cupy.program` traces (masked products and row
         operators, selects, index-unary applies, masked identity applies and assigns into
@@ -811,7 +818,7 @@ class Backend(abc.ABC):
         state, r, due, before = tuple(state), first, first, None
         while stop is None or r < stop:
             left = self.nvals(state[0])
-            if not left or stall is not None and before is not None and (before - left) * stall < left:
+            if not left or stalled(before, left, stall):
                 break
             before = left
             if check is not None and r == due:

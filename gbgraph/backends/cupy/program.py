@@ -29,7 +29,8 @@ or of values on the host, sizes other than the state's) raises :class:`Untraceab
 it is traced, and :mod:`.replay` records and replays it as before. Traced verbs: ``mxv``
 with a built-in semiring over a full vector or with a :class:`~gbgraph.backends.operators.
 RowOperator`, under a structural mask; ``select`` with a value comparison (to a scalar, or
-of int64 values to the round number) or an :class:`~gbgraph.backends.operators.IndexUnaryOp`; ``apply_index`` with an IndexUnaryOp or
+of int32 or int64 values to the round number) or an
+:class:`~gbgraph.backends.operators.IndexUnaryOp`; ``apply_index`` with an IndexUnaryOp or
 MIS statuses (:class:`~gbgraph.hashing.Packing`); ``apply("identity", u, mask=m)``, the
 mask complemented or not; ``assign(w, u, mask)`` into a full vector where the mask has u's
 structure.

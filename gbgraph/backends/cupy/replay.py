@@ -27,6 +27,7 @@ import cupy
 import numpy as np
 
 from . import kernels
+from ..base import stalled
 from .containers import Vector
 
 __all__ = ["captured", "iterate"]
@@ -38,7 +39,7 @@ def iterate(step, state, first, stop, check, stall=None):
     state, r, due, replay, record, before = tuple(state), first, first, None, True, None
     while stop is None or r < stop:
         left = state[0].entry_count()
-        if not left or stall is not None and before is not None and (before - left) * stall < left:
+        if not left or stalled(before, left, stall):
             break
         before = left
         if check is not None and r >= due:
