@@ -256,6 +256,59 @@ def test_iterate_state_read_with_a_fill_has_it_where_entries_left(be):
     np.testing.assert_array_equal(_host(be.values(seen)), expected)
 
 
+@pytest.mark.parametrize("stop", [1, 2, 5, None])
+def test_iterate_stopped_leaves_only_the_rounds_that_ran(be, stop):
+    # round r stamps the vertices of U with their status of round r, then the neighbours'
+    # greatest stamp goes to mid, and their greatest mid to seen; U keeps the vertices with
+    # life > r. The compiled rounds run a round's first phase (the stamps) at the end of
+    # the round before: stopped before round `stop`, no stamp of that round may show
+    from gbgraph.hashing import Packing, packing_bits
+
+    rng = np.random.default_rng(5)
+    n = 300
+    pairs = rng.integers(0, n, (2, 900))
+    pairs = pairs[:, pairs[0] != pairs[1]]
+    import scipy.sparse as sp
+
+    S = sp.csr_array((np.ones(pairs.shape[1]), (pairs[0], pairs[1])), shape=(n, n))
+    S = sp.csr_array(((S + S.T) > 0).astype(np.float64))
+    S.sort_indices()
+    life = rng.integers(1, 7, n).astype(np.int64)
+    bits = packing_bits(n)
+    packing, statuses = Packing(n, bits, be.xp), Packing(n, bits, np)
+    A = be.matrix(be.xp.asarray(S.indptr.astype(np.int64)), be.xp.asarray(S.indices.astype(np.int64)))
+    stamp, mid, seen = (be.full(n, 0, packing.dtype) for _ in range(3))
+
+    def round_(U, r):
+        P = be.apply_index(packing, U, r)  # P(i) = status(i, r), on U's pattern
+        be.assign(stamp, P, mask=P)  # stamp<P> = P
+        top = be.mxv("max_second", A, stamp, mask=U)  # top<U> = A ⊕max.second stamp
+        be.assign(mid, top, mask=top)  # mid<top> = top
+        z = be.mxv("max_second", A, mid, mask=U)  # z<U> = A ⊕max.second mid
+        be.assign(seen, z, mask=z)  # seen<z> = z
+        return (be.select("valuegt", U, r),)  # U = select(U > r)
+
+    (U,), rounds = be.iterate(round_, (be.vector(be.xp.arange(n, dtype=be.xp.int64), be.xp.asarray(life), n),),
+                              stop=stop)
+    expected = {name: np.zeros(n, packing.dtype) for name in ("stamp", "mid", "seen")}
+    rows, cols = np.repeat(np.arange(n), np.diff(S.indptr)), S.indices
+    alive, r = np.ones(n, bool), 0
+    while alive.any() and (stop is None or r < stop):
+        ids = np.flatnonzero(alive)
+        expected["stamp"][ids] = statuses(ids, r)
+        for src, dst in (("stamp", "mid"), ("mid", "seen")):
+            top = np.full(n, np.iinfo(packing.dtype).min if bits == 32 else 0, packing.dtype)
+            np.maximum.at(top, rows, expected[src][cols])
+            at = ids[np.diff(S.indptr)[ids] > 0]
+            expected[dst][at] = top[at]
+        alive &= life > r
+        r += 1
+    assert rounds == r
+    np.testing.assert_array_equal(np.sort(_host(be.indices(U))), np.flatnonzero(alive))
+    for name, v in (("stamp", stamp), ("mid", mid), ("seen", seen)):
+        np.testing.assert_array_equal(_host(be.values(v)), expected[name], err_msg=name)
+
+
 def test_iterate_runs_rounds_while_the_worklist_has_entries(be):
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components

@@ -149,12 +149,23 @@ class Matrix:
     """A CSR matrix on the GPU: int64 row pointers, int32 (or int64) column indices sorted
     within rows, and ``values`` (None for an iso boolean pattern)."""
 
-    __slots__ = ("nrows", "ncols", "indptr", "indices", "values", "_degrees", "_transposed")
+    __slots__ = ("nrows", "ncols", "indptr", "indices", "values", "_degrees", "_transposed", "_indptr32")
 
     def __init__(self, nrows, ncols, indptr, indices, values):
         self.nrows, self.ncols = int(nrows), int(ncols)
         self.indptr, self.indices, self.values = indptr, indices, values
-        self._degrees = self._transposed = None
+        self._degrees = self._transposed = self._indptr32 = None
+
+    @property
+    def narrow_indptr(self):
+        """The row pointers as int32 where every entry's position fits (cached), else the
+        int64 ones: a compiled round reads them once a row a pass, and half the bytes is
+        what native kernels read."""
+        if self.nvals > np.iinfo(np.int32).max:
+            return self.indptr
+        if self._indptr32 is None:
+            self._indptr32 = self.indptr.astype(cupy.int32)
+        return self._indptr32
 
     @property
     def dtype(self):

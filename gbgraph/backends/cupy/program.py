@@ -55,8 +55,11 @@ programs = 0
 
 #: Most blocks per multiprocessor of a program's kernel: as many as its registers let
 #: reside at once (a cooperative grid must), up to 8, where more warps in flight hide more
-#: of the rows' gathers (as the native kernels' rounds). A cap on the registers instead
-#: (``__launch_bounds__``) spills the first fit's bit windows to local memory.
+#: of the rows' gathers (as the native kernels' rounds). The kernel is compiled for 8 (32
+#: registers a thread, ``__launch_bounds__``) unless that spills registers to local memory
+#: (:func:`_compiled`): MIS-2's rounds at Laplace3D 200³ on the H100 took 2.49 ms at the 64
+#: registers the compiler chose, 1.82 ms at 32 (its loads in flight matter more than its
+#: registers).
 _BLOCKS = 8
 
 #: Compiled rounds by the form of their trace: (kernel, the temporaries' types).
@@ -114,8 +117,9 @@ class _Node:
     """A recorded verb: C++ for one row ``i`` (``emit``), what it reads at row i (``own``) and
     at other rows (``far``), and the external vectors it writes (``writes``)."""
 
-    def __init__(self, out, own=(), far=(), writes=(), emit=None):
+    def __init__(self, out, own=(), far=(), writes=(), emit=None, guard=None):
         self.out, self.own, self.far, self.writes, self.emit = out, tuple(own), tuple(far), tuple(writes), emit
+        self.guard = guard  # the vector whose entries are the only rows the writes touch
 
 
 class _Tracer:
@@ -168,7 +172,7 @@ class _Tracer:
     def _matrix(self, A, verb):
         if not (isinstance(A, Matrix) and A.nrows == self.n and A.ncols == self.n):
             raise Untraceable(f"{verb}: a matrix that is not n x n")
-        return self._external(A.indptr), self._external(A.indices), \
+        return self._external(A.narrow_indptr), self._external(A.indices), \
             None if A.values is None else self._external(A.values), A
 
     @staticmethod
@@ -307,7 +311,7 @@ class _Tracer:
         nv, high = self._scalar(np.int32(packing.nv)), self._scalar(np.uint64(0xFFFFFFFF >> packing.nv << packing.nv))
 
         def emit(c):
-            r = "r" if thunk is self.round else f"{int(thunk)}LL"
+            r = c.round if thunk is self.round else f"{int(thunk)}LL"
             x = f"gbgraph::packed_status<{bits}, {star}>(i, gbgraph::round_part<{bits}, {star}>({r}), " \
                 f"{c.array(nv)}, {c.array(high)})"
             cast = f"(int)(unsigned int)({x})" if bits == 32 else x
@@ -345,7 +349,7 @@ class _Tracer:
             def emit(c):
                 return f"if ({c.present(value)}) {c.array(target)}[i] = {c.value(value)};"
 
-            self.nodes.append(_Node(None, own=(value, m), writes=(target,), emit=emit))
+            self.nodes.append(_Node(None, own=(value, m), writes=(target,), emit=emit, guard=value))
             return w
         from ..numba import generic
 
@@ -356,7 +360,7 @@ class _Tracer:
         def emit(c):  # GraphBLAS casts the scalar to w's type (the verb-by-verb assign's rule)
             return f"if ({c.present(m)}) {c.array(target)}[i] = {c.array(scalar)};"
 
-        self.nodes.append(_Node(None, own=(m,), writes=(target,), emit=emit))
+        self.nodes.append(_Node(None, own=(m,), writes=(target,), emit=emit, guard=m))
         return w
 
     # ---- index-unary operators --------------------------------------------------------
@@ -392,7 +396,7 @@ class _Tracer:
         comparisons = {"valueeq": "==", "valuene": "!=", "valuelt": "<", "valuele": "<=", "valuegt": ">",
                        "valuege": ">="}
         if thunk is self.round and op in comparisons and u.dtype in (np.int32, np.int64):  # the round, on the device
-            return lambda c: f"(long long){c.value(u)} {comparisons[op]} r", ()
+            return lambda c: f"(long long){c.value(u)} {comparisons[op]} {c.round}", ()
         if op not in comparisons or thunk is None or isinstance(thunk, (Vector, _Symbol, _Round, tuple, list)):
             raise Untraceable(f"{verb}: {op!r}")
         from ..numba import generic
@@ -522,6 +526,7 @@ class _Program:
         if made is None:
             self._phases = _phases(tracer.nodes)
             self._place()
+            self._folded = self._foldable()
             source, name = self._source()
             made = _MADE[key] = (_compiled(source, name, cupy.cuda.runtime.getDevice()),
                                  tuple((s.dtype, s.full) for s in self._temporaries))
@@ -551,6 +556,26 @@ class _Program:
             v.stored = True
         self._temporaries = [s for s in made.values() if s.stored and s.state is None]
 
+    def _foldable(self):
+        """Whether the first phase can run for round r + 1 at the end of round r's last phase,
+        row by row, which saves a pass over the rows and a barrier a round (MIS-2's refresh of
+        the statuses, folded into the decision as native MIS-2 does): the first phase reads
+        only its own row, keeps nothing for later phases, writes only at the rows of the next
+        worklist (``state[0]``), which the round after reads, and the last phase does not read
+        what it writes at other rows. The kernel folds only when the next round is sure to run
+        if the worklist is not empty (no ``stall`` test, not the bound's last round)."""
+        phases, s0 = self._phases, self.tracer.inputs[0]
+        if len(phases) < 2:
+            return False
+        first, last = phases[0], phases[-1]
+        if any(node.far or node.out is not None and node.out.stored for node in first):
+            return False
+        if any(node.writes and (node.guard is None or node.guard.full or node.guard.structure != s0.structure)
+               for node in first):
+            return False
+        written = {id(x) for node in first for x in node.writes}
+        return not any(id(x) in written for node in last for x in node.far)
+
     def _source(self):
         tracer = self.tracer
         written = {id(x) for node in tracer.nodes for x in node.writes}
@@ -567,9 +592,17 @@ class _Program:
                 params += [f"unsigned char* __restrict__ t{s.id}p"]
         params += ["unsigned long long* counts", "const long long first_round", "const long long stop",
                    "const long long stall", "const long long stall_from"]
-        body = []
+        body, last = [], len(self._phases) - 1
         for p, phase in enumerate(self._phases):
-            body.append(self._phase_source(p, phase))
+            if self._folded and p == last:  # the first phase of the next round, at the same rows
+                ahead = self._phase_lines(0, self._phases[0], _Context(0, tracer.values_read, ahead=True))[0]
+                fold = "if (fold) {  // round r + 1's first phase\n" + "\n".join("    " + x for x in ahead) + "\n}"
+                body.append("        const bool fold = stall == 0 && r + 1 < stop;\n"
+                            + self._phase_source(p, phase, fold) + "\n        ready = fold;")
+            elif self._folded and p == 0:
+                body.append("        if (!ready) {\n" + self._phase_source(p, phase) + "\n        }")
+            else:
+                body.append(self._phase_source(p, phase))
         text = "\n".join(body)
         ops_code = "\n".join(dict.fromkeys(tracer.ops))
         states = "\n".join(
@@ -578,6 +611,8 @@ class _Program:
             f"        {kernels.c_type(s.dtype)}* const n{k}v = (r & 1) ? s{k}v0 : s{k}v1;\n"
             f"        unsigned char* const n{k}p = (r & 1) ? s{k}p0 : s{k}p1;"
             for k, s in enumerate(tracer.inputs))
+        ready = "\n    bool ready = false;  // the round's first phase already ran, in the round before" \
+            if self._folded else ""
         digest = hashlib.sha1((ops_code + text + ",".join(params)).encode()).hexdigest()[:16]
         name = f"gbgraph_rounds_{digest}"
         source = f"""#include <cooperative_groups.h>
@@ -586,12 +621,12 @@ class _Program:
 #include "operators.cu"
 #include "blocks.cuh"
 {ops_code}
-extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
+extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({", ".join(params)})
 {{
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long stride = (long long)gridDim.x * blockDim.x;
-    long long r = first_round;
+    long long r = first_round;{ready}
     for (;; ++r) {{
         const long long left = (long long)counts[r % 4];
         if (left == 0) break;
@@ -609,8 +644,9 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
 """
         return source, name
 
-    def _phase_source(self, p, phase):
-        c = _Context(p, self.tracer.values_read)
+    @staticmethod
+    def _phase_lines(p, phase, c):
+        """The C++ of one row of a phase, and whether it counts the next worklist."""
         lines = []
         counted = False
         for node in phase:
@@ -622,7 +658,12 @@ extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(params)})
             if node.out is not None and node.out.stored:
                 c.store(node.out, lines)
                 counted |= node.out.state == 0
-        inner = "\n".join("            " + line for line in lines)
+        return lines, counted
+
+    def _phase_source(self, p, phase, fold=""):
+        """A phase's loop over the rows; ``fold`` is C++ to run after each row."""
+        lines, counted = self._phase_lines(p, phase, _Context(p, self.tracer.values_read))
+        inner = "\n".join("            " + line for line in "\n".join(lines + [fold]).splitlines())
         count = "unsigned mine = 0;" if counted else ""
         tail = "gbgraph::add_over_block(mine, &counts[(r + 1) % 4]);" if counted else ""
         return f"""        {{  // phase {p}
@@ -709,9 +750,12 @@ class _Context:
     """Names of the symbols in one phase's C++; a symbol made in an earlier phase (or a state
     vector) is loaded at row i where the phase first reads its value or its presence."""
 
-    def __init__(self, phase, read=None):
+    def __init__(self, phase, read=None, ahead=False):
         self.phase, self.loaded, self.loads, self.values_read = phase, set(), [], set()
         self.read = read  # the symbols whose values the round reads (None: all)
+        # ahead: the C++ runs for the next round (a first phase folded into the last one),
+        # whose state vectors are this round's results
+        self.ahead, self.round = ahead, "(r + 1)" if ahead else "r"
 
     @staticmethod
     def array(x):
@@ -723,14 +767,14 @@ class _Context:
             return v.name
         self.values_read.add(v.id)
         if v.state is not None and v.phase == -1:
-            return f"s{v.state}v"
+            return f"{'n' if self.ahead else 's'}{v.state}v"
         if v.state is not None:
             return f"n{v.state}v"
         return f"t{v.id}v"
 
     def _presence_array(self, v):
         if v.state is not None and v.phase == -1:
-            return f"s{v.state}p"
+            return f"{'n' if self.ahead else 's'}{v.state}p"
         if v.state is not None:
             return f"n{v.state}p"
         return f"t{v.id}p"
@@ -812,7 +856,18 @@ def _resident(kernel):
 
 @functools.lru_cache(maxsize=None)
 def _compiled(source, name, device):
-    module = cupy.RawModule(code=f"// gbgraph kernels {kernels.sources_digest(kernels.KERNEL_DIR)}\n{source}",
-                            options=("-std=c++17", "--fmad=false", f"-I{kernels.KERNEL_DIR}"),
-                            enable_cooperative_groups=True)
-    return module.get_function(name)
+    """The kernel compiled for :data:`_BLOCKS` blocks a multiprocessor, or, where that makes
+    it keep more in local memory than the compiler's own choice (spilled registers; a
+    ``local()`` array is there either way), as the compiler chooses."""
+    def compile_for(blocks):
+        module = cupy.RawModule(code=f"// gbgraph kernels {kernels.sources_digest(kernels.KERNEL_DIR)}\n{source}",
+                                options=("-std=c++17", "--fmad=false", f"-I{kernels.KERNEL_DIR}",
+                                         f"-DGBGRAPH_MIN_BLOCKS={blocks}"),
+                                enable_cooperative_groups=True)
+        return module.get_function(name)
+
+    bounded = compile_for(_BLOCKS)
+    if bounded.local_size_bytes == 0:
+        return bounded
+    free = compile_for(1)
+    return bounded if bounded.local_size_bytes <= free.local_size_bytes else free

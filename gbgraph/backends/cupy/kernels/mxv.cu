@@ -11,8 +11,8 @@
 
 namespace gbgraph {
 
-template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
-__device__ __forceinline__ bool reduce_row(long long r, const long long* indptr, const I* indices,
+template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I, typename P>
+__device__ __forceinline__ bool reduce_row(long long r, const P* indptr, const I* indices,
                                            const TA* a, const TU* u, const unsigned char* present, TW& acc)
 {
     bool found = false;
