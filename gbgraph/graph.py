@@ -102,8 +102,9 @@ class Graph:
             from .backends.numba.kernels import canonical
 
             return canonical.insert_diagonal(self.indptr, self.indices, dtype, index_dtype or dtype)
-        indptr, indices = _insert_diagonal(xp.asarray(self.indptr), xp.asarray(self.indices), xp, dtype)
-        return indptr, indices if index_dtype is None else indices.astype(index_dtype, copy=False)
+        from .backends.cupy import kernels  # the same pass, one thread a row
+
+        return kernels.insert_diagonal(xp.asarray(self.indptr), xp.asarray(self.indices), dtype, index_dtype or dtype)
 
     def input_closed_csr(self):
         """The CSR arrays of A + I kept since :func:`as_graph` (int64 row pointers, the graph's
@@ -931,26 +932,6 @@ def csr_on_device(xp, indptr, indices, values, shape):
 
     values = values if values.dtype.kind in "fc" else values.astype(np.float64)
     return cupyx.scipy.sparse.csr_matrix((values, indices, indptr), shape=shape)
-
-
-def _insert_diagonal(indptr, indices, xp, dtype):
-    """Add (i, i) to every row of a sorted, diagonal-free CSR."""
-    n = indptr.size - 1
-    degree = xp.diff(indptr)
-    rows = xp.repeat(xp.arange(n, dtype=indices.dtype), degree.astype(xp.int64))
-    below = xp.zeros(n, dtype)  # entries left of the diagonal, per row
-    if indices.size:
-        below_mask = xp.concatenate((indices < rows, xp.zeros(1, bool)))
-        below = xp.where(degree > 0, xp.add.reduceat(below_mask, indptr[:-1].astype(xp.int64)), 0).astype(dtype)
-        del below_mask
-    del rows
-    closed_indptr = indptr.astype(dtype) + xp.arange(n + 1, dtype=dtype)
-    diagonal = xp.zeros(indices.size + n, bool)
-    diagonal[closed_indptr[:-1] + below] = True
-    closed = xp.empty(indices.size + n, dtype)
-    closed[diagonal] = xp.arange(n, dtype=dtype)
-    closed[~diagonal] = indices
-    return closed_indptr, closed
 
 
 def to_container(S, container, nodes=None):

@@ -325,3 +325,27 @@ def test_out_of_memory_names_the_graph():
             gg.mis2(laplace3d(100), backend="cupy")
     finally:
         pool.set_limit(size=0)
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+def test_closed_csr_on_the_device_is_scipys_a_plus_i(index_dtype):
+    # rows with every column below i, every column above i, none at all, and mixed
+    import cupy
+
+    rng = np.random.default_rng(13)
+    n = 500
+    M = sp.random(n, n, density=0.01, random_state=7, format="csr")
+    M = sp.csr_array(sp.triu(M, 1) + sp.triu(M, 1).T)
+    M = sp.csr_array(M[rng.permutation(n)][:, rng.permutation(n)] + M)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    M = sp.csr_array(M + M.T)
+    keep = sp.diags_array((np.arange(n) >= 10).astype(float))  # vertices 0..9 isolated
+    M = sp.csr_array(keep @ M @ keep)
+    M.eliminate_zeros()
+    indptr, indices = gg.as_graph(M).closed_csr(cupy, np.int64, index_dtype=index_dtype)
+    closed = sp.csr_array(((M != 0) + sp.eye_array(n, format="csr")) != 0)  # scipy's A + I
+    closed.sort_indices()
+    assert indptr.dtype == np.int64 and indices.dtype == index_dtype
+    np.testing.assert_array_equal(_host(indptr), closed.indptr)
+    np.testing.assert_array_equal(_host(indices), closed.indices)

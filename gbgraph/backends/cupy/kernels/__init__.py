@@ -247,25 +247,28 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     _get("aggregates.cuh", "gbgraph::aggregate_members<int, long long, int>")(
         (_blocks(n),), (_THREADS,), (np.int64(n), labels32, starts[:-1].copy(), members))
     load = cupy.maximum(entries, sizes)
-    small = cupy.flatnonzero(load <= _WARP_AGGREGATE).astype(cupy.int32)
-    large = cupy.flatnonzero((load > _WARP_AGGREGATE) & (load <= _BLOCK_AGGREGATE)).astype(cupy.int32)
-    if small.size + large.size < k:
-        return None
+    # a warp takes each aggregate of up to 256 entries and members (it skips the others), a
+    # block each of those listed here, on the device: the host waits once, for the size
+    from ..containers import Vector
+
+    large, _, count = compact("gt", Vector(k, None, load), _WARP_AGGREGATE, with_values=False)
+    too_large = cupy.count_nonzero(load > _BLOCK_AGGREGATE)
     ti, tv = c_type(indices.dtype), c_type(value_type)
     slot = cupy.zeros(k + 1, cupy.int64)  # each aggregate's edges first go where its fine entries start
     cupy.cumsum(entries, out=slot[1:])
     counts = cupy.empty(k, cupy.int64)
     columns, values = cupy.empty(int(indices.size), indices.dtype), cupy.empty(int(indices.size), value_type)
-    for group, name, threads, per_block in (
-            (small, f"gbgraph::coarse_by_sort_warp<{ti}, {tv}>", 128, 4),
-            (large, f"gbgraph::coarse_by_sort<256, {_BLOCK_AGGREGATE}, {ti}, {tv}>", 256, 1)):
-        if group.size:
-            grid = min(-(-int(group.size) // per_block), 8 * _max_blocks())
-            _get("coarse.cu", name)((grid,), (threads,), (group, np.int64(group.size), starts, members, indptr, indices,
-                                                          labels32, _ptr(weights), counts, slot, columns, values))
+    arrays = (starts, members, indptr, indices, labels32, _ptr(weights), counts, slot, columns, values)
+    if k:
+        _get("coarse.cu", f"gbgraph::coarse_by_sort_warp<{ti}, {tv}>")(
+            (min(-(-k // 4), 8 * _max_blocks()),), (128,), (load, np.int64(k)) + arrays)
+        _get("coarse.cu", f"gbgraph::coarse_by_sort<256, {_BLOCK_AGGREGATE}, {ti}, {tv}>")(
+            (min(k, 2 * _max_blocks()),), (256,), (large, count, load) + arrays)
     row_ptr = cupy.zeros(k + 1, cupy.int64)
     cupy.cumsum(counts, out=row_ptr[1:])
-    nnz = int(row_ptr[-1])
+    too_many, nnz = (int(x) for x in cupy.stack((too_large.astype(cupy.int64), row_ptr[-1])).get())
+    if too_many:
+        return None
     out_columns, out_values = cupy.empty(nnz, indices.dtype), cupy.empty(nnz, value_type)
     _get("coarse.cu", f"gbgraph::pack_rows<{ti}, {tv}>")((_blocks(32 * k),), (_THREADS,),
                                                          (np.int64(k), slot, row_ptr, columns, values, out_columns,
@@ -311,6 +314,23 @@ def drop_diagonal(indptr, indices, values, new_indptr):
             (_blocks(n),), (_THREADS,), (indptr, indices, _ptr(values), np.int64(n), new_indptr, new_indices,
                                          _ptr(new_values)))
     return new_indices, new_values
+
+
+def insert_diagonal(indptr, indices, dtype, index_dtype):
+    """(row pointers of ``dtype``, column indices of ``index_dtype``) of a sorted CSR without
+    diagonal entries with (i, i) added to every row: A + I in one pass, one thread a row (the
+    CPU's is ``backends/numba/kernels/canonical.py``'s, line for line), without the host
+    waits of boolean scatters."""
+    n = indptr.size - 1
+    closed_indptr = cupy.empty(n + 1, dtype)
+    closed = cupy.empty(indices.size + n, index_dtype)
+    if n:
+        _get("canonical.cu", f"gbgraph::insert_diagonal<{c_type(indptr.dtype)}, {c_type(indices.dtype)}, "
+                             f"{c_type(closed_indptr.dtype)}, {c_type(closed.dtype)}>")(
+            (_blocks(n),), (_THREADS,), (indptr, indices, np.int64(n), closed_indptr, closed))
+    else:
+        closed_indptr[0] = 0
+    return closed_indptr, closed
 
 
 def copy_entries(dtype):

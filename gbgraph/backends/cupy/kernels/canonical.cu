@@ -64,4 +64,26 @@ __global__ void drop_diagonal(const long long* indptr, const I* indices, const V
     }
 }
 
+// Row i of a sorted CSR without diagonal entries copied to closed_indptr[i] = indptr[i] + i,
+// with i before its first column above i: A + I, rows still sorted.
+template <typename P, typename I, typename Q, typename J>
+__global__ void insert_diagonal(const P* indptr, const I* indices, long long n, Q* closed_indptr, J* closed)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        long long q = (long long)indptr[i] + i;
+        closed_indptr[i] = (Q)q;
+        bool placed = false;
+        for (long long p = indptr[i]; p < indptr[i + 1]; ++p) {
+            const long long j = indices[p];
+            if (!placed && j > i) {
+                closed[q++] = (J)i;
+                placed = true;
+            }
+            closed[q++] = (J)j;
+        }
+        if (!placed) closed[q] = (J)i;
+        if (i == n - 1) closed_indptr[n] = (Q)((long long)indptr[n] + n);
+    }
+}
+
 }  // namespace gbgraph

@@ -143,7 +143,7 @@ __device__ __noinline__ void warp_sort_shared(unsigned long long* keys, int rows
 // slot[a], the start of its fine entries, and their number to edge_counts[a];
 // pack_rows moves them together.
 template <typename I, typename V>
-__global__ void coarse_by_sort_warp(const int* aggregates, long long count, const long long* starts,
+__global__ void coarse_by_sort_warp(const long long* load, long long k, const long long* starts,
                                     const int* members, const long long* indptr, const I* indices, const int* labels,
                                     const V* weights, long long* edge_counts, const long long* slot,
                                     I* out_columns, V* out_weights)
@@ -158,8 +158,9 @@ __global__ void coarse_by_sort_warp(const int* aggregates, long long count, cons
     int* offsets = shared_offsets[w];
     const unsigned below = (1u << lane) - 1u;
     const long long warps = (long long)gridDim.x * WARPS_PER_BLOCK;
-    for (long long g = blockIdx.x * (long long)WARPS_PER_BLOCK + w; g < count; g += warps) {
-        const int a = aggregates[g];
+    for (long long g = blockIdx.x * (long long)WARPS_PER_BLOCK + w; g < k; g += warps) {
+        if (load[g] > CAPACITY) continue;  // the same for the whole warp: a block's, or too large
+        const int a = (int)g;
         const long long first = starts[a];
         const int m = (int)(starts[a + 1] - first);
         const int member_rows = pow2_at_least((m + 31) / 32);  // members ascending, sorted as keys
@@ -258,7 +259,8 @@ __global__ void pack_rows(long long k, const long long* slot, const long long* r
 }
 
 template <int THREADS, int CAPACITY, typename I, typename V>
-__global__ void coarse_by_sort(const int* aggregates, long long count, const long long* starts, const int* members,
+__global__ void coarse_by_sort(const long long* aggregates, const long long* count, const long long* load,
+                               const long long* starts, const int* members,
                                const long long* indptr, const I* indices, const int* labels, const V* weights,
                                long long* edge_counts, const long long* slot, I* out_columns, V* out_weights)
 {
@@ -268,8 +270,9 @@ __global__ void coarse_by_sort(const int* aggregates, long long count, const lon
     __shared__ int offsets[CAPACITY + 1];  // entries before each member
     __shared__ int scratch[THREADS];
     const int t = threadIdx.x;
-    for (long long g = blockIdx.x; g < count; g += gridDim.x) {
-        const int a = aggregates[g];
+    for (long long g = blockIdx.x; g < *count; g += gridDim.x) {
+        const int a = (int)aggregates[g];
+        if (load[a] > CAPACITY) continue;  // too large: the launcher sends the level elsewhere
         const long long first = starts[a];
         const int m = (int)(starts[a + 1] - first);
         const int pm = pow2_at_least(m);
