@@ -150,7 +150,8 @@ def test_evictions_never_overfill_a_receiver(data):
     bound = float(data.draw(st.integers(1, 30)))
     ids = np.arange(m, dtype=np.int64) * 3
     keys = np.arange(m, dtype=np.uint64)[::-1].copy()
-    taken, into = evictions(gg.backend("numba"), ids, parts, dest, score, weights, keys, part_weights, bound, bound / 1.1)
+    taken, into = evictions(gg.backend("numba"), ids, parts, dest, score, weights, keys, part_weights, bound,
+                            bound / 1.1)
     where = np.searchsorted(ids, taken)
     assert np.all(np.diff(taken) > 0) and np.all(part_weights[parts[where]] > bound)  # only overweight parts give
     assert np.all(into != parts[where]) and np.all(into >= 0)

@@ -57,9 +57,10 @@ from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
+from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
-__all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "AFTERBURNER", "REBALANCE_PART", "SLOTS", "PER_PART",
-           "PATIENCE", "TOLERANCE", "MAX_ROUNDS", "FILTER"]
+__all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
+           "PER_PART", "INITIAL_TRIES"]
 
 #: Distinct neighbouring parts a row's table holds; a part seen after the table is full is
 #: not a destination of that row (only rows of more than SLOTS neighbouring parts lose any).
@@ -67,17 +68,8 @@ SLOTS = 64
 #: The hierarchy stops at about this many vertices per part (KaMinPar coarsens to 160 k; 32,
 #: 64 and 128 gave cuts within a few percent of each other, in no consistent order).
 PER_PART = 64
-#: Rounds without a real improvement before a level stops (Jet's default).
-PATIENCE = 12
-#: Relative cut improvement that counts as real.
-TOLERANCE = 0.001
-#: Rounds per level at most.
-MAX_ROUNDS = 200
-#: Jet's candidate filter: coarse levels, finest level.
-FILTER = (0.75, 0.25)
 #: Bisections of the coarsest graph's recursive partition, each level of the recursion.
 INITIAL_TRIES = 3
-_SEEDS = 2**63
 
 
 def _best_part(i, start, stop, cols, vals, parts):
@@ -285,11 +277,10 @@ class _Level:
         xp, n = be.xp, graph.n
         self.be, self.k, self.n, self.bound, self.c = be, k, n, bound, c
         self.A = be.adjacency(graph, weighted=True)
-        self.dest = be.mxv(BEST_PART[c], self.A, parts)  # [1] dest: Jet's destinations, kept for the rows no move touches
+        self.dest = be.mxv(BEST_PART[c], self.A, parts)  # [1] dest = BEST_PART(A; parts): Jet's destinations
         self.gain = be.mxv(PART_GAIN, self.A, (parts, self.dest, parts), mask=self.dest)  # g = conn(dest) - conn(own)
         self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
         self.keys = be.full(n, Packing(n, 64, xp)(xp.arange(n, dtype=xp.int64), seed), "uint64")
-        self.zero = be.full(n, 0.0, "float64")
         self.parts = parts
         self.part_weights = self._sums(parts, self.w)
         nowhere = be.full(n, -1, "int64")
@@ -319,7 +310,8 @@ class _Level:
         after = be.reduce(be.mxv(PART_GAIN, self.A, (self.parts, self.parts, out_of), mask=moves),
                           "plus") or 0.0  # Σ conn'(b) - conn'(a), after
         self.cut -= (before + after) / 2
-        near = be.ewise_add("first", be.vxm("any_pair", moves, self.A), moves)  # moves ∪ (movesᵀ A): rows whose conn changed
+        touched = be.vxm("any_pair", moves, self.A)  # movesᵀ ⊕any.pair A: the movers' neighbours (a push)
+        near = be.ewise_add("first", touched, moves)  # the rows whose conn changed
         fresh = be.mxv(BEST_PART[self.c], self.A, self.parts, mask=near)  # dest<near> anew
         fresh_gain = be.mxv(PART_GAIN, self.A, (self.parts, fresh, self.parts), mask=fresh)  # conn(dest) - conn(own)
         self.dest = be.ewise_add("second", be.apply("identity", self.dest, mask=near, complement=True),
