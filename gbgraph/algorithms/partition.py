@@ -1,4 +1,4 @@
-"""Multilevel graph bisection and k-way partitioning by recursive bisection.
+"""Multilevel graph bisection and k-way partitioning, by recursive bisection or directly.
 
 Gilbert et al.'s partitioner (section III-C of [1]_, after the multilevel template of [2]_):
 coarsen the graph until about 50 vertices are left (:func:`gbgraph.coarsen`), bisect the
@@ -18,6 +18,8 @@ refinements:
 ``partition(A, k)`` bisects recursively: a part of k' parts splits into ⌊k'/2⌋ and ⌈k'/2⌉
 parts with target weights in that ratio, and each of the ⌈log2 k⌉ steps has the share
 ``(1 + ε)^(1 / ⌈log2 k⌉) - 1`` of the imbalance, so the parts meet ``(1 + ε) W / k``.
+``partition(A, k, method="kway")`` coarsens once and refines all k parts together
+(:mod:`~gbgraph.algorithms.refine_kway`, Jet's k-way refinement).
 
 References
 ----------
