@@ -19,6 +19,13 @@ graphs and within 5% of KaMinPar's default in geometric mean; hec+jet within 10%
     python benchmarks/bench_partition.py --json benchmarks/results/partition-cpu.json
     python benchmarks/bench_partition.py --graphs ../shared/data/4elt.mtx.gz --repeat 1
     python benchmarks/bench_partition.py --backend cupy --json partition-gpu.json   # GPU rows
+
+``--methods`` compares instead ``gg.partition``'s two ways to k parts (issue 40, part 3):
+recursive bisection and direct k-way (``method="kway"``), each with 3 tries and with 1,
+against KaMinPar's default on one thread; CPU time (``time.process_time``, so that other
+work on a shared machine counts less), the runs alternated, the minimum of --repeat:
+
+    NUMBA_NUM_THREADS=1 python benchmarks/bench_partition.py --methods --threads 1 --k 8 4
 """
 
 import argparse
@@ -170,6 +177,75 @@ def bench(spec, repeat, k, backend="numba", tries=3, only=None, phases=False):
     return row
 
 
+#: ``--methods``' columns: (name, method, tries).
+METHOD_RUNS = (("recursive", "recursive", 3), ("recursive/1", "recursive", 1), ("kway", "kway", 3),
+               ("kway/1", "kway", 1))
+
+
+def bench_methods(spec, repeat, k):
+    """One graph's row of ``--methods``: CPU seconds (minimum of ``repeat``, the runs
+    alternated) and scipy's cut and imbalance of each method and of KaMinPar's default."""
+    A = largest_component(matrix(spec))
+    G = gg.as_graph(A)
+    runs = {name: (lambda m=m, t=t: gg.partition(G, k, method=m, tries=t).parts) for name, m, t in METHOD_RUNS}
+    for fn in runs.values():  # compile and cache the kernels before timing
+        fn()
+    row = {"graph": graph_name(spec), "n": A.shape[0], "edges": A.nnz // 2, "k": k, "runs": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        peers = peer_runners(A, k, tmp)
+        if "kaminpar" in peers:
+            import kaminpar
+
+            context = kaminpar.default_context
+
+            def one_thread():
+                kaminpar.reseed(0)
+                return kaminpar.KaMinPar(1, context()).compute_partition(kaminpar_graph, k, EPS)
+
+            path = pathlib.Path(tmp) / "graph.metis"
+            kaminpar_graph = kaminpar.load_graph(str(path), kaminpar.GraphFileFormat.METIS)
+            runs["kaminpar"] = one_thread
+        seconds = {name: [] for name in runs}
+        parts = {}
+        for _ in range(repeat):
+            for name, fn in runs.items():
+                start = time.process_time()
+                parts[name] = fn()
+                seconds[name].append(time.process_time() - start)
+    for name in runs:
+        cut, imbalance = cut_and_imbalance(A, parts[name], k)
+        row["runs"][name] = {"cut": cut, "imbalance": imbalance, "cpu_s": min(seconds[name]),
+                             "cpu_s_all": seconds[name]}
+    return row
+
+
+def methods_summary(rows, k):
+    """Geometric means of cut and time against KaMinPar and against recursive bisection."""
+    lines = []
+    for a, b in (("kway", "recursive"), ("kway/1", "recursive"), ("recursive/1", "recursive"),
+                 ("kway/1", "kway"), ("recursive", "kaminpar"), ("recursive/1", "kaminpar"), ("kway", "kaminpar"),
+                 ("kway/1", "kaminpar")):
+        pairs = [(r["runs"][a], r["runs"][b]) for r in rows if a in r["runs"] and b in r["runs"]]
+        if pairs:
+            cut = geomean([max(x["cut"], 1) / max(y["cut"], 1) for x, y in pairs])
+            cpu = geomean([x["cpu_s"] / y["cpu_s"] for x, y in pairs])
+            faster = sum(x["cpu_s"] <= y["cpu_s"] for x, y in pairs)
+            lines.append(f"k={k}: {a} / {b}: cut {cut:.3f}, CPU time {cpu:.2f} (geometric means over {len(pairs)} "
+                         f"graphs; no slower on {faster})")
+    worst = max((r["runs"][c]["imbalance"], r["graph"], c) for r in rows for c in r["runs"] if c != "kaminpar")
+    lines.append(f"k={k}: gbgraph's largest imbalance {100 * worst[0]:.2f}% ({worst[2]} on {worst[1]}; bound 3%)")
+    return lines
+
+
+def print_methods(row, first):
+    names = list(row["runs"])
+    if first:
+        print(f"\nk = {row['k']}: cut / CPU s (one thread, minimum of the alternated runs)")
+        print(f"{'graph':<22}{'n':>9}" + "".join(f"{c:>20}" for c in names))
+    print(f"{row['graph']:<22}{row['n']:>9,}" + "".join(
+        f"{row['runs'][c]['cut']:>11,}{row['runs'][c]['cpu_s']:>9.2f}" for c in names), flush=True)
+
+
 def print_phases(rows, k):
     """hec+fm's wall time per phase (``PartitionResult.seconds``), ms."""
     print(f"\nk = {k}: hec+fm, ms per phase (one run; map and build are parts of coarsen)")
@@ -253,6 +329,9 @@ def main(argv=None):
     parser.add_argument("--phases", action="store_true",
                         help="also print hec+fm's time per phase (coarse mappings, coarse graphs, initial "
                              "bisections, refinement, induced subgraphs)")
+    parser.add_argument("--methods", action="store_true",
+                        help="compare gg.partition's method='recursive' and 'kway' (3 tries and 1) with KaMinPar's "
+                             "default on one thread, in CPU time (issue 40)")
     parser.add_argument("--only", nargs="*", metavar="NAME",
                         help="run only these columns (gbgraph's configurations and peers), e.g. hec+jet kaminpar")
     args = parser.parse_args(argv)
@@ -262,6 +341,21 @@ def main(argv=None):
         print(f"note: {', '.join(missing)} not installed; those columns are skipped "
               "(pip install -e \".[partition-peers]\")")
     all_rows, lines = {}, []
+    if args.methods:
+        for k in args.k:
+            rows = []
+            for spec in progress(specs, lambda spec: f"k = {k}, {graph_name(spec)}"):
+                rows.append(bench_methods(spec, args.repeat, k))
+                print_methods(rows[-1], len(rows) == 1)
+            all_rows[k] = rows
+            lines += methods_summary(rows, k)
+        print("\n".join(lines))
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps(
+                {"machine": describe_machine(repeat=args.repeat, eps=EPS, methods=METHOD_RUNS, timing="process_time, "
+                                             "minimum of alternated runs"),
+                 "rows": {str(k): rows for k, rows in all_rows.items()}, "summary": lines}, indent=1))
+        return
     for k in args.k:
         print_header(k)
         rows = []

@@ -1,4 +1,4 @@
-"""Multilevel graph bisection and k-way partitioning by recursive bisection.
+"""Multilevel graph bisection and k-way partitioning, by recursive bisection or directly.
 
 Gilbert et al.'s partitioner (section III-C of [1]_, after the multilevel template of [2]_):
 coarsen the graph until about 50 vertices are left (:func:`gbgraph.coarsen`), bisect the
@@ -18,6 +18,8 @@ refinements:
 ``partition(A, k)`` bisects recursively: a part of k' parts splits into ⌊k'/2⌋ and ⌈k'/2⌉
 parts with target weights in that ratio, and each of the ⌈log2 k⌉ steps has the share
 ``(1 + ε)^(1 / ⌈log2 k⌉) - 1`` of the imbalance, so the parts meet ``(1 + ε) W / k``.
+``partition(A, k, method="kway")`` coarsens once and refines all k parts together
+(:mod:`~gbgraph.algorithms.refine_kway`, Jet's k-way refinement).
 
 References
 ----------
@@ -47,10 +49,13 @@ from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
 from .refine_fm import HostGraph, bisection_key, fm_refine, rebalance
 
-__all__ = ["PartitionResult", "bisect", "partition", "REFINEMENTS"]
+__all__ = ["PartitionResult", "bisect", "partition", "REFINEMENTS", "METHODS"]
 
 #: The refinements of :func:`bisect` and :func:`partition`.
 REFINEMENTS = ("fm", "jet", "spectral")
+#: How :func:`partition` makes k parts: by recursive bisection, or directly
+#: (:mod:`~gbgraph.algorithms.refine_kway`).
+METHODS = ("recursive", "kway")
 #: Multilevel bisections run by default, each from its own hierarchy; the best is kept.
 TRIES = 3
 _SEEDS = 2**63
@@ -170,9 +175,9 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
                      vertex_weights=vertex_weights, weights=weights, backend=backend)
 
 
-def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
-              weights="abs", backend=None):
-    """k parts by recursive multilevel bisection.
+def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES,
+              vertex_weights=None, weights="abs", backend=None):
+    """k parts by recursive multilevel bisection, or by direct k-way refinement.
 
     Parameters
     ----------
@@ -180,8 +185,16 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
         As in :func:`bisect`.
     k : int
         Number of parts, 1 <= k <= n.
+    method : {"recursive", "kway"}
+        ``"recursive"``: bisect, then bisect each side (a hierarchy per bisection).
+        ``"kway"``: coarsen once, to about 64 vertices per part, partition that graph
+        recursively, then refine all k parts at once at every finer level with Jet's k-way
+        label propagation, afterburner and rebalancing
+        (:mod:`~gbgraph.algorithms.refine_kway`); ``refine`` is then the refinement of the
+        coarsest graph's bisections. ``docs/partitioning.md`` compares the two.
     coarsening, refine, seed, tries, vertex_weights, weights, backend
-        As in :func:`bisect` (``tries`` for each bisection).
+        As in :func:`bisect` (``tries``: for each bisection with ``"recursive"``, whole
+        multilevel partitions with ``"kway"``).
     imbalance : float
         ε >= 0: each part weighs at most ``(1 + ε) W / k``; each bisection step gets the
         share ``(1 + ε)^(1 / ⌈log2 k⌉) - 1``.
@@ -212,7 +225,12 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
     >>> r = gg.partition(gg.generators.laplace3d(16), 4)   # a Laplacian: weights |A(i, j)| = 1
     >>> np.bincount(r.parts).tolist(), bool(r.imbalance <= 0.03), r.cut
     ([1024, 1024, 1024, 1024], True, 512)
+    >>> r = gg.partition(gg.generators.laplace3d(16), 4, method="kway")
+    >>> sorted(set(r.parts.tolist())), bool(r.imbalance <= 0.03)
+    ([0, 1, 2, 3], True)
     """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     k = check_integer("k", k, minimum=1)
     tries = check_integer("tries", tries, minimum=1)
     graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend)
@@ -222,12 +240,19 @@ def partition(A, k, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tr
     step_eps = (1.0 + eps) ** (1.0 / steps) - 1.0 if steps else eps
     seconds = {"coarsen": 0.0, "map": 0.0, "build": 0.0, "initial": 0.0, "refine": 0.0, "split": 0.0}
     with be.guard(graph):
-        ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-        pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
-        parts = pieces[0]
-        for piece in pieces[1:]:
-            parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
-        parts = be.values(parts)
+        if method == "kway" and k > 1:
+            from .refine_kway import kway_partition
+
+            parts, levels = kway_partition(be, graph, vw, k, _Options(coarsening, refine, eps, seed, tries, seconds,
+                                                                      graph.n))
+        else:
+            ids = be.xp.arange(graph.n, dtype=be.xp.int64)
+            pieces, levels = _split(be, graph, vw, k, 0, ids,
+                                    _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
+            parts = pieces[0]
+            for piece in pieces[1:]:
+                parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
+            parts = be.values(parts)
         cut, weights = _cut(be, graph, parts), _part_weights(be, parts, vw, k)
     total = float(weights.sum())
     worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
@@ -303,7 +328,7 @@ def _split(be, graph, vw, k, first, ids, opt):
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
         members = be.indices(be.select("valueeq", sides, side))  # S = {v : side(v) = side}
         sub_ids = be.values(be.extract(_full(be, ids), members))  # ids(S): the input vertices of S
-        if kk == 1:  # a whole part: no subgraph to bisect
+        if kk == 1 or members.size == 0:  # a whole part, or an empty side (heavy coarse vertices)
             pieces.append(be.vector(sub_ids, be.xp.int64(offset), n_input))  # parts<ids(S)> = offset
             continue
         start = time.perf_counter()

@@ -1,0 +1,387 @@
+"""Direct k-way partitioning: one hierarchy, one k-way partition of its coarsest graph, Jet's
+k-way refinement at every finer level, as semiring algebra on the backend.
+
+The multilevel scheme of Jet [1]_ (and of KaMinPar, METIS' ``kway``): coarsen once (the
+hierarchy of :func:`gbgraph.coarsen`, stopped at about :data:`PER_PART` vertices per part),
+partition the coarsest graph into k parts (recursive multilevel bisection, cheap on so small
+a graph), then project the parts level by level, ``parts = parts_c(labels)``, and refine.
+
+A refinement round on a balanced partition is Jet's label propagation, ``Jetlp``:
+
+1. *Destination*: each unlocked vertex i takes the part ``b ≠ parts(i)`` it is most
+   connected to (ties: the lower part), ``conn(i, q) = Σ_j A(i, j) [parts(j) = q]``, and is
+   a candidate when the move passes Jet's filter ``conn(i, b) >= conn(i, own)`` or
+   ``conn(i, own) - conn(i, b) < c · conn(i, own)`` (c = 0.75 on coarse levels, 0.25 on the
+   finest): moves that lose a little are allowed. The row operator :data:`BEST_PART` keeps
+   a row's neighbouring parts in a table of :data:`SLOTS` entries. As Jet's ``dest_cache``,
+   destinations and gains are recomputed only at the rows a move touched (the moved
+   vertices and their neighbours, ``moves ∪ movesᵀ A``, a push), so a round costs the moved
+   vertices' neighbourhoods, not a pass over the graph. Unlike Jet (as KaMinPar's label
+   propagation), a candidate whose destination has no room left for it (:data:`HAS_ROOM`)
+   waits: moves that would overload a part are what the rebalancing rounds then undo at a
+   cost in cut.
+2. *Afterburner*: each candidate's gain ``g = conn(i, b) - conn(i, own)`` is recomputed as
+   if every candidate ranked above it by (gain, hash key) had moved to its destination
+   (:data:`AFTERBURNER`); the candidates whose recomputed gain is ``>= 0`` move, all at once,
+   and sit out the next label-propagation round (Jet's lock bit).
+
+A round on an unbalanced partition (a part above ``(1 + ε) W / k``) rebalances, as Jet's
+``Jetrs``: the vertices of each overweight part choose the receiving part (below the bound)
+they are most connected to (:data:`REBALANCE_PART`; none: the one with the most room),
+leave their part by least loss per weight until it is halfway between its target and its
+bound, and each receiving part takes them by the same order only while it stays within its
+bound (:func:`~gbgraph.backends.partition_forms.evictions`); the vertices a full receiver
+turns away go to the parts with room left.
+
+The cut is kept exact between rounds without a pass over the graph: for the moved vertices
+M, with conn before (conn) and after (conn') the moves, ``2 Δcut = -Σ_{i ∈ M} (conn(i, b_i)
+- conn(i, a_i) + conn'(i, b_i) - conn'(i, a_i))`` (a_i, b_i: the part left and the part
+entered; the identity of Jet's implementation), two products over the moved rows only. The
+best partition seen (least overload, then least cut) is kept; a level stops after
+:data:`PATIENCE` rounds without one that improves the cut by more than :data:`TOLERANCE`.
+
+References
+----------
+.. [1] M. S. Gilbert, K. Madduri, E. G. Boman and S. Rajamanickam, "Jet: multilevel graph
+   partitioning on graphics processing units," SIAM J. Sci. Comput. 46(5), 2024.
+   https://doi.org/10.1137/23M1559129
+"""
+
+import math
+import time
+import warnings
+
+import numpy as np
+
+from ..backends.operators import RowOperator, local
+from ..backends.partition_forms import evictions
+from ..hashing import Packing
+from .coarsen import CoarseningStallWarning, coarsen
+from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
+
+__all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
+           "PER_PART", "INITIAL_TRIES"]
+
+#: Distinct neighbouring parts a row's table holds; a part seen after the table is full is
+#: not a destination of that row (only rows of more than SLOTS neighbouring parts lose any).
+SLOTS = 64
+#: The hierarchy stops at about this many vertices per part (KaMinPar coarsens to 160 k; 32,
+#: 64 and 128 gave cuts within a few percent of each other, in no consistent order).
+PER_PART = 64
+#: Bisections of the coarsest graph's recursive partition, each level of the recursion.
+INITIAL_TRIES = 3
+
+
+def _best_part(i, start, stop, cols, vals, parts):
+    """The part ``q ≠ parts(i)`` with the largest ``conn(i, q)`` (ties: the lower q), present
+    when the move passes Jet's filter; each conn summed in column order from 0.0."""
+    seen = local(SLOTS, np.int64)
+    conn = local(SLOTS, np.float64)
+    count = 0
+    own = parts[i]
+    inside = 0.0
+    for p in range(start, stop):
+        q = parts[cols[p]]
+        x = np.float64(vals[p])
+        if q == own:
+            inside += x
+        else:
+            s = 0
+            while s < count and seen[s] != q:
+                s += 1
+            if s < count:
+                conn[s] += x
+            elif count < SLOTS:
+                seen[count] = q
+                conn[count] = x
+                count += 1
+    best = np.int64(-1)
+    top = 0.0
+    for s in range(count):
+        if conn[s] > top or (conn[s] == top and top > 0.0 and seen[s] < best):
+            best = seen[s]
+            top = conn[s]
+    return best, best >= 0 and (top >= inside or inside - top < C * inside)
+
+
+#: ``dest(i)``, Jet's destination of row i when it passes the filter (:func:`_best_part`):
+#: ``mxv(BEST_PART[c], A, parts, mask=locked, complement=True)``, one operator per filter c.
+BEST_PART = {c: RowOperator(_best_part, fill=None, name=f"best_part_{int(100 * c)}",
+                            constants={"SLOTS": SLOTS, "C": c}) for c in FILTER}
+
+
+def _part_gain(i, start, stop, cols, vals, parts, into, out_of):
+    """``conn(i, into(i)) - conn(i, out_of(i))``, each summed in column order from 0.0."""
+    gained = 0.0
+    lost = 0.0
+    b = into[i]
+    a = out_of[i]
+    for p in range(start, stop):
+        q = parts[cols[p]]
+        if q == b:
+            gained += np.float64(vals[p])
+        elif q == a:
+            lost += np.float64(vals[p])
+    return gained - lost, True
+
+
+#: The gain of moving row i from ``out_of(i)`` to ``into(i)``: ``mxv(PART_GAIN, A, (parts,
+#: into, out_of), mask=rows)``; into and out_of are read at the masked rows only.
+PART_GAIN = RowOperator(_part_gain, fill=(None, -1, -1), name="part_gain")
+
+
+def _afterburner(i, start, stop, cols, vals, parts, dest, gain, keys):
+    """Row i's gain if every candidate j ranked above it, ``(gain(j), keys(j)) > (gain(i),
+    keys(i))``, had moved to dest(j) (a non-candidate's dest is -1); summed in column order."""
+    own = parts[i]
+    b = dest[i]
+    g = gain[i]
+    key = keys[i]
+    change = 0.0
+    for p in range(start, stop):
+        j = cols[p]
+        d = dest[j]
+        if d >= 0 and (gain[j] > g or (gain[j] == g and keys[j] > key)):
+            x = np.float64(vals[p])
+            if d == own:
+                change -= x
+            elif d == b:
+                change += x
+            q = parts[j]
+            if q == own:
+                change += x
+            elif q == b:
+                change -= x
+    return g + change, True
+
+
+def _has_room(i, start, stop, cols, vals, dest, room, w):
+    """dest(i) when its part has room for row i's weight, ``room(dest(i)) >= w(i)``."""
+    return dest[i], room[dest[i]] >= w[i]
+
+
+#: Candidates whose destination can take them: ``mxv(HAS_ROOM, A, (dest, room, w),
+#: mask=dest)``, with ``room(q)`` for q < k the bound minus part q's weight.
+HAS_ROOM = RowOperator(_has_room, fill=(-1, None, None), name="has_room")
+
+
+#: Jet's afterburner: ``mxv(AFTERBURNER, A, (parts, dest, gain, keys), mask=dest)``.
+AFTERBURNER = RowOperator(_afterburner, fill=(None, -1, 0.0, None), name="afterburner")
+
+
+def _rebalance_part(i, start, stop, cols, vals, parts, status):
+    """For a vertex of an overweight part (``status(parts(i)) = 1``): the part q with
+    ``status(q) = 0`` (may receive) of the largest ``conn(i, q)`` (ties: the lower q), -1 when
+    it has no neighbour in one; no entry for the other vertices."""
+    own = parts[i]
+    if status[own] != 1:
+        return np.int64(-1), False
+    seen = local(SLOTS, np.int64)
+    conn = local(SLOTS, np.float64)
+    count = 0
+    for p in range(start, stop):
+        q = parts[cols[p]]
+        if status[q] == 0:
+            s = 0
+            while s < count and seen[s] != q:
+                s += 1
+            if s < count:
+                conn[s] += np.float64(vals[p])
+            elif count < SLOTS:
+                seen[count] = q
+                conn[count] = np.float64(vals[p])
+                count += 1
+    best = np.int64(-1)
+    top = -1.0
+    for s in range(count):
+        if conn[s] > top or (conn[s] == top and seen[s] < best):
+            best = seen[s]
+            top = conn[s]
+    return best, True
+
+
+#: The receiving part of each vertex of an overweight part: ``mxv(REBALANCE_PART, A, (parts,
+#: status))``, where ``status(q)`` for q < k is 1 (overweight), 0 (may receive) or -1.
+REBALANCE_PART = RowOperator(_rebalance_part, fill=None, name="rebalance_part", constants={"SLOTS": SLOTS})
+
+
+def kway_partition(be, graph, vw, k, opt):
+    """Parts (int64, an array of ``be.xp``) of the best of ``opt.tries`` direct k-way
+    multilevel partitions, and the level sizes of its hierarchy."""
+    from .partition import _level_weights, _SEEDS as SEEDS  # partition imports this module late
+
+    total = float(be.xp.sum(vw)) if vw.size else 0.0
+    integral = vw.dtype.kind in "iu"
+    unit = integral and int(vw.max()) == int(vw.min()) == 1
+    target = total / k
+    bound = max((1.0 + opt.eps) * target, math.ceil(target - 1e-9) if integral else 0.0)
+    seeded = opt.coarsening not in ("mis2", "mis2_basic")
+    best, best_key, levels = None, None, ()
+    for t in range(opt.tries):
+        seed = (opt.seed + t) % SEEDS if seeded else 0
+        start = time.perf_counter()
+        with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
+            warnings.simplefilter("ignore", CoarseningStallWarning)
+            h = coarsen(graph, opt.coarsening, cutoff=max(50, PER_PART * k), seed=seed, backend=be)
+        weights = [level.vertex_weights for level in h] if unit else _level_weights(be, h, vw)
+        opt.seconds["coarsen"] += time.perf_counter() - start
+        opt.seconds["map"] += sum(level.seconds[0] for level in h.levels[:-1])
+        opt.seconds["build"] += sum(level.seconds[1] for level in h.levels[:-1])
+        parts = _initial(be, h[-1].graph, weights[-1], k, seed, opt)
+        start = time.perf_counter()
+        for i in range(len(h) - 1, -1, -1):
+            if i < len(h) - 1:
+                parts = _project(be, parts, h[i].labels)
+            parts, key = _refine_level(be, h[i].graph, weights[i], parts, k, bound, target, seed, FILTER[i == 0])
+        opt.seconds["refine"] += time.perf_counter() - start
+        if best_key is None or key < best_key:
+            best, best_key, levels = parts, key, tuple(level.n for level in h)
+    return be.values(best), levels
+
+
+def _initial(be, graph, vw, k, seed, opt):
+    """The coarsest graph's k parts by recursive multilevel bisection (a full vector)."""
+    from .partition import _Options, _split
+
+    start = time.perf_counter()
+    steps = math.ceil(math.log2(k)) if k > 1 else 0
+    step_eps = (1.0 + opt.eps) ** (1.0 / steps) - 1.0 if steps else opt.eps
+    seconds = dict.fromkeys(opt.seconds, 0.0)
+    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n)
+    ids = be.xp.arange(graph.n, dtype=be.xp.int64)
+    pieces, _ = _split(be, graph, vw, k, 0, ids, inner)
+    parts = pieces[0]
+    for piece in pieces[1:]:
+        parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
+    opt.seconds["initial"] += time.perf_counter() - start
+    return parts
+
+
+def _project(be, coarse, labels):
+    """``p = P ⊕any.second p_c``: each vertex takes its coarse vertex's part."""
+    return _full(be, be.values(be.extract(coarse, labels)))  # p = p_c(labels)
+
+
+def _full(be, values):
+    n = values.size
+    return be.vector(be.xp.arange(n, dtype=be.xp.int64), values, n)
+
+
+class _Level:
+    """A level's matrix and full vectors: vertex weights w (float64), hash keys; the parts,
+    their weights (host, float64), the cut and the destinations that pass Jet's filter
+    (Jet's ``dest_cache``: recomputed only at the moved rows and their neighbours), kept up to
+    date by :meth:`move`."""
+
+    def __init__(self, be, graph, vertex_weights, parts, k, bound, seed, c):
+        xp, n = be.xp, graph.n
+        self.be, self.k, self.n, self.bound, self.c = be, k, n, bound, c
+        self.A = be.adjacency(graph, weighted=True)
+        self.dest = be.mxv(BEST_PART[c], self.A, parts)  # [1] dest = BEST_PART(A; parts): Jet's destinations
+        self.gain = be.mxv(PART_GAIN, self.A, (parts, self.dest, parts), mask=self.dest)  # g = conn(dest) - conn(own)
+        self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
+        self.keys = be.full(n, Packing(n, 64, xp)(xp.arange(n, dtype=xp.int64), seed), "uint64")
+        self.parts = parts
+        self.part_weights = self._sums(parts, self.w)
+        nowhere = be.full(n, -1, "int64")
+        inside = be.reduce(be.mxv(PART_GAIN, self.A, (parts, parts, nowhere)), "plus")  # Σ_i conn(i, own)
+        degrees = be.reduce(be.reduce_rows(self.A, "plus"), "plus")  # Σ_i d(i)
+        self.cut = ((degrees or 0.0) - (inside or 0.0)) / 2
+
+    def _sums(self, parts, w):
+        """``Pᵀ ⊕plus.second w`` on the host: the weight of each part among ``parts``' entries."""
+        be = self.be
+        summed = be.build(be.values(parts), be.values(be.apply("identity", w, mask=parts)), self.k,
+                          dup="plus")  # w_p(parts(i)) += w(i), in order of i
+        out = np.zeros(self.k)
+        out[_host(be.indices(summed))] = _host(be.values(summed))
+        return out
+
+    def move(self, moves, dest, gain):
+        """``parts<moves> = dest``, with the cut and the parts' weights updated from the moved
+        rows only: ``2 Δcut = -(Σ gain + Σ gain')`` (module docstring)."""
+        be = self.be
+        into = be.apply("identity", dest, mask=moves)  # dest<moves>
+        out_of = be.apply("identity", self.parts, mask=moves)  # parts<moves>
+        before = be.reduce(be.apply("identity", gain, mask=moves), "plus") or 0.0  # Σ conn(b) - conn(a), before
+        moved_w = be.apply("identity", self.w, mask=moves)  # w<moves>
+        self.part_weights += self._sums(into, moved_w) - self._sums(out_of, moved_w)
+        self.parts = be.ewise_add("second", self.parts, into)  # parts<moves> = dest
+        after = be.reduce(be.mxv(PART_GAIN, self.A, (self.parts, self.parts, out_of), mask=moves),
+                          "plus") or 0.0  # Σ conn'(b) - conn'(a), after
+        self.cut -= (before + after) / 2
+        touched = be.vxm("any_pair", moves, self.A)  # movesᵀ ⊕any.pair A: the movers' neighbours (a push)
+        near = be.ewise_add("first", touched, moves)  # the rows whose conn changed
+        fresh = be.mxv(BEST_PART[self.c], self.A, self.parts, mask=near)  # dest<near> anew
+        fresh_gain = be.mxv(PART_GAIN, self.A, (self.parts, fresh, self.parts), mask=fresh)  # conn(dest) - conn(own)
+        self.dest = be.ewise_add("second", be.apply("identity", self.dest, mask=near, complement=True),
+                                 fresh)  # dest<near, replace> = fresh
+        self.gain = be.ewise_add("second", be.apply("identity", self.gain, mask=near, complement=True),
+                                 fresh_gain)  # gain<near, replace> = fresh gain
+
+    def overload(self, bound):
+        return float(np.maximum(self.part_weights - bound, 0.0).sum())
+
+
+def _refine_level(be, graph, vertex_weights, parts, k, bound, target, seed, c):
+    """Jet rounds on one level from ``parts`` (a full vector): the best parts seen and their
+    (overload, cut)."""
+    lv = _Level(be, graph, vertex_weights, parts, k, bound, seed, c)
+    best, best_key, since = lv.parts, None, 0
+    locked = be.vector(be.xp.zeros(0, be.xp.int64), True, lv.n)  # the vertices the last Jet round moved
+    for _ in range(MAX_ROUNDS):
+        key = (lv.overload(bound), lv.cut)
+        if best_key is None or key < best_key:
+            real = best_key is None or key[0] < best_key[0] or key[1] < (1 - TOLERANCE) * best_key[1]
+            best, best_key, since = lv.parts, key, 0 if real else since + 1
+        else:
+            since += 1
+        if since >= PATIENCE:
+            break
+        if key[0] > 0:
+            moves, dest, gain = _rebalance_moves(be, lv, bound, target)
+            locked = be.vector(be.xp.zeros(0, be.xp.int64), True, lv.n)
+        else:
+            moves, dest, gain = _jet_moves(be, lv, locked)
+            locked = moves
+        if be.nvals(moves) == 0:
+            break
+        lv.move(moves, dest, gain)
+    return best, best_key
+
+
+def _jet_moves(be, lv, locked):
+    """Jetlp: the candidates' destinations, kept where the afterburner's gain stays >= 0."""
+    dest = be.apply("identity", lv.dest, mask=locked, complement=True)  # [1] candidates: dest<¬locked>
+    room = be.xp.zeros(lv.n, be.xp.float64)  # room(q), q < k: what part q may still take
+    room[:lv.k] = be.xp.asarray(lv.bound - lv.part_weights)
+    dest = be.mxv(HAS_ROOM, lv.A, (dest, be.full(lv.n, room, "float64"), lv.w), mask=dest)  # dest<room(dest) >= w>
+    score = be.mxv(AFTERBURNER, lv.A, (lv.parts, dest, lv.gain, lv.keys), mask=dest)  # [1] afterburner
+    return be.select("valuege", score, 0.0), dest, lv.gain  # the moves: g' >= 0
+
+
+def _rebalance_moves(be, lv, bound, target):
+    """Jetrs: vertices of the overweight parts to the receiving parts, least loss per weight
+    first, no receiver filled beyond the bound."""
+    xp, k = be.xp, lv.k
+    pw = lv.part_weights
+    status = np.where(pw > bound, 1, np.where(pw < bound, 0, -1)).astype(np.int64)
+    padded = xp.zeros(lv.n, xp.int64)
+    padded[:k] = xp.asarray(status)
+    dest = be.mxv(REBALANCE_PART, lv.A, (lv.parts, be.full(lv.n, padded, "int64")))  # receiving part of each evictable
+    if (status == 0).any():
+        stray = be.select("valueeq", dest, -1)  # no neighbour in a receiving part
+        be.assign(dest, int(np.argmin(np.where(status == 0, pw, np.inf))), mask=stray)  # dest<stray> = lightest
+    gain = be.mxv(PART_GAIN, lv.A, (lv.parts, dest, lv.parts), mask=dest)  # conn(dest) - conn(own)
+    ids = be.indices(dest)
+    loss_per_weight = -be.values(gain) / xp.maximum(be.values(lv.w)[ids], 1e-300)
+    taken, into = evictions(be, ids, be.values(lv.parts)[ids], be.values(dest), loss_per_weight,
+                            be.values(lv.w)[ids], be.values(lv.keys)[ids], pw, bound, target)
+    moves = be.vector(taken, True, lv.n, copy=False)
+    dest = be.vector(taken, into, lv.n, copy=False)
+    gain = be.mxv(PART_GAIN, lv.A, (lv.parts, dest, lv.parts), mask=moves)  # a turned-away vertex has a new dest
+    return moves, dest, gain
+
+
+def _host(x):
+    return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)

@@ -1,0 +1,176 @@
+"""Direct k-way partitioning (``gg.partition(A, k, method="kway")``): parts, balance, cuts
+counted by scipy, the incremental cut, rebalancing, determinism, errors."""
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gbgraph as gg
+from gbgraph.algorithms import refine_kway
+from gbgraph.backends.partition_forms import evictions
+
+from conftest import real_graph
+from strategies import random_graphs
+from test_partition import assert_valid, grid2d, path_graph, scipy_cut
+
+
+def delaunay_n14():
+    """The shared 2D mesh as a pattern (it is connected)."""
+    return sp.csr_array(scipy.io.mmread(real_graph("delaunay_n14")) != 0)
+
+
+@given(A=random_graphs(max_n=120), data=st.data())
+@settings(max_examples=25, deadline=None)
+def test_parts_cover_every_vertex_and_hold_balance(A, data):
+    n = A.shape[0]
+    k = data.draw(st.integers(2, min(8, max(2, n))))
+    if n < k:
+        return
+    r = gg.partition(A, k, method="kway", tries=1)
+    parts = assert_valid(A, r, k, 0.03)
+    assert r.imbalance <= 0.03 + 1e-12 or np.bincount(parts, minlength=k).max() <= np.ceil(n / k)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 8, 13])
+def test_grid_parts_balance_and_cut_from_scipy(k):
+    A = grid2d(40, 50)
+    r = gg.partition(A, k, method="kway")
+    parts = assert_valid(A, r, k, 0.03)
+    assert set(parts.tolist()) == set(range(k))
+    assert r.imbalance <= 0.03 + 1e-12
+    assert r.cut == scipy_cut(A, parts)
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_cut_no_worse_than_slabs(k):
+    """Slabs of whole grid rows (an independent, balanced partition) cut (k - 1) · 60 edges;
+    k-way must do at least as well."""
+    A = grid2d(64, 60)
+    r = gg.partition(A, k, method="kway")
+    slabs = np.arange(64 * 60) // 60 * k // 64
+    assert r.imbalance <= 0.03 + 1e-12
+    assert r.cut <= scipy_cut(A, slabs) == (k - 1) * 60
+
+
+def test_real_graph_beats_a_random_partition_by_far():
+    A = delaunay_n14()
+    r = gg.partition(A, 8, method="kway", tries=1)
+    parts = assert_valid(A, r, 8, 0.03)
+    random = np.random.default_rng(0).permutation(A.shape[0]) % 8
+    assert r.imbalance <= 0.03 + 1e-12
+    assert r.cut < 0.1 * scipy_cut(A, random)
+
+
+def test_vertex_weights_are_honoured():
+    A = grid2d(30, 30)
+    w = np.arange(900) % 4 + 1
+    r = gg.partition(A, 6, method="kway", vertex_weights=w)
+    assert_valid(A, r, 6, 0.03, w)
+    assert r.part_weights.max() <= 1.03 * w.sum() / 6 + 1e-9
+
+
+def test_edge_weights_decide_the_cut():
+    A = sp.csr_array(grid2d(20, 20), dtype=np.float64)
+    A.data[:] = np.where(np.arange(A.nnz) % 3 == 0, 5.0, 1.0)
+    A = sp.csr_array(A + A.T)  # symmetric weights 2, 6 or 10
+    r = gg.partition(A, 4, method="kway", weights="values")
+    assert r.cut == pytest.approx(scipy_cut(A, r.parts))
+
+
+def test_one_part_and_k_equals_n():
+    A = grid2d(5, 6)
+    assert gg.partition(A, 1, method="kway").parts.tolist() == [0] * 30
+    r = gg.partition(A, 30, method="kway")
+    assert sorted(r.parts.tolist()) == list(range(30))
+
+
+@pytest.mark.parametrize("make", [lambda: grid2d(30, 40), delaunay_n14])
+def test_deterministic_and_backends_identical(make):
+    A = make()
+    first = gg.partition(A, 8, method="kway", tries=2, backend="numba")
+    again = gg.partition(A, 8, method="kway", tries=2, backend="numba")
+    other = gg.partition(A, 8, method="kway", tries=2, backend="suitesparse")
+    np.testing.assert_array_equal(first.parts, again.parts)
+    np.testing.assert_array_equal(first.parts, other.parts)
+    assert first.cut == other.cut
+
+
+@pytest.mark.parametrize("backend", ["numba", "suitesparse"])
+def test_independent_of_thread_count(backend, graphblas_threads):
+    A = delaunay_n14()
+    one = gg.partition(A, 5, method="kway", backend=backend)
+    graphblas_threads(2)
+    np.testing.assert_array_equal(gg.partition(A, 5, method="kway", backend=backend).parts, one.parts)
+
+
+@pytest.mark.parametrize("backend", ["numba", "suitesparse"])
+def test_incremental_cut_equals_scipy(backend):
+    """The cut kept from the moved rows only (``2 Δcut = -Σ (g + g')``) equals scipy's count
+    after every label-propagation and rebalancing round, from a random start."""
+    A = sp.csr_array(grid2d(12, 14), dtype=np.float64)
+    A.data[:] = np.arange(A.nnz) % 3 + 1.0
+    A = sp.csr_array(A + A.T)
+    be, n, k = gg.backend(backend), A.shape[0], 4
+    start = np.random.default_rng(1).integers(0, k, n)
+    bound = 1.03 * n / k
+    lv = refine_kway._Level(be, gg.as_graph(A), np.ones(n, np.int64), be.full(n, start, "int64"), k, bound, 0, 0.75)
+    assert lv.cut == scipy_cut(A, start)
+    locked = be.vector(np.zeros(0, np.int64), True, n)
+    kinds = set()
+    for _ in range(12):
+        if lv.overload(bound) > 0:
+            moves, dest, gain = refine_kway._rebalance_moves(be, lv, bound, n / k)
+            kinds.add("rebalance")
+        else:
+            moves, dest, gain = refine_kway._jet_moves(be, lv, locked)
+            locked = moves
+            kinds.add("jet")
+        if be.nvals(moves) == 0:
+            break
+        lv.move(moves, dest, gain)
+        parts = be.values(lv.parts)
+        assert lv.cut == scipy_cut(A, parts)
+        np.testing.assert_allclose(lv.part_weights, np.bincount(parts, minlength=k))
+    assert "jet" in kinds
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_evictions_never_overfill_a_receiver(data):
+    k = data.draw(st.integers(2, 6))
+    m = data.draw(st.integers(1, 60))
+    parts = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=m, max_size=m)), np.int64)
+    dest = np.array([data.draw(st.sampled_from([q for q in range(-1, k) if q != p])) for p in parts], np.int64)
+    weights = np.array(data.draw(st.lists(st.integers(0, 5), min_size=m, max_size=m)), np.float64)
+    score = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=m, max_size=m)))
+    part_weights = np.array(data.draw(st.lists(st.integers(0, 40), min_size=k, max_size=k)), np.float64)
+    bound = float(data.draw(st.integers(1, 30)))
+    ids = np.arange(m, dtype=np.int64) * 3
+    keys = np.arange(m, dtype=np.uint64)[::-1].copy()
+    taken, into = evictions(gg.backend("numba"), ids, parts, dest, score, weights, keys, part_weights, bound,
+                            bound / 1.1)
+    where = np.searchsorted(ids, taken)
+    assert np.all(np.diff(taken) > 0) and np.all(part_weights[parts[where]] > bound)  # only overweight parts give
+    assert np.all(into != parts[where]) and np.all(into >= 0)
+    after = part_weights + np.bincount(into, weights[where], minlength=k)
+    receivers = np.unique(into)
+    assert np.all(after[receivers] <= bound + 1e-9)
+
+
+def test_bad_method_names_the_value():
+    with pytest.raises(ValueError, match="unknown method 'direct'"):
+        gg.partition(grid2d(4, 4), 2, method="direct")
+
+
+@pytest.mark.parametrize("method", ["recursive", "kway"])
+@pytest.mark.parametrize("weights", [[1000, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1000]])
+def test_one_vertex_holding_all_the_weight(method, weights):
+    """A side of a bisection may be empty when one vertex outweighs the rest (as a coarse
+    vertex can): its parts stay empty, and every vertex still gets a part."""
+    A = path_graph(6)
+    r = gg.partition(A, 4, method=method, vertex_weights=np.array(weights), tries=1)
+    assert_valid(A, r, 4, 0.03, weights)
+    assert r.part_weights.max() == 1000
