@@ -180,6 +180,11 @@ def test_build_with_duplicates_and_no_dup_is_a_value_error():
         be.build_matrix(cupy.asarray([0, 0]), cupy.asarray([1, 1]), cupy.asarray([1.0, 2.0]), 2, 2)
     with pytest.raises(ValueError, match="must lie in"):
         be.build(cupy.asarray([0, 5]), cupy.asarray([1.0, 2.0]), 3, dup="plus")
+    for keys in ([0, 5], [-1, 2]):  # integer max / min / plus: the atomic build checks its keys too
+        with pytest.raises(ValueError, match=r"must lie in \[0, 3\)"):
+            be.build(cupy.asarray(keys), cupy.asarray([1, 2]), 3, dup="max")
+    w = be.build(cupy.asarray([2, 0, 2]), cupy.asarray([4, 7, 9]), 4, dup="plus")
+    assert be.indices(w).tolist() == [0, 2] and be.values(w).tolist() == [7, 13]
 
 
 @pytest.mark.parametrize("accum", [None, "min", "minus", "lt"])

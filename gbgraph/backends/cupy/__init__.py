@@ -479,12 +479,11 @@ class CupyBackend(Backend):
                 and values.dtype in kernels.BUILD_TYPES and values.shape == indices.shape:
             # integer max / min / plus on the device (vertex weights, aggregate sizes); the rest on the host
             indices = indices.astype(cupy.int64, copy=False)
-            if indices.size and bool(((indices < 0) | (indices >= size)).any()):
+            out, found, outside = kernels.build_atomic(indices, values, size, dup)
+            if int(outside.get()[0]):  # the one wait; the entries' count stays on the device
                 raise ValueError(f"build: indices must lie in [0, {size}), got {int(indices.min())}.."
                                  f"{int(indices.max())}")
-            out, found = kernels.build_atomic(indices, values, size, dup)
-            keep = cupy.flatnonzero(found)
-            return Vector(size, keep, out[keep])
+            return Vector(size, *kernels.compact("ne", Vector(size, None, out), 0, keys=found))
         if not _device_build(dup, (indices,), values):
             return _on_host("build", indices, values, size, dup=dup)
         keys = indices.astype(cupy.int64, copy=False)

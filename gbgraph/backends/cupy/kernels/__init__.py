@@ -407,16 +407,19 @@ BUILD_TYPES = {np.dtype(np.int64), np.dtype(np.uint64)}
 
 
 def build_atomic(keys, values, size, dup):
-    """(out, found): a vector build of int64 ``keys`` (each below ``size``) and int64 or
-    uint64 ``values``, duplicates combined by ``dup`` (vector.cu's ``build_atomic``)."""
+    """(out, found, outside): a vector build of int64 ``keys`` and int64 or uint64
+    ``values``, duplicates combined by ``dup`` (vector.cu's ``build_atomic``); ``outside``
+    counts the keys not in [0, size), which it leaves out (a device scalar)."""
     dtype = values.dtype
     code = BUILD_MONOIDS[dup]
     out = cupy.full(size, {0: np.iinfo(dtype).min, 1: np.iinfo(dtype).max, 2: 0}[code], dtype)
     found = cupy.zeros(size, cupy.uint8)
+    outside = cupy.zeros(1, cupy.uint64)
     if keys.size:
         _get("vector.cu", f"gbgraph::build_atomic<{code}, {c_type(dtype)}>")(
-            (_blocks(keys.size),), (_THREADS,), (keys, values, np.int64(keys.size), out, found))
-    return out, found
+            (_blocks(keys.size),), (_THREADS,), (keys, values, np.int64(keys.size), np.int64(size), out, found,
+                                                 outside))
+    return out, found, outside
 
 
 def gauss_seidel_sweep(layout, lanes, backward):

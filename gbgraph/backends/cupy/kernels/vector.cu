@@ -220,12 +220,18 @@ __global__ void loop_while(const long long* count, const long long* round, const
 
 // A vector build whose duplicates combine by max / min / plus (MONOID 0, 1, 2) of integers,
 // the same in any order the atomics take: out[t] over the k with keys[k] = t (out holds the
-// monoid's identity), found[t] = 1 where one exists.
+// monoid's identity), found[t] = 1 where one exists. Keys outside [0, size) are counted in
+// *outside and left out (the launcher raises), so that the bounds cost no pass of their own.
 template <int MONOID, typename T>
-__global__ void build_atomic(const long long* keys, const T* values, long long count, T* out, unsigned char* found)
+__global__ void build_atomic(const long long* keys, const T* values, long long count, long long size, T* out,
+                             unsigned char* found, unsigned long long* outside)
 {
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < count; k += (long long)gridDim.x * blockDim.x) {
         const long long t = keys[k];
+        if (t < 0 || t >= size) {
+            atomicAdd(outside, 1ULL);
+            continue;
+        }
         found[t] = 1;
         if (MONOID == 0) atomicMax(out + t, values[k]);
         else if (MONOID == 1) atomicMin(out + t, values[k]);
