@@ -15,21 +15,24 @@ MemoryHook reads ``used_bytes`` at every allocation), including the input CSR an
 what must fit. "beyond" is the same less the input CSR. Beside them, the yardstick: cuSPARSE's
 SpMV ``A @ x`` on the input.
 
---predict scales each family's largest measured graph to the largest one whose every
-algorithm fits in the device's free memory at the start (and in each --memory GiB): Laplace3D by
+--predict scales, per algorithm, each family's largest measured graph to the largest one that
+fits --margin of the device's free memory at the start (and of each --memory GiB): Laplace3D by
 its vertices, R-MAT by its stored entries (the fraction of drawn edges lost to self loops and
 duplicates extrapolated geometrically from the two largest scales), within cupyx's int32
 offsets. It also fits ``peak = α n + β nnz`` per algorithm over all the graphs measured
-(bytes per vertex and per edge). --verify then builds and runs the predicted largest graph
-of each family for the device's free memory (whatever --deadline says). Running out of memory is caught and reported
-with the gbgraph frames where it happened.
+(bytes per vertex and per edge). --verify then builds the predicted largest graphs for the
+device's free memory and runs on each the algorithms predicted to fit it (whatever
+--deadline says). Running out of memory is caught and reported with the gbgraph frames where
+it happened.
 
     python benchmarks/bench_capacity.py --graphs laplace3d:100 rmat:18 --repeat 3
+    python benchmarks/bench_capacity.py --graphs laplace3d:674 rmat:26@mis2+aggregate --repeat 0
     python benchmarks/bench_capacity.py --graphs laplace3d:200 laplace3d:300 rmat:20 rmat:22 \\
         --predict --memory 79 139 --verify --json capacity.json
 """
 
 import argparse
+import gc
 import math
 import time
 import traceback
@@ -62,6 +65,13 @@ def peak_hook(pool):
     return Peak()
 
 
+def release(pool):
+    """Give the pool's free blocks back, after collecting the cycles that keep arrays alive
+    (an exception's frames; graphs and the matrices cached on them)."""
+    gc.collect()
+    pool.free_all_blocks()
+
+
 def synchronize():
     import cupy
 
@@ -86,6 +96,16 @@ def where_it_failed(error):
 def failure(error):
     kind = "out of memory" if isinstance(error, MemoryError) else type(error).__name__
     return {"failed": kind, "message": str(error)[:300], "where": where_it_failed(error)}
+
+
+def parse(spec):
+    """(graph, algorithms) of a spec ``graph[@algorithm+algorithm...]``; all by default."""
+    graph, _, names = spec.partition("@")
+    names = names.split("+") if names else list(ALGORITHMS)
+    unknown = [a for a in names if a not in ALGORITHMS]
+    if unknown:
+        raise ValueError(f"unknown algorithms {unknown} in {spec!r}; choose from {list(ALGORITHMS)}")
+    return graph, names
 
 
 def build(spec):
@@ -122,24 +142,25 @@ def fresh(name, A):
     return G, ALGORITHMS[name](G)
 
 
-def measure_algorithm(A, name, repeat):
+def measure_algorithm(A, name, repeat, slow):
     import cupy
 
     pool = cupy.get_default_memory_pool()
     input_bytes = pool.used_bytes()
     G = None
     try:
-        pool.free_all_blocks()
+        release(pool)
         hook = peak_hook(pool)
         with hook:
             cold, (G, result) = seconds(lambda: fresh(name, A))
-        warm = min(seconds(lambda: ALGORITHMS[name](G))[0] for _ in range(repeat))
-        row = {"ms": 1e3 * warm, "cold_ms": 1e3 * cold, "peak_bytes": hook.peak,
+        runs = repeat if cold < slow else 0  # a run this slow is timed once: its first-use costs are small beside it
+        warm = min([seconds(lambda: ALGORITHMS[name](G))[0] for _ in range(runs)], default=cold)
+        row = {"ms": 1e3 * warm, "timed_runs": runs, "cold_ms": 1e3 * cold, "peak_bytes": hook.peak,
                "beyond_input_bytes": hook.peak - input_bytes, **summary(name, result)}
     except Exception as error:  # noqa: BLE001 (out of memory, or a failure to report beside the others)
         row = failure(error)
     del G
-    pool.free_all_blocks()
+    release(pool)
     return row
 
 
@@ -153,43 +174,49 @@ def summary(name, result):
     return {"levels": len(result), "coarsest": int(result[-1].graph.n)}
 
 
-def bench(spec, repeat):
+def bench(spec, repeat, slow, rows, save):
+    """Measure ``spec``; its row is appended to ``rows`` first and ``save()`` called after every
+    algorithm, so that a run stopped midway keeps what it measured."""
     import cupy
 
     pool = cupy.get_default_memory_pool()
-    pool.free_all_blocks()
+    release(pool)
+    spec, algorithms = parse(spec)
     row = {"graph": spec}
+    rows.append(row)
     try:
         A, build_s, build_peak = build(spec)
     except Exception as error:  # noqa: BLE001
         row.update(failure(error))
-        pool.free_all_blocks()
+        release(pool)
         print_graph(row)
         return row
-    pool.free_all_blocks()
+    release(pool)
     n = A.shape[0]
     input_bytes = pool.used_bytes()
     row.update({"n": n, "input_nnz": int(A.nnz), "build_s": build_s, "build_peak_bytes": build_peak,
                 "input_bytes": input_bytes})
     try:
-        G = gg.as_graph(A, weights=False)
+        first, G = seconds(lambda: gg.as_graph(A, weights=False))
         row["nnz"] = G.nnz  # the graph's: off-diagonal entries, both directions
         row["graph_bytes"] = pool.used_bytes() - input_bytes
-        row["as_graph_ms"] = 1e3 * min(seconds(lambda: gg.as_graph(A, weights=False))[0] for _ in range(repeat))
         del G
+        row["as_graph_ms"] = 1e3 * min([seconds(lambda: gg.as_graph(A, weights=False))[0] for _ in range(repeat)],
+                                       default=first)
         x = cupy.ones(n, cupy.float32)
         A @ x
         row["spmv_ms"] = 1e3 * min(seconds(lambda: A @ x)[0] for _ in range(max(repeat, 3)))
         del x
     except Exception as error:  # noqa: BLE001
         row.update(failure(error))
-    pool.free_all_blocks()
+    release(pool)
     print_graph(row)
-    for name in ALGORITHMS:
-        row[name] = measure_algorithm(A, name, repeat)
+    for name in algorithms:
+        row[name] = measure_algorithm(A, name, repeat, slow)
         print_algorithm(row, name)
+        save()
     del A
-    pool.free_all_blocks()
+    release(pool)
     return row
 
 
@@ -237,60 +264,62 @@ def fit_bytes(rows):
 
 
 def predict(rows, memory):
-    """The largest graph of each family whose every algorithm (and its construction) fits
-    ``memory`` bytes, scaled from the family's largest measured graph."""
+    """Per family and algorithm, the largest graph whose run (and construction) fits
+    ``memory`` bytes, scaled from the largest graph of the family it ran on."""
     out = {}
     for family in ("laplace3d", "rmat"):
-        done = sorted((r for r in rows if family_of(r["graph"]) == family and "nnz" in r
-                       and all("peak_bytes" in r[a] for a in ALGORITHMS)), key=lambda r: r["n"])
-        if not done:
-            continue
-        last = done[-1]
-        need = {a: last[a]["peak_bytes"] for a in ALGORITHMS} | {"build": last["build_peak_bytes"]}
-        if family == "laplace3d":
-            N = round(last["n"] ** (1 / 3))
-            per_vertex = max(need.values()) / last["n"]
-            by_memory = math.floor((memory / per_vertex) ** (1 / 3))
-            by_offsets = max(M for M in range(N, 2000) if 7 * M**3 - 6 * M**2 <= INT32_OFFSETS)
-            size = min(by_memory, by_offsets)
-            out[family] = {"spec": f"laplace3d:{size}", "n": size**3, "nnz": 6 * size**3 - 6 * size**2,
-                           "bound": "memory" if by_memory <= by_offsets else "int32 offsets",
-                           "predicted_peak_bytes": per_vertex * size**3,
-                           "binding": max(need, key=need.get)}
-        else:
-            scale, edge_factor = (int(a) for a in (last["graph"].split(":")[1] + ",16").split(",")[:2])
-            # the fraction of drawn edges lost to self loops and duplicates shrinks geometrically with the scale
-            lost = [1 - r["nnz"] / (2 * edge_factor * r["n"]) for r in done]
-            shrink = (lost[-1] / lost[-2]) ** (1 / math.log2(done[-1]["n"] / done[-2]["n"])) if len(done) > 1 else 1.0
-            per_edge = max(need.values()) / last["nnz"]
-            best, bound = None, "scale 31"
-            for s in range(scale, 32):
-                nnz = 2 * edge_factor * 2**s * (1 - lost[-1] * shrink ** (s - scale))
-                if nnz > INT32_OFFSETS:
-                    bound = "int32 offsets"
-                    break
-                if per_edge * nnz > memory:
-                    bound = "memory"
-                    break
-                best = (s, nnz)
-            if best is None:
-                continue
-            out[family] = {"spec": f"rmat:{best[0]},{edge_factor}", "n": 2**best[0], "nnz": best[1], "bound": bound,
-                           "predicted_peak_bytes": per_edge * best[1], "binding": max(need, key=need.get)}
+        for name in ALGORITHMS:
+            done = sorted((r for r in rows if family_of(r["graph"]) == family and "peak_bytes" in r.get(name, {})),
+                          key=lambda r: r["n"])
+            if done:
+                out.setdefault(family, {})[name] = largest(family, done, name, memory)
     return out
+
+
+def largest(family, done, name, memory):
+    last = done[-1]
+    need = max(last[name]["peak_bytes"], last["build_peak_bytes"])
+    if family == "laplace3d":
+        N = round(last["n"] ** (1 / 3))
+        by_memory = math.floor((memory * last["n"] / need) ** (1 / 3))
+        by_offsets = max(M for M in range(N, 2000) if 7 * M**3 - 6 * M**2 <= INT32_OFFSETS)
+        size = min(by_memory, by_offsets)
+        return {"spec": f"laplace3d:{size}", "n": size**3, "nnz": 6 * size**3 - 6 * size**2,
+                "bound": "memory" if by_memory <= by_offsets else "int32 offsets",
+                "predicted_peak_bytes": need / last["n"] * size**3}
+    scale, edge_factor = (int(a) for a in (last["graph"].split(":")[1] + ",16").split(",")[:2])
+    # the fraction of drawn edges lost to self loops and duplicates shrinks geometrically with the scale
+    lost = [1 - r["nnz"] / (2 * edge_factor * r["n"]) for r in done]
+    shrink = (lost[-1] / lost[-2]) ** (1 / math.log2(done[-1]["n"] / done[-2]["n"])) if len(done) > 1 else 1.0
+    best, bound = (scale, last["nnz"]), "scale 31"
+    for s in range(scale + 1, 32):
+        nnz = 2 * edge_factor * 2**s * (1 - lost[-1] * shrink ** (s - scale))
+        if nnz > INT32_OFFSETS or need / last["nnz"] * nnz > memory:
+            bound = "int32 offsets" if nnz > INT32_OFFSETS else "memory"
+            break
+        best = (s, nnz)
+    return {"spec": f"rmat:{best[0]},{edge_factor}", "n": 2**best[0], "nnz": best[1], "bound": bound,
+            "predicted_peak_bytes": need / last["nnz"] * best[1]}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--graphs", nargs="*", default=["laplace3d:100", "laplace3d:200", "rmat:18", "rmat:20"],
-                        help="laplace3d:N and rmat:SCALE[,EDGE_FACTOR] specs, smallest first within a family")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs after the cold one (minimum), default 3")
+                        help="laplace3d:N and rmat:SCALE[,EDGE_FACTOR] specs, smallest first within a family, "
+                             "each with @ALGORITHM+ALGORITHM... to run only those (default: all)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="timed runs after the cold one (minimum; 0: the cold run's time), default 3")
+    parser.add_argument("--slow", type=float, default=30.0,
+                        help="seconds above which a cold run is not repeated (its time is the result), default 30")
     parser.add_argument("--predict", action="store_true", help="extrapolate the largest graphs that fit --memory")
     parser.add_argument("--memory", nargs="*", type=float, default=[],
                         help="GiB to predict for, besides the device's free memory at the start")
+    parser.add_argument("--margin", type=float, default=0.95,
+                        help="fraction of the memory a prediction may fill (fragmentation), default 0.95")
     parser.add_argument("--verify", action="store_true",
                         help="run the predicted largest graphs for the device's free memory")
-    parser.add_argument("--verify-repeat", type=int, default=1, help="timed runs of the verified graphs, default 1")
+    parser.add_argument("--verify-repeat", type=int, default=1,
+                        help="timed runs of the verified graphs (0: the cold run's time), default 1")
     parser.add_argument("--deadline", type=float, help="seconds after which no graph of --graphs is started")
     parser.add_argument("--json", metavar="FILE", help="write the rows, fits and predictions here (after every graph)")
     args = parser.parse_args(argv)
@@ -310,7 +339,7 @@ def main(argv=None):
             write_results(args.json, describe_machine(repeat=args.repeat, device=device), rows, **results)
 
     def run(spec, repeat):
-        rows.append(bench(spec, repeat))
+        bench(spec, repeat, args.slow, rows, save)
         save()
 
     for spec in args.graphs:
@@ -323,18 +352,25 @@ def main(argv=None):
         for name, f in results["fits"].items():
             print(f"fit {name:<10} {f['bytes_per_vertex']:7.1f} B/vertex + {f['bytes_per_edge']:5.2f} B/edge "
                   f"(worst error {100 * f['worst_relative_error']:.0f}%)", flush=True)
-        results["predictions"] = {f"{m / GIB:.1f}": predict(rows, m) for m in memories}
+        results["margin"] = args.margin
+        results["predictions"] = {f"{m / GIB:.1f}": predict(rows, args.margin * m) for m in memories}
         for memory, families in results["predictions"].items():
-            for family, p in families.items():
-                print(f"largest {family} in {memory} GiB: {p['spec']} (n {p['n']:,}, nnz {p['nnz']:,.0f}; "
-                      f"{p['predicted_peak_bytes'] / GIB:.1f} GiB for {p['binding']}; bound: {p['bound']})", flush=True)
+            for family, by_algorithm in families.items():
+                for name, p in by_algorithm.items():
+                    print(f"largest {family} for {name} in {args.margin:.2f} x {memory} GiB: {p['spec']} (n {p['n']:,}, "
+                          f"nnz {p['nnz']:,.0f}; {p['predicted_peak_bytes'] / GIB:.1f} GiB; bound: {p['bound']})",
+                          flush=True)
         save()
         if args.verify:
-            measured = {r["graph"] for r in rows}
-            for p in results["predictions"][f"{memories[0] / GIB:.1f}"].values():
-                if p["spec"] not in measured:
-                    print(f"verify {p['spec']}:", flush=True)
-                    run(p["spec"], args.verify_repeat)
+            measured = {(r["graph"], a) for r in rows for a in ALGORITHMS if a in r}
+            wanted = {}
+            for by_algorithm in results["predictions"][f"{memories[0] / GIB:.1f}"].values():
+                for name, p in by_algorithm.items():
+                    if (p["spec"], name) not in measured:
+                        wanted.setdefault(p["spec"], []).append(name)
+            for spec, names in wanted.items():
+                print(f"verify {spec} for {', '.join(names)}:", flush=True)
+                run(f"{spec}@{'+'.join(names)}", args.verify_repeat)
 
 
 if __name__ == "__main__":
