@@ -19,8 +19,7 @@ SpMV ``A @ x`` on the input.
 fits --margin of the device's free memory at the start (and of each --memory GiB): Laplace3D by
 its vertices, R-MAT by its stored entries (the fraction of drawn edges lost to self loops and
 duplicates extrapolated geometrically from the two largest scales), within cupyx's int32
-offsets. It also fits ``peak = α n + β nnz`` per algorithm over all the graphs measured
-(bytes per vertex and per edge). --verify then builds the predicted largest graphs for the
+offsets. --verify then builds the predicted largest graphs for the
 device's free memory and runs on each the algorithms predicted to fit it (whatever
 --deadline says). Running out of memory is caught and reported with the gbgraph frames where
 it happened.
@@ -89,7 +88,7 @@ def seconds(fn):
 def where_it_failed(error):
     """The innermost frames of gbgraph (and cupy under it) of an exception's traceback."""
     frames = traceback.extract_tb(error.__traceback__)
-    ours = [f for f in frames if "gbgraph" in f.filename or "cupy" in f.filename][-4:]
+    ours = [f for f in frames if "/gbgraph/" in f.filename][-3:] + [f for f in frames if "cupy" in f.filename][-1:]
     return [f"{f.filename.split('site-packages/')[-1].split('/gbgraph/')[-1]}:{f.lineno} {f.name}" for f in ours]
 
 
@@ -246,23 +245,6 @@ def family_of(spec):
     return spec.partition(":")[0]
 
 
-def fit_bytes(rows):
-    """Per algorithm, (α, β) of peak ≈ α n + β nnz by least squares on relative errors, over
-    every graph measured; None where fewer than two graphs or no positive solution."""
-    fits = {}
-    for name in ALGORITHMS:
-        done = [r for r in rows if "peak_bytes" in r.get(name, {})]
-        if len({r["nnz"] / r["n"] for r in done}) < 2:
-            continue
-        X = np.array([[r["n"], r["nnz"]] for r in done], float)
-        y = np.array([r[name]["peak_bytes"] for r in done], float)
-        coef = np.linalg.lstsq(X / y[:, None], np.ones(len(y)), rcond=None)[0]
-        if (coef > 0).all():
-            fits[name] = {"bytes_per_vertex": coef[0], "bytes_per_edge": coef[1],
-                          "worst_relative_error": float(np.abs(X @ coef / y - 1).max())}
-    return fits
-
-
 def predict(rows, memory):
     """Per family and algorithm, the largest graph whose run (and construction) fits
     ``memory`` bytes, scaled from the largest graph of the family it ran on."""
@@ -271,12 +253,15 @@ def predict(rows, memory):
         for name in ALGORITHMS:
             done = sorted((r for r in rows if family_of(r["graph"]) == family and "peak_bytes" in r.get(name, {})),
                           key=lambda r: r["n"])
+            graphs = sorted((r for r in rows if family_of(r["graph"]) == family and "nnz" in r), key=lambda r: r["n"])
             if done:
-                out.setdefault(family, {})[name] = largest(family, done, name, memory)
+                out.setdefault(family, {})[name] = largest(family, done, graphs, name, memory)
     return out
 
 
-def largest(family, done, name, memory):
+def largest(family, done, graphs, name, memory):
+    """The prediction of :func:`predict` from ``done`` (the family's graphs ``name`` ran on)
+    and ``graphs`` (all the family's, for the edges R-MAT keeps)."""
     last = done[-1]
     need = max(last[name]["peak_bytes"], last["build_peak_bytes"])
     if family == "laplace3d":
@@ -289,11 +274,14 @@ def largest(family, done, name, memory):
                 "predicted_peak_bytes": need / last["n"] * size**3}
     scale, edge_factor = (int(a) for a in (last["graph"].split(":")[1] + ",16").split(",")[:2])
     # the fraction of drawn edges lost to self loops and duplicates shrinks geometrically with the scale
-    lost = [1 - r["nnz"] / (2 * edge_factor * r["n"]) for r in done]
-    shrink = (lost[-1] / lost[-2]) ** (1 / math.log2(done[-1]["n"] / done[-2]["n"])) if len(done) > 1 else 1.0
+    graphs = [r for r in graphs if r["graph"].removeprefix(f"rmat:{scale}").partition(",")[2] in ("", str(edge_factor))
+              or r["graph"].count(",") == (last["graph"].count(","))]
+    lost = {round(math.log2(r["n"])): 1 - r["nnz"] / (2 * edge_factor * r["n"]) for r in graphs}
+    (s1, l1), (s2, l2) = sorted(lost.items())[-2:] if len(lost) > 1 else (sorted(lost.items()) * 2)[:2]
+    shrink = (l2 / l1) ** (1 / (s2 - s1)) if s2 > s1 else 1.0
     best, bound = (scale, last["nnz"]), "scale 31"
     for s in range(scale + 1, 32):
-        nnz = 2 * edge_factor * 2**s * (1 - lost[-1] * shrink ** (s - scale))
+        nnz = 2 * edge_factor * 2**s * (1 - l2 * shrink ** (s - s2))
         if nnz > INT32_OFFSETS or need / last["nnz"] * nnz > memory:
             bound = "int32 offsets" if nnz > INT32_OFFSETS else "memory"
             break
@@ -348,10 +336,6 @@ def main(argv=None):
             continue
         run(spec, args.repeat)
     if args.predict:
-        results["fits"] = fit_bytes(rows)
-        for name, f in results["fits"].items():
-            print(f"fit {name:<10} {f['bytes_per_vertex']:7.1f} B/vertex + {f['bytes_per_edge']:5.2f} B/edge "
-                  f"(worst error {100 * f['worst_relative_error']:.0f}%)", flush=True)
         results["margin"] = args.margin
         results["predictions"] = {f"{m / GIB:.1f}": predict(rows, args.margin * m) for m in memories}
         for memory, families in results["predictions"].items():
