@@ -259,6 +259,12 @@ def predict(rows, memory):
     return out
 
 
+def rmat_arguments(graph):
+    """(scale, edge factor) of an ``rmat:SCALE[,EDGE_FACTOR]`` spec."""
+    sizes = [int(a) for a in graph.partition(":")[2].split(",")]
+    return sizes[0], sizes[1] if len(sizes) > 1 else 16
+
+
 def largest(family, done, graphs, name, memory):
     """The prediction of :func:`predict` from ``done`` (the family's graphs ``name`` ran on)
     and ``graphs`` (all the family's, for the edges R-MAT keeps)."""
@@ -272,10 +278,9 @@ def largest(family, done, graphs, name, memory):
         return {"spec": f"laplace3d:{size}", "n": size**3, "nnz": 6 * size**3 - 6 * size**2,
                 "bound": "memory" if by_memory <= by_offsets else "int32 offsets",
                 "predicted_peak_bytes": need / last["n"] * size**3}
-    scale, edge_factor = (int(a) for a in (last["graph"].split(":")[1] + ",16").split(",")[:2])
+    scale, edge_factor = rmat_arguments(last["graph"])
     # the fraction of drawn edges lost to self loops and duplicates shrinks geometrically with the scale
-    graphs = [r for r in graphs if r["graph"].removeprefix(f"rmat:{scale}").partition(",")[2] in ("", str(edge_factor))
-              or r["graph"].count(",") == (last["graph"].count(","))]
+    graphs = [r for r in graphs if rmat_arguments(r["graph"])[1] == edge_factor]
     lost = {round(math.log2(r["n"])): 1 - r["nnz"] / (2 * edge_factor * r["n"]) for r in graphs}
     (s1, l1), (s2, l2) = sorted(lost.items())[-2:] if len(lost) > 1 else (sorted(lost.items()) * 2)[:2]
     shrink = (l2 / l1) ** (1 / (s2 - s1)) if s2 > s1 else 1.0
