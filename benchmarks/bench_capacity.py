@@ -88,7 +88,8 @@ def seconds(fn):
 def where_it_failed(error):
     """The innermost frames of gbgraph (and cupy under it) of an exception's traceback."""
     frames = traceback.extract_tb(error.__traceback__)
-    ours = [f for f in frames if "/gbgraph/" in f.filename][-3:] + [f for f in frames if "cupy" in f.filename][-1:]
+    ours = [f for f in frames if "/gbgraph/" in f.filename][-3:]
+    ours += [f for f in frames if "cupy" in f.filename and "/gbgraph/" not in f.filename][-1:]
     return [f"{f.filename.split('site-packages/')[-1].split('/gbgraph/')[-1]}:{f.lineno} {f.name}" for f in ours]
 
 
@@ -146,18 +147,20 @@ def measure_algorithm(A, name, repeat, slow):
 
     pool = cupy.get_default_memory_pool()
     input_bytes = pool.used_bytes()
-    G = None
+    G, row = None, {}
     try:
         release(pool)
         hook = peak_hook(pool)
         with hook:
             cold, (G, result) = seconds(lambda: fresh(name, A))
+        row = {"cold_ms": 1e3 * cold, "peak_bytes": hook.peak, "beyond_input_bytes": hook.peak - input_bytes,
+               **summary(name, result)}
+        del result  # the timed runs hold the graph's caches, as the first did, and no earlier result
         runs = repeat if cold < slow else 0  # a run this slow is timed once: its first-use costs are small beside it
-        warm = min([seconds(lambda: ALGORITHMS[name](G))[0] for _ in range(runs)], default=cold)
-        row = {"ms": 1e3 * warm, "timed_runs": runs, "cold_ms": 1e3 * cold, "peak_bytes": hook.peak,
-               "beyond_input_bytes": hook.peak - input_bytes, **summary(name, result)}
+        row["ms"] = 1e3 * min([seconds(lambda: ALGORITHMS[name](G))[0] for _ in range(runs)], default=cold)
+        row["timed_runs"] = runs
     except Exception as error:  # noqa: BLE001 (out of memory, or a failure to report beside the others)
-        row = failure(error)
+        row = failure(error) | {"in": "timed runs" if row else "first run", **row}
     del G
     release(pool)
     return row
@@ -232,7 +235,8 @@ def print_graph(row):
 def print_algorithm(row, name):
     r = row[name]
     if "failed" in r:
-        print(f"  {name:<10} {r['failed']}: {r['message'][:120]}  at {' <- '.join(reversed(r['where']))}", flush=True)
+        print(f"  {name:<10} {r['failed']} in its {r['in']}: {r['message'][:120]}  at {' <- '.join(reversed(r['where']))}",
+              flush=True)
         return
     n, nnz = row["n"], row.get("nnz", row["input_nnz"])
     extra = {k: v for k, v in r.items() if k in ("size", "iterations", "aggregates", "colors", "levels")}
