@@ -1,4 +1,4 @@
-"""Structured test matrices of Trilinos' Galeri package: Laplace3D and Elasticity3D.
+"""Test matrices: Trilinos Galeri's Laplace3D and Elasticity3D, and Graph500's R-MAT graphs.
 
 Both number grid points as Galeri does, ``id = x + y*nx + z*nx*ny``, so that results (MIS-2
 sizes, aggregates) can be compared with Kokkos Kernels and MueLu runs on Galeri matrices.
@@ -7,6 +7,9 @@ Both write their CSR arrays directly, in one compiled pass that copies a precomp
 kind of node (interior, or on one of the faces, edges, corners): about two SpMV-equivalents
 (benchmarks/bench_generators.py), where building through coordinate lists or ``scipy.sparse.kron``
 took 15.
+
+:func:`rmat` draws the skewed graphs of the Graph500 benchmark from a counter-based hash, as
+array code that runs on numpy or CuPy alike, so a GPU builds the same graph as the host.
 """
 
 import itertools
@@ -18,7 +21,7 @@ import scipy.sparse as sp
 from ._checks import check_integer
 from .backends.numba.kernels.threads import parallel_above
 
-__all__ = ["laplace3d", "elasticity3d", "grid_coordinates", "rigid_body_modes"]
+__all__ = ["laplace3d", "elasticity3d", "rmat", "grid_coordinates", "rigid_body_modes"]
 
 # Couples the three displacement components of a node in elasticity3d: symmetric positive
 # definite (eigenvalues 2, 1/2, 1/2) and dense, as the Galeri dof pattern requires.
@@ -108,6 +111,90 @@ def elasticity3d(nx, ny=None, nz=None):
     return _stencil(dims, offsets, lambda o: 26.0 if o == (0, 0, 0) else -1.0, _DOF_COUPLING, index_dtype)
 
 
+def rmat(scale, edge_factor=16, a=0.57, b=0.19, c=0.19, *, seed=0, dtype=np.float64, device=False):
+    """Undirected R-MAT (Kronecker) graph of Graph500: ``2**scale`` vertices, skewed degrees.
+
+    Each of ``edge_factor * 2**scale`` edges picks its endpoints one bit at a time, from
+    the most significant: with probability ``a`` both bits are 0, ``b`` the row's is 0 and
+    the column's 1, ``c`` the reverse and ``d = 1 - a - b - c`` both are 1 [1]_. The vertex
+    labels are then scrambled by a bijection of ``scale`` bits, as Graph500's generator
+    does [2]_, so that vertex ids say nothing of degrees. Self loops are dropped, both
+    directions stored and duplicates merged.
+
+    Parameters
+    ----------
+    scale : int
+        log2 of the number of vertices, 1 to 31.
+    edge_factor : int
+        Edges drawn per vertex (Graph500: 16), before self loops and duplicates go.
+    a, b, c : float
+        Quadrant probabilities (Graph500: 0.57, 0.19, 0.19; ``d = 0.05``).
+    seed : int
+        Any integer from 0 to 2**64 - 1: the same seed gives the same graph, on either device.
+    dtype : dtype
+        Of the stored values, which are all 1: float64 or float32.
+    device : bool
+        Build it on the GPU with CuPy and return a ``cupyx.scipy.sparse.csr_matrix``: the same
+        arrays as the host's, bit for bit.
+
+    Returns
+    -------
+    scipy.sparse.csr_array or cupyx.scipy.sparse.csr_matrix
+        Order ``2**scale``, symmetric pattern, no diagonal, sorted columns, no duplicates.
+        Indices are int32 while the vertices and stored entries fit, else int64.
+
+    Raises
+    ------
+    ValueError
+        for a scale outside 1..31, an edge factor below 1, a probability outside [0, 1] or
+        ``a + b + c > 1``, a dtype other than float32 or float64, or with ``device=True`` a
+        graph whose stored entries exceed the int32 offsets of cupyx.
+    TypeError
+        for a non-integer scale, edge factor or seed.
+
+    Notes
+    -----
+    Bit ``l`` of edge ``e`` comes from a 32-bit half of splitmix64 at counter
+    ``e * ceil(scale / 2) + l // 2``, compared with ``a``, ``a + b`` and ``a + b + c``
+    scaled to 2**32: integer arithmetic, the same on every device. The edges are drawn in
+    chunks, the undirected ones sorted and merged, then both directions sorted into rows:
+    O(M log M) for ``M = edge_factor * 2**scale``; the memory peaks at about 24 bytes per
+    stored entry (47 GiB at scale 26 on a GPU, in 4 s). Graph500 counts ``M`` edges; the
+    graph keeps fewer undirected ones: 0.94 M at scale 20, 0.98 M at scale 26.
+
+    References
+    ----------
+    .. [1] D. Chakrabarti, Y. Zhan, C. Faloutsos, "R-MAT: A recursive model for graph
+       mining", Proc. SIAM Int. Conf. Data Mining, 2004, pp. 442–446.
+       https://doi.org/10.1137/1.9781611972740.43
+    .. [2] Graph 500 Steering Committee, "Graph 500 benchmark specification", version 3.0,
+       section 3 (Kronecker generator, initiator 0.57, 0.19, 0.19, 0.05; edge factor 16),
+       https://graph500.org/?page_id=12
+
+    Examples
+    --------
+    >>> A = rmat(10, seed=1)
+    >>> A.shape, bool((A != A.T).nnz == 0), bool(A.diagonal().any())
+    ((1024, 1024), True, False)
+    >>> degrees = A.indptr[1:] - A.indptr[:-1]
+    >>> bool(degrees.max() > 10 * degrees.mean())   # a few hubs
+    True
+    """
+    scale = check_integer("scale", scale, minimum=1, maximum=31)
+    edge_factor = check_integer("edge_factor", edge_factor, minimum=1)
+    seed = check_integer("seed", seed, minimum=0, maximum=2**64 - 1)
+    thresholds = _quadrant_thresholds(a, b, c)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be float32 or float64, got {dtype}")
+    if device:
+        import cupy as xp
+    else:
+        xp = np
+    keys = _undirected_keys(xp, scale, edge_factor, thresholds, seed)
+    return _symmetric_csr(xp, keys, scale, dtype, device)
+
+
 def grid_coordinates(nx, ny=None, nz=None, *, dofs=1):
     """The grid point of every row of :func:`laplace3d` (``dofs=1``) or :func:`elasticity3d` (``dofs=3``).
 
@@ -193,6 +280,112 @@ def rigid_body_modes(nx, ny=None, nz=None):
         B[component == a, 3 + axis] = -p[component == a, b]
         B[component == b, 3 + axis] = p[component == b, a]
     return B
+
+
+_MASK64 = 2**64 - 1
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: Edges drawn at a time: bounds the temporaries of :func:`rmat` to about 0.2 GB.
+_RMAT_CHUNK = 2**24
+
+
+def _quadrant_thresholds(a, b, c):
+    """``a``, ``a + b``, ``a + b + c`` as thresholds of a uniform 32-bit draw."""
+    for name, p in (("a", a), ("b", b), ("c", c)):
+        if not isinstance(p, (int, float, np.integer, np.floating)) or isinstance(p, bool) or not 0 <= p <= 1:
+            raise ValueError(f"{name} must be a probability in [0, 1], got {p!r}")
+    if a + b + c > 1 + 1e-12:
+        raise ValueError(f"a + b + c must be at most 1 (d = 1 - a - b - c), got {a} + {b} + {c} = {a + b + c}")
+    return tuple(np.uint64(min(round(p * 2**32), 2**32)) for p in (a, a + b, min(a + b + c, 1.0)))
+
+
+def _splitmix64(z):
+    """splitmix64's output function (Steele, Lea, Flood 2014) on a uint64 array, in place."""
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(0xBF58476D1CE4E5B9)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return z
+
+
+def _seed_words(seed, count):
+    """``count`` uint64 words derived from ``seed``: the hash's offset, then the scramble's keys."""
+    words = np.arange(1, count + 1, dtype=np.uint64) * _GOLDEN + np.uint64(seed)
+    return _splitmix64(words)
+
+
+def _rmat_endpoints(xp, scale, first, last, thresholds, offset):
+    """Endpoints (u, v) of edges ``first..last-1`` before scrambling, as uint64 arrays."""
+    pairs = (scale + 1) // 2
+    ta, tab, tabc = (xp.uint64(t) for t in thresholds)
+    e = xp.arange(first, last, dtype=xp.uint64)
+    u, v = xp.zeros_like(e), xp.zeros_like(e)
+    for p in range(pairs):
+        h = _splitmix64(e * xp.uint64(pairs) + xp.uint64(p) + xp.uint64(offset))
+        for level in range(2 * p, min(2 * p + 2, scale)):
+            r = (h >> xp.uint64(32 * (level % 2))) & xp.uint64(0xFFFFFFFF)
+            row = r >= tab
+            col = (r >= ta) ^ row ^ (r >= tabc)  # quadrants a, b, c, d: (0,0) (0,1) (1,0) (1,1)
+            bit = xp.uint64(scale - 1 - level)  # the first draw picks the half, as R-MAT's recursion
+            u |= row.astype(xp.uint64) << bit
+            v |= col.astype(xp.uint64) << bit
+    return u, v
+
+
+def _scramble(xp, v, scale, keys):
+    """A bijection of ``scale``-bit labels, in place: rounds of an added key, an odd multiplier
+    (both mod 2**scale, carrying low bits up) and a shift-xor (carrying high bits down)."""
+    mask = xp.uint64(2**scale - 1)
+    for add, multiply in zip(keys[0::2], keys[1::2]):
+        v += xp.uint64(add)
+        v *= xp.uint64(multiply | np.uint64(1))
+        v &= mask
+        v ^= v >> xp.uint64((scale + 1) // 2)
+    return v
+
+
+def _undirected_keys(xp, scale, edge_factor, thresholds, seed):
+    """The sorted, distinct keys ``min(u, v) << scale | max(u, v)`` of the drawn edges."""
+    m = edge_factor << scale
+    words = _seed_words(seed, 5)
+    keys = xp.empty(m, xp.uint64)
+    for first in range(0, m, _RMAT_CHUNK):
+        last = min(first + _RMAT_CHUNK, m)
+        u, v = _rmat_endpoints(xp, scale, first, last, thresholds, words[0])
+        u, v = _scramble(xp, u, scale, words[1:]), _scramble(xp, v, scale, words[1:])
+        lo, hi = xp.minimum(u, v), xp.maximum(u, v)
+        # a self loop becomes the largest key, which no edge reaches (2 * scale < 64 bits)
+        keys[first:last] = xp.where(lo == hi, xp.uint64(_MASK64), (lo << xp.uint64(scale)) | hi)
+    keys.sort()
+    distinct = xp.empty(m, bool)
+    distinct[:1] = True
+    xp.not_equal(keys[1:], keys[:-1], out=distinct[1:])
+    distinct &= keys != xp.uint64(_MASK64)
+    return keys[distinct]
+
+
+def _symmetric_csr(xp, keys, scale, dtype, device):
+    """CSR of both directions of the undirected ``keys``, rows and columns sorted."""
+    n, low = 2**scale, xp.uint64(2**scale - 1)
+    nnz = 2 * keys.size
+    if device and nnz >= 2**31:
+        raise ValueError(f"the graph has {nnz:,} stored entries; cupyx's CSR holds int32 offsets, below 2**31: "
+                         "lower scale or edge_factor")
+    both = xp.empty(nnz, xp.uint64)
+    both[:keys.size] = keys
+    both[keys.size:] = ((keys & low) << xp.uint64(scale)) | (keys >> xp.uint64(scale))
+    del keys
+    both.sort()
+    index_dtype = np.int32 if max(n, nnz) < 2**31 else np.int64
+    indptr = xp.searchsorted(both, xp.arange(n + 1, dtype=xp.uint64) << xp.uint64(scale)).astype(index_dtype)
+    indices = (both & low).astype(index_dtype)
+    del both
+    data = xp.ones(nnz, dtype)
+    if device:
+        import cupyx.scipy.sparse as csp
+
+        return csp.csr_matrix((data, indices, indptr), shape=(n, n))
+    return sp.csr_array((data, indices, indptr), shape=(n, n))
 
 
 def _dims(nx, ny, nz):
