@@ -226,22 +226,29 @@ def _neighbour_sum(i, start, stop, cols, vals, u):
 NEIGHBOUR_SUM = RowOperator(_neighbour_sum, fill=0, name="test_neighbour_sum")
 
 
+def _random_graph_and_lives(be, n, pairs, most, seed):
+    """(scipy S, the backend's A of S's pattern, life(i) in 1..most-1): a random symmetric
+    graph without loops and the round up to which each vertex stays in a worklist."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    ends = rng.integers(0, n, (2, pairs))
+    ends = ends[:, ends[0] != ends[1]]
+    S = sp.csr_array((np.ones(ends.shape[1]), (ends[0], ends[1])), shape=(n, n))
+    S = sp.csr_array(((S + S.T) > 0).astype(np.float64))
+    S.sort_indices()
+    life = rng.integers(1, most, n).astype(np.int64)
+    A = be.matrix(be.xp.asarray(S.indptr.astype(np.int64)), be.xp.asarray(S.indices.astype(np.int64)))
+    return S, A, life
+
+
 def test_iterate_state_read_with_a_fill_has_it_where_entries_left(be):
     # each vertex i stays in U while the round r <= life(i); each round, seen(i) = the sum of
     # life(j) over the neighbours j still in U, read with U's fill (0) where j has left: so
     # seen(i) = sum of life(j) over neighbours with life(j) >= life(i). A compiled round must
     # leave the fill, not the last value, where a vertex left the state
-    rng = np.random.default_rng(3)
     n = 400
-    pairs = rng.integers(0, n, (2, 1600))
-    pairs = pairs[:, pairs[0] != pairs[1]]
-    import scipy.sparse as sp
-
-    S = sp.csr_array((np.ones(pairs.shape[1]), (pairs[0], pairs[1])), shape=(n, n))
-    S = sp.csr_array(((S + S.T) > 0).astype(np.float64))
-    S.sort_indices()
-    life = rng.integers(1, 9, n).astype(np.int64)
-    A = be.matrix(be.xp.asarray(S.indptr.astype(np.int64)), be.xp.asarray(S.indices.astype(np.int64)))
+    S, A, life = _random_graph_and_lives(be, n, 1600, 9, seed=3)
     seen = be.full(n, 0, "int64")
 
     def round_(U, r):
@@ -264,19 +271,10 @@ def test_iterate_stopped_leaves_only_the_rounds_that_ran(be, stop):
     # the round before: stopped before round `stop`, no stamp of that round may show
     from gbgraph.hashing import Packing, packing_bits
 
-    rng = np.random.default_rng(5)
     n = 300
-    pairs = rng.integers(0, n, (2, 900))
-    pairs = pairs[:, pairs[0] != pairs[1]]
-    import scipy.sparse as sp
-
-    S = sp.csr_array((np.ones(pairs.shape[1]), (pairs[0], pairs[1])), shape=(n, n))
-    S = sp.csr_array(((S + S.T) > 0).astype(np.float64))
-    S.sort_indices()
-    life = rng.integers(1, 7, n).astype(np.int64)
+    S, A, life = _random_graph_and_lives(be, n, 900, 7, seed=5)
     bits = packing_bits(n)
     packing, statuses = Packing(n, bits, be.xp), Packing(n, bits, np)
-    A = be.matrix(be.xp.asarray(S.indptr.astype(np.int64)), be.xp.asarray(S.indices.astype(np.int64)))
     stamp, mid, seen = (be.full(n, 0, packing.dtype) for _ in range(3))
 
     def round_(U, r):
