@@ -63,8 +63,8 @@ def scan_rows(indptr, indices, values, closed, add_diagonal=False):
     stored = int(indptr[-1])
     # None where nothing is copied: numba compiles the check alone. Every copy (with or without
     # the diagonal, with or without values) shares the other specialisation, the kind of copy
-    # a runtime flag: a specialisation costs a first use about a second of compiling, where
-    # the flags cost the loops nothing measurable (``_scan_part``)
+    # a runtime flag: a specialisation costs a first use about a second of compiling, the flag
+    # of values Laplace3D 100³'s weighted copy 3.5% (``_scan_part``)
     out_indptr = out_indices = out_values = None
     grow = add_diagonal and not closed
     copies_values = closed and values is not None
@@ -130,7 +130,12 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     entry's slot is ``p + offset``, the offset -i or +i in wrapping unsigned arithmetic.
     Where nothing is copied the ``out_`` arrays are None, which numba compiles as a version
     of the pass without the copy's branches; the kinds of copy share one version, ``grow``
-    and ``copies_values`` runtime flags (each a branch that goes the same way for every entry).
+    and ``copies_values`` runtime flags (each a branch that goes the same way for every
+    entry). On one thread that costs Laplace3D 100³'s weighted copy 19.4 ms against 18.8 with
+    values pruned at compile time, and the pattern's copy nothing measurable (17.2-17.4 against
+    17.0-18.4), where the second specialisation cost a first use 0.9 s of compiling. Copying
+    a row's values after its columns, in two loops around its diagonal entry, made both
+    copies slower (21.5 and 18.4 ms).
     """
     n = indptr.size - 1
     one, first = np.uint64(1), np.uint64(r0)
