@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["default_cpu_backend", "ready", "main"]
+__all__ = ["default_cpu_backend", "ready", "compiling", "main"]
 
 #: The environment variable: "0" turns the warm-up off; the warm-up process itself sets it to
 #: "running", so that it starts no other.
@@ -82,6 +82,25 @@ def ready():
         stamp = _stamp()
         _state["ready"] = stamp is not None and os.path.exists(stamp)
     return _state["ready"]
+
+
+def compiling():
+    """Whether this process runs in the warm-up's window: the warm-up is on (this process not
+    the warm-up itself), numba's cache can be written, and the stamp is not there yet. Then
+    the ``suitesparse`` backend, the default meanwhile, computes MIS-2's statuses with numpy
+    rather than compile their kernel (a third of a second of a first use's foreground that a
+    busy machine leaves the low-priority warm-up no time to save); the results are the same.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> isinstance(compiling(), bool)
+    True
+    """
+    return os.environ.get(VARIABLE, "") not in ("0", "running") and _stamp() is not None and not ready()
 
 
 def _stamp():
@@ -147,19 +166,25 @@ def _workload():
     here first, that session finds them cached. So the calls run on ``suitesparse`` first,
     on graphs made with scipy and numpy (:func:`_small_graphs`) rather than by the generator
     and :func:`gbgraph.as_graph`, whose kernels that session compiles itself before anything
-    else: MIS-2 (a second of compiling, so that ``gbgraph mis2 laplace3d:50`` finds it
-    cached once it has loaded its graph), then the partitioner (its compiled steps outside
-    the backend, initial partition and refinement, run on either backend and take long to
-    compile: a session that partitions a few seconds in finds them cached), then the other
-    everyday calls. Then the numba calls compile the serial twins (kernels/threads.py) and
-    dtypes that the same calls on a graph of any size below the parallel threshold use."""
+    else: MIS-1, then MIS-2 (a second of compiling, so that ``gbgraph mis2 laplace3d:50``
+    finds it cached once it has loaded its graph). MIS-1 first: its rounds are MIS-2's,
+    whose operators it compiles without the statuses kernel that MIS-2's first step needs
+    (``hashing.packed_statuses``, a third of a second); that one, which the session reaches
+    first, it compiles itself should this process, at the lowest priority on a loaded
+    machine, not have got to it, the larger round operators being cached by then (MIS-2
+    first, the session compiled ``decide`` itself in 3 of 3 cold runs on a loaded 2-core
+    machine). Then the partitioner (its compiled steps outside the backend, initial
+    partition and refinement, run on either backend and take long to compile: a session
+    that partitions a few seconds in finds them cached), then the other everyday calls.
+    Then the numba calls compile the serial twins (kernels/threads.py) and dtypes that the
+    same calls on a graph of any size below the parallel threshold use."""
     import gbgraph as gg
 
     pattern, matrix, absolute = _small_graphs()
-    calls = (lambda b: gg.mis2(pattern, backend=b), lambda b: gg.partition(absolute, 2, backend=b),
-             lambda b: gg.color(pattern, backend=b), lambda b: gg.aggregate(matrix, backend=b),
-             lambda b: gg.coarsen(matrix, backend=b), lambda b: gg.color(pattern, distance=2, backend=b),
-             lambda b: gg.mis1(pattern, backend=b))
+    calls = (lambda b: gg.mis1(pattern, backend=b), lambda b: gg.mis2(pattern, backend=b),
+             lambda b: gg.partition(absolute, 2, backend=b), lambda b: gg.color(pattern, backend=b),
+             lambda b: gg.aggregate(matrix, backend=b), lambda b: gg.coarsen(matrix, backend=b),
+             lambda b: gg.color(pattern, distance=2, backend=b))
     for call in calls:
         call("suitesparse")
     gg.as_graph(gg.generators.laplace3d(4))  # the generator's and as_graph's kernels, for later sessions

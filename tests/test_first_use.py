@@ -154,10 +154,11 @@ def test_warmup_graphs_are_what_as_graph_makes():
 
 
 def test_warmup_compiles_what_suitesparse_mis2_needs_first(tmp_path):
-    # the warm-up's first call, on its scipy-made graph, leaves every kernel that a session's
+    # the warm-up's first calls, on its scipy-made graph, leave every kernel that a session's
     # suitesparse MIS-2 runs in the cache: that session then compiles nothing for it
     _run("import gbgraph as gg; from gbgraph._warmup import _small_graphs; "
-         "gg.mis2(_small_graphs()[0], backend='suitesparse')", tmp_path, GBGRAPH_WARMUP="0")
+         "gg.mis1(_small_graphs()[0], backend='suitesparse'); gg.mis2(_small_graphs()[0], backend='suitesparse')",
+         tmp_path, GBGRAPH_WARMUP="0")
     code = """
         from numba.core import event
         import gbgraph as gg
@@ -178,7 +179,7 @@ def test_warmup_compiles_what_suitesparse_mis2_needs_first(tmp_path):
     assert int(size) > 0 and compiled == "0"
 
 
-def test_warmup_runs_suitesparse_first_mis2_then_the_partitioner(monkeypatch):
+def test_warmup_runs_suitesparse_first_mis1_mis2_then_the_partitioner(monkeypatch):
     from gbgraph import _warmup
 
     calls = []
@@ -187,6 +188,34 @@ def test_warmup_runs_suitesparse_first_mis2_then_the_partitioner(monkeypatch):
     monkeypatch.setattr(gg, "as_graph", lambda A: calls.append(("as_graph", None)))
     _warmup._workload()
     backends = [backend for _, backend in calls]
-    assert calls[:2] == [("mis2", "suitesparse"), ("partition", "suitesparse")]
+    assert calls[:3] == [("mis1", "suitesparse"), ("mis2", "suitesparse"), ("partition", "suitesparse")]
     last_suitesparse = max(k for k, backend in enumerate(backends) if backend == "suitesparse")
     assert last_suitesparse < calls.index(("as_graph", None)) < backends.index("numba")
+
+
+def test_warmup_mis1_leaves_suitesparse_mis2_only_its_statuses_kernel(tmp_path):
+    # the warm-up's first call, MIS-1, compiles MIS-2's round operators: after it, a session's
+    # suitesparse MIS-2 compiles only the kernel of its hashed statuses
+    _run("import gbgraph as gg; from gbgraph._warmup import _small_graphs; "
+         "gg.mis1(_small_graphs()[0], backend='suitesparse')", tmp_path, GBGRAPH_WARMUP="0")
+    code = """
+        from numba.core import event
+        import gbgraph as gg
+        G = gg.as_graph(gg.generators.laplace3d(6))
+        compiled, depth = [], [0]
+
+        class Recorder(event.Listener):  # the functions compiled at the top, not their callees
+            def on_start(self, e):
+                if depth[0] == 0:
+                    compiled.append(e.data["dispatcher"].py_func.__qualname__)
+                depth[0] += 1
+
+            def on_end(self, e):
+                depth[0] -= 1
+
+        event.register("numba:compile", Recorder())
+        gg.mis2(G, backend="suitesparse")
+        print(" ".join(compiled))
+    """
+    compiled = _run(code, tmp_path, GBGRAPH_WARMUP="0")
+    assert compiled and all(name.startswith("packed_statuses") for name in compiled), compiled

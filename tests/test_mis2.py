@@ -164,3 +164,37 @@ def test_suitesparse_masked_accumulate_into_sparse_vector_still_crashes():
     proc = subprocess.run([sys.executable, "-c", _CRASH], capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "survived" not in proc.stdout, (
         "the masked accumulate no longer crashes; suitesparse-graphblas is fixed")
+
+
+@pytest.mark.parametrize("call", ["mis1", "mis2", "misk", "aggregate"])
+@pytest.mark.parametrize("backend, host_closed", [(None, True), ("numba", True), ("suitesparse", True),
+                                                  ("cupy", False), ("native", False)])
+def test_host_a_plus_i_only_for_a_host_backend(monkeypatch, call, backend, host_closed):
+    """as_graph makes A + I on the host only for a backend that reads it there: a GPU backend
+    makes its own from the graph's arrays on the device. Without CuPy the GPU backends stop
+    after as_graph, with the ImportError that names the extras."""
+    import gbgraph.algorithms.aggregation as aggregation
+    import gbgraph.algorithms.mis as mis
+
+    module = aggregation if call == "aggregate" else mis
+    closed, real = [], module.as_graph
+
+    def spy(A, **options):
+        closed.append(options["closed"])
+        return real(A, **options)
+
+    monkeypatch.setattr(module, "as_graph", spy)
+    run = {"mis1": gg.mis1, "mis2": gg.mis2, "misk": lambda A, backend: gg.misk(A, 3, backend=backend),
+           "aggregate": gg.aggregate}[call]
+    try:
+        run(laplace3d(4), backend=backend)
+    except ImportError as e:
+        assert backend in ("cupy", "native") and "cuda" in str(e)
+    assert closed == [host_closed]
+
+
+def test_host_a_plus_i_for_backend_instances():
+    """A Backend instance counts by its array module: numpy's backends read the host A + I."""
+    from gbgraph.algorithms.mis import _closes_on_host
+
+    assert _closes_on_host(gg.backend("numba")) and _closes_on_host(gg.backend("suitesparse"))

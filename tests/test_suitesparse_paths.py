@@ -127,3 +127,15 @@ def test_extract_of_a_sparse_vector_keeps_absent_entries_absent():
     u = gb.Vector.from_coo([2, 5], [7, 9], size=8)
     w = _be().extract(u, np.array([5, 0, 2, 5]))
     assert _entries(w) == ([0, 2, 3], [9, 7, 9])
+
+
+def test_statuses_in_the_warmup_window_are_numpys_and_the_same(monkeypatch):
+    """While the warm-up compiles, suitesparse's MIS-2 hashes its statuses with numpy, not
+    their kernel: the same set as the numba backend's, and the kernel is not called."""
+    from gbgraph import _warmup
+
+    A = gg.generators.laplace3d(7)
+    expected = gg.mis2(A, backend="numba").vertices
+    monkeypatch.setattr(_warmup, "compiling", lambda: True)
+    monkeypatch.setattr(Packing, "numba", lambda *args: pytest.fail("the statuses kernel ran in the warm-up's window"))
+    assert np.array_equal(gg.mis2(A, backend="suitesparse").vertices, expected)

@@ -14,7 +14,7 @@ from .._labels import labelled
 from ..backends.operators import RowOperator, local
 from ..results import Aggregation
 from ..graph import as_graph
-from .mis import _mis2
+from .mis import _closes_on_host, _mis2
 from ..hashing import packing_bits
 
 __all__ = ["Aggregation", "aggregate", "METHODS"]
@@ -186,7 +186,7 @@ def aggregate(A, method="mis2", *, backend=None):
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
+    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
     if graph.n >= 2**32:
         raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
     be = backends.for_graph(backend, graph)

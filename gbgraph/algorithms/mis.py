@@ -142,7 +142,7 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     True
     """
     _check_choice("priority", priority, MIS1_PRIORITIES)
-    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
+    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -237,7 +237,7 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
     if priority == "quality" and priority_hash != "xorshift*":
         raise ValueError(f"priority_hash applies to priority='refresh' or 'fixed', got priority='quality' "
                          f"with priority_hash={priority_hash!r}")
-    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
+    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -314,13 +314,27 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     True
     """
     k = check_integer("k", k, minimum=1)
-    graph = as_graph(A, weights=False, closed=True)  # A + I in the checking pass
+    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
         statuses = fixed_random(graph.n, packing_bits(graph.n, packing), be.xp)
         result = _rounds(be, graph, statuses, k, _max_iter(graph, max_iter))
     return labelled(A, result, sets=("vertices",))
+
+
+#: Backends (by name) whose matrices live on a GPU, where the algorithms make A + I.
+_DEVICE_BACKENDS = ("cupy", "native")
+
+
+def _closes_on_host(backend):
+    """Whether :func:`~gbgraph.as_graph` should make A + I on the host in its checking pass
+    for ``backend`` (a name, a Backend or None): not for a GPU backend, which makes A + I from
+    the graph's arrays on the device (the host copy would be an unused pass of nnz + n
+    entries)."""
+    if isinstance(backend, backends.Backend):
+        return backend.xp is np
+    return backend not in _DEVICE_BACKENDS
 
 
 def _statuses(graph, priority, packing, xp, priority_hash="xorshift*"):

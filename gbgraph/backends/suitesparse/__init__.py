@@ -42,6 +42,7 @@ from graphblas.core.operator import Semiring
 from graphblas.exceptions import check_status
 from suitesparse_graphblas import lib
 
+from ... import _warmup
 from ..._malloc import keep_freed_blocks
 from .. import operators as ops
 from ..numba import generic
@@ -273,7 +274,7 @@ class SuiteSparseBackend(Backend):
             return _store("apply_index", _user_index("apply_index", op, u, thunk), _mask(mask, structure, complement),
                           out, accum, replace)
         kernel = getattr(op, "numba", None)  # a callable with a compiled kernel of its own (MIS-2's statuses)
-        if kernel is not None and isinstance(u, gb.Vector):
+        if kernel is not None and isinstance(u, gb.Vector) and not _warmup.compiling():  # else numpy's, uncompiled
             ids = self.indices(u)
             w = self.vector(ids, kernel(ids, thunk), u.size, copy=False)
             return w if mask is None and out is None else _store("apply_index", w, _mask(mask, structure, complement),
