@@ -141,6 +141,27 @@ def test_negative_zero_weights_are_not_exact_sums():
     assert _exact_sums(gg.as_graph(abs(A)))
 
 
+@pytest.mark.parametrize("low_degree_end", [False, True])
+def test_unit_weights_are_counted_to_float64_sums(low_degree_end):
+    # weights all 1.0: the construction counts the fine edges, which are the float sums
+    from gbgraph.algorithms.coarsen import _unit_weights
+
+    A = sp.csr_array(laplace3d(6) != 0).astype(np.float64)
+    assert _unit_weights(gg.as_graph(A))
+    labels = np.arange(A.shape[0]) * 7 % 23
+    reference = scipy_reference(A, labels)
+    C = as_csr(gg.coarse_graph(A, labels, "sort", low_degree_end=low_degree_end))
+    assert C.dtype == np.float64 and C.nnz == reference.nnz and (C != reference).nnz == 0
+
+
+def test_only_ones_are_unit_weights():
+    from gbgraph.algorithms.coarsen import _unit_weights
+
+    A = sp.csr_array(laplace3d(4) != 0)
+    assert not _unit_weights(gg.as_graph(A.astype(np.float64) * 2))
+    assert not _unit_weights(gg.as_graph(A))  # a pattern has no weights to skip
+
+
 def test_non_integer_or_huge_weights_are_not_exact_sums():
     from gbgraph.algorithms.coarsen import _exact_sums
 
