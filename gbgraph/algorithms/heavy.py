@@ -163,8 +163,11 @@ def visit_in_order(be, H, keys, pending):
         return fused(H, keys.values, pending)
     xp = be.xp
     n = H.size
-    visited = xp.zeros(n, bool)
-    visited[be.indices(pending)] = True  # the structure of pending
+    if be.nvals(pending) == n:  # HEC's: every vertex, no scatter of its n indices
+        visited = xp.ones(n, bool)
+    else:
+        visited = xp.zeros(n, bool)
+        visited[be.indices(pending)] = True  # the structure of pending
     moving = visited & (H != xp.arange(n))  # pending, with a heavy neighbour
     waits = moving & visited[H]
     waits &= keys.values > keys.values[H]
