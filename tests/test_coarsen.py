@@ -97,18 +97,77 @@ def test_shared_graphs(path):
             np.testing.assert_array_equal(got.data, expected.data, err_msg=method)
 
 
-def test_skewed_graph_uses_one_sided_construction_and_agrees():
-    # a star joined to a path: max degree far above the mean
+def _star_and_path(weights):
+    """A star joined to a path (max degree far above the mean), symmetric ``weights``."""
     n = 60
     r = np.r_[np.zeros(40, np.int64), np.arange(40, n - 1)]
     c = np.r_[np.arange(1, 41), np.arange(41, n)]
-    A = sp.csr_array(sp.coo_array((np.ones(r.size), (r, c)), shape=(n, n)))
-    A = A + A.T
+    A = sp.csr_array(sp.coo_array((weights[:r.size], (r, c)), shape=(n, n)))
+    return A + A.T
+
+
+def test_skewed_graph_uses_one_sided_construction_and_agrees():
     from gbgraph.algorithms.coarsen import _one_sided
+
+    A = _star_and_path(np.random.default_rng(3).random(59) + 0.1)
     assert _one_sided(gg.as_graph(A))
-    labels = np.arange(n) // 3
+    labels = np.arange(A.shape[0]) // 3
     for method in METHODS:
-        assert (as_csr(gg.coarse_graph(A, labels, method)) != scipy_reference(A, labels)).nnz == 0
+        assert abs(as_csr(gg.coarse_graph(A, labels, method)) - scipy_reference(A, labels)).max() < 1e-12
+
+
+@pytest.mark.parametrize("weights", [np.ones(59), np.arange(1.0, 60.0), -np.arange(1.0, 60.0)])
+def test_skewed_graph_with_exact_sums_is_built_two_sided_with_the_one_sided_bits(weights):
+    # integer weights: every order of the additions gives the same sums, so the faster
+    # two-sided construction stands in for the one-sided one
+    from gbgraph.algorithms.coarsen import _one_sided
+
+    A = _star_and_path(weights)
+    assert not _one_sided(gg.as_graph(A))
+    labels = np.arange(A.shape[0]) // 3
+    reference = scipy_reference(A, labels)
+    for one_sided in (False, True):
+        C = as_csr(gg.coarse_graph(A, labels, "sort", low_degree_end=one_sided))
+        assert (C != reference).nnz == 0 and C.nnz == reference.nnz
+
+
+def test_negative_zero_weights_are_not_exact_sums():
+    # a sum of -0.0 terms is -0.0, of +0.0 terms +0.0, and the symmetry check takes them
+    # for equal: the two constructions could store zeros of different signs
+    from gbgraph.algorithms.coarsen import _exact_sums
+
+    A = sp.csr_array((np.array([-0.0, -0.0, 1.0, 1.0]), np.array([1, 0, 2, 1]), np.array([0, 1, 3, 4])), shape=(3, 3))
+    assert not _exact_sums(gg.as_graph(A))
+    assert _exact_sums(gg.as_graph(abs(A)))
+
+
+@pytest.mark.parametrize("low_degree_end", [False, True])
+def test_unit_weights_are_counted_to_float64_sums(low_degree_end):
+    # weights all 1.0: the construction counts the fine edges, which are the float sums
+    from gbgraph.algorithms.coarsen import _unit_weights
+
+    A = sp.csr_array(laplace3d(6) != 0).astype(np.float64)
+    assert _unit_weights(gg.as_graph(A))
+    labels = np.arange(A.shape[0]) * 7 % 23
+    reference = scipy_reference(A, labels)
+    C = as_csr(gg.coarse_graph(A, labels, "sort", low_degree_end=low_degree_end))
+    assert C.dtype == np.float64 and C.nnz == reference.nnz and (C != reference).nnz == 0
+
+
+def test_only_ones_are_unit_weights():
+    from gbgraph.algorithms.coarsen import _unit_weights
+
+    A = sp.csr_array(laplace3d(4) != 0)
+    assert not _unit_weights(gg.as_graph(A.astype(np.float64) * 2))
+    assert not _unit_weights(gg.as_graph(A))  # a pattern has no weights to skip
+
+
+def test_non_integer_or_huge_weights_are_not_exact_sums():
+    from gbgraph.algorithms.coarsen import _exact_sums
+
+    assert not _exact_sums(gg.as_graph(_star_and_path(np.full(59, 0.5))))
+    assert not _exact_sums(gg.as_graph(_star_and_path(np.full(59, 2.0 ** 50))))
+    assert _exact_sums(gg.as_graph(_star_and_path(np.full(59, 2.0 ** 40))))
 
 
 def test_container_types():

@@ -29,10 +29,15 @@ class Keys:
     ``led(ids, field, bits)`` puts a ``bits``-wide field above the hash (keeping its top
     bits), so that comparing keys compares fields first: ``field << (64 - bits) |
     (hash >> bits) << nv | (v + 1)``. The keys of a graph are made once per seed and backend.
+
+    ``alike=True`` says that every edge the mapping reads weighs the same (a pattern, or
+    equal weights): keys alone then decide heavy neighbours, and ``pattern`` holds the
+    graph's pattern matrix for :func:`heavy_targets` (None otherwise).
     """
 
-    def __init__(self, be, graph, seed):
+    def __init__(self, be, graph, seed, alike=False):
         self.be, self.xp, self.n = be, be.xp, graph.n
+        self.pattern = be.adjacency(graph) if alike else None
         self.nv = (graph.n + 1).bit_length()
         self.low = np.uint64((1 << self.nv) - 1)
         self.values = graph.cached(("mapping", "keys", be.name, seed), lambda: Packing(graph.n, 64, be.xp)(
@@ -100,11 +105,16 @@ def heavy_targets(be, A, keys, n, mask=None, among=None):
     ids; None: all), for the rows of ``mask``; u itself where there is none. An int64 array."""
     xp = be.xp
     candidates = keys.all if among is None else keys.vector(among)
-    h = be.mxv(HEAVIEST, A, candidates, mask=mask)  # h<mask> = A ⊕max.(W, key) candidates: [1] Alg.4 l.3-8
+    if keys.pattern is None:
+        h = be.mxv(HEAVIEST, A, candidates, mask=mask)  # h<mask> = A ⊕max.(W, key) candidates: [1] Alg.4 l.3-8
+        target = be.values(h).astype(xp.int64, copy=False)
+    else:  # equal weights: the largest key wins, a built-in product (Laplace3D 100³: 20 -> 9 ms)
+        h = be.mxv("max_second", keys.pattern, candidates, mask=mask)  # h<mask> = A ⊕max.second candidates
+        target = keys.ids(be.values(h))
     if be.nvals(h) == n:  # every vertex has a candidate neighbour: h is H (no scatter into a fresh range)
-        return be.values(h).astype(xp.int64, copy=False)
+        return target
     H = xp.arange(n, dtype=xp.int64)
-    H[be.indices(h)] = be.values(h)
+    H[be.indices(h)] = target
     return H
 
 
@@ -153,8 +163,11 @@ def visit_in_order(be, H, keys, pending):
         return fused(H, keys.values, pending)
     xp = be.xp
     n = H.size
-    visited = xp.zeros(n, bool)
-    visited[be.indices(pending)] = True  # the structure of pending
+    if be.nvals(pending) == n:  # HEC's: every vertex, no scatter of its n indices
+        visited = xp.ones(n, bool)
+    else:
+        visited = xp.zeros(n, bool)
+        visited[be.indices(pending)] = True  # the structure of pending
     moving = visited & (H != xp.arange(n))  # pending, with a heavy neighbour
     waits = moving & visited[H]
     waits &= keys.values > keys.values[H]

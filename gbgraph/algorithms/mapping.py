@@ -136,9 +136,21 @@ def map_vertices(be, graph, method, seed):
     if fused is not None:  # backend="native": Algorithm 3 as fused kernels, the verbs' labels and rounds
         labels, count, rounds = fused(graph, seed)
         return CoarseMapping(labels, count, method, rounds)
-    A = be.adjacency(graph, weighted=graph.weights is not None and method in WEIGHTED_METHODS)
-    labels, count, rounds = _ALGORITHMS[method](be, graph, A, heavy.Keys(be, graph, seed))
+    weighted = graph.weights is not None and method in WEIGHTED_METHODS
+    A = be.adjacency(graph, weighted=weighted)
+    alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
+    labels, count, rounds = _ALGORITHMS[method](be, graph, A, heavy.Keys(be, graph, seed, alike))
     return CoarseMapping(labels, count, method, rounds)
+
+
+def _equal_weights(graph):
+    """Whether every weight equals the first (decided once per graph; a prefix first, so that
+    a coarse level of summed weights is seldom read through)."""
+    def check():
+        w = graph.weights
+        return w.size == 0 or (bool((w[:64] == w[0]).all()) and bool((w == w[0]).all()))
+
+    return graph.cached(("mapping", "equal weights"), check)
 
 
 #: Why heavy edges need symmetric weights, and what to do (ends the error message).
