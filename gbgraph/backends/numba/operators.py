@@ -263,7 +263,13 @@ def _gb_rows(indptr, cols, vals, rows, all_rows, out, found{vectors}):
 _SWEEP = '''
 @_gb_numba.njit(cache=True)
 def {name}(indptr, cols, vals, sequence, by, out, found{vectors}):
+    step, count = np.uint64(_GB_AHEAD), np.uint64(by.size)
     for s in range(by.size):
+        ahead = np.uint64(s) + step
+        if ahead + step < count:
+            _gb_prefetch(indptr, np.uint64(sequence[ahead + step]))
+        if ahead < count:
+            _gb_prefetch(cols, np.uint64(indptr[np.uint64(sequence[ahead])]))
         i = _gb_numba.int64(sequence[s])
         value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
         out[by[s]] = value
