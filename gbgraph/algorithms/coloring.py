@@ -152,18 +152,19 @@ def _same_group_won(i, start, stop, cols, vals, keys, groups):
 
 
 def _same_color_lost(i, start, stop, cols, vals, keys, colors):
-    """i's key where a column of larger key holds i's color (no entry otherwise): with the
+    """True where a column of larger key holds i's color (no entry otherwise): with the
     round's tentative colors written into ``colors``, the uncolored vertices that lose the
-    round, holding their keys. A colored column never holds an uncolored row's first fit,
-    so only the contests of the round are seen. The row is read to its end without a branch
-    on the columns (a test per column mispredicts where colors repeat)."""
+    round (a byte each: the next round reads them as a mask only). A colored column never
+    holds an uncolored row's first fit, so only the contests of the round are seen. The row
+    is read to its end without a branch on the columns (a test per column mispredicts where
+    colors repeat)."""
     c = colors[i]
     key = keys[i]
     beaten = False
     for p in range(start, stop):
         j = cols[p]
         beaten |= (colors[j] == c) & (keys[j] > key)
-    return key, beaten
+    return True, beaten
 
 
 def _free_bit(i, start, stop, cols, vals, words):
@@ -254,9 +255,9 @@ CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="cha
 #: ``won<U> = t<¬((A ∘ [t_i = t_j]) ⊕max.second key > key)>``: the tentative colors that no
 #: same-color neighbour of larger key contests, in one pass.
 SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won")
-#: ``lost<U> = key<(A ∘ [c_i = c_j]) ⊕max.second key > key>``: the host's form of the
-#: contest, on the tentative colors written into ``colors`` and every vertex's key (full
-#: vectors: nothing to expand), whose result is the next round's uncolored vertices.
+#: ``lost<U> = [(A ∘ [c_i = c_j]) ⊕max.second key > key]``, True or no entry: the host's form
+#: of the contest, on the tentative colors written into ``colors`` and every vertex's key
+#: (full vectors: nothing to expand), whose result is the next round's uncolored vertices.
 SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
@@ -805,21 +806,23 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     A = be.adjacency(graph, closed=hops == 2)
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
-    U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
-    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
     # on the host a round writes its tentative colors into colors and reads every vertex's
-    # key (U at the start), so that its products expand no sparse vector and its result is
-    # the next U; the rounds a GPU records keep their verbs (t and won apart, U<¬won>)
-    host, keys_all = _sweeps(be), U
+    # key (a full vector, U at the start: the first round's rows are all rows), so that its
+    # products expand no sparse vector and its result is the next U; the rounds a GPU
+    # records keep their verbs (t and won apart, U<¬won>), and U holds the keys there
+    host = hops == 1 and _sweeps(be)
+    keys_all = be.full(n, _ordered(keys, ids, priority), "uint64")
+    U = keys_all if host else be.vector(ids, be.values(keys_all), n)  # the uncolored vertices, holding their keys
+    # colors(i) = -1: i has no color yet (first fit skips it); on the host every vertex
+    # starts with the first round's first fit, 0
+    colors = be.full(n, 0 if host else -1, "int64")
 
     def round_(U, r):  # the uncolored vertices; those that lose this round's contest
-        if hops == 1 and host:  # the tentative colors in place, the losers' taken back
-            if r == 0:  # no vertex has a color yet: every first fit is 0
-                be.assign(colors, 0, mask=U)  # colors<U> = 0
-            else:
+        if host:  # the tentative colors in place (the first round's are the 0s), the losers' taken back
+            if r > 0:
                 t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
                 be.assign(colors, t, mask=t)  # colors<t> = t
-            lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = key<a larger key took c_i>
+            lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = [a larger key took c_i]
             be.assign(colors, -1, mask=lost)  # colors<lost> = -1
             return (lost,)
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
@@ -845,7 +848,7 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     # the nets' windows read counts on the host: each round runs verb by verb)
     (U,), rounds = be.iterate(round_, (U,), check=check, stall=_TAIL)
     if be.nvals(U):  # a round colored few: the rest in key order
-        be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
+        be.assign(colors, _first_fits(be, A, colors, U, keys_all, hops), mask=U)  # colors<U> = first fit, in key order
     return _result(be.values(_recolor(be, A, colors, keys, hops)), rounds)
 
 
