@@ -167,6 +167,16 @@ def _same_color_lost(i, start, stop, cols, vals, keys, colors):
     return True, beaten
 
 
+def _larger_key_near(i, start, stop, cols, vals, keys):
+    """True where a column has a larger key than i (no entry otherwise): the first round's
+    contest on the host, where every tentative color is 0, reading the keys only."""
+    key = keys[i]
+    top = key
+    for p in range(start, stop):
+        top = max(top, keys[cols[p]])
+    return True, top > key
+
+
 def _free_bit(i, start, stop, cols, vals, words):
     """The lowest bit set in none of the words that row i's columns name, as a word: the
     first fit of i in a window of 64 colors at distance 2, where the columns are i's nets
@@ -259,6 +269,9 @@ SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won
 #: of the contest, on the tentative colors written into ``colors`` and every vertex's key
 #: (full vectors: nothing to expand), whose result is the next round's uncolored vertices.
 SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost")
+#: ``lost = [A ⊕max.second key > key]``, True or no entry: :data:`SAME_COLOR_LOST` where
+#: every vertex holds color 0 (the first round on the host), without reading the colors.
+LARGER_KEY_NEAR = RowOperator(_larger_key_near, fill=None, name="larger_key_near")
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
 FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
@@ -819,10 +832,12 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
 
     def round_(U, r):  # the uncolored vertices; those that lose this round's contest
         if host:  # the tentative colors in place (the first round's are the 0s), the losers' taken back
-            if r > 0:
+            if r == 0:  # every first fit is 0: a larger key within reach takes it
+                lost = be.mxv(LARGER_KEY_NEAR, A, keys_all, mask=U)  # lost<U> = [A ⊕max.second key > key]
+            else:
                 t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
                 be.assign(colors, t, mask=t)  # colors<t> = t
-            lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = [a larger key took c_i]
+                lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = [a larger key took c_i]
             be.assign(colors, -1, mask=lost)  # colors<lost> = -1
             return (lost,)
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
