@@ -531,15 +531,15 @@ def test_same_group_won_keeps_the_colors_no_larger_key_contests(be, seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_same_color_lost_gives_the_keys_a_larger_key_contests(be, seed):
-    # every vertex's key (uint64 beyond int64) and color (0..5): lost(i) = key_i for i in U
+def test_same_color_lost_flags_the_rows_a_larger_key_contests(be, seed):
+    # every vertex's key (uint64 beyond int64) and color (0..5): lost(i) = True for i in U
     # where some j adjacent to i has color_j = color_i and a larger key; no entry elsewhere
     from gbgraph.algorithms.coloring import SAME_COLOR_LOST
 
     M, U, key, t, _, _ = _uncolored_groups(be, seed, lowest=0)
     n, xp = M.shape[0], be.xp
     reach = np.split(M.indices, M.indptr[1:-1])
-    expected = {i: int(key[i]) for i in U.tolist()
+    expected = {i: True for i in U.tolist()
                 if any(t[j] == t[i] and key[j] > key[i] for j in reach[i].tolist())}
     keys, colors = be.full(n, xp.asarray(key), "uint64"), be.full(n, xp.asarray(t), "int64")
     lost = be.mxv(SAME_COLOR_LOST, _on(be, M), (keys, colors), mask=be.vector(xp.asarray(U), True, n))

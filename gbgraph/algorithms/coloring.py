@@ -152,18 +152,44 @@ def _same_group_won(i, start, stop, cols, vals, keys, groups):
 
 
 def _same_color_lost(i, start, stop, cols, vals, keys, colors):
-    """i's key where a column of larger key holds i's color (no entry otherwise): with the
+    """True where a column of larger key holds i's color (no entry otherwise): with the
     round's tentative colors written into ``colors``, the uncolored vertices that lose the
-    round, holding their keys. A colored column never holds an uncolored row's first fit,
-    so only the contests of the round are seen. The row is read to its end without a branch
-    on the columns (a test per column mispredicts where colors repeat)."""
+    round (a byte each: the next round reads them as a mask only). A colored column never
+    holds an uncolored row's first fit, so only the contests of the round are seen. A short
+    row is read to its end without a branch on the columns (a test per column mispredicts
+    where colors repeat); one longer than ``LONG`` stops at its first rival."""
     c = colors[i]
     key = keys[i]
+    if stop - start > LONG:  # noqa: F821 (LONG: a constant of the operator, _ROW)
+        for p in range(start, stop):
+            j = cols[p]
+            if colors[j] == c and keys[j] > key:
+                return True, True
+        return True, False
     beaten = False
     for p in range(start, stop):
         j = cols[p]
         beaten |= (colors[j] == c) & (keys[j] > key)
-    return key, beaten
+    return True, beaten
+
+
+def _larger_key_near(i, start, stop, cols, vals, keys):
+    """True where a column has a larger key than i (no entry otherwise): the first round's
+    contest on the host, where every tentative color is 0, reading the keys only. A row
+    longer than ``LONG`` stops at the first larger key, which most rows of a dense
+    neighbourhood meet early (Elasticity3D 40³'s rows of 77 entries: 21 -> 6 ms); a short one
+    is read to its end without a branch per entry, which would mispredict (Laplace3D: 7 ->
+    10 ms)."""
+    key = keys[i]
+    if stop - start > LONG:  # noqa: F821 (LONG: a constant of the operator, _ROW)
+        for p in range(start, stop):
+            if keys[cols[p]] > key:
+                return True, True
+        return True, False
+    top = key
+    for p in range(start, stop):
+        top = max(top, keys[cols[p]])
+    return True, top > key
 
 
 def _free_bit(i, start, stop, cols, vals, words):
@@ -237,6 +263,8 @@ def _closed_fit(i, start, stop, cols, vals, nets):
 
 #: Words of the windows after the first: 2048 colors a pass over a row.
 _WIDE = {"WORDS": 32}
+#: Rows longer than this stop at their first rival in the host's contests.
+_ROW = {"LONG": 16}
 #: ``t<U> = first_fit(A, colors)``: each row's smallest color not within reach; with
 #: ``order=``, the rows one after another (sequential greedy in that order).
 FIRST_FIT = RowOperator(_first_fit, fill=-1, name="first_fit", constants=_WIDE,
@@ -254,10 +282,13 @@ CHAIN_DEPTH_WHEN_READY = RowOperator(_chain_depth_when_ready, fill=-1, name="cha
 #: ``won<U> = t<¬((A ∘ [t_i = t_j]) ⊕max.second key > key)>``: the tentative colors that no
 #: same-color neighbour of larger key contests, in one pass.
 SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won")
-#: ``lost<U> = key<(A ∘ [c_i = c_j]) ⊕max.second key > key>``: the host's form of the
-#: contest, on the tentative colors written into ``colors`` and every vertex's key (full
-#: vectors: nothing to expand), whose result is the next round's uncolored vertices.
-SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost")
+#: ``lost<U> = [(A ∘ [c_i = c_j]) ⊕max.second key > key]``, True or no entry: the host's form
+#: of the contest, on the tentative colors written into ``colors`` and every vertex's key
+#: (full vectors: nothing to expand), whose result is the next round's uncolored vertices.
+SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost", constants=_ROW)
+#: ``lost = [A ⊕max.second key > key]``, True or no entry: :data:`SAME_COLOR_LOST` where
+#: every vertex holds color 0 (the first round on the host), without reading the colors.
+LARGER_KEY_NEAR = RowOperator(_larger_key_near, fill=None, name="larger_key_near", constants=_ROW)
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
 FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
@@ -477,7 +508,12 @@ class _Keys:
         self.degree_bits = max(1, int(degrees.max()).bit_length())
 
     def random(self, ids):
-        return self._packing(ids, self.seed)
+        return self._hash(ids)
+
+    def _hash(self, ids):
+        # on the host one compiled pass (Packing.numba, the same words), where the array
+        # code makes a dozen passes over n words (Laplace3D 100³: 6.7 ms of a 100 ms call)
+        return self._packing.numba(ids, self.seed) if self.xp is np else self._packing(ids, self.seed)
 
     def led(self, ids, field, bits):
         """Keys ordered by ``field`` (uint64 values below ``2**bits``), then by the hash."""
@@ -485,7 +521,7 @@ class _Keys:
             raise ValueError(f"degree-led priorities need bit_length(max degree) + bit_length(n + 1) "
                              f"<= 64; the graph has {bits} + {self.nv}")
         u = self.xp.uint64
-        key = self._packing(ids, self.seed)
+        key = self._hash(ids)
         low = key & u((1 << self.nv) - 1)
         key >>= u(self.nv + bits)
         key <<= u(self.nv)
@@ -751,7 +787,13 @@ def _before_sweep(be, n, keys, hops):
     (Laplace3D 100³). Elsewhere (the nets, a GPU's rounds) an int64 vector without entries."""
     if hops == 2 or not _sweeps(be):
         return _none(be, n)
-    return be.full(n, -1, "int32" if keys.degree_bits <= 31 else "int64")
+    return be.full(n, -1, _sweep_dtype(keys))
+
+
+def _sweep_dtype(keys):
+    """The dtype of the colors a sweep on the host reads: int32 where that holds every
+    first fit (at most the largest degree)."""
+    return "int32" if keys.degree_bits <= 31 else "int64"
 
 
 def _ordered(keys, ids, priority):
@@ -805,21 +847,25 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     A = be.adjacency(graph, closed=hops == 2)
     n, xp = graph.n, be.xp
     ids = xp.arange(n, dtype=xp.int64)
-    U = be.vector(ids, _ordered(keys, ids, priority), n)  # the uncolored vertices, holding their keys
-    colors = be.full(n, -1, "int64")  # colors(i) = -1: i has no color yet (first fit skips it)
     # on the host a round writes its tentative colors into colors and reads every vertex's
-    # key (U at the start), so that its products expand no sparse vector and its result is
-    # the next U; the rounds a GPU records keep their verbs (t and won apart, U<¬won>)
-    host, keys_all = _sweeps(be), U
+    # key (a full vector, U at the start: the first round's rows are all rows), so that its
+    # products expand no sparse vector and its result is the next U; the rounds a GPU
+    # records keep their verbs (t and won apart, U<¬won>), and U holds the keys there
+    host = hops == 1 and _sweeps(be)
+    keys_all = be.full(n, _ordered(keys, ids, priority), "uint64")
+    U = keys_all if host else be.vector(ids, be.values(keys_all), n)  # the uncolored vertices, holding their keys
+    # colors(i) = -1: i has no color yet (first fit skips it); on the host every vertex
+    # starts with the first round's first fit, 0
+    colors = be.full(n, 0 if host else -1, "int64")
 
     def round_(U, r):  # the uncolored vertices; those that lose this round's contest
-        if hops == 1 and host:  # the tentative colors in place, the losers' taken back
-            if r == 0:  # no vertex has a color yet: every first fit is 0
-                be.assign(colors, 0, mask=U)  # colors<U> = 0
+        if host:  # the tentative colors in place (the first round's are the 0s), the losers' taken back
+            if r == 0:  # every first fit is 0: a larger key within reach takes it
+                lost = be.mxv(LARGER_KEY_NEAR, A, keys_all, mask=U)  # lost<U> = [A ⊕max.second key > key]
             else:
                 t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
                 be.assign(colors, t, mask=t)  # colors<t> = t
-            lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = key<a larger key took c_i>
+                lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = [a larger key took c_i]
             be.assign(colors, -1, mask=lost)  # colors<lost> = -1
             return (lost,)
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
@@ -845,7 +891,10 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     # the nets' windows read counts on the host: each round runs verb by verb)
     (U,), rounds = be.iterate(round_, (U,), check=check, stall=_TAIL)
     if be.nvals(U):  # a round colored few: the rest in key order
-        be.assign(colors, _first_fits(be, A, colors, U, U, hops), mask=U)  # colors<U> = first fit, in key order
+        # the sweep reads (a copy of) the colors at random: in int32 on the host (coAuthorsDBLP,
+        # Elasticity3D 40³: a tenth off the sweep)
+        before = be.full(n, be.values(colors), _sweep_dtype(keys)) if host else colors
+        be.assign(colors, _first_fits(be, A, before, U, keys_all, hops), mask=U)  # colors<U> = first fit, in key order
     return _result(be.values(_recolor(be, A, colors, keys, hops)), rounds)
 
 

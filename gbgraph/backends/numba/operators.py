@@ -259,11 +259,22 @@ def _gb_rows(indptr, cols, vals, rows, all_rows, out, found{vectors}):
 #: :data:`_AT_ROW`), or combined into ``v0`` at the row's columns, ``v0 ⊕= A(i, :)ᵀ value``
 #: (``_gb_rows_pushed``, :data:`_PUSHED`, with ``_gb_push`` the push monoid on v0's dtype).
 #: Each row's result goes to its own position in ``out``, so that the sweep makes no sorted
-#: copies of its results.
+#: copies of its results. The sweep requests the rows ahead as the row kernel does over a
+#: sparse list, each cache line of their columns (a sweep's order scatters its rows: in
+#: coloring's class order Elasticity3D 40³'s rows of 77 entries took 66 ms, 18 ms so).
 _SWEEP = '''
 @_gb_numba.njit(cache=True)
 def {name}(indptr, cols, vals, sequence, by, out, found{vectors}):
+    step, count = np.uint64(_GB_AHEAD), np.uint64(by.size)
+    line = np.uint64(64 // cols.itemsize)
     for s in range(by.size):
+        ahead = np.uint64(s) + step
+        if ahead + step < count:
+            _gb_prefetch(indptr, np.uint64(sequence[ahead + step]))
+        if ahead < count:
+            r = np.uint64(sequence[ahead])
+            for q in range(np.uint64(indptr[r]), np.uint64(indptr[r + np.uint64(1)]), line):
+                _gb_prefetch(cols, q)
         i = _gb_numba.int64(sequence[s])
         value, present = _gb_op(i, indptr[i], indptr[i + 1], cols, vals{vectors})
         out[by[s]] = value
