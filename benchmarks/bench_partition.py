@@ -137,6 +137,7 @@ class Limited:
         self.fn, self.limit, self.seconds = fn, limit, None
 
     def __call__(self):
+        self.seconds = None
         receive, send = multiprocessing.Pipe(duplex=False)
         child = multiprocessing.get_context("fork").Process(target=self._child, args=(send,), daemon=True)
         child.start()
@@ -177,9 +178,10 @@ def measure(runs, repeat):
                 continue
             start = time.perf_counter()
             parts[name] = fn()
-            times[name].append(getattr(fn, "seconds", None) or time.perf_counter() - start)
+            elapsed = time.perf_counter() - start
             if parts[name] is None:
                 timed_out.append(name)
+            times[name].append(fn.seconds if isinstance(fn, Limited) else elapsed)
     return {name: (1e3 * statistics.median(times[name]), parts[name]) for name in runs if name not in timed_out}, \
         timed_out
 
