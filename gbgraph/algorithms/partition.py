@@ -217,6 +217,14 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
     TypeError
         as :func:`bisect`, and for a non-integer k.
 
+    Notes
+    -----
+    With HEC coarsening, every hierarchy caps its coarse vertices at :data:`COARSE_CAP`
+    (0.5) of a part's share of the vertices, ``0.5 n / 2`` for a bisection of n vertices
+    and ``0.5 n / k`` for ``"kway"`` (:func:`gbgraph.coarsen`'s ``max_weight``): HEC alone
+    can merge most of a graph into one coarse vertex (c-55: 91%), which no balanced
+    partition of that level can hold.
+
     References
     ----------
     .. [1] G. Karypis and V. Kumar, "A fast and high quality multilevel scheme for
