@@ -246,11 +246,13 @@ def capped_hec(be, graph, A, keys, weights, cap):
     xp = be.xp
     n = graph.n
     light = xp.flatnonzero(weights < cap)
-    if light.size == n:  # the first pass is HEC's own (the same product, no scatter)
+    if light.size == n:  # the first pass is HEC's own (the same product and visit, no scatter)
+        pending = be.full(n, True, "bool")
         H = heavy_targets(be, A, keys, n)  # l.5-10: H(u), the heaviest neighbour
     else:
-        H = heavy_targets(be, A, keys, n, mask=be.vector(light, True, n), among=light)  # H<light> over light ones
-    active, rounds = visit_in_order(be, H, keys, be.vector(light, True, n))  # l.3-5 over the light vertices
+        pending = be.vector(light, True, n)
+        H = heavy_targets(be, A, keys, n, mask=pending, among=light)  # H<light> over the light vertices
+    active, rounds = visit_in_order(be, H, keys, pending)  # l.3-5 over the light vertices
     parent = xp.arange(n, dtype=xp.int64)
     parent[active] = H[active]  # l.14: M(u) = M(H(u))
     for passes in range(CAP_PASSES + 1):
