@@ -260,8 +260,8 @@ def _partition(args):
                            f"{seconds['initial'] * 1e3:,.1f}, refine {seconds['refine'] * 1e3:,.1f})"),
     ]
     record = _graph_record(args, graph, be) | {
-        "k": args.k, "method": args.method, "coarsening": args.coarsening, "refine": args.refine, "imbalance_allowed": args.imbalance,
-        "seed": args.seed, "tries": args.tries, "weights": args.weights, "cut": result.cut,
+        "k": args.k, "method": args.method, "coarsening": args.coarsening, "refine": args.refine,
+        "imbalance_allowed": args.imbalance, "seed": args.seed, "tries": args.tries, "weights": args.weights, "cut": result.cut,
         "imbalance": result.imbalance, "part_weights": weights.tolist(), "levels": list(result.levels),
         "seconds": {"load": load, "partition": t2 - t1, **seconds}}
     _plot(args, rows, record, lambda plot: plot.partition(graph, result.parts, _coordinates(args.graph)))

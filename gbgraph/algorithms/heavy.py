@@ -23,8 +23,8 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..hashing import Packing
 
-__all__ = ["hec", "capped_hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST",
-           "VISIT"]
+__all__ = ["hec", "capped_hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels",
+           "HEAVIEST", "VISIT"]
 
 
 class Keys:
