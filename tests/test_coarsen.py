@@ -13,7 +13,7 @@ import gbgraph as gg
 from gbgraph.algorithms.coarsen import CoarseningStallWarning
 from gbgraph.generators import elasticity3d, laplace3d
 
-from conftest import real_graph, shared_graphs
+from conftest import backend_params, gpu_available, real_graph, shared_graphs
 from strategies import graphs
 
 METHODS = ["spgemm", "sort", "hash"]
@@ -496,11 +496,11 @@ def test_hec_cap_holds(graph, cap, backend):
         A = _hubs()
     else:
         A = gg.io.read_matrix_market(real_graph(graph))[0]
-    uncapped = _input_sizes(gg.coarsen(A, "hec", cutoff=1, minimum=1, backend=backend))
-    assert max(s.max() for s in uncapped) > cap  # the case the cap is for
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CoarseningStallWarning)
+        uncapped = _input_sizes(gg.coarsen(A, "hec", cutoff=1, minimum=1, backend=backend))
         h = gg.coarsen(A, "hec", cutoff=1, minimum=1, max_weight=cap, backend=backend)
+    assert max(s.max() for s in uncapped) > cap  # the case the cap is for
     for sizes, level in zip(_input_sizes(h), h):
         assert sizes.max() <= cap
         np.testing.assert_array_equal(sizes, level.vertex_weights)
@@ -523,6 +523,23 @@ def test_hec_cap_holds_on_random_graphs(A, cap):
         warnings.simplefilter("ignore", CoarseningStallWarning)
         h = gg.coarsen(A, "hec", max_weight=cap, cutoff=1, minimum=1)
     assert all(sizes.max(initial=0) <= cap for sizes in _input_sizes(h)[1:])
+
+
+@pytest.mark.parametrize("backend", backend_params() + [
+    pytest.param("native", id="native", marks=[pytest.mark.gpu, pytest.mark.skipif(
+        not gpu_available(), reason="needs CuPy and an NVIDIA GPU")])])
+@pytest.mark.parametrize("graph", ["hubs", "laplace3d"])
+def test_hec_cap_same_on_every_backend(backend, graph):
+    # native: a level under the cap is its fused HEC (laplace3d(12)'s first), one over it the verbs
+    A = _hubs(n_hubs=4, leaves=200) if graph == "hubs" else laplace3d(12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoarseningStallWarning)
+        expected = gg.coarsen(A, "hec", cutoff=1, minimum=1, max_weight=40)
+        got = gg.coarsen(A, "hec", cutoff=1, minimum=1, max_weight=40, backend=backend)
+    assert len(got) == len(expected)
+    for a, b in zip(got.levels[:-1], expected.levels[:-1]):
+        host = a.labels.get() if hasattr(a.labels, "get") else np.asarray(a.labels)
+        np.testing.assert_array_equal(host, b.labels)
 
 
 def test_hec_cap_is_deterministic_across_backends_and_threads(graphblas_threads):

@@ -23,8 +23,8 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..hashing import Packing
 
-__all__ = ["hec", "capped_hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels",
-           "HEAVIEST", "VISIT"]
+__all__ = ["hec", "capped_hec", "within_cap", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order",
+           "roots_and_labels", "HEAVIEST", "VISIT"]
 
 
 class Keys:
@@ -269,6 +269,15 @@ def capped_hec(be, graph, A, keys, weights, cap):
         active, more = visit_in_order(be, H, keys, pending)
         parent[active] = H[active]
         rounds += more
+
+
+def within_cap(be, labels, count, weights, cap):
+    """Whether HEC's mapping is :func:`capped_hec`'s too: no vertex is at the cap (Jet's rule
+    leaves none out) and no coarse vertex is over it."""
+    if bool((weights >= cap).any()):
+        return False
+    total = be.values(be.build(labels, weights, count, dup="plus"))  # w_c = Pᵀ ⊕plus.second w
+    return not bool((total > cap).any())
 
 
 def _overflow(be, keys, parent, labels, count, weights, cap):

@@ -134,10 +134,11 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
     if method in WEIGHTED_METHODS:
         check_weights(graph)
         check_symmetric_values(graph, _HEAVY_REMEDY)
-    fused = be.fused(method) if cap is None else None
+    fused = be.fused(method)
     if fused is not None:  # backend="native": Algorithm 3 as fused kernels, the verbs' labels and rounds
         labels, count, rounds = fused(graph, seed)
-        return CoarseMapping(labels, count, method, rounds)
+        if cap is None or heavy.within_cap(be, labels, count, weights, cap):  # then capped_hec's own result
+            return CoarseMapping(labels, count, method, rounds)
     weighted = graph.weights is not None and method in WEIGHTED_METHODS
     A = be.adjacency(graph, weighted=weighted)
     alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
