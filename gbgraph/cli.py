@@ -31,6 +31,7 @@ from .algorithms.coloring import METHODS as COLOR_METHODS
 from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
 from .algorithms.coloring import color
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
+from .algorithms.partition import METHODS as PARTITION_METHODS
 from .algorithms.partition import REFINEMENTS, partition
 from .errors import AsymmetricGraphError, GBGraphError
 from .graph import EDGE_WEIGHTS, as_graph, choose_weights, symmetrize
@@ -241,26 +242,26 @@ def _partition(args):
     graph, be, load = _load(args)
     graph = _reweighted(args, graph, "the cut sums edge weights")
     t1 = time.perf_counter()
-    result = partition(graph, args.k, coarsening=args.coarsening, refine=args.refine, imbalance=args.imbalance,
-                       seed=args.seed, tries=args.tries, weights=args.weights, backend=be)
+    result = partition(graph, args.k, method=args.method, coarsening=args.coarsening, refine=args.refine,
+                       imbalance=args.imbalance, seed=args.seed, tries=args.tries, weights=args.weights, backend=be)
     t2 = time.perf_counter()
     seconds = result.seconds
     weights = result.part_weights
     rows = _graph_rows(args, graph, be) + [
-        ("method", f"{args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance {args.imbalance}, "
-                   f"best of {args.tries}, weights {args.weights}"),
+        ("method", f"{args.method}, {args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance "
+                   f"{args.imbalance}, best of {args.tries}, weights {args.weights}"),
         ("cut", f"{result.cut:,}  (total weight of the edges between parts)"),
         ("imbalance", f"{result.imbalance:.4f}  (heaviest part {weights.max():,} over the ideal "
                       f"{weights.sum() / args.k:,.1f}, minus 1)"),
         ("levels", f"{len(result.levels)}  ({' > '.join(f'{n:,}' for n in result.levels)} vertices"
-                   f"{'; first bisection' if args.k > 2 else ''})"),
+                   f"{'; first bisection' if args.k > 2 and args.method == 'recursive' else ''})"),
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("partition time", f"{(t2 - t1) * 1e3:,.1f} ms  (coarsen {seconds['coarsen'] * 1e3:,.1f}, initial "
                            f"{seconds['initial'] * 1e3:,.1f}, refine {seconds['refine'] * 1e3:,.1f})"),
     ]
     record = _graph_record(args, graph, be) | {
-        "k": args.k, "coarsening": args.coarsening, "refine": args.refine, "imbalance_allowed": args.imbalance,
-        "seed": args.seed, "tries": args.tries, "weights": args.weights, "cut": result.cut,
+        "k": args.k, "method": args.method, "coarsening": args.coarsening, "refine": args.refine,
+        "imbalance_allowed": args.imbalance, "seed": args.seed, "tries": args.tries, "weights": args.weights, "cut": result.cut,
         "imbalance": result.imbalance, "part_weights": weights.tolist(), "levels": list(result.levels),
         "seconds": {"load": load, "partition": t2 - t1, **seconds}}
     _plot(args, rows, record, lambda plot: plot.partition(graph, result.parts, _coordinates(args.graph)))
@@ -548,10 +549,14 @@ def _parser():
     plot_option(p, "the vertices and edges of every level")
     p = command("partition", "multilevel graph partitioning: bisection (FM, Jet, spectral) and k-way",
                 "Partition the vertices into -k parts of nearly equal size joined by few edges\n"
-                "(multilevel recursive bisection) and print the cut, the imbalance, the levels\n"
-                "and the times. Edge weights: see --weights.",
+                "(multilevel recursive bisection, or direct k-way refinement with --method kway)\n"
+                "and print the cut, the imbalance, the levels and the times. Edge weights: see\n"
+                "--weights.",
                 "write each vertex's part, one per line", _partition)
     p.add_argument("-k", default=2, type=int, help="number of parts (default: 2)")
+    p.add_argument("--method", default="recursive", choices=PARTITION_METHODS,
+                   help="recursive (bisect, then bisect each side; default) or kway (coarsen once, refine all k "
+                        "parts together with Jet's k-way refinement)")
     p.add_argument("--coarsening", default="hec", choices=MAPPING_METHODS, help="coarse mapping (default: hec)")
     p.add_argument("--refine", default="fm", choices=REFINEMENTS,
                    help="fm (Fiduccia-Mattheyses, default), jet (parallel, as semiring algebra), spectral")

@@ -288,6 +288,9 @@ def _json(capsys):
     (["partition", "laplace3d:12,10,8", "-k", "4", "--weights", "pattern", "--tries", "1"], lambda r, A: (
         r["cut"], r["part_weights"]) == (gg.partition(A != 0, 4, tries=1).cut,
                                          gg.partition(A != 0, 4, tries=1).part_weights.tolist())),
+    (["partition", "laplace3d:12,10,8", "-k", "4", "--method", "kway", "--tries", "1"], lambda r, A: (
+        r["method"], r["cut"], r["levels"]) == ("kway", gg.partition(A, 4, method="kway", tries=1).cut,
+                                                list(gg.partition(A, 4, method="kway", tries=1).levels))),
 ])
 def test_json_is_one_object_with_the_results(argv, check, capsys):
     assert main(argv + ["--json"]) == 0
@@ -494,3 +497,18 @@ def test_cuts_of_whole_weights_print_as_integers(tmp_path, capsys):
         assert cut.replace(",", "").isdigit(), (graph, cut)
         assert main(["partition", graph, "--tries", "1", "--json"]) == 0
         assert isinstance(_json(capsys)["cut"], int)
+
+
+def test_partition_method_flag(capsys):
+    argv = ["partition", "laplace3d:10,9,8", "-k", "8", "--tries", "1"]
+    assert main(argv + ["--method", "kway"]) == 0
+    kway = _rows(capsys.readouterr().out)
+    assert main(argv) == 0
+    recursive = _rows(capsys.readouterr().out)
+    A = gg.generators.laplace3d(10, 9, 8)
+    assert kway["method"].startswith("kway,") and recursive["method"].startswith("recursive,")
+    assert kway["cut"].split()[0] == f"{gg.partition(A, 8, method='kway', tries=1).cut:,}"
+    assert recursive["cut"].split()[0] == f"{gg.partition(A, 8, tries=1).cut:,}"
+    with pytest.raises(SystemExit):
+        main(argv + ["--method", "multilevel"])
+    assert "invalid choice: 'multilevel'" in capsys.readouterr().err

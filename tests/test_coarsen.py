@@ -1,8 +1,11 @@
+import re
 import warnings
 
+import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -10,7 +13,7 @@ import gbgraph as gg
 from gbgraph.algorithms.coarsen import CoarseningStallWarning
 from gbgraph.generators import elasticity3d, laplace3d
 
-from conftest import shared_graphs
+from conftest import backend_params, gpu_available, real_graph, shared_graphs
 from strategies import graphs
 
 METHODS = ["spgemm", "sort", "hash"]
@@ -446,3 +449,122 @@ def test_levels_built_one_sided_have_symmetric_weights(method):
     for graph in one_sided:
         C = sp.csr_array((graph.weights, graph.indices, graph.indptr), shape=(graph.n, graph.n))
         assert (C != C.T).nnz == 0
+
+
+def _input_sizes(h):
+    """How many input vertices each coarse vertex of every level holds, from the labels alone
+    (composed down the hierarchy, counted by numpy), not from the levels' vertex weights."""
+    to_level = np.arange(h[0].n)
+    sizes = [np.bincount(to_level, minlength=h[0].n)]
+    for level in h.levels[:-1]:
+        to_level = np.asarray(level.labels)[to_level]
+        sizes.append(np.bincount(to_level))
+    return sizes
+
+
+def _coarse_vertices_connected(A, labels):
+    """Whether the input vertices of each coarse vertex induce a connected subgraph."""
+    A = sp.csr_array(A)
+    within = sp.coo_array(A)
+    keep = labels[within.row] == labels[within.col]
+    inner = sp.csr_array((np.ones(keep.sum()), (within.row[keep], within.col[keep])), shape=A.shape)
+    n_components = connected_components(inner, directed=False)[0]
+    return n_components == int(labels.max()) + 1
+
+
+def _hubs(n_hubs=3, leaves=300):
+    """Hubs joined in a path, each with its leaves, the leaves of a hub in a path: HEC pulls
+    every leaf into its hub's coarse vertex."""
+    edges = [(h * (leaves + 1), (h + 1) * (leaves + 1)) for h in range(n_hubs - 1)]
+    for h in range(n_hubs):
+        hub = h * (leaves + 1)
+        edges += [(hub, hub + 1 + i) for i in range(leaves)]
+        edges += [(hub + 1 + i, hub + 2 + i) for i in range(leaves - 1)]
+    rows, cols = np.array(edges).T
+    n = n_hubs * (leaves + 1)
+    A = sp.coo_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    return sp.csr_array(A + A.T)
+
+
+@pytest.mark.parametrize("backend", ["numba", "suitesparse"])
+@pytest.mark.parametrize("graph, cap", [("star", 30), ("hubs", 50), ("hubs", 7.5), ("c-55", 32780 / 4),
+                                        ("c-55", 32780 / 16)])
+def test_hec_cap_holds(graph, cap, backend):
+    if graph == "star":
+        A = sp.csr_array(nx.to_scipy_sparse_array(nx.star_graph(400)))
+    elif graph == "hubs":
+        A = _hubs()
+    else:
+        A = gg.io.read_matrix_market(real_graph(graph))[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoarseningStallWarning)
+        uncapped = _input_sizes(gg.coarsen(A, "hec", cutoff=1, minimum=1, backend=backend))
+        h = gg.coarsen(A, "hec", cutoff=1, minimum=1, max_weight=cap, backend=backend)
+    assert max(s.max() for s in uncapped) > cap  # the case the cap is for
+    for sizes, level in zip(_input_sizes(h), h):
+        assert sizes.max() <= cap
+        np.testing.assert_array_equal(sizes, level.vertex_weights)
+    assert _coarse_vertices_connected(A, np.asarray(h[0].labels))
+    assert h[1].n < h[0].n
+
+
+def test_hec_cap_never_reached_is_hec():
+    A = laplace3d(12)
+    expected = gg.coarsen(A, "hec")
+    got = gg.coarsen(A, "hec", max_weight=A.shape[0])
+    assert len(got) == len(expected)
+    for a, b in zip(got.levels[:-1], expected.levels[:-1]):
+        np.testing.assert_array_equal(a.labels, b.labels)
+
+
+@given(A=graphs(), cap=st.integers(1, 12))
+def test_hec_cap_holds_on_random_graphs(A, cap):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoarseningStallWarning)
+        h = gg.coarsen(A, "hec", max_weight=cap, cutoff=1, minimum=1)
+    assert all(sizes.max(initial=0) <= cap for sizes in _input_sizes(h)[1:])
+
+
+@pytest.mark.parametrize("backend", backend_params() + [
+    pytest.param("native", id="native", marks=[pytest.mark.gpu, pytest.mark.skipif(
+        not gpu_available(), reason="needs CuPy and an NVIDIA GPU")])])
+@pytest.mark.parametrize("graph", ["hubs", "laplace3d"])
+def test_hec_cap_same_on_every_backend(backend, graph):
+    # native: a level under the cap is its fused HEC (laplace3d(12)'s first), one over it the verbs
+    A = _hubs(n_hubs=4, leaves=200) if graph == "hubs" else laplace3d(12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoarseningStallWarning)
+        expected = gg.coarsen(A, "hec", cutoff=1, minimum=1, max_weight=40)
+        got = gg.coarsen(A, "hec", cutoff=1, minimum=1, max_weight=40, backend=backend)
+    assert len(got) == len(expected)
+    for a, b in zip(got.levels[:-1], expected.levels[:-1]):
+        host = a.labels.get() if hasattr(a.labels, "get") else np.asarray(a.labels)
+        np.testing.assert_array_equal(host, b.labels)
+
+
+def test_hec_cap_is_deterministic_across_backends_and_threads(graphblas_threads):
+    A = gg.io.read_matrix_market(real_graph("c-55"))[0]
+    first = None
+    for backend, threads in (("numba", 1), ("numba", 2), ("suitesparse", 1), ("suitesparse", 2)):
+        graphblas_threads(threads)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CoarseningStallWarning)
+            h = gg.coarsen(A, "hec", max_weight=4000, backend=backend)
+        labels = [np.asarray(level.labels) for level in h.levels[:-1]]
+        if first is None:
+            first = labels
+        assert len(labels) == len(first)
+        for a, b in zip(labels, first):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("cap, error", [(0, ValueError), (-3.5, ValueError), (float("nan"), ValueError),
+                                        (float("inf"), ValueError), ("10", TypeError), (True, TypeError)])
+def test_hec_bad_cap_raises_naming_it(cap, error):
+    with pytest.raises(error, match=f"max_weight.*{re.escape(repr(cap))}"):
+        gg.coarsen(laplace3d(4), "hec", max_weight=cap)
+
+
+def test_cap_with_another_mapping_raises():
+    with pytest.raises(ValueError, match="method='mis2'"):
+        gg.coarsen(laplace3d(4), "mis2", max_weight=10)

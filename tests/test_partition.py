@@ -1,5 +1,6 @@
 """Multilevel bisection and k-way partitioning: parts, cuts, balance, determinism, errors."""
 
+import importlib
 import math
 
 import numpy as np
@@ -497,3 +498,15 @@ def test_ranked_above_sums_the_neighbours_ranked_above(backend, seed, weights):
     assert _host(be.indices(w)).tolist() == rows.tolist()
     assert _host(be.values(w)).dtype == np.float64
     assert _host(be.values(w)).tolist() == expected
+
+
+@pytest.mark.parametrize("method, k", [("recursive", 2), ("kway", 8)])
+def test_coarse_cap_cuts_c55_better(method, k, monkeypatch):
+    # uncapped HEC puts 91% of c-55's vertices into one coarse vertex (issue 40); |A|: the
+    # partition's default weights, which scipy_cut sums as they are
+    A = abs(sp.csr_array(gg.io.read_matrix_market(real_graph("c-55"))[0]))
+    capped = gg.partition(A, k, method=method)
+    monkeypatch.setattr(importlib.import_module("gbgraph.algorithms.partition"), "COARSE_CAP", None)
+    uncapped = gg.partition(A, k, method=method)
+    assert_valid(A, capped, k, 0.03)
+    assert capped.cut < 0.85 * uncapped.cut

@@ -21,7 +21,7 @@ from .._labels import labelled, node_values
 from ..errors import GBGraphError
 from ..graph import (SYMMETRIC_VALUES, Graph, array_module, as_graph, check_symmetric_values, check_weights_option,
                      choose_weights, csr_on_device, to_container)
-from .mapping import BAD_WEIGHTS, WEIGHTED_METHODS, coarse_mapping
+from .mapping import BAD_WEIGHTS, WEIGHTED_METHODS, coarse_mapping, map_vertices
 from .mapping import METHODS as MAPPINGS
 
 __all__ = ["aggregation_operator", "coarse_graph", "coarsen", "Hierarchy", "Level", "COARSE_METHODS",
@@ -520,7 +520,7 @@ class Hierarchy:
 
 
 def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, construction="sort", seed=0,
-            weights="abs", backend=None):
+            weights="abs", max_weight=None, backend=None):
     """Coarsen a graph level by level until it has at most ``cutoff`` vertices.
 
     Gilbert et al.'s Algorithm 1 [1]_: map the vertices (:func:`gbgraph.coarse_mapping`),
@@ -553,6 +553,13 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         values (negative ones are an error for the mappings that read weights, and coarse
         graphs sum them with their signs); ``"pattern"`` 1 per edge (coarse weights count
         edges). The command line's ``--weights``.
+    max_weight : float, optional
+        With ``"hec"`` only: no coarse vertex stands for more than this many input vertices
+        (its ``vertex_weights``). A vertex at the cap neither joins nor is joined (Jet's rule
+        [2]_); a coarse vertex that would go over keeps the subtree of its HEC forest that
+        fits, and the vertices it lets go map by HEC among themselves (or alone). None (the
+        default) is Algorithm 3 unchanged; so is any cap no coarse vertex reaches.
+        :func:`gbgraph.partition` passes one.
     backend : str or Backend, optional
 
     Returns
@@ -572,19 +579,25 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     ------
     ValueError
         for a bad method, construction or ``weights``, a ``cutoff``, ``minimum`` or
-        ``max_levels`` below 1, a ``minimum`` above ``cutoff``, a bad seed, or weights the
+        ``max_levels`` below 1, a ``minimum`` above ``cutoff``, a bad seed, a
+        ``max_weight`` that is not a finite number > 0 or comes with a method other than
+        ``"hec"``, or weights the
         method or the coarse graphs cannot use: NaN or infinite ones (negative ones with
         ``weights="values"`` and a mapping that reads them), with their count, or
         asymmetric ones, naming the largest difference. Every argument is checked before
         the graph is read.
     TypeError
-        for an integer option that is not an integer (numpy integers are).
+        for an integer option that is not an integer (numpy integers are), or a
+        ``max_weight`` that is not a number.
 
     References
     ----------
     .. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
        "Performance-portable graph coarsening for efficient multilevel graph analysis,"
        IPDPS 2021, pp. 213-222. https://doi.org/10.1109/IPDPS49936.2021.00030
+    .. [2] M. S. Gilbert, K. Madduri, E. G. Boman and S. Rajamanickam, "Jet: Multilevel
+       graph partitioning on graphics processing units," SIAM J. Sci. Comput. 46(5), 2024.
+       https://doi.org/10.1137/23M1559129
 
     Examples
     --------
@@ -597,6 +610,9 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     >>> h = gg.coarsen(gg.generators.laplace3d(20), "hec")   # weights |A(i, j)| = 1
     >>> int(h[-1].vertex_weights.sum()), h.average_ratio > 2
     (8000, True)
+    >>> c = gg.coarsen(gg.generators.laplace3d(20), "hec", max_weight=400)
+    >>> max(int(level.vertex_weights.max()) for level in c) <= 400
+    True
     """
     cutoff = check_integer("cutoff", cutoff, minimum=1)
     minimum = min(10, cutoff) if minimum is None else check_integer("minimum", minimum, 1, cutoff)
@@ -610,6 +626,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     if seed and method in ("mis2", "mis2_basic"):
         raise ValueError(f"method {method!r} has Kokkos Kernels' fixed priorities and takes no seed, got seed={seed}")
     check_weights_option(weights)
+    _check_max_weight(max_weight, method)
     if backend is not None:
         backends.backend(backend)  # an unknown name is an argument error: before the graph is read
     graph = as_graph(A)
@@ -625,7 +642,11 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
             stopped = "max_levels"
             break
         start = time.perf_counter()
-        mapping = coarse_mapping(graph, method, seed=seed, backend=be)  # l.4
+        if max_weight is None:
+            mapping = coarse_mapping(graph, method, seed=seed, backend=be)  # l.4
+        else:
+            with be.guard(graph):
+                mapping = map_vertices(be, graph, method, seed, float(max_weight), vertex_weights)  # l.4, capped
         mapped = time.perf_counter()
         if _stalled(mapping.n_coarse, graph.n, len(levels) + 1, "vertices"):
             stopped = "stall"
@@ -644,6 +665,17 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     if levels[0].labels is not None:  # the input's own vertices: nodes for networkx input
         levels[0] = labelled(A, levels[0], maps=("labels",))
     return Hierarchy(levels, method, stopped)
+
+
+def _check_max_weight(max_weight, method):
+    if max_weight is None:
+        return
+    if isinstance(max_weight, (bool, np.bool_)) or not isinstance(max_weight, (int, float, np.integer, np.floating)):
+        raise TypeError(f"max_weight must be a number, got {max_weight!r} ({type(max_weight).__name__})")
+    if not (np.isfinite(max_weight) and max_weight > 0):
+        raise ValueError(f"max_weight must be a finite number > 0, got {max_weight!r}")
+    if method != "hec":
+        raise ValueError(f"max_weight caps method 'hec' only, got method={method!r}")
 
 
 def _sums_are_bounded(graph):

@@ -1,5 +1,6 @@
-"""Heavy-edge coarse mappings: HEC as Gilbert et al.'s Algorithm 3 in a hashed order, HEC3
-(their Algorithm 5), and the pieces the other mappings share.
+"""Heavy-edge coarse mappings: HEC as Gilbert et al.'s Algorithm 3 in a hashed order, HEC
+with a cap on coarse-vertex weight (Jet's rule [2]_ made strict), HEC3 (their Algorithm 5),
+and the pieces the other mappings share.
 
 Every vertex v has a unique key ``hash(v, seed) << nv | (v + 1)`` (the project's hash,
 :class:`~gbgraph.hashing.Packing`); the heavy neighbour of u is the neighbour v
@@ -12,6 +13,9 @@ References
 .. [1] M. S. Gilbert, S. Acer, E. G. Boman, K. Madduri and S. Rajamanickam,
    "Performance-portable graph coarsening for efficient multilevel graph analysis,"
    IPDPS 2021, pp. 213-222. https://doi.org/10.1109/IPDPS49936.2021.00030
+.. [2] M. S. Gilbert, K. Madduri, E. G. Boman and S. Rajamanickam, "Jet: Multilevel graph
+   partitioning on graphics processing units," SIAM J. Sci. Comput. 46(5), 2024,
+   pp. B700-B724. https://doi.org/10.1137/23M1559129
 """
 
 import numpy as np
@@ -19,8 +23,8 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..hashing import Packing
 
-__all__ = ["hec", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order", "roots_and_labels", "HEAVIEST",
-           "VISIT"]
+__all__ = ["hec", "capped_hec", "within_cap", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order",
+           "roots_and_labels", "HEAVIEST", "VISIT"]
 
 
 class Keys:
@@ -224,6 +228,96 @@ def hec(be, graph, A, keys):
     parent[active] = H[active]  # l.14: M(u) = M(H(u)); a vertex mapped before its visit is a root (l.12)
     labels, count = roots_and_labels(be, parent)
     return labels, count, rounds
+
+
+#: Rounds of HEC among the vertices an over-cap coarse vertex let go, after which those still
+#: over stay on their own (each round keeps at least the root of every over-cap coarse vertex).
+CAP_PASSES = 8
+
+
+def capped_hec(be, graph, A, keys, weights, cap):
+    """HEC with no coarse vertex heavier than ``cap`` (the vertex ``weights``, int64), save a
+    single vertex that is. Jet's rule [2]_: a vertex at the cap neither joins nor is joined
+    (Jet: 6× the mean weight). Then each coarse vertex over the cap keeps its members in
+    order of depth in the HEC forest, then of visit, while their total fits (a connected
+    subtree with the root); the rest run HEC among themselves, up to :data:`CAP_PASSES`
+    times, then stay alone. Where no coarse vertex reaches the cap, this is :func:`hec`'s
+    mapping. Returns (labels, count, rounds)."""
+    xp = be.xp
+    n = graph.n
+    light = xp.flatnonzero(weights < cap)
+    if light.size == n:  # the first pass is HEC's own (the same product and visit, no scatter)
+        pending = be.full(n, True, "bool")
+        H = heavy_targets(be, A, keys, n)  # l.5-10: H(u), the heaviest neighbour
+    else:
+        pending = be.vector(light, True, n)
+        H = heavy_targets(be, A, keys, n, mask=pending, among=light)  # H<light> over the light vertices
+    active, rounds = visit_in_order(be, H, keys, pending)  # l.3-5 over the light vertices
+    parent = xp.arange(n, dtype=xp.int64)
+    parent[active] = H[active]  # l.14: M(u) = M(H(u))
+    for passes in range(CAP_PASSES + 1):
+        labels, count = roots_and_labels(be, parent)
+        released = _overflow(be, keys, parent, labels, count, weights, cap)
+        if released.size == 0:
+            return labels, count, rounds
+        parent[released] = released
+        if passes == CAP_PASSES:  # the last ones over stay alone: a tree's root stays, its tail goes
+            labels, count = roots_and_labels(be, parent)
+            return labels, count, rounds
+        pending = be.vector(released, True, n)
+        H = heavy_targets(be, A, keys, n, mask=pending, among=released)  # H<R> over R: HEC among the released
+        active, more = visit_in_order(be, H, keys, pending)
+        parent[active] = H[active]
+        rounds += more
+
+
+def within_cap(be, labels, count, weights, cap):
+    """Whether HEC's mapping is :func:`capped_hec`'s too: no vertex is at the cap (Jet's rule
+    leaves none out) and no coarse vertex is over it."""
+    if bool((weights >= cap).any()):
+        return False
+    total = be.values(be.build(labels, weights, count, dup="plus"))  # w_c = Pᵀ ⊕plus.second w
+    return not bool((total > cap).any())
+
+
+def _overflow(be, keys, parent, labels, count, weights, cap):
+    """The members to let go of the coarse vertices over ``cap``: in each, its members sorted
+    by (depth, key descending), those past the longest prefix that fits (never the root, so
+    a vertex heavier than the cap stays on its own). A prefix by depth holds each member's
+    parent, so what stays is a subtree of the root. Sorted ids."""
+    xp = be.xp
+    total = be.values(be.build(labels, weights, count, dup="plus"))  # w_c = Pᵀ ⊕plus.second w
+    members = xp.flatnonzero(total[labels] > cap)
+    if members.size == 0:
+        return members
+    m = np.int64(members.size)
+    depth = _depths(be, parent)[members]
+    by_key = xp.empty(members.size, xp.int64)  # every sort key below is unique: one order on every device
+    by_key[xp.argsort(keys.values[members])] = xp.arange(m - 1, -1, -1, dtype=xp.int64)  # 0: largest key
+    within = xp.empty(members.size, xp.int64)
+    within[xp.argsort(depth * m + by_key)] = xp.arange(m, dtype=xp.int64)
+    order = members[xp.argsort(labels[members] * m + within)]
+    w = weights[order]
+    upto = xp.cumsum(w)
+    first = xp.ones(order.size, bool)
+    first[1:] = labels[order[1:]] != labels[order[:-1]]
+    base = (upto - w)[xp.flatnonzero(first)]
+    upto -= base[xp.cumsum(first) - 1]  # each coarse vertex's running total
+    return xp.sort(order[(upto > cap) & ~first])
+
+
+def _depths(be, parent):
+    """Each vertex's distance to its root along ``parent``: pointer jumping with the
+    distances summed (``d = d + d(p)``, ``p = p(p)``) until every pointer is a root."""
+    xp = be.xp
+    p = full_vector(be, parent)
+    d = full_vector(be, (parent != xp.arange(parent.size)).astype(xp.int64))
+    while True:
+        q = be.extract(p, be.values(p))  # q = p(p)
+        if not bool((be.values(q) != be.values(p)).any()):
+            return be.values(d)
+        d = be.ewise_add("plus", d, be.extract(d, be.values(p)))  # d = d + d(p)
+        p = q
 
 
 def hec3(be, graph, A, keys):

@@ -121,8 +121,10 @@ def coarse_mapping(A, method="hec", *, seed=0, backend=None):
         return labelled(A, map_vertices(be, graph, method, seed), maps=("labels",))
 
 
-def map_vertices(be, graph, method, seed):
-    """:func:`coarse_mapping` on a canonical graph already on the backend's device."""
+def map_vertices(be, graph, method, seed, cap=None, weights=None):
+    """:func:`coarse_mapping` on a canonical graph already on the backend's device; with a
+    ``cap`` (method ``"hec"`` only), :func:`~gbgraph.algorithms.heavy.capped_hec` over the
+    vertex ``weights`` (int64)."""
     xp = be.xp
     if method in ("mis2", "mis2_basic"):
         agg = aggregate(graph, method, backend=be)
@@ -135,11 +137,16 @@ def map_vertices(be, graph, method, seed):
     fused = be.fused(method)
     if fused is not None:  # backend="native": Algorithm 3 as fused kernels, the verbs' labels and rounds
         labels, count, rounds = fused(graph, seed)
-        return CoarseMapping(labels, count, method, rounds)
+        if cap is None or heavy.within_cap(be, labels, count, weights, cap):  # then capped_hec's own result
+            return CoarseMapping(labels, count, method, rounds)
     weighted = graph.weights is not None and method in WEIGHTED_METHODS
     A = be.adjacency(graph, weighted=weighted)
     alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
-    labels, count, rounds = _ALGORITHMS[method](be, graph, A, heavy.Keys(be, graph, seed, alike))
+    keys = heavy.Keys(be, graph, seed, alike)
+    if cap is not None:
+        labels, count, rounds = heavy.capped_hec(be, graph, A, keys, weights, cap)
+    else:
+        labels, count, rounds = _ALGORITHMS[method](be, graph, A, keys)
     return CoarseMapping(labels, count, method, rounds)
 
 

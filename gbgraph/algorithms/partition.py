@@ -58,6 +58,10 @@ REFINEMENTS = ("fm", "jet", "spectral")
 METHODS = ("recursive", "kway")
 #: Multilevel bisections run by default, each from its own hierarchy; the best is kept.
 TRIES = 3
+#: With HEC coarsening, no coarse vertex stands for more than this fraction of a part's share
+#: of the vertices (n / 2 for a bisection, n / k for ``"kway"``): ``coarsen``'s ``max_weight``.
+#: None: uncapped. docs/partitioning.md has the measurements behind the choice.
+COARSE_CAP = 0.5
 _SEEDS = 2**63
 
 
@@ -213,6 +217,14 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
     TypeError
         as :func:`bisect`, and for a non-integer k.
 
+    Notes
+    -----
+    With HEC coarsening, every hierarchy caps its coarse vertices at :data:`COARSE_CAP`
+    (0.5) of a part's share of the vertices, ``0.5 n / 2`` for a bisection of n vertices
+    and ``0.5 n / k`` for ``"kway"`` (:func:`gbgraph.coarsen`'s ``max_weight``): HEC alone
+    can merge most of a graph into one coarse vertex (c-55: 91%), which no balanced
+    partition of that level can hold.
+
     References
     ----------
     .. [1] G. Karypis and V. Kumar, "A fast and high quality multilevel scheme for
@@ -244,11 +256,11 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
             from .refine_kway import kway_partition
 
             parts, levels = kway_partition(be, graph, vw, k, _Options(coarsening, refine, eps, seed, tries, seconds,
-                                                                      graph.n))
+                                                                      graph.n, COARSE_CAP))
         else:
             ids = be.xp.arange(graph.n, dtype=be.xp.int64)
             pieces, levels = _split(be, graph, vw, k, 0, ids,
-                                    _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n))
+                                    _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n, COARSE_CAP))
             parts = pieces[0]
             for piece in pieces[1:]:
                 parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
@@ -268,6 +280,11 @@ class _Options:
     tries: int
     seconds: dict
     n: int
+    cap: float = None
+
+    def max_weight(self, n, k):
+        """``coarsen``'s cap for a hierarchy of n vertices to cut into k parts (None: none)."""
+        return None if self.cap is None or self.coarsening != "hec" else max(self.cap * n / k, 1.0)
 
 
 def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend):
@@ -395,7 +412,8 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             start = time.perf_counter()
             with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
                 warnings.simplefilter("ignore", CoarseningStallWarning)
-                hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0, backend=be)
+                hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0,
+                                    max_weight=opt.max_weight(graph.n, 2), backend=be)
             # unit weights are coarsen's own: its levels carry their sums already
             weights = [level.vertex_weights for level in hierarchy] if unit else _level_weights(be, hierarchy, vw)
             opt.seconds["coarsen"] += time.perf_counter() - start

@@ -222,7 +222,8 @@ def kway_partition(be, graph, vw, k, opt):
         start = time.perf_counter()
         with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
             warnings.simplefilter("ignore", CoarseningStallWarning)
-            h = coarsen(graph, opt.coarsening, cutoff=max(50, PER_PART * k), seed=seed, backend=be)
+            h = coarsen(graph, opt.coarsening, cutoff=max(50, PER_PART * k), seed=seed,
+                        max_weight=opt.max_weight(graph.n, k), backend=be)
         weights = [level.vertex_weights for level in h] if unit else _level_weights(be, h, vw)
         opt.seconds["coarsen"] += time.perf_counter() - start
         opt.seconds["map"] += sum(level.seconds[0] for level in h.levels[:-1])
@@ -247,7 +248,7 @@ def _initial(be, graph, vw, k, seed, opt):
     steps = math.ceil(math.log2(k)) if k > 1 else 0
     step_eps = (1.0 + opt.eps) ** (1.0 / steps) - 1.0 if steps else opt.eps
     seconds = dict.fromkeys(opt.seconds, 0.0)
-    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n)
+    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, opt.cap)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
     pieces, _ = _split(be, graph, vw, k, 0, ids, inner)
     parts = pieces[0]
