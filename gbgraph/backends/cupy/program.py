@@ -613,7 +613,6 @@ class _Program:
             for k, s in enumerate(tracer.inputs))
         ready = "\n    bool ready = false;  // the round's first phase already ran, in the round before" \
             if self._folded else ""
-        zeroed = "\n".join(f"            counts[{_counter(k)}(r + 2) % 4] = 0;" for k in range(len(tracer.inputs)))
         digest = hashlib.sha1((ops_code + text + ",".join(params)).encode()).hexdigest()[:16]
         name = f"gbgraph_rounds_{digest}"
         source = f"""#include <cooperative_groups.h>
@@ -636,9 +635,7 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
             break;
         }}
         if (r >= stop) break;
-        if (first == 0) {{  // last read in round r - 1, next written in round r + 1
-{zeroed}
-        }}
+        if (first == 0) counts[(r + 2) % 4] = 0;  // last read in round r - 1, next written in round r + 1
 {states}
 {text}
     }}
@@ -649,9 +646,9 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
 
     @staticmethod
     def _phase_lines(p, phase, c):
-        """The C++ of one row of a phase, and the state vectors whose next entries it counts."""
+        """The C++ of one row of a phase, and whether it counts the next worklist."""
         lines = []
-        counted = []
+        counted = False
         for node in phase:
             code = node.emit(c)
             lines += c.take_loads()
@@ -660,16 +657,15 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
             lines.append(code)
             if node.out is not None and node.out.stored:
                 c.store(node.out, lines)
-                if node.out.state is not None:
-                    counted.append(node.out.state)
+                counted |= node.out.state == 0
         return lines, counted
 
     def _phase_source(self, p, phase, fold=""):
         """A phase's loop over the rows; ``fold`` is C++ to run after each row."""
         lines, counted = self._phase_lines(p, phase, _Context(p, self.tracer.values_read))
         inner = "\n".join("            " + line for line in "\n".join(lines + [fold]).splitlines())
-        count = " ".join(f"unsigned mine{k} = 0;" for k in counted)
-        tail = " ".join(f"gbgraph::add_over_block(mine{k}, &counts[{_counter(k)}(r + 1) % 4]);" for k in counted)
+        count = "unsigned mine = 0;" if counted else ""
+        tail = "gbgraph::add_over_block(mine, &counts[(r + 1) % 4]);" if counted else ""
         return f"""        {{  // phase {p}
             {count}
             for (long long i = first; i < n; i += stride) {{
@@ -711,17 +707,16 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
             if not full:
                 args.append(cupy.empty(n, cupy.uint8))
         left = state[0].entry_count()
-        # each state vector's size by round mod 4 (state[0]'s at 0..3), the round reached, stalled
-        host = np.zeros(_COUNTERS + 4 * (len(state) - 1), np.uint64)
+        host = np.zeros(6, np.uint64)  # the worklist's size by round mod 4, the round reached, stalled
         host[first % 4] = left
         counts = cupy.asarray(host)
         grid = kernels.cooperative_blocks(n, self._per_multiprocessor)
-        r, due, sizes = first, first, None  # sizes: the states' entries, once a round has run
+        r, due = first, first
         while True:
             if left == 0 or stop is not None and r >= stop:
                 break
             if check is not None and r >= due:
-                rounds = check(self._state(buffers, r, left, sizes), r)
+                rounds = check(self._state(buffers, r, left), r)
                 if not rounds:
                     break
                 due = r + rounds
@@ -730,27 +725,24 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
                 bound = min(bound, due)
             self._kernel((grid,), (256,), tuple(args) + (counts, np.int64(r), np.int64(bound),
                                                          np.int64(stall or 0), np.int64(first)))
-            host = counts.get()  # the host's one wait: the round reached and the states' sizes
+            host = counts.get()  # the host's one wait: the round reached and the worklist left
             r = int(host[4])
-            sizes = [int(host[_counter_index(k, r)]) for k in range(len(state))]
-            left = sizes[0]
+            left = int(host[r % 4])
             if host[5]:
                 break
-        return self._state(buffers, r, left, sizes), r
+        return self._state(buffers, r, left), r
 
-    def _state(self, buffers, r, left, sizes=None):
+    def _state(self, buffers, r, left):
         """The state vectors after round r - 1 (in the buffers of parity r), as the cupy
         backend's vectors (compacted, counts on the device; ``state[0]`` has ``left``
-        entries, and each its entry of ``sizes`` once a round has run: its buffers hold that
-        many, not n)."""
+        entries)."""
         out = []
         for k, (values, present) in enumerate(buffers):
             if k == 0 and left == 0:
                 out.append(Vector(self.tracer.n, cupy.empty(0, cupy.int64), values[r & 1][:0]))
                 continue
             v = Vector(self.tracer.n, None, values[r & 1])
-            capacity = (left if k == 0 else None) if sizes is None else sizes[k]
-            out.append(Vector(self.tracer.n, *kernels.compact("ne", v, 0, keys=present[r & 1], capacity=capacity)))
+            out.append(Vector(self.tracer.n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
         return tuple(out)
 
 
@@ -842,21 +834,8 @@ class _Context:
             lines.append(f"{self._presence_array(v)}[i] = p{v.id};")
         else:
             lines.append(f"if (p{v.id}) {target}[i] = v{v.id}; {self._presence_array(v)}[i] = p{v.id};")
-        if v.state is not None:  # the next state's entries, counted for the host
-            lines.append(f"mine{v.state} += 1;" if v.full else f"mine{v.state} += p{v.id};")
-
-
-#: The counters before the other state vectors' sizes: state[0]'s four, the round reached, stalled.
-_COUNTERS = 6
-
-
-def _counter(k):
-    """C++ of where state k's size counters begin (``counts[begin + round % 4]``)."""
-    return "" if k == 0 else f"{_COUNTERS + 4 * (k - 1)} + "
-
-
-def _counter_index(k, r):
-    return r % 4 if k == 0 else _COUNTERS + 4 * (k - 1) + r % 4
+        if v.state == 0:
+            lines.append("mine += 1;" if v.full else f"mine += p{v.id};")
 
 
 def _literal(value):

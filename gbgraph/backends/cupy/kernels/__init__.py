@@ -190,16 +190,14 @@ def gather_op(op, v, full_values, out_dtype):
     return out
 
 
-def compact(op, v, thunk, keys=None, with_values=True, capacity=None):
+def compact(op, v, thunk, keys=None, with_values=True):
     """(indices, values or None, device count) of v's entries where ``op(key, thunk)``
     holds, in order; ``keys`` (aligned with v's values) default to v's values. The buffers
-    keep v's capacity, or ``capacity`` entries where the caller knows how many hold; the
-    count stays on the device."""
+    keep v's capacity; the count stays on the device."""
     keys = v.values if keys is None else keys
     tiles = max(1, (v.capacity + _TILE - 1) // _TILE)
-    capacity = v.capacity if capacity is None else capacity
-    indices = cupy.empty(capacity, cupy.int64)
-    values = cupy.empty(capacity, v.dtype) if with_values else None
+    indices = cupy.empty(v.capacity, cupy.int64)
+    values = cupy.empty(v.capacity, v.dtype) if with_values else None
     total = cupy.empty(1, cupy.int64)
     _get("vector.cu", _compaction_name(op, keys.dtype, v.dtype))(
         (min(tiles, _max_blocks()),), (_THREADS,),
