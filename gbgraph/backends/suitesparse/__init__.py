@@ -469,20 +469,26 @@ def _same_pattern(w, value, mask, structure, complement):
 
 def _scatters_into(w, value):
     """Whether ``w<value> = value`` (:func:`_same_pattern`'s case) runs as :func:`_scatter`:
-    ``w`` full and not iso (its own values are written), ``value`` another vector of its
-    size. The wheel spends 3 ms on Laplace3D 100³'s first rounds (``M<wl2> = Mw``, both
-    full) and 4.7 ms on aggregation's root ids (90,041 entries), where the scatter is a pass
-    over the entries."""
-    return w is not value and value.size == w.size and w.ss.format == "full" and not w.ss.is_iso
+    ``w`` full, ``value`` another vector of its size. The wheel spends 3 ms on Laplace3D
+    100³'s first rounds (``M<wl2> = Mw``, both full) and 4.7 ms on aggregation's root ids
+    (90,041 entries into an iso vector), where the scatter is a pass over the entries."""
+    return w is not value and value.size == w.size and w.ss.format == "full"
 
 
 def _scatter(w, value):
-    """``w(i) = value(i)`` at value's entries, on ``w``'s own values (the same dtype)."""
-    with _vector_arrays(w) as (_, into), _vector_arrays(value) as (indices, values):
-        if indices is None:
-            into[:] = values
-        else:
-            into[indices] = values
+    """``w(i) = value(i)`` at value's entries, on ``w``'s own values (the same dtype); an
+    iso ``w`` gets an array of its value first."""
+    parts = w.ss.unpack("full")
+    try:
+        if parts["is_iso"]:
+            parts["values"], parts["is_iso"] = np.full(w.size, parts["values"][0]), False
+        with _vector_arrays(value) as (indices, values):
+            if indices is None:
+                parts["values"][:] = values
+            else:
+                parts["values"][indices] = values
+    finally:
+        w.ss.pack_full(parts["values"], is_iso=parts["is_iso"], take_ownership=True)
 
 
 def _sparse(dtype, size):
