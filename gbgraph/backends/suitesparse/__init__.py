@@ -1,12 +1,17 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`), but for three steps where the wheel is slow and a
-compiled or numpy pass gives the same entries: a vector build with ``plus``, ``times``,
-``first``, ``min`` or ``max`` (a scatter, where GraphBLAS sorts the tuples), a gather from a
-full vector (``extract``), and MIS-2's hashed statuses (:class:`gbgraph.hashing.Packing`'s
-kernel). An algorithm runs GraphBLAS with parallel regions only above
-``threads.PARALLEL_WORK`` (:meth:`SuiteSparseBackend.guard`). A user-defined operator
+oracle, :mod:`gbgraph.backends.base`), but for steps where the wheel is slow and a compiled
+or numpy pass gives the same entries: a vector build with ``plus``, ``times``, ``first``,
+``min`` or ``max`` (a scatter, where GraphBLAS sorts the tuples), a gather from a full
+vector (``extract``), MIS-2's hashed statuses (:class:`gbgraph.hashing.Packing`'s kernel),
+a masked ``min_second`` or ``max_second`` product of integers (the numba backend's pull
+over the mask's rows, where the wheel's masked dot product is 3-10 times slower), a value
+select of an integer or boolean vector (a numpy comparison, where the wheel goes through
+a bitmap), ``w<v> = v`` into a full ``w`` from a full ``v`` or into an iso ``w`` (a copy
+or scatter of the values), and a vector's indices and values (its own arrays, copied).
+An algorithm runs GraphBLAS with parallel regions only above ``threads.PARALLEL_WORK``
+(:meth:`SuiteSparseBackend.guard`). A user-defined operator
 (:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
 objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
 python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
@@ -102,10 +107,13 @@ class SuiteSparseBackend(Backend):
         return indptr.view(np.int64), indices.view(np.int64), values
 
     def indices(self, v):
-        return v.to_coo(values=False)[0].view(np.int64)
+        # the vector's own sorted arrays, copied: GrB_Vector_extractTuples takes several times as long
+        with _vector_arrays(v) as (indices, _):
+            return np.arange(v.size, dtype=np.int64) if indices is None else indices.copy()
 
     def values(self, v):
-        return v.to_coo(indices=False)[1]
+        with _vector_arrays(v) as (_, values):
+            return values.copy()
 
     def guard(self, graph):
         """GraphBLAS' threads only where a call has work for them: while an algorithm runs, a
@@ -311,8 +319,8 @@ class SuiteSparseBackend(Backend):
                 if exact is not None and op in _COMPARISONS and isinstance(u, gb.Vector) and \
                         u.dtype.np_type.kind in "iub":
                     w = _value_selected(op, u, exact)
-                    return w if out is None and mask is None else _store("select", w, _mask(mask, structure, complement),
-                                                                          out, accum, replace)
+                    m = _mask(mask, structure, complement)
+                    return w if out is None and mask is None else _store("select", w, m, out, accum, replace)
                 expr = selector(u, exact) if exact is not None else _compared(op, u, thunk)
         except KeyError as error:
             raise _unsupported("select", op, (u, thunk), error) from None
@@ -469,10 +477,13 @@ def _same_pattern(w, value, mask, structure, complement):
 
 def _scatters_into(w, value):
     """Whether ``w<value> = value`` (:func:`_same_pattern`'s case) runs as :func:`_scatter`:
-    ``w`` full, ``value`` another vector of its size. The wheel spends 3 ms on Laplace3D
-    100³'s first rounds (``M<wl2> = Mw``, both full) and 4.7 ms on aggregation's root ids
-    (90,041 entries into an iso vector), where the scatter is a pass over the entries."""
-    return w is not value and value.size == w.size and w.ss.format == "full"
+    ``w`` full, ``value`` another vector of its size, and either one full (a copy of its
+    values) or ``w`` iso. The wheel spends 3 ms on Laplace3D 100³'s first rounds (``M<wl2>
+    = Mw``, both full) and 4.7 ms on aggregation's root ids (90,041 entries into an iso
+    vector); a sparse ``value`` into a full ``w`` it assigns in place (0.7 ms for 959,218
+    entries, where numpy's scatter takes several)."""
+    return w is not value and value.size == w.size and w.ss.format == "full" and \
+        (value.ss.format == "full" or w.ss.is_iso)
 
 
 def _scatter(w, value):
