@@ -1,9 +1,8 @@
 """The suitesparse backend's own paths around GraphBLAS calls: a build by a compiled scatter,
 an assign whose value has the mask's entries, a product under a mask of every row, MIS-2's
 statuses by their compiled kernel, the chunk GraphBLAS runs an algorithm with, masked
-``min_second``/``max_second`` pulls, value selects, assigns as scatters, and a vector's
-indices and values. Each result is checked against python-graphblas doing the same
-operation itself."""
+``min_second``/``max_second`` pulls and assigns as scatters. Each result is checked against
+python-graphblas doing the same operation itself."""
 
 import graphblas as gb
 import numpy as np
@@ -185,27 +184,6 @@ def test_masked_pull_into_out_keeps_the_rest_of_out():
     assert _entries(out) == _entries(expected)
 
 
-@pytest.mark.parametrize("op", ["valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege"])
-@pytest.mark.parametrize("form", ["full", "sparse", "iso", "bitmap"])
-@pytest.mark.parametrize("dtype", ["int64", "uint64", "int32", "bool"])
-def test_value_select_equals_graphblas_select(op, form, dtype):
-    rng = np.random.default_rng(len(op) + len(form))
-    n = 300
-    values = rng.integers(0, 4, n).astype(dtype)
-    if form == "full":
-        u = _full(values)
-    elif form == "iso":
-        u = gb.Vector.from_scalar(values[0], n)
-    else:
-        idx = np.sort(rng.choice(n, 120, replace=False))
-        u = gb.Vector.from_coo(idx, values[idx], size=n)
-        u.ss.config["sparsity_control"] = [form]
-    thunk = np.asarray(1, dtype)[()]
-    expected = getattr(gb.select, op)(u, thunk).new()
-    w = _be().select(op, u, thunk)
-    assert w.dtype == expected.dtype and _entries(w) == _entries(expected)
-
-
 @pytest.mark.parametrize("form", ["full", "sparse"])
 @pytest.mark.parametrize("iso", [False, True])
 def test_assign_of_a_value_into_a_full_vector_through_itself_equals_graphblas(form, iso):
@@ -218,26 +196,3 @@ def test_assign_of_a_value_into_a_full_vector_through_itself_equals_graphblas(fo
     expected(mask=value.S) << value
     _be().assign(w, value, mask=value)
     assert _entries(w) == _entries(expected) and w.ss.format == "full"
-
-
-@pytest.mark.parametrize("form", ["full", "sparse", "iso", "bitmap", "empty"])
-def test_indices_and_values_are_copies_of_graphblas_tuples(form):
-    rng = np.random.default_rng(2)
-    n = 100
-    if form == "full":
-        u = _full(rng.random(n))
-    elif form == "iso":
-        u = gb.Vector.from_scalar(2.5, n)
-    elif form == "empty":
-        u = gb.Vector(float, n)
-    else:
-        idx = np.sort(rng.choice(n, 40, replace=False))
-        u = gb.Vector.from_coo(idx, rng.random(40), size=n)
-        u.ss.config["sparsity_control"] = [form]
-    expected_indices, expected_values = u.to_coo()
-    indices, values = _be().indices(u), _be().values(u)
-    assert indices.dtype == np.int64 and indices.tolist() == expected_indices.tolist()
-    assert values.dtype == expected_values.dtype and values.tolist() == expected_values.tolist()
-    indices[:] = 0
-    values[:] = 0
-    assert _entries(u) == (expected_indices.tolist(), expected_values.tolist())

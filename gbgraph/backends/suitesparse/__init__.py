@@ -6,10 +6,9 @@ or numpy pass gives the same entries: a vector build with ``plus``, ``times``, `
 ``min`` or ``max`` (a scatter, where GraphBLAS sorts the tuples), a gather from a full
 vector (``extract``), MIS-2's hashed statuses (:class:`gbgraph.hashing.Packing`'s kernel),
 a masked ``min_second`` or ``max_second`` product of integers (the numba backend's pull
-over the mask's rows, where the wheel's masked dot product is 3-10 times slower), a value
-select of an integer or boolean vector (a numpy comparison, where the wheel goes through
-a bitmap), ``w<v> = v`` into a full ``w`` from a full ``v`` or into an iso ``w`` (a copy
-or scatter of the values), and a vector's indices and values (its own arrays, copied).
+over the mask's rows, where the wheel's masked dot product is 3-10 times slower),
+and ``w<v> = v`` into a full ``w`` from a full ``v`` or into an iso ``w`` (a copy or
+scatter of the values).
 An algorithm runs GraphBLAS with parallel regions only above ``threads.PARALLEL_WORK``
 (:meth:`SuiteSparseBackend.guard`). A user-defined operator
 (:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
@@ -107,13 +106,10 @@ class SuiteSparseBackend(Backend):
         return indptr.view(np.int64), indices.view(np.int64), values
 
     def indices(self, v):
-        # the vector's own sorted arrays, copied: GrB_Vector_extractTuples takes several times as long
-        with _vector_arrays(v) as (indices, _):
-            return np.arange(v.size, dtype=np.int64) if indices is None else indices.copy()
+        return v.to_coo(values=False)[0].view(np.int64)
 
     def values(self, v):
-        with _vector_arrays(v) as (_, values):
-            return values.copy()
+        return v.to_coo(indices=False)[1]
 
     def guard(self, graph):
         """GraphBLAS' threads only where a call has work for them: while an algorithm runs, a
@@ -316,11 +312,6 @@ class SuiteSparseBackend(Backend):
                 raise ValueError(f"select: {op} compares values with thunk=, got None")
             else:
                 exact = _thunk(thunk, u)
-                if exact is not None and op in _COMPARISONS and isinstance(u, gb.Vector) and \
-                        u.dtype.np_type.kind in "iub":
-                    w = _value_selected(op, u, exact)
-                    m = _mask(mask, structure, complement)
-                    return w if out is None and mask is None else _store("select", w, m, out, accum, replace)
                 expr = selector(u, exact) if exact is not None else _compared(op, u, thunk)
         except KeyError as error:
             raise _unsupported("select", op, (u, thunk), error) from None
@@ -592,22 +583,6 @@ def _new(expr, mask):
     if isinstance(expr, gb.Matrix):
         return _acyclic(expr.dup(mask=mask))
     return _acyclic(expr.new(mask=mask))
-
-
-#: A value select's comparison, as numpy computes it on integers and booleans (exactly).
-_COMPARISONS = {"valueeq": np.equal, "valuene": np.not_equal, "valuelt": np.less, "valuele": np.less_equal,
-                "valuegt": np.greater, "valuege": np.greater_equal}
-
-
-def _value_selected(op, u, exact):
-    """``select(u op exact)`` of an integer or boolean vector by a numpy pass over its
-    values, ``exact`` of u's dtype. The wheel selects from a full vector by way of a
-    bitmap and converts that to sparse (aggregation's ``select(labels < 0)`` on Laplace3D
-    100³: 14 ms for 10⁶ entries on one thread, 68 ms on two beside other work)."""
-    with _vector_arrays(u) as (indices, values):
-        keep = _COMPARISONS[op](values, exact)
-        positions = np.flatnonzero(keep) if indices is None else indices[keep]
-        return _rebuilt("select", (u.size,), positions, values[keep])
 
 
 def _compared(op, u, thunk):
