@@ -147,7 +147,7 @@ def _mesh_pattern(n=400, seed=5):
     rows = np.repeat(np.arange(n), 5)
     cols = rng.integers(0, n, rows.size)
     A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n)  # duplicates: one entry (iso)
-    A(mask=A.S) << A.T  # symmetric
+    A = A.ewise_add(A.T, gb.binary.any).new()  # symmetric, about 10 entries a row
     empty = rng.choice(n, 10, replace=False)  # rows without entries: no product there
     keep = np.ones(n, bool)
     keep[empty] = False
