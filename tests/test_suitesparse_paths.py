@@ -1,7 +1,8 @@
 """The suitesparse backend's own paths around GraphBLAS calls: a build by a compiled scatter,
 an assign whose value has the mask's entries, a product under a mask of every row, MIS-2's
-statuses by their compiled kernel, and the chunk GraphBLAS runs an algorithm with. Each
-result is checked against python-graphblas doing the same operation itself."""
+statuses by their compiled kernel, the chunk GraphBLAS runs an algorithm with, masked
+``min_second``/``max_second`` pulls and assigns as scatters. Each result is checked against
+python-graphblas doing the same operation itself."""
 
 import graphblas as gb
 import numpy as np
@@ -139,3 +140,59 @@ def test_statuses_in_the_warmup_window_are_numpys_and_the_same(monkeypatch):
     monkeypatch.setattr(_warmup, "compiling", lambda: True)
     monkeypatch.setattr(Packing, "numba", lambda *args: pytest.fail("the statuses kernel ran in the warm-up's window"))
     assert np.array_equal(gg.mis2(A, backend="suitesparse").vertices, expected)
+
+
+def _mesh_pattern(n=400, seed=5):
+    rng = np.random.default_rng(seed)
+    rows = np.repeat(np.arange(n), 5)
+    cols = rng.integers(0, n, rows.size)
+    A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n)  # duplicates: one entry (iso)
+    A = A.ewise_add(A.T, gb.binary.any).new()  # symmetric, about 10 entries a row
+    empty = rng.choice(n, 10, replace=False)  # rows without entries: no product there
+    keep = np.ones(n, bool)
+    keep[empty] = False
+    r, c, _ = A.to_coo()
+    return gb.Matrix.from_coo(r[keep[r]], c[keep[r]], True, nrows=n, ncols=n)
+
+
+@pytest.mark.parametrize("semiring", ["min_second", "max_second"])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint64", "uint32"])
+@pytest.mark.parametrize("fraction", [0.02, 0.5, 0.97])
+def test_masked_pull_of_integers_equals_graphblas(semiring, dtype, fraction):
+    rng = np.random.default_rng(int(fraction * 100) + len(dtype))
+    A = _mesh_pattern()
+    n = A.nrows
+    u = _full(rng.integers(0, 2**31 - 1, n).astype(dtype))
+    mask = _be().vector(np.sort(rng.choice(n, int(fraction * n), replace=False)), True, n)
+    expected = gb.Vector(u.dtype, n)
+    expected(mask=mask.S) << A.mxv(u, getattr(gb.semiring, semiring))
+    w = _be().mxv(semiring, A, u, mask=mask)
+    assert w.dtype == expected.dtype and _entries(w) == _entries(expected)
+    assert w.ss.format == "sparse" and mask.nvals == int(fraction * n)  # the mask keeps its entries
+
+
+def test_masked_pull_into_out_keeps_the_rest_of_out():
+    rng = np.random.default_rng(11)
+    A = _mesh_pattern()
+    n = A.nrows
+    u = _full(rng.integers(-50, 50, n).astype(np.int64))
+    mask = _be().vector(np.arange(0, n, 3), True, n)
+    out = _full(np.full(n, 99, np.int64))
+    expected = out.dup()
+    expected(mask=mask.S) << A.mxv(u, gb.semiring.max_second)
+    _be().mxv("max_second", A, u, mask=mask, out=out)
+    assert _entries(out) == _entries(expected)
+
+
+@pytest.mark.parametrize("form", ["full", "sparse"])
+@pytest.mark.parametrize("iso", [False, True])
+def test_assign_of_a_value_into_a_full_vector_through_itself_equals_graphblas(form, iso):
+    rng = np.random.default_rng(7)
+    n = 200
+    w = gb.Vector.from_scalar(np.int64(5), n) if iso else _full(rng.integers(0, 9, n))
+    idx = np.arange(n) if form == "full" else np.sort(rng.choice(n, 60, replace=False))
+    value = _be().vector(idx, rng.integers(10, 20, idx.size), n)
+    expected = w.dup()
+    expected(mask=value.S) << value
+    _be().assign(w, value, mask=value)
+    assert _entries(w) == _entries(expected) and w.ss.format == "full"

@@ -1,12 +1,16 @@
 """The ``suitesparse`` backend: python-graphblas over SuiteSparse:GraphBLAS, on the CPU.
 
 Each verb is one python-graphblas call, typed as python-graphblas types it (the protocol's
-oracle, :mod:`gbgraph.backends.base`), but for three steps where the wheel is slow and a
-compiled or numpy pass gives the same entries: a vector build with ``plus``, ``times``,
-``first``, ``min`` or ``max`` (a scatter, where GraphBLAS sorts the tuples), a gather from a
-full vector (``extract``), and MIS-2's hashed statuses (:class:`gbgraph.hashing.Packing`'s
-kernel). An algorithm runs GraphBLAS with parallel regions only above
-``threads.PARALLEL_WORK`` (:meth:`SuiteSparseBackend.guard`). A user-defined operator
+oracle, :mod:`gbgraph.backends.base`), but for steps where the wheel is slow and a compiled
+or numpy pass gives the same entries: a vector build with ``plus``, ``times``, ``first``,
+``min`` or ``max`` (a scatter, where GraphBLAS sorts the tuples), a gather from a full
+vector (``extract``), MIS-2's hashed statuses (:class:`gbgraph.hashing.Packing`'s kernel),
+a masked ``min_second`` or ``max_second`` product of integers (the numba backend's pull
+over the mask's rows, where the wheel's masked dot product is 3-10 times slower),
+and ``w<v> = v`` into a full ``w`` from a full ``v`` or into an iso ``w`` (a copy or
+scatter of the values).
+An algorithm runs GraphBLAS with parallel regions only above ``threads.PARALLEL_WORK``
+(:meth:`SuiteSparseBackend.guard`). A user-defined operator
 (:mod:`gbgraph.backends.operators`) runs in the numba backend's generated kernels on the
 objects' arrays (a matrix's CSR unpacked and packed back, without a copy), not as a
 python-graphblas UDF: so both CPU backends give the same values and dtypes, and a second
@@ -177,6 +181,10 @@ class SuiteSparseBackend(Backend):
             expr = (A.T if transpose else A).mxv(u, _op(_SEMIRING, semiring))
         except KeyError as error:
             raise _unsupported("mxv", semiring, (A, u), error) from None
+        if not transpose and accum is None and not replace and _pulls_listed(semiring, expr, u, mask, structure,
+                                                                             complement):
+            w = _pulled_rows(semiring, A, u, mask)
+            return w if out is None else _store("mxv", w, _mask(mask, structure, complement), out, None, False)
         if accum is not None or replace:
             return _store("mxv", expr, _mask(mask, structure, complement), out, accum, replace)
         m = _mask(mask, structure, complement)
@@ -365,6 +373,9 @@ class SuiteSparseBackend(Backend):
         m = _mask(mask, structure, complement)
         if accum is None:
             if _same_pattern(w, value, mask, structure, complement):
+                if not replace and _scatters_into(w, value):
+                    _scatter(w, value)
+                    return w
                 m = value.S  # w<value> = value: in place where w is full, no bitmap (the same entries)
             w(mask=m, replace=replace) << value
             return w
@@ -432,13 +443,16 @@ def _gathered(u, indices):
 
 def _same_pattern(w, value, mask, structure, complement):
     """Whether ``w<mask> = value`` assigns into a full ``w`` from a vector with exactly the
-    mask's entries (MIS-2's ``M<wl2> = A ⊕min.second T``): then ``value`` is the same mask,
-    which SuiteSparse assigns in place, where another mask sends the full vector through the
-    wheel's generic bitmap assign (Laplace3D 100³: 0.3 against 1.5-3 ms a call)."""
-    if mask is None or mask is value or not structure or complement or not isinstance(value, gb.Vector) or \
+    mask's entries (MIS-2's ``M<wl2> = A ⊕min.second T``, ``T<y> = y``): then ``value`` is
+    the same mask, which SuiteSparse assigns in place, where another mask sends the full
+    vector through the wheel's generic bitmap assign (Laplace3D 100³: 0.3 against 1.5-3 ms
+    a call)."""
+    if mask is None or not structure or complement or not isinstance(value, gb.Vector) or \
             not isinstance(w, gb.Vector) or value.nvals != mask.nvals or w.dtype != value.dtype or \
             w.nvals != w.size or mask.size != value.size:
         return False
+    if mask is value:
+        return True
     if value.ss.format != "sparse" or mask.ss.format != "sparse":
         return False
     parts = value.ss.unpack(sort=True)
@@ -450,6 +464,33 @@ def _same_pattern(w, value, mask, structure, complement):
             mask.ss.pack_any(**mask_parts, take_ownership=True)
     finally:
         value.ss.pack_any(**parts, take_ownership=True)
+
+
+def _scatters_into(w, value):
+    """Whether ``w<value> = value`` (:func:`_same_pattern`'s case) runs as :func:`_scatter`:
+    ``w`` full, ``value`` another vector of its size, and either one full (a copy of its
+    values) or ``w`` iso. The wheel spends 3 ms on Laplace3D 100³'s first rounds (``M<wl2>
+    = Mw``, both full) and 4.7 ms on aggregation's root ids (90,041 entries into an iso
+    vector); a sparse ``value`` into a full ``w`` it assigns in place (0.7 ms for 959,218
+    entries, where numpy's scatter takes several)."""
+    return w is not value and value.size == w.size and w.ss.format == "full" and \
+        (value.ss.format == "full" or w.ss.is_iso)
+
+
+def _scatter(w, value):
+    """``w(i) = value(i)`` at value's entries, on ``w``'s own values (the same dtype); an
+    iso ``w`` gets an array of its value first."""
+    parts = w.ss.unpack("full")
+    try:
+        if parts["is_iso"]:
+            parts["values"], parts["is_iso"] = np.full(w.size, parts["values"][0]), False
+        with _vector_arrays(value) as (indices, values):
+            if indices is None:
+                parts["values"][:] = values
+            else:
+                parts["values"][indices] = values
+    finally:
+        w.ss.pack_full(parts["values"], is_iso=parts["is_iso"], take_ownership=True)
 
 
 def _sparse(dtype, size):
@@ -477,6 +518,43 @@ def _pulls_from_sparse(u, mask, complement):
     if not (mask is None or complement or 256 * mask.nvals >= u.size):
         return False
     return u.nvals < u.size and u.ss.format == "sparse"
+
+
+def _pulls_listed(semiring, expr, u, mask, structure, complement):
+    """Whether ``w<mask> = A ⊕min.second u`` (or ``⊕max``) runs as :func:`_pulled_rows`:
+    integers, u full and of the result's type, and a structural mask of some rows. The
+    wheel's masked dot product (dot3) costs 3-10 times the compiled pull over the same rows
+    (Laplace3D 100³, 72% of the rows: 16 ms against 2.7; 7%: 8 ms against 0.9), where MIS-2
+    spends its rounds (``M<wl2> = A ⊕min.second T``); without a mask, or with every row,
+    the wheel's own product (dot2) is as fast. min and max of integers give the same
+    entries in any order of the terms."""
+    if mask is None or not structure or complement or not isinstance(semiring, str) or \
+            semiring not in _LISTED_PULLS or expr.dtype != u.dtype or u.dtype.np_type.kind not in "iu":
+        return False
+    return mask.size == expr.size and 0 < mask.nvals < mask.size and u.ss.format == "full"
+
+
+#: The semirings :func:`_pulled_rows` computes: a monoid whose result is one of its terms,
+#: and a multiply that reads only u.
+_LISTED_PULLS = ("min_second", "max_second")
+
+
+def _pulled_rows(semiring, A, u, mask):
+    """``A ⊕.second u`` at the rows of ``mask`` (its structure), by the numba backend's pull
+    kernel on the objects' own arrays: A's CSR and u's values unpacked and packed back, the
+    mask's indices read in place."""
+    with contextlib.ExitStack() as stack:
+        unpacked = _Unpacked(stack)
+        rows, _ = unpacked(mask)
+        _, dense = unpacked(u)
+        indptr, cols, _ = stack.enter_context(_csr(A, False))
+        values = np.empty(rows.size, dense.dtype)
+        found = np.empty(rows.size, bool)
+        products.pull_second(indptr, cols, dense, np.empty(0, bool), False, rows, False,
+                             products.MONOIDS[semiring.partition("_")[0]], False, values, found)
+        if found.all():  # the mask's indices, copied as they are packed
+            return _rebuilt("mxv", (A.nrows,), rows, values)
+        return _rebuilt("mxv", (A.nrows,), *sets.flagged(found, rows, True, values))
 
 
 def _mostly_present(u):
