@@ -131,14 +131,17 @@ def test_extract_of_a_sparse_vector_keeps_absent_entries_absent():
 
 
 def test_statuses_in_the_warmup_window_are_numpys_and_the_same(monkeypatch):
-    """While the warm-up compiles, suitesparse's MIS-2 hashes its statuses with numpy, not
-    their kernel: the same set as the numba backend's, and the kernel is not called."""
+    """While the warm-up compiles, suitesparse's MIS-2 hashes its statuses with numpy and
+    runs its masked pulls as GraphBLAS products, not their kernels: the same set as the
+    numba backend's, and neither kernel is called."""
     from gbgraph import _warmup
+    from gbgraph.backends.numba.kernels import products
 
     A = gg.generators.laplace3d(7)
     expected = gg.mis2(A, backend="numba").vertices
     monkeypatch.setattr(_warmup, "compiling", lambda: True)
     monkeypatch.setattr(Packing, "numba", lambda *args: pytest.fail("the statuses kernel ran in the warm-up's window"))
+    monkeypatch.setattr(products, "pull_second", lambda *args: pytest.fail("the pull kernel ran in the warm-up's window"))
     assert np.array_equal(gg.mis2(A, backend="suitesparse").vertices, expected)
 
 

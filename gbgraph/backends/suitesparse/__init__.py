@@ -527,9 +527,11 @@ def _pulls_listed(semiring, expr, u, mask, structure, complement):
     (Laplace3D 100³, 72% of the rows: 16 ms against 2.7; 7%: 8 ms against 0.9), where MIS-2
     spends its rounds (``M<wl2> = A ⊕min.second T``); without a mask, or with every row,
     the wheel's own product (dot2) is as fast. min and max of integers give the same
-    entries in any order of the terms."""
+    entries in any order of the terms. Not while the warm-up compiles (:func:`gbgraph._warmup.
+    compiling`): the pull kernel would be compiled in a newcomer's foreground."""
     if mask is None or not structure or complement or not isinstance(semiring, str) or \
-            semiring not in _LISTED_PULLS or expr.dtype != u.dtype or u.dtype.np_type.kind not in "iu":
+            semiring not in _LISTED_PULLS or expr.dtype != u.dtype or u.dtype.np_type.kind not in "iu" or \
+            _warmup.compiling():
         return False
     return mask.size == expr.size and 0 < mask.nvals < mask.size and u.ss.format == "full"
 
