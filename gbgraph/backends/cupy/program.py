@@ -16,7 +16,14 @@ launching it, and generates CUDA C++ for the recorded program (:class:`_Program`
 - the loop over the rounds is in the kernel: the last phase counts the next worklist
   (``state[0]``) into one of four counters, and every thread reads it after the round's
   barrier, and with it the count before (``iterate``'s ``stall`` test). The host reads the
-  counter and the round number once, when the kernel returns.
+  counter and the round number once, when the kernel returns;
+- a first phase that reads only its own row and writes only at the next worklist's rows
+  (MIS-2's refresh of the statuses) runs at the end of the round before, for the next
+  round, where that round is sure to run (:meth:`_Program._foldable`): one pass over the
+  rows and one barrier less a round;
+- matrices are read with int32 row pointers where their entries' positions fit, and the
+  kernel is compiled for 8 blocks a multiprocessor unless that spills registers
+  (:func:`_compiled`).
 
 Each phase reads only what earlier phases (or rounds) wrote, and each row's verbs run in the
 step's order on that row, so the results are those of the verbs, bit for bit, whatever the
