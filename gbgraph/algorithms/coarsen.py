@@ -21,6 +21,7 @@ from .._labels import labelled, node_values
 from ..errors import GBGraphError
 from ..graph import (SYMMETRIC_VALUES, Graph, array_module, as_graph, check_symmetric_values, check_weights_option,
                      choose_weights, csr_on_device, to_container)
+from .heavy import coarse_weights
 from .mapping import BAD_WEIGHTS, WEIGHTED_METHODS, coarse_mapping, map_vertices
 from .mapping import METHODS as MAPPINGS
 
@@ -657,7 +658,7 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         with be.guard(graph):
             coarse = _coarse_level(be, graph, mapping.labels, mapping.n_coarse, construction)  # l.5
         levels.append(Level(graph, mapping.labels, vertex_weights, (mapped - start, time.perf_counter() - mapped)))
-        vertex_weights = _coarse_weights(be, mapping.labels, vertex_weights, mapping.n_coarse)
+        vertex_weights = coarse_weights(be, mapping.labels, vertex_weights, mapping.n_coarse)
         _carry_checks(graph, coarse, bounded)
         graph = coarse
         _progress.report("level", level=len(levels), n=graph.n)
@@ -700,10 +701,3 @@ def _carry_checks(fine, coarse, bounded):
             coarse.cached(key, lambda: 0)
     if (fine.known(SYMMETRIC_VALUES) or (None,))[0] == 0:
         coarse.cached(SYMMETRIC_VALUES, lambda: (0, None, None))
-
-
-def _coarse_weights(be, labels, weights, k):
-    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex, the vector of
-    size k built from the tuples (labels(i), w(i)) with their duplicates summed (every coarse
-    vertex has a member, so it is full)."""
-    return be.values(be.build(labels, weights, k, dup="plus"))  # w_c(labels(i)) += w(i)

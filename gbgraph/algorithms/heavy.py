@@ -23,8 +23,8 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..hashing import Packing
 
-__all__ = ["hec", "capped_hec", "within_cap", "hec3", "Keys", "full_vector", "heavy_targets", "visit_in_order",
-           "roots_and_labels", "HEAVIEST", "VISIT"]
+__all__ = ["hec", "capped_hec", "within_cap", "coarse_weights", "hec3", "Keys", "full_vector", "heavy_targets",
+           "visit_in_order", "roots_and_labels", "HEAVIEST", "VISIT"]
 
 
 class Keys:
@@ -276,8 +276,14 @@ def within_cap(be, labels, count, weights, cap):
     leaves none out) and no coarse vertex is over it."""
     if bool((weights >= cap).any()):
         return False
-    total = be.values(be.build(labels, weights, count, dup="plus"))  # w_c = Pᵀ ⊕plus.second w
-    return not bool((total > cap).any())
+    return not bool((coarse_weights(be, labels, weights, count) > cap).any())
+
+
+def coarse_weights(be, labels, weights, k):
+    """``w_c = Pᵀ ⊕plus.second w``: the input vertices of each coarse vertex, the vector of
+    size k built from the tuples (labels(i), w(i)) with their duplicates summed (every coarse
+    vertex has a member, so it is full)."""
+    return be.values(be.build(labels, weights, k, dup="plus"))  # w_c(labels(i)) += w(i)
 
 
 def _overflow(be, keys, parent, labels, count, weights, cap):
@@ -286,8 +292,7 @@ def _overflow(be, keys, parent, labels, count, weights, cap):
     a vertex heavier than the cap stays on its own). A prefix by depth holds each member's
     parent, so what stays is a subtree of the root. Sorted ids."""
     xp = be.xp
-    total = be.values(be.build(labels, weights, count, dup="plus"))  # w_c = Pᵀ ⊕plus.second w
-    members = xp.flatnonzero(total[labels] > cap)
+    members = xp.flatnonzero(coarse_weights(be, labels, weights, count)[labels] > cap)
     if members.size == 0:
         return members
     m = np.int64(members.size)
