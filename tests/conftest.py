@@ -85,3 +85,14 @@ def backend_params():
     gpu = [pytest.mark.gpu, pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")]
     return [pytest.param("numba", id="numba"), pytest.param("suitesparse", id="suitesparse"),
             pytest.param("cupy", id="cupy", marks=gpu)]
+
+
+@pytest.fixture(autouse=True)
+def _gpu_levels_stay_on_the_gpu(request, monkeypatch):
+    """GPU tests compare the cupy backend with the CPU ones: hierarchies stay on the GPU to
+    their last level (:data:`gbgraph.algorithms.coarsen.HOST_LEVEL_ENTRIES`), unless a test
+    is marked ``host_levels``."""
+    if request.node.get_closest_marker("gpu") and not request.node.get_closest_marker("host_levels"):
+        from gbgraph.algorithms import coarsen
+
+        monkeypatch.setattr(coarsen, "HOST_LEVEL_ENTRIES", -1)

@@ -252,6 +252,38 @@ def test_coarsen():
             np.testing.assert_array_equal(_host(b.labels), a.labels)
 
 
+@pytest.mark.host_levels
+@pytest.mark.parametrize("method, options", [("mis2", {}), ("hec", {}), ("hec", {"max_weight": 40})])
+def test_small_levels_on_the_host_give_the_gpu_hierarchy(method, options, monkeypatch):
+    import cupy
+
+    from gbgraph.algorithms import coarsen
+
+    monkeypatch.setenv("GBGRAPH_WARMUP", "0")  # numba's kernels compile in this process: the host takes small levels
+    moved = []
+    monkeypatch.setattr(coarsen, "_on_host", lambda graph, move=coarsen._on_host: moved.append(graph.nnz) or move(graph))
+    A, threshold = laplace3d(30), coarsen.HOST_LEVEL_ENTRIES  # 156,600 entries: level 0 stays on the GPU
+    hybrid = gg.coarsen(cupyx_matrix(A), method, **options)
+    monkeypatch.setattr(coarsen, "HOST_LEVEL_ENTRIES", -1)
+    gpu_result = gg.coarsen(cupyx_matrix(A), method, **options)
+    cpu = gg.coarsen(A, method, backend="numba", **options)
+    assert len(moved) == 1 and A.nnz > threshold >= moved[0] > 0
+    assert len(hybrid) == len(gpu_result) == len(cpu)
+    for level, (h, g, c) in enumerate(zip(hybrid, gpu_result, cpu)):
+        assert h.graph.container == "cupyx"
+        for name in ("indptr", "indices", "weights") if level else ():  # level 0: the input
+            x, y = getattr(h.graph, name), getattr(g.graph, name)
+            assert isinstance(x, cupy.ndarray), name
+            np.testing.assert_array_equal(x.get(), y.get(), err_msg=name)
+            np.testing.assert_array_equal(x.get(), getattr(c.graph, name), err_msg=name)
+        for x, y, z in ((h.labels, g.labels, c.labels), (h.vertex_weights, g.vertex_weights, c.vertex_weights)):
+            assert (x is None) == (y is None) == (z is None)
+            if x is not None:
+                assert isinstance(x, cupy.ndarray)
+                np.testing.assert_array_equal(x.get(), y.get())
+                np.testing.assert_array_equal(x.get(), z)
+
+
 @pytest.mark.parametrize("length", [1, 2, 7, 8, 9, 127, 128, 129, 130, 1000, 4099, 100_003])
 def test_reduceat_sum_adds_in_numpys_order(length):
     # segments longer than 128 are split as numpy's pairwise summation splits them (a kernel

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .. import _progress, backends
+from .. import _progress, _warmup, backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
 from ..errors import GBGraphError
@@ -199,7 +199,11 @@ def _unit_weights(graph):
         w = graph.weights
         return w is not None and w.dtype == np.float64 and bool((w == 1).all())
 
-    return graph.cached(("coarsen", "unit weights"), check)
+    return graph.cached(_UNIT, check)
+
+
+#: The Graph cache key of :func:`_unit_weights`' answer (a coarse level records False).
+_UNIT = ("coarsen", "unit weights")
 
 
 def _pattern(be, graph):
@@ -224,6 +228,7 @@ def _coarse_level(be, graph, labels, k, method):
     index_dtype = np.int32 if max(k, indices.size) < 2**31 else np.int64
     coarse = Graph(k, indptr.astype(np.int64, copy=False), indices.astype(index_dtype, copy=False),
                    values.astype(np.float64, copy=False), container="scipy.csr_array" if be.xp is np else "cupyx")
+    coarse.cached(_UNIT, lambda: False)  # counts or sums: where all are 1.0, summing them gives the counts anyway
     if method != "spgemm" and _one_sided(graph):  # S + Sᵀ: each coarse edge's two weights are one sum
         coarse.cached(_ASYMMETRIC, lambda: 0)
     if graph.known(_EXACT):  # exact sums of symmetric weights: symmetric, exact sums again
@@ -311,7 +316,7 @@ def _skewed_and_symmetric(graph):
     construction's ``S(a, b) + S(b, a)`` and the two-sided one's sum of the same weights in
     row-major order are the same number, and the two-sided one, without a transpose and a
     merge of S, is the faster on the CPU (coAuthorsDBLP's first HEC level: 41 -> 30 ms)."""
-    if graph.n == 0 or graph.nnz == 0:
+    if graph.n == 0 or graph.nnz == 0 or graph.known(_EXACT):
         return False
     degree = np.diff(graph.indptr) if isinstance(graph.indptr, np.ndarray) else graph.indptr[1:] - graph.indptr[:-1]
     if float(degree.max()) <= SKEWED * graph.nnz / graph.n:
@@ -638,10 +643,14 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     levels, stopped = [], "cutoff"
     bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
     _progress.report("hierarchy", n=graph.n)
+    host, moved, device = _host_backend(be), None, None
     while graph.n > cutoff:  # l.2
         if max_levels is not None and len(levels) + 1 >= max_levels:
             stopped = "max_levels"
             break
+        if host is not None and moved is None and graph.nnz <= HOST_LEVEL_ENTRIES:  # the small levels: on the host
+            moved, device = len(levels), (be.xp, graph)
+            be, graph, vertex_weights = host, _on_host(graph), vertex_weights.get()
         start = time.perf_counter()
         if max_weight is None:
             mapping = coarse_mapping(graph, method, seed=seed, backend=be)  # l.4
@@ -663,9 +672,59 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
         graph = coarse
         _progress.report("level", level=len(levels), n=graph.n)
     levels.append(Level(graph, None, vertex_weights))
+    if moved is not None:  # back where the input lives
+        levels[moved:] = _on_device(levels[moved:], *device)
     if levels[0].labels is not None:  # the input's own vertices: nodes for networkx input
         levels[0] = labelled(A, levels[0], maps=("labels",))
     return Hierarchy(levels, method, stopped)
+
+
+#: A hierarchy on the cupy backend moves to the host once a level has at most this many
+#: stored entries (:func:`_host_backend`).
+HOST_LEVEL_ENTRIES = 1 << 16
+
+#: The checks a level records instead of computing (:func:`_carry_checks`, :func:`_coarse_level`),
+#: which a level moved to the host keeps.
+_RECORDED = (_NONFINITE, BAD_WEIGHTS, SYMMETRIC_VALUES, _ASYMMETRIC, _EXACT)
+
+
+def _host_backend(be):
+    """The backend that takes a GPU hierarchy's small levels, or None.
+
+    On the cupy backend a level costs about the same whatever its size: 2.8-3.0 ms for each
+    of the HEC levels of Laplace3D 100³ (8 levels, from 10⁶ vertices down to 64; H100, each
+    step synchronised), 5.2-5.6 ms for each MIS-2 aggregation level, nearly all of it
+    launches and host waits (``results/session-9/gpu``). numba's kernels take a level of
+    a few thousand vertices in a fraction of that, and every backend gives the same
+    result, so :func:`coarsen` moves a hierarchy to the host once a level has at most
+    :data:`HOST_LEVEL_ENTRIES` entries and returns its levels to the device at the end. Only
+    where numba's kernels are ready (compiled and cached by the warm-up, or the warm-up is
+    off, :func:`gbgraph._warmup.default_cpu_backend`), so that a GPU call compiles nothing
+    for the host.
+    """
+    if be.name != "cupy" or _warmup.default_cpu_backend() != "numba":
+        return None
+    return backends.backend("numba")
+
+
+def _on_host(graph):
+    """A GPU level's graph in host memory, with the checks it records."""
+    host = Graph(graph.n, graph.indptr.get(), graph.indices.get(), None if graph.weights is None else graph.weights.get())
+    for key in _RECORDED:
+        if graph.known(key) is not None:
+            host.cached(key, lambda value=graph.known(key): value)
+    return host
+
+
+def _on_device(levels, xp, first):
+    """Host levels on the device again, the first one as the graph it was moved from."""
+    def move(x):
+        return None if x is None else xp.asarray(x)
+
+    graphs = [first] + [Graph(level.n, move(level.graph.indptr), move(level.graph.indices), move(level.graph.weights),
+                              first.container) for level in levels[1:]]
+    return [Level(graph, move(level.labels), move(level.vertex_weights), level.seconds)
+            for graph, level in zip(graphs, levels)]
 
 
 def _check_max_weight(max_weight, method):
