@@ -227,7 +227,7 @@ def _coarse_level(be, graph, labels, k, method):
     indptr, indices, values = _coarse_arrays(be, graph, labels, k, method, None)
     index_dtype = np.int32 if max(k, indices.size) < 2**31 else np.int64
     coarse = Graph(k, indptr.astype(np.int64, copy=False), indices.astype(index_dtype, copy=False),
-                   values.astype(np.float64, copy=False), container="scipy.csr_array" if be.xp is np else "cupyx")
+                   values.astype(np.float64, copy=False), container=_container(be.xp))
     coarse.cached(_UNIT, lambda: False)  # counts or sums: where all are 1.0, summing them gives the counts anyway
     if method != "spgemm" and _one_sided(graph):  # S + Sᵀ: each coarse edge's two weights are one sum
         coarse.cached(_ASYMMETRIC, lambda: 0)
@@ -235,6 +235,11 @@ def _coarse_level(be, graph, labels, k, method):
         coarse.cached(_ASYMMETRIC, lambda: 0)
         coarse.cached(_EXACT, lambda: True)
     return coarse
+
+
+def _container(xp):
+    """What a coarse level's graph is, as :func:`as_graph` would say of its CSR."""
+    return "scipy.csr_array" if xp is np else "cupyx"
 
 
 #: The Graph cache key of :func:`_check_finite`'s count (coarse levels inherit a zero).
@@ -722,7 +727,7 @@ def _on_device(levels, xp, first):
         return None if x is None else xp.asarray(x)
 
     graphs = [first] + [Graph(level.n, move(level.graph.indptr), move(level.graph.indices), move(level.graph.weights),
-                              first.container) for level in levels[1:]]
+                              _container(xp)) for level in levels[1:]]
     return [Level(graph, move(level.labels), move(level.vertex_weights), level.seconds)
             for graph, level in zip(graphs, levels)]
 
