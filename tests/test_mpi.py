@@ -88,8 +88,11 @@ def assert_identical(name, A, mpi_input=None):
     expected = ALGORITHMS[name](A, "suitesparse")
     if mpi_input is None:
         got = ALGORITHMS[name](A, MPI_BACKEND)
+    elif BLOCKS == "cupy" and COMM.Get_size() == 1:
+        pytest.skip("mpi-cupy on one rank is the cupy backend, which refuses a DistributedGraph (host memory)")
     else:  # a split graph names its backend itself, with suitesparse blocks
         got = ALGORITHMS[name](mpi_input, None if BLOCKS == "suitesparse" else MPIBackend(local=BLOCKS))
+    got = _host(got)  # mpi-cupy on one rank: the cupy backend's arrays, on the GPU
     digests = COMM.allgather(hashlib.sha256(np.ascontiguousarray(got).tobytes()).hexdigest())
     assert len(set(digests)) == 1, f"{name}: the ranks hold different results"
     np.testing.assert_array_equal(got, expected, err_msg=f"{name} on {COMM.Get_size()} ranks")
@@ -233,6 +236,35 @@ def test_allgatherv_sends_int64_as_int32_only_where_every_value_fits(wide):
     assert ex.traffic.bytes == width * len(mine) * (p - 1)
 
 
+def test_one_rank_backend_runs_the_local_backends_verbs_under_its_own_name():
+    from gbgraph.backends.mpi.alone import OneRankBackend
+    from gbgraph.backends.mpi.local import local_backend
+
+    be = OneRankBackend(MPI.COMM_SELF, local_backend("suitesparse"))
+    A = abs(laplace3d(9, 8, 7))
+    for name in ("mis2", "aggregate", "greedy"):
+        np.testing.assert_array_equal(ALGORITHMS[name](A, be), ALGORITHMS[name](A, "suitesparse"), err_msg=name)
+    assert be.xp is np and be.block(7) == (0, 7) and be.traffic.bytes == 0
+    with pytest.raises(NotImplementedError, match="^mpi-suitesparse: "):  # the blocks' error, named for this backend
+        be.reduce(be.vector(np.arange(3), np.ones(3), 5), "bor")
+
+
+@pytest.mark.gpu
+def test_mpi_cupy_on_one_rank_is_the_cupy_backend():
+    pytest.importorskip("cupy")
+    from conftest import gpu_available
+
+    if not gpu_available():
+        pytest.skip("needs CuPy and an NVIDIA GPU")
+    import cupy
+
+    be = MPIBackend(MPI.COMM_SELF, local="cupy")
+    assert be.name == "mpi-cupy" and be.xp is cupy
+    A = abs(laplace3d(9, 8, 7))
+    for name in ("mis2", "aggregate"):
+        np.testing.assert_array_equal(_host(ALGORITHMS[name](A, be)), ALGORITHMS[name](A, "suitesparse"), err_msg=name)
+
+
 def test_backend_rejects_what_is_not_a_communicator_or_a_block_backend():
     with pytest.raises(TypeError, match="intracommunicator, got str"):
         MPIBackend("world")
@@ -244,7 +276,10 @@ def test_graph_of_another_communicator_is_refused():
     if COMM.Get_size() == 1:
         pytest.skip("needs two ranks or more: COMM_SELF is COMM_WORLD")
     G = distributed.scatter(laplace3d(4) if RANK == 0 else None, COMM)
-    with pytest.raises(ValueError, match="split over another communicator"):
+    # on COMM_SELF, mpi-cupy is the cupy backend (alone.py), which takes no graph in host memory
+    error, message = (ValueError, "split over another communicator") if BLOCKS == "suitesparse" else \
+        (TypeError, "lives in host memory")
+    with pytest.raises(error, match=message):
         gg.mis2(G, backend=MPIBackend(MPI.COMM_SELF, local=BLOCKS))
 
 
@@ -262,8 +297,8 @@ def _host(x):
 
 
 def _same(ss, be, x, y):
-    np.testing.assert_array_equal(be.indices(y), _host(ss.indices(x)))
-    np.testing.assert_array_equal(be.values(y), _host(ss.values(x)))
+    np.testing.assert_array_equal(_host(be.indices(y)), _host(ss.indices(x)))
+    np.testing.assert_array_equal(_host(be.values(y)), _host(ss.values(x)))
 
 
 @pytest.mark.parametrize("semiring", ["min_second", "plus_pair", "any_pair", "max_secondi", "bor_second"])

@@ -69,7 +69,10 @@ Results equal the ``suitesparse`` backend's bit for bit on any number of ranks: 
 the same GraphBLAS operations on the same rows, and partial results are combined in rank
 order. With ``cupy`` blocks the protocol's arrays are still numpy arrays, identical on
 every rank; the blocks stay on the GPU, and a product's exchange copies to the host only
-the entries it sends and receives (:mod:`.local`).
+the entries it sends and receives (:mod:`.local`). On a communicator of one rank,
+``MPIBackend(comm, local="cupy")`` is a :class:`~.alone.OneRankBackend`: the ``cupy``
+backend's verbs under this backend's name, its arrays CuPy arrays (nothing to exchange, so
+no layer: :mod:`.alone`).
 """
 
 import functools
@@ -85,6 +88,7 @@ except ImportError as error:  # pragma: no cover - the extra names what to insta
 
 from ..base import Backend, check_accum
 from ..operators import IndexUnaryOp, Monoid, RowOperator, Semiring
+from .alone import OneRankBackend
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
 from ..numba import operators as compiled
@@ -160,10 +164,16 @@ class MPIBackend(Backend):
 
     xp = np
 
+    def __new__(cls, comm=None, local="suitesparse"):
+        comm = _communicator(comm)
+        if cls in (MPIBackend, MPICupyBackend) and local == "cupy" and comm.Get_size() == 1:
+            # nothing to exchange: the cupy backend's verbs, without the layer (alone.py)
+            _use_node_gpu(comm)
+            return OneRankBackend(comm, local_backend(local))
+        return super().__new__(cls)
+
     def __init__(self, comm=None, local="suitesparse"):
-        comm = MPI.COMM_WORLD if comm is None else comm
-        if not isinstance(comm, MPI.Intracomm):
-            raise TypeError(f"comm must be an mpi4py intracommunicator, got {type(comm).__name__}")
+        comm = _communicator(comm)
         self.local = local_backend(local)  # a ValueError for another name
         if local == "cupy":
             _use_node_gpu(comm)
@@ -546,10 +556,22 @@ class MPIBackend(Backend):
 
 class MPICupyBackend(MPIBackend):
     """:class:`MPIBackend` with its blocks on the GPU (``backend="mpi-cupy"``): one GPU per
-    rank, the ranks of a node taking its GPUs in turn."""
+    rank, the ranks of a node taking its GPUs in turn (on one rank: the
+    :class:`~.alone.OneRankBackend`)."""
+
+    def __new__(cls, comm=None):
+        return super().__new__(cls, comm, local="cupy")
 
     def __init__(self, comm=None):
         super().__init__(comm, local="cupy")
+
+
+def _communicator(comm):
+    """``comm``, or ``MPI.COMM_WORLD`` for None; TypeError for what is not an intracommunicator."""
+    comm = MPI.COMM_WORLD if comm is None else comm
+    if not isinstance(comm, MPI.Intracomm):
+        raise TypeError(f"comm must be an mpi4py intracommunicator, got {type(comm).__name__}")
+    return comm
 
 
 def _use_node_gpu(comm):
