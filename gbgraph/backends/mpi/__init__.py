@@ -718,8 +718,18 @@ def _like(u, local, columns=None):
 
 
 def _with_diagonal(indptr, cols, lo, hi):
-    """The CSR of rows lo..hi with each row's diagonal entry added (the graph stores none)."""
-    rows = np.repeat(np.arange(lo, hi), np.diff(indptr))
-    diagonal = np.arange(lo, hi)
-    order = np.lexsort((np.concatenate((cols, diagonal)), np.concatenate((rows, diagonal))))
-    return indptr + np.arange(hi - lo + 1), np.concatenate((cols, diagonal))[order]
+    """The CSR of rows lo..hi with each row's diagonal entry added (the graph stores none):
+    each row's columns are sorted, so the diagonal goes after those below it, O(nnz) with
+    no sort (a lexsort took 30 s for the 224 million entries of half of Laplace3D 400³)."""
+    m = hi - lo
+    rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr))
+    below = np.bincount(rows[cols < rows] - lo, minlength=m)  # each row's columns left of the diagonal
+    del rows
+    closed = indptr + np.arange(m + 1)
+    at = closed[:-1] + below
+    out = np.empty(cols.size + m, dtype=np.int64)
+    others = np.ones(out.size, bool)
+    others[at] = False
+    out[others] = cols
+    out[at] = np.arange(lo, hi)
+    return closed, out
