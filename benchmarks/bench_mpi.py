@@ -252,8 +252,8 @@ def measure_gpu(args):
             single = expected = before = None
             if rank == 0:
                 single, expected = one_gpu(whole if whole is not None else G, name, args.repeat)
-            if layered is not None and dims and max(dims) <= args.layered:
-                before = whole_runs(layered, G, name, args.repeat)[0][0]["ms"]
+            if layered is not None and dims and max(dims) <= args.layered:  # from host memory, as it reads a graph
+                before = whole_runs(layered, G.on_device_of(np), name, args.repeat)[0][0]["ms"]
             same = bool(comm.bcast(np.array_equal(result, expected) if rank == 0 else None))
             if rank == 0:
                 ms = segments[0]["ms"]

@@ -44,7 +44,7 @@ BLOCKS = {"mpi": "suitesparse", "mpi-cupy": "cupy"}[MPI_BACKEND]
 
 
 def _csr(C):
-    C = sp.csr_array(C)
+    C = sp.csr_array(C.get() if hasattr(C, "get") else C)  # mpi-cupy on one rank: cupyx's
     return np.concatenate((C.indptr, C.indices, C.data.astype(np.float64).view(np.int64)))
 
 
@@ -52,9 +52,9 @@ def _hierarchy(h):
     parts = [np.array([len(h)])]
     for level in h:
         G = level.graph
-        parts += [np.asarray(G.indptr), np.asarray(G.indices), level.vertex_weights]
-        parts += [] if G.weights is None else [np.asarray(G.weights, np.float64).view(np.int64)]
-        parts += [] if level.labels is None else [level.labels]
+        parts += [_host(G.indptr), _host(G.indices), _host(level.vertex_weights)]
+        parts += [] if G.weights is None else [_host(G.weights).astype(np.float64).view(np.int64)]
+        parts += [] if level.labels is None else [_host(level.labels)]
     return np.concatenate(parts)
 
 
