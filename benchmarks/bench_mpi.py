@@ -212,6 +212,32 @@ def grid_graph(dims, comm=None):
     return DistributedGraph(n, indptr, indices, None, comm)
 
 
+def grid_mis2_valid(dims, vertices):
+    """Whether ``vertices`` is a maximal distance-2 independent set of the grid graph of
+    ``dims``, checked on the GPU by shifts of the grid, independently of the backends: each
+    closed neighbourhood holds at most one vertex of the set (no two within distance 2),
+    and each vertex has one within distance 2 (a neighbour or itself whose closed
+    neighbourhood holds one)."""
+    import cupy
+
+    nx, ny, nz = dims
+    member = cupy.zeros(nx * ny * nz, cupy.int32)
+    member[cupy.asarray(vertices)] = 1
+
+    def closed_sums(a):  # a(v) summed over v and its grid neighbours
+        a = a.reshape(nz, ny, nx)
+        out = a.copy()
+        for axis in range(3):
+            head, tail = [slice(None)] * 3, [slice(None)] * 3
+            head[axis], tail[axis] = slice(1, None), slice(None, -1)
+            out[tuple(head)] += a[tuple(tail)]
+            out[tuple(tail)] += a[tuple(head)]
+        return out.ravel()
+
+    held = closed_sums(member)
+    return bool((held <= 1).all()) and bool((closed_sums((held > 0).astype(cupy.int32)) > 0).all())
+
+
 def layered_backend(comm):
     """``mpi-cupy`` with its layer on one rank too (a subclass keeps it): what one rank cost
     before :mod:`gbgraph.backends.mpi.alone`."""
@@ -235,6 +261,7 @@ def measure_gpu(args):
     rank, ranks = comm.Get_rank(), comm.Get_size()
     be = MPIBackend(comm, local="cupy")
     layered = layered_backend(comm) if ranks == 1 else None
+    host = MPIBackend(comm, local="cupy", nccl=False) if ranks > 1 and args.host_replies and be.device else None
     rows = []
     specs = [(spec, tuple(ALGORITHMS)) for spec in args.graphs or GENERATED] + \
         [(spec, ("mis2",)) for spec in args.big or ()]
@@ -249,21 +276,33 @@ def measure_gpu(args):
         built = comm.allreduce(time.perf_counter() - start, op=MPI.MAX)
         for name in names:
             segments, result = whole_runs(be, G, name, args.repeat)
-            single = expected = before = None
-            if rank == 0:
+            single = expected = before = through_host = None
+            fits = G.nnz + G.n < 2**31  # a cupy matrix's entries on one GPU (docs/distributed.md)
+            if rank == 0 and fits:
                 single, expected = one_gpu(whole if whole is not None else G, name, args.repeat)
             if layered is not None and dims and max(dims) <= args.layered:  # from host memory, as it reads a graph
                 before = whole_runs(layered, G.on_device_of(np), name, args.repeat)[0][0]["ms"]
-            same = bool(comm.bcast(np.array_equal(result, expected) if rank == 0 else None))
+            if host is not None and names != ("mis2",):  # the ghost replies through the host, beside NCCL's
+                through_host = whole_runs(host, G, name, args.repeat)[0][0]["ms"]
+            same = bool(comm.bcast(np.array_equal(result, expected) if rank == 0 and fits else None))
+            valid = None
+            if name == "mis2" and dims:
+                valid = bool(comm.bcast(grid_mis2_valid(dims, result) if rank == 0 else None))
             if rank == 0:
                 ms = segments[0]["ms"]
                 print(f"{graph_name(spec)} (n = {G.n:,}, {G.nnz:,} stored entries), {name} on {ranks} ranks (mpi-cupy): "
-                      f"{ms:.2f} ms, one GPU (cupy) {single:.2f} ms"
+                      f"{ms:.2f} ms, one GPU (cupy) "
+                      + (f"{single:.2f} ms" if fits else "not run (more than 2³¹ entries with the diagonal)")
                       + ("" if before is None else f", layered {before:.2f} ms")
-                      + f"; equal to cupy: {same}; {segments[0]['bytes']:,} bytes, {segments[0]['collectives']:,} "
+                      + ("" if through_host is None else f", replies through the host {through_host:.2f} ms")
+                      + (", replies by NCCL" if be.device else "")
+                      + f"; equal to cupy: {same if fits else '-'}"
+                      + ("" if valid is None else f", a maximal distance-2 independent set (grid check): {valid}")
+                      + f"; {segments[0]['bytes']:,} bytes, {segments[0]['collectives']:,} "
                         f"collectives; graph made and matrices built in {built:.1f} s", flush=True)
             rows += [dict(graph=graph_name(spec), n=G.n, nnz=G.nnz, ranks=ranks, algorithm=name, blocks="cupy",
-                          equal=same, one_gpu_ms=single, layered_ms=before, build_s=built, **s) for s in segments]
+                          equal=same if fits else None, valid=valid, one_gpu_ms=single, layered_ms=before, host_replies_ms=through_host,
+                          nccl=be.device is not None, build_s=built, **s) for s in segments]
         del G, whole
         be.local.backend.xp.get_default_memory_pool().free_all_blocks()
     if args.json and rank == 0:
@@ -382,8 +421,9 @@ def drive(args):
             specs = strong + ([weak] if weak and weak not in strong else [])
             out = os.path.join(folder, f"{ranks}.json")
             binding = [] if args.bind == "none" else ["-bind-to", args.bind]
-            big = ["--big", *args.big] if args.big and ranks == max(args.ranks) else []
-            subprocess.run([mpiexec, *binding, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs, *big,
+            extra = ["--big", *args.big] if args.big and ranks == max(args.ranks) else []
+            extra += ["--host-replies"] if args.host_replies else []
+            subprocess.run([mpiexec, *binding, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs, *extra,
                             "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--blocks", args.blocks,
                             "--layered", str(args.layered), "--json", out],
                            check=True)
@@ -412,11 +452,13 @@ def drive(args):
     if args.blocks == "cupy":  # the peer: one GPU, no MPI, timed by rank 0 of each launch
         peer = {(r["graph"], r["algorithm"], r["ranks"]): r for r in rows}
         print(f"\n{'graph':>22} {'algorithm':>10} {'ranks':>6} {'mpi-cupy ms':>12} {'one GPU ms':>11} "
-              f"{'layered ms':>11} {'equal':>6}")
+              f"{'layered ms':>11} {'host replies':>13} {'equal':>6}")
         for (graph, algorithm, ranks), r in sorted(peer.items(), key=lambda item: (item[0][2], item[0][0], item[0][1])):
             layered = "" if r.get("layered_ms") is None else f"{r['layered_ms']:11.2f}"
-            print(f"{graph:>22} {algorithm:>10} {ranks:>6} {r['ms']:12.2f} {r['one_gpu_ms']:11.2f} {layered:>11} "
-                  f"{str(r['equal']):>6}")
+            through_host = "" if r.get("host_replies_ms") is None else f"{r['host_replies_ms']:13.2f}"
+            single = "" if r["one_gpu_ms"] is None else f"{r['one_gpu_ms']:11.2f}"
+            print(f"{graph:>22} {algorithm:>10} {ranks:>6} {r['ms']:12.2f} {single:>11} {layered:>11} "
+                  f"{through_host:>13} {str(r['equal']):>6}")
         targets = gpu_targets(args, rows, summary)
         print()
         for t in targets:
@@ -478,8 +520,9 @@ def gpu_targets(args, rows, summary):
         if r["ranks"] == top and r["graph"] in (args.big or ()):
             targets.append(dict(target=f"a run across {top} GPUs: {r['graph']}, {r['algorithm']}, "
                                        f"{r['nnz']:,} stored entries ({r['nnz'] // 2:,} undirected edges)",
-                                measured=f"{r['nnz']:.3g} entries in {r['ms']:.1f} ms, equal to cupy: {r['equal']}",
-                                goal=">= 2e9", met=bool(r["nnz"] >= 2e9 and r["equal"])))
+                                measured=f"{r['nnz']:.3g} entries in {r['ms']:.1f} ms, equal to cupy: {r['equal']}, "
+                                         f"valid (grid check): {r['valid']}",
+                                goal=">= 2e9", met=bool(r["nnz"] >= 2e9 and r["equal"] is not False and r["valid"])))
     return targets
 
 
@@ -501,6 +544,9 @@ def main(argv=None):
     parser.add_argument("--layered", type=int, default=200, metavar="SIDE",
                         help="--blocks cupy, one rank: also time the layered backend on Laplace3D up to SIDE per "
                              "side (default 200)")
+    parser.add_argument("--host-replies", action="store_true",
+                        help="--blocks cupy, several ranks: also time each run with the ghost replies through the "
+                             "host (nccl=False) where NCCL carries them")
     parser.add_argument("--strong-target", default="laplace3d:400", metavar="GRAPH",
                         help="--blocks cupy: the graph of the strong-scaling target (default laplace3d:400)")
     args = parser.parse_args(argv)

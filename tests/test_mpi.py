@@ -265,6 +265,32 @@ def test_mpi_cupy_on_one_rank_is_the_cupy_backend():
         np.testing.assert_array_equal(_host(ALGORITHMS[name](A, be)), ALGORITHMS[name](A, "suitesparse"), err_msg=name)
 
 
+@pytest.mark.gpu
+def test_ghost_replies_through_nccl_equal_those_through_the_host():
+    if BLOCKS != "cupy" or COMM.Get_size() == 1:
+        pytest.skip("mpi-cupy on two ranks or more")
+    from gbgraph.backends.mpi import nccl
+
+    if not nccl.usable(COMM):
+        pytest.skip("needs a GPU per rank")
+    G = gg.as_graph(laplace3d(9, 8, 7))
+    ids = np.arange(0, G.n, 2)
+    out = []
+    for device in (False, None):
+        be = MPIBackend(COMM, local="cupy", nccl=device)
+        assert (be.device is None) == (device is False)
+        A = be.adjacency(G, closed=True)
+        u, mask = be.vector(ids, (ids * 7919 % 101).astype(np.int32), G.n), be.vector(ids[::3], True, G.n)
+        be.mxv("min_second", A, u, mask=mask)  # the first product agrees the routes
+        be.traffic.reset()
+        w = be.mxv("min_second", A, u, mask=mask)  # w<mask> = A min.second u
+        out.append((be.indices(w), be.values(w), be.traffic.reset()["bytes"]))
+    (ids_host, values_host, sent_host), (ids_nccl, values_nccl, sent_nccl) = out
+    np.testing.assert_array_equal(ids_nccl, ids_host)
+    np.testing.assert_array_equal(values_nccl, values_host)
+    assert sent_nccl == sent_host > 0  # a bit per ghost, and a value with its flag per ghost asked
+
+
 def test_backend_rejects_what_is_not_a_communicator_or_a_block_backend():
     with pytest.raises(TypeError, match="intracommunicator, got str"):
         MPIBackend("world")

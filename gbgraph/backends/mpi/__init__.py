@@ -92,7 +92,7 @@ from .alone import OneRankBackend
 from .blocks import DistMatrix, DistVector, local_block
 from .columns import ColumnMap
 from ..numba import operators as compiled
-from . import operators
+from . import nccl as device_exchange, operators
 from .exchange import Exchange
 from .layout import bounds
 from .local import local_backend
@@ -139,6 +139,10 @@ class MPIBackend(Backend):
         What computes on a rank's blocks: SuiteSparse:GraphBLAS on the CPU (default), or
         the ``cupy`` backend on a GPU of the rank's node, the ranks of a node taking its
         GPUs in turn (``backend="mpi-cupy"``).
+    nccl : bool, optional
+        With ``local="cupy"``: whether a product's ghost replies go GPU to GPU through NCCL
+        (:mod:`.nccl`). None (default): where every rank has a GPU of its own and CuPy has
+        NCCL; False: through the host and MPI. The results are the same.
 
     Attributes
     ----------
@@ -164,7 +168,7 @@ class MPIBackend(Backend):
 
     xp = np
 
-    def __new__(cls, comm=None, local="suitesparse"):
+    def __new__(cls, comm=None, local="suitesparse", *, nccl=None):
         comm = _communicator(comm)
         if cls in (MPIBackend, MPICupyBackend) and local == "cupy" and comm.Get_size() == 1:
             # nothing to exchange: the cupy backend's verbs, without the layer (alone.py)
@@ -172,7 +176,7 @@ class MPIBackend(Backend):
             return OneRankBackend(comm, local_backend(local))
         return super().__new__(cls)
 
-    def __init__(self, comm=None, local="suitesparse"):
+    def __init__(self, comm=None, local="suitesparse", *, nccl=None):
         comm = _communicator(comm)
         self.local = local_backend(local)  # a ValueError for another name
         if local == "cupy":
@@ -180,6 +184,10 @@ class MPIBackend(Backend):
         self.name = "mpi" if local == "suitesparse" else f"mpi-{local}"
         self.comm = comm
         self.ex = Exchange(comm)
+        #: The ghost replies' exchange GPU to GPU (:mod:`.nccl`), or None: through the host.
+        self.device = None
+        if local == "cupy" and nccl is not False and device_exchange.usable(comm):
+            self.device = device_exchange.DeviceExchange(comm, self.ex.traffic)
         self._token = next(_TOKENS)
 
     @property
@@ -559,11 +567,11 @@ class MPICupyBackend(MPIBackend):
     rank, the ranks of a node taking its GPUs in turn (on one rank: the
     :class:`~.alone.OneRankBackend`)."""
 
-    def __new__(cls, comm=None):
+    def __new__(cls, comm=None, *, nccl=None):
         return super().__new__(cls, comm, local="cupy")
 
-    def __init__(self, comm=None):
-        super().__init__(comm, local="cupy")
+    def __init__(self, comm=None, *, nccl=None):
+        super().__init__(comm, local="cupy", nccl=nccl)
 
 
 def _communicator(comm):
