@@ -269,7 +269,8 @@ def measure_gpu(args):
         dims = grid_dims(spec)
         start = time.perf_counter()
         G = grid_graph(dims, comm) if dims else gg.as_graph(matrix(spec), weights=False)
-        whole = G if ranks == 1 or not dims else (grid_graph(dims) if rank == 0 else None)
+        fits = G.nnz + G.n < 2**31  # a cupy matrix's entries on one GPU (docs/distributed.md)
+        whole = G if ranks == 1 or not dims else (grid_graph(dims) if rank == 0 and fits else None)
         be.adjacency(G, closed=True)  # the matrices, built before the timed runs
         if names != ("mis2",):
             be.adjacency(G)
@@ -277,7 +278,6 @@ def measure_gpu(args):
         for name in names:
             segments, result = whole_runs(be, G, name, args.repeat)
             single = expected = before = through_host = None
-            fits = G.nnz + G.n < 2**31  # a cupy matrix's entries on one GPU (docs/distributed.md)
             if rank == 0 and fits:
                 single, expected = one_gpu(whole if whole is not None else G, name, args.repeat)
             if layered is not None and dims and max(dims) <= args.layered:  # from host memory, as it reads a graph
