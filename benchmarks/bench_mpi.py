@@ -263,7 +263,7 @@ def measure_gpu(args):
     layered = layered_backend(comm) if ranks == 1 else None
     host = MPIBackend(comm, local="cupy", nccl=False) if ranks > 1 and args.host_replies and be.device else None
     rows = []
-    specs = [(spec, tuple(ALGORITHMS)) for spec in args.graphs or GENERATED] + \
+    specs = [(spec, tuple(ALGORITHMS)) for spec in (GENERATED if args.graphs is None else args.graphs)] + \
         [(spec, ("mis2",)) for spec in args.big or ()]
     for spec, names in specs:
         dims = grid_dims(spec)
@@ -411,25 +411,14 @@ def drive(args):
     over --graphs (efficiency T1 P1 / (P TP), P1 the fewest ranks), weak with Laplace3D of
     about --weak³ vertices per rank (T1 / TP), and each MIS-2 round's bytes beside the
     partition's ghost columns."""
-    mpiexec = pathlib.Path(sys.executable).parent / "mpiexec"
-    mpiexec = str(mpiexec) if mpiexec.exists() else "mpiexec"
     strong = list(args.graphs or GENERATED)
     rows, ceilings = [], {}
-    with tempfile.TemporaryDirectory() as folder:
-        for ranks in args.ranks:
-            weak = weak_spec(args, ranks)
-            specs = strong + ([weak] if weak and weak not in strong else [])
-            out = os.path.join(folder, f"{ranks}.json")
-            binding = [] if args.bind == "none" else ["-bind-to", args.bind]
-            extra = ["--big", *args.big] if args.big and ranks == max(args.ranks) else []
-            extra += ["--host-replies"] if args.host_replies else []
-            subprocess.run([mpiexec, *binding, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs, *extra,
-                            "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--blocks", args.blocks,
-                            "--layered", str(args.layered), "--json", out],
-                           check=True)
-            results = json.loads(pathlib.Path(out).read_text())
-            rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak) for row in results["rows"]]
-            ceilings.update({(c["graph"], c["ranks"]): c["alone_ms"] / c["together_ms"] for c in results["ceilings"]})
+    for ranks in args.ranks:
+        weak = weak_spec(args, ranks)
+        results = launch(args, ranks, strong + ([weak] if weak and weak not in strong else []),
+                         ["--host-replies"] if args.host_replies else [])
+        rows += [dict(row, strong=row["graph"] in strong, weak=row["graph"] == weak) for row in results["rows"]]
+        ceilings.update({(c["graph"], c["ranks"]): c["alone_ms"] / c["together_ms"] for c in results["ceilings"]})
     base = min(args.ranks)
     summary = []
     for scaling in ("strong", "weak"):
@@ -464,19 +453,40 @@ def drive(args):
         for t in targets:
             print(f"target: {t['target']}: measured {t['measured']} (goal {t['goal']}): "
                   f"{'met' if t['met'] else 'NOT met'}")
-        rows_with_rounds = [r for r in rows if r["segment"].startswith("round")]
-    else:
-        rows_with_rounds = rows
-    print(f"\n{'graph':>15} {'ranks':>6} {'ghosts':>10} {'MIS-2 bytes/round':>18} {'bytes/ghost':>12}")
-    for graph, ranks in sorted({(r["graph"], r["ranks"]) for r in rows_with_rounds if r["ranks"] > 1}):
+    else:  # runs cut at their rounds
+        print(f"\n{'graph':>15} {'ranks':>6} {'ghosts':>10} {'MIS-2 bytes/round':>18} {'bytes/ghost':>12}")
+    for graph, ranks in sorted({(r["graph"], r["ranks"]) for r in rows if r["ranks"] > 1 and args.blocks != "cupy"}):
         rounds = [r for r in rows if (r["graph"], r["ranks"], r["algorithm"]) == (graph, ranks, "mis2")
                   and r["segment"].startswith("round")]
         per_round = sum(r["bytes"] for r in rounds) / len(rounds)
         print(f"{graph:>15} {ranks:>6} {rounds[0]['ghosts']:10,} {per_round:18,.0f} {per_round / rounds[0]['ghosts']:12.1f}")
+    machine = describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1, bind=args.bind, blocks=args.blocks)
     if args.json:
-        machine = describe_machine(ranks=args.ranks, threads_per_rank=args.threads or 1, bind=args.bind,
-                                   blocks=args.blocks)
         write_results(args.json, machine, rows, summary=summary, targets=targets)
+    if args.big and args.blocks == "cupy":  # last, in a launch of its own: the tables above are out already
+        results = launch(args, max(args.ranks), [], ["--big", *args.big])
+        rows += [dict(row, strong=False, weak=False) for row in results["rows"]]
+        new = [t for t in gpu_targets(args, rows, summary) if t not in targets]
+        for t in new:
+            print(f"target: {t['target']}: measured {t['measured']} (goal {t['goal']}): "
+                  f"{'met' if t['met'] else 'NOT met'}")
+        if args.json:
+            write_results(args.json, machine, rows, summary=summary, targets=targets + new)
+
+
+def launch(args, ranks, specs, extra):
+    """:func:`measure` of ``specs`` under ``mpiexec -n ranks`` (and --bind), ``extra`` its
+    other options; returns its JSON results."""
+    mpiexec = pathlib.Path(sys.executable).parent / "mpiexec"
+    mpiexec = str(mpiexec) if mpiexec.exists() else "mpiexec"
+    binding = [] if args.bind == "none" else ["-bind-to", args.bind]
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, f"{ranks}.json")
+        subprocess.run([mpiexec, *binding, "-n", str(ranks), sys.executable, __file__, "--graphs", *specs, *extra,
+                        "--repeat", str(args.repeat), "--threads", str(args.threads or 1), "--blocks", args.blocks,
+                        "--layered", str(args.layered), "--json", out],
+                       check=True)
+        return json.loads(pathlib.Path(out).read_text())
 
 
 def weak_spec(args, ranks):

@@ -187,7 +187,7 @@ class MPIBackend(Backend):
         #: The ghost replies' exchange GPU to GPU (:mod:`.nccl`), or None: through the host.
         self.device = None
         if local == "cupy" and nccl is not False and device_exchange.usable(comm):
-            self.device = device_exchange.DeviceExchange(comm, self.ex.traffic)
+            self.device = device_exchange.DeviceExchange.made(comm, self.ex.traffic)
         self._token = next(_TOKENS)
 
     @property

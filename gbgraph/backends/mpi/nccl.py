@@ -16,6 +16,8 @@ than its GPUs: NCCL refuses two ranks on one device) and CuPy has NCCL
 the same values are placed at the same positions.
 """
 
+import warnings
+
 import numpy as np
 
 __all__ = ["DeviceExchange", "usable"]
@@ -60,6 +62,21 @@ class DeviceExchange:
         uid = comm.bcast(nccl.get_unique_id() if self.rank == 0 else None)
         self.comm = nccl.NcclCommunicator(self.size, uid, self.rank)
         self.traffic = traffic
+
+    @classmethod
+    def made(cls, comm, traffic):
+        """A DeviceExchange where NCCL starts on every rank, else None (a warning names the
+        error; the replies then go through the host). Collective."""
+        try:
+            made, error = cls(comm, traffic), None
+        except Exception as raised:  # noqa: BLE001 - NCCL's and CUDA's errors: every rank falls back alike
+            made, error = None, raised
+        if comm.allreduce(int(made is not None), op=_mpi().MIN):
+            return made
+        if error is not None:
+            warnings.warn(f"NCCL did not start ({type(error).__name__}: {error}); the ghost replies go through "
+                          "the host", RuntimeWarning, stacklevel=3)
+        return None
 
     def alltoallv(self, arrays, sendcounts, recvcounts):
         """Each device array of ``arrays`` sent in consecutive parts, ``sendcounts[r]``
@@ -108,6 +125,12 @@ class DeviceExchange:
     def array(self, x):
         """A host array on this rank's device."""
         return self.cupy.asarray(x)
+
+
+def _mpi():
+    from mpi4py import MPI
+
+    return MPI
 
 
 def _starts(counts):
