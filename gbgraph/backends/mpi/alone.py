@@ -60,6 +60,8 @@ class OneRankBackend(Backend):
         self.xp = local.backend.xp
         self.index_dtype = local.backend.index_dtype
         self.shares_arrays = local.backend.shares_arrays
+        #: The ghost exchange on the devices (:mod:`.nccl`): none, with no other rank.
+        self.device = None
 
     @property
     def traffic(self):
