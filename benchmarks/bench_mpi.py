@@ -116,6 +116,12 @@ def _device_synchronize():
     cupy.cuda.Device().synchronize()
 
 
+def _free_device_memory():
+    import cupy
+
+    cupy.get_default_memory_pool().free_all_blocks()
+
+
 def _host(x):
     return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
 
@@ -304,7 +310,7 @@ def measure_gpu(args):
                           equal=same if fits else None, valid=valid, one_gpu_ms=single, layered_ms=before, host_replies_ms=through_host,
                           nccl=be.device is not None, build_s=built, **s) for s in segments]
         del G, whole
-        be.local.backend.xp.get_default_memory_pool().free_all_blocks()
+        _free_device_memory()
     if args.json and rank == 0:
         from common import describe_gpu
 
