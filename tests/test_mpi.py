@@ -44,7 +44,7 @@ BLOCKS = {"mpi": "suitesparse", "mpi-cupy": "cupy"}[MPI_BACKEND]
 
 
 def _csr(C):
-    C = sp.csr_array(C)
+    C = sp.csr_array(C.get() if hasattr(C, "get") else C)  # mpi-cupy on one rank: cupyx's
     return np.concatenate((C.indptr, C.indices, C.data.astype(np.float64).view(np.int64)))
 
 
@@ -52,9 +52,9 @@ def _hierarchy(h):
     parts = [np.array([len(h)])]
     for level in h:
         G = level.graph
-        parts += [np.asarray(G.indptr), np.asarray(G.indices), level.vertex_weights]
-        parts += [] if G.weights is None else [np.asarray(G.weights, np.float64).view(np.int64)]
-        parts += [] if level.labels is None else [level.labels]
+        parts += [_host(G.indptr), _host(G.indices), _host(level.vertex_weights)]
+        parts += [] if G.weights is None else [_host(G.weights).astype(np.float64).view(np.int64)]
+        parts += [] if level.labels is None else [_host(level.labels)]
     return np.concatenate(parts)
 
 
@@ -88,8 +88,11 @@ def assert_identical(name, A, mpi_input=None):
     expected = ALGORITHMS[name](A, "suitesparse")
     if mpi_input is None:
         got = ALGORITHMS[name](A, MPI_BACKEND)
+    elif BLOCKS == "cupy" and COMM.Get_size() == 1:
+        pytest.skip("mpi-cupy on one rank is the cupy backend, which refuses a DistributedGraph (host memory)")
     else:  # a split graph names its backend itself, with suitesparse blocks
         got = ALGORITHMS[name](mpi_input, None if BLOCKS == "suitesparse" else MPIBackend(local=BLOCKS))
+    got = _host(got)  # mpi-cupy on one rank: the cupy backend's arrays, on the GPU
     digests = COMM.allgather(hashlib.sha256(np.ascontiguousarray(got).tobytes()).hexdigest())
     assert len(set(digests)) == 1, f"{name}: the ranks hold different results"
     np.testing.assert_array_equal(got, expected, err_msg=f"{name} on {COMM.Get_size()} ranks")
@@ -233,6 +236,61 @@ def test_allgatherv_sends_int64_as_int32_only_where_every_value_fits(wide):
     assert ex.traffic.bytes == width * len(mine) * (p - 1)
 
 
+def test_one_rank_backend_runs_the_local_backends_verbs_under_its_own_name():
+    from gbgraph.backends.mpi.alone import OneRankBackend
+    from gbgraph.backends.mpi.local import local_backend
+
+    be = OneRankBackend(MPI.COMM_SELF, local_backend("suitesparse"))
+    A = abs(laplace3d(9, 8, 7))
+    for name in ("mis2", "aggregate", "greedy"):
+        np.testing.assert_array_equal(ALGORITHMS[name](A, be), ALGORITHMS[name](A, "suitesparse"), err_msg=name)
+    assert be.xp is np and be.block(7) == (0, 7) and be.traffic.bytes == 0
+    with pytest.raises(NotImplementedError, match="^mpi-suitesparse: "):  # the blocks' error, named for this backend
+        be.reduce(be.vector(np.arange(3), np.ones(3), 5), "bor")
+
+
+@pytest.mark.gpu
+def test_mpi_cupy_on_one_rank_is_the_cupy_backend():
+    pytest.importorskip("cupy")
+    from conftest import gpu_available
+
+    if not gpu_available():
+        pytest.skip("needs CuPy and an NVIDIA GPU")
+    import cupy
+
+    be = MPIBackend(MPI.COMM_SELF, local="cupy")
+    assert be.name == "mpi-cupy" and be.xp is cupy
+    A = abs(laplace3d(9, 8, 7))
+    for name in ("mis2", "aggregate"):
+        np.testing.assert_array_equal(_host(ALGORITHMS[name](A, be)), ALGORITHMS[name](A, "suitesparse"), err_msg=name)
+
+
+@pytest.mark.gpu
+def test_ghost_replies_through_nccl_equal_those_through_the_host():
+    if BLOCKS != "cupy" or COMM.Get_size() == 1:
+        pytest.skip("mpi-cupy on two ranks or more")
+    from gbgraph.backends.mpi import nccl
+
+    if not nccl.usable(COMM):
+        pytest.skip("needs a GPU per rank")
+    G = gg.as_graph(laplace3d(9, 8, 7))
+    ids = np.arange(0, G.n, 2)
+    out = []
+    for device in (False, None):
+        be = MPIBackend(COMM, local="cupy", nccl=device)
+        assert (be.device is None) == (device is False)
+        A = be.adjacency(G, closed=True)
+        u, mask = be.vector(ids, (ids * 7919 % 101).astype(np.int32), G.n), be.vector(ids[::3], True, G.n)
+        be.mxv("min_second", A, u, mask=mask)  # the first product agrees the routes
+        be.traffic.reset()
+        w = be.mxv("min_second", A, u, mask=mask)  # w<mask> = A min.second u
+        out.append((be.indices(w), be.values(w), be.traffic.reset()["bytes"]))
+    (ids_host, values_host, sent_host), (ids_nccl, values_nccl, sent_nccl) = out
+    np.testing.assert_array_equal(ids_nccl, ids_host)
+    np.testing.assert_array_equal(values_nccl, values_host)
+    assert sent_nccl == sent_host > 0  # a bit per ghost, and a value with its flag per ghost asked
+
+
 def test_backend_rejects_what_is_not_a_communicator_or_a_block_backend():
     with pytest.raises(TypeError, match="intracommunicator, got str"):
         MPIBackend("world")
@@ -244,7 +302,10 @@ def test_graph_of_another_communicator_is_refused():
     if COMM.Get_size() == 1:
         pytest.skip("needs two ranks or more: COMM_SELF is COMM_WORLD")
     G = distributed.scatter(laplace3d(4) if RANK == 0 else None, COMM)
-    with pytest.raises(ValueError, match="split over another communicator"):
+    # on COMM_SELF, mpi-cupy is the cupy backend (alone.py), which takes no graph in host memory
+    error, message = (ValueError, "split over another communicator") if BLOCKS == "suitesparse" else \
+        (TypeError, "lives in host memory")
+    with pytest.raises(error, match=message):
         gg.mis2(G, backend=MPIBackend(MPI.COMM_SELF, local=BLOCKS))
 
 
@@ -262,8 +323,8 @@ def _host(x):
 
 
 def _same(ss, be, x, y):
-    np.testing.assert_array_equal(be.indices(y), _host(ss.indices(x)))
-    np.testing.assert_array_equal(be.values(y), _host(ss.values(x)))
+    np.testing.assert_array_equal(_host(be.indices(y)), _host(ss.indices(x)))
+    np.testing.assert_array_equal(_host(be.values(y)), _host(ss.values(x)))
 
 
 @pytest.mark.parametrize("semiring", ["min_second", "plus_pair", "any_pair", "max_secondi", "bor_second"])

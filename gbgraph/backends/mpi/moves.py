@@ -6,7 +6,8 @@ them in its own block or column map):
 
 * :func:`with_ghosts`: the vector a product over this rank's rows reads, ``u``'s block
   with its entries at the ghost columns (a bit per ghost column to its owner, the owners
-  reply with value and presence, over :class:`Routes` agreed once per matrix);
+  reply with value and presence, over :class:`Routes` agreed once per matrix; with blocks
+  on the GPU, the replies GPU to GPU through NCCL where each rank has its own, :mod:`.nccl`);
 * :func:`with_ghost_rows`: a matrix's rows at those columns, for ``A ⊕.⊗ B``;
 * :func:`fetch`: a vector's entries at any global positions (request, reply);
 * :func:`to_owners`: partial results pushed to the owners of their positions and combined
@@ -46,13 +47,17 @@ def with_ghosts(be, u, A, wanted, product=False):
         return u.local
     routes = Routes.of(be, A)
     asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
-    reply, _ = ex.alltoallv(_answers(local, u, routes.served[asked]), routes.served_counts(asked),
-                            routes.wanted_counts(wanted))
+    served, answered = routes.served_counts(asked), routes.wanted_counts(wanted)
+    ghosts = columns.ghost_positions()[wanted]
+    if be.device is not None:  # the replies GPU to GPU (nccl.py), placed from the device
+        values, present = be.device.replies(u.local, routes.served[asked], served, answered)
+        ghosts = be.device.array(ghosts)
+    else:
+        reply, _ = ex.alltoallv(_answers(local, u, routes.served[asked]), served, answered)
+        values, present = reply["value"], reply["present"]
     if columns.size == u.local.size:  # no ghost column in A's rows (the exchange served the others)
         return u.local
-    present = reply["present"]
-    ghosts = columns.ghost_positions()[wanted]
-    return local.around(u.local, columns.size, columns.below, ghosts[present], reply["value"][present],
+    return local.around(u.local, columns.size, columns.below, ghosts[present], values[present],
                         keep=A.kept if product else None, pad=product and bool(present.all()))
 
 
