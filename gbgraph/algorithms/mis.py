@@ -416,7 +416,9 @@ def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter):
 
     rounds = 0
     if be.nvals(wl1):  # l.9
-        (wl1, *_), rounds = be.iterate(round_, (wl1, *open_columns), stop=max_iter)
+        states, rounds = be.iterate(round_, (wl1, *open_columns), stop=max_iter)
+        wl1 = states[0]
+        del states  # the column worklists, not kept beside the set's selection (MIS-2's memory high-water)
     if be.nvals(wl1):
         raise StallError(f"MIS-{k}: {be.nvals(wl1):,} of {be.nvals(T):,} vertices undecided after "
                          f"max_iter={max_iter} rounds")

@@ -737,19 +737,24 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
             left = int(host[r % 4])
             if host[5]:
                 break
-        return self._state(buffers, r, left), r
+        del args  # the buffers go as the states are compacted: a state's at a time beside its compaction
+        return self._state(buffers, r, left, release=True), r
 
-    def _state(self, buffers, r, left):
+    def _state(self, buffers, r, left, release=False):
         """The state vectors after round r - 1 (in the buffers of parity r), as the cupy
         backend's vectors (compacted, counts on the device; ``state[0]`` has ``left``
-        entries)."""
+        entries). ``release``: each state's buffers are dropped once it is compacted, which
+        lowers a call's memory high-water by the buffers of the states before the last."""
         out = []
         for k, (values, present) in enumerate(buffers):
+            if release:
+                buffers[k] = None
             if k == 0 and left == 0:
-                out.append(Vector(self.tracer.n, cupy.empty(0, cupy.int64), values[r & 1][:0]))
+                out.append(Vector(self.tracer.n, cupy.empty(0, cupy.int64), cupy.empty(0, values[r & 1].dtype)))
                 continue
             v = Vector(self.tracer.n, None, values[r & 1])
             out.append(Vector(self.tracer.n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
+            del v, values, present
         return tuple(out)
 
 
