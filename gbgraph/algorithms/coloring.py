@@ -524,13 +524,17 @@ class _Keys:
         if bits + self.nv > 64:
             raise ValueError(f"degree-led priorities need bit_length(max degree) + bit_length(n + 1) "
                              f"<= 64; the graph has {bits} + {self.nv}")
+        # the hash's bits from nv + bits up, moved down by bits (key >> bits without its low
+        # nv bits), over the vertex's bits; in place, with one array besides the hash: each
+        # new array of n words costs its page faults (Laplace3D 100³: 3.9 -> 1.6 ms)
         u = self.xp.uint64
+        low = u((1 << self.nv) - 1)
         key = self._hash(ids)
-        low = key & u((1 << self.nv) - 1)
-        key >>= u(self.nv + bits)
-        key <<= u(self.nv)
-        key |= low
-        key |= field.astype(u) << u(64 - bits)
+        top = key >> u(bits)
+        top &= ~low
+        key &= low
+        key |= top
+        key |= self.xp.left_shift(field.astype(u, copy=False), u(64 - bits), out=top)
         return key
 
     def field_mask(self, bits):
@@ -801,9 +805,9 @@ def _sweep_dtype(keys):
 
 
 def _ordered(keys, ids, priority):
-    """The keys of ``ids`` in the vertex order ``priority``."""
+    """The keys of ``ids`` (every vertex, ascending) in the vertex order ``priority``."""
     if priority == "largest_degree":
-        return keys.led(ids, keys.degrees[ids], keys.degree_bits)
+        return keys.led(ids, keys.degrees, keys.degree_bits)
     return keys.random(ids)
 
 
