@@ -264,3 +264,22 @@ def test_ordered_sweeps_sort_rows_as_numpys_stable_argsort(dtype, spread):
         values = rng.integers(low, high, n, dtype=dtype, endpoint=True)
         values[: n // 3] = values[n // 3: 2 * (n // 3)]  # ties
         assert by_decreasing(values).tolist() == np.argsort(~values, kind="stable").tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**63 - 1])
+def test_keys_led_by_a_field_follow_the_documented_formula(seed):
+    # docs/coloring.md: K_i = d_i · 2^(64 − b) + ⌊h_i / 2^b⌋ · 2^nv + (i + 1), for a field
+    # as narrow as one bit and as wide as 64 − nv bits (the widest the check lets through),
+    # given as uint64 or int64 values
+    from gbgraph.algorithms.coloring import _Keys
+
+    A = laplace3d(5, 4, 3)
+    graph = gg.as_graph(A, weights=False)
+    keys = _Keys(gg.backends.for_graph("numba", graph), graph, seed)
+    ids = np.arange(graph.n, dtype=np.int64)
+    rng = np.random.default_rng(seed % 1000)
+    for bits in (1, keys.degree_bits, 64 - keys.nv):
+        field = rng.integers(0, 2**bits, graph.n, dtype=np.uint64)
+        expected = coloring_keys(A, seed, field, bits)
+        for values in (field, field.astype(np.int64)):
+            assert keys.led(ids, values, bits).tolist() == expected
