@@ -77,9 +77,10 @@ def _local(n, dtype):
 @intrinsic
 def borrowed(typingctx, value):
     """``value`` itself for a number, and for an array the array without its owner: the same
-    data, shape and strides, no reference to count (a caller keeps the array alive for as
-    long as the view is used, and the view must not leave it, as :func:`local`'s arrays must
-    not)."""
+    data, shape and strides, no reference to count. Only a kernel's argument may be borrowed
+    (its caller keeps it alive for the call; an array the kernel made is freed once its
+    variable is no longer read, the view still pointing at it), and the view must not leave
+    the kernel, as :func:`local`'s arrays must not."""
     if isinstance(value, (types.Number, types.Boolean)):
         return value(value), lambda context, builder, signature, args: args[0]
     if not isinstance(value, types.Array):
