@@ -6,8 +6,9 @@ MIS-2 hierarchy (``coarsen``) and the HEC hierarchy. Each time is the minimum of
 calls after one untimed call (their median beside it, which a busy machine moves first), beside
 scipy's ``A @ x`` (float64) measured in the same process, the yardstick. ``--clock cpu`` times
 the process's CPU time instead of the wall clock: with ``--threads 1``, the work of each call,
-which other processes on a busy machine stretch much less than its wall time. The targets (Laplace3D 100³): ``as_graph`` <= 2, ``mis2(G)`` <= 9, ``mis2(A)`` <=
-12, ``aggregate`` <= 20, ``color`` <= 5, ``coarsen`` <= 40, HEC hierarchy <= 20.
+which other processes on a busy machine stretch much less than its wall time. The targets
+(Laplace3D 100³): ``as_graph`` <= 2, ``mis2(G)`` <= 9, ``mis2(A)`` <= 12, ``aggregate`` <= 20,
+``color`` <= 5, ``coarsen`` <= 40, HEC hierarchy <= 20.
 
     python benchmarks/bench_cpu_rounds.py                          # Laplace3D 100³
     python benchmarks/bench_cpu_rounds.py --graphs laplace3d:100 ../shared/data/coAuthorsDBLP.mtx.gz --json out.json

@@ -61,10 +61,10 @@ _INSERTION = 24
 #: a longer row is sorted as bits where its columns span at most this many 64-bit words a
 #: column: the bits then cost 2-5 ns a column where numba's sort costs 7-12
 #: (benchmarks/results/session-9/cpu/sort.txt; 8 words against 4: coAuthorsDBLP's second HEC
-#: construction 10.0 -> 9.3 ms, Laplace3D 100³'s 22.8 -> 21.0 on one thread). Insertion's rows stay insertion's: the bits
-#: beat it too, but the span's pass over the row costs more than they save where a mesh's
-#: rows span too much (Laplace3D 100³'s first MIS-2 level: 133,000 rows of 9-24 columns, 18
-#: of them within the span; 55 -> 57 ms on one thread)
+#: construction 10.0 -> 9.3 ms, Laplace3D 100³'s 22.8 -> 21.0 on one thread). Insertion's
+#: rows stay insertion's: the bits beat it too, but the span's pass over the row costs more
+#: than they save where a mesh's rows span too much (Laplace3D 100³'s first MIS-2 level:
+#: 133,000 rows of 9-24 columns, 18 of them within the span; 55 -> 57 ms on one thread)
 _SPAN_WORDS = 8
 
 
