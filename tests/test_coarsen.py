@@ -307,6 +307,22 @@ def test_sort_kernel_sums_long_groups_as_numpy(size, one_sided):
     assert_kernel_equals_numpy(gg.as_graph(A), rng.integers(0, 9, size), one_sided)
 
 
+@pytest.mark.parametrize("spread", [1, 3, 5, 600])
+@pytest.mark.parametrize("leaves", [12, 300])
+def test_sort_kernel_sorts_long_rows_as_numpy(leaves, spread):
+    # a star whose centre's coarse row has ``leaves`` columns in shuffled order, ``spread``
+    # labels apart: its span is leaves * spread / 64 words, so the kernel sorts it as bits (up
+    # to 8 words a column) or by insertion (12) or numba's sort (300); the leaves' rows are
+    # single columns
+    rng = np.random.default_rng(spread)
+    A = sp.csr_array((np.ones(leaves), (np.zeros(leaves, int), np.arange(1, leaves + 1))), shape=(leaves + 1,) * 2)
+    A = _random_weights(A + A.T, rng)
+    labels = np.concatenate(([0], spread * (1 + rng.permutation(leaves))))
+    for one_sided in (False, True):
+        assert_kernel_equals_numpy(gg.as_graph(A), labels, one_sided)
+        assert_kernel_equals_numpy(gg.as_graph(A.astype(bool)), labels, one_sided)
+
+
 @pytest.mark.parametrize("path", shared_graphs())
 def test_sort_kernel_equals_numpy_path_on_shared_graphs(path):
     A, weighted = gg.io.read_matrix_market(path)

@@ -679,3 +679,25 @@ def test_a_second_process_loads_the_compiled_kernel(tmp_path):
     assert runs[1].stdout.split() == ["1", "0"]  # loaded: nothing compiled
     written = list((tmp_path / "cache" / "gbgraph" / "operators").glob("gbgraph_op_first_free_*.py"))
     assert len(written) == 1 and "def first_free(" in written[0].read_text()
+
+
+# ---- the numba backend's borrowed arrays ---------------------------------------------------
+
+def test_a_borrowed_array_is_the_array_without_its_owner():
+    """kernels/stack.py's ``borrowed``: the generated kernels pass an operator its arrays
+    through it, so it must read and write the same data with the same shape and strides
+    (a strided view included), and pass numbers through unchanged."""
+    import numba
+    from gbgraph.backends.numba.kernels.stack import borrowed
+
+    @numba.njit
+    def through(x, s):
+        view = borrowed(x)
+        view[1] = 7.0
+        return view.shape[0], view.strides[0], view.sum(), borrowed(s)
+
+    base = np.arange(10.0)
+    strided = base[::3]
+    assert through(strided, np.int32(5)) == (4, 24, 0.0 + 7.0 + 6.0 + 9.0, 5)
+    assert base[3] == 7.0  # written through the view into the array
+    assert through(np.arange(4.0), True)[3] is True

@@ -96,6 +96,7 @@ import numpy as np
 from gbgraph.backends.numba.kernels.threads import parallel_above as _gb_parallel_above, row_work as _gb_row_work
 from gbgraph.backends.numba.kernels.products import PREFETCH_AHEAD as _GB_AHEAD, prefetch as _gb_prefetch, \
     sparse_list as _gb_sparse_list
+from gbgraph.backends.numba.kernels.stack import borrowed as _gb_borrowed
 
 '''
 
@@ -237,6 +238,7 @@ _ROWS = '''
 @_gb_parallel_above(_gb_row_work, "indptr", "rows", "all_rows")
 @_gb_numba.njit(cache=True, parallel=True)
 def _gb_rows(indptr, cols, vals, rows, all_rows, out, found{vectors}):
+    cols, vals{vectors} = {borrowed}
     n = indptr.size - 1 if all_rows else rows.size
     sparse = not all_rows and _gb_sparse_list(rows, indptr)
     step, count = np.uint64(_GB_AHEAD), np.uint64(n)
@@ -265,6 +267,7 @@ def _gb_rows(indptr, cols, vals, rows, all_rows, out, found{vectors}):
 _SWEEP = '''
 @_gb_numba.njit(cache=True)
 def {name}(indptr, cols, vals, sequence, by, out, found{vectors}):
+    cols, vals{vectors} = {borrowed}
     step, count = np.uint64(_GB_AHEAD), np.uint64(by.size)
     line = np.uint64(64 // cols.itemsize)
     for s in range(by.size):
@@ -682,17 +685,26 @@ def _row_module(op, values, vectors):
 def _rows_template(count):
     """The row kernels' template for ``count`` vectors, made once: :func:`compiled` looks
     modules up by it on every call, and a string made anew would be hashed anew."""
-    vectors = "".join(f", v{k}" for k in range(count))
-    return _ROWS.format(vectors=vectors) + _SWEEP.format(name="_gb_rows_ordered", vectors=vectors, write=_AT_ROW)
+    vectors, borrowed = _listed("v", count, ("cols", "vals"))
+    return _ROWS.format(vectors=vectors, borrowed=borrowed) + \
+        _SWEEP.format(name="_gb_rows_ordered", vectors=vectors, borrowed=borrowed, write=_AT_ROW)
 
 
 @functools.lru_cache(maxsize=None)
 def _pushed_template(count, push, dtype):
     """The row kernels' template with the sweep that pushes with ``push`` into a first
     vector of ``dtype``, made once per kind (as :func:`_rows_template`)."""
-    vectors = "".join(f", v{k}" for k in range(count))
+    vectors, borrowed = _listed("v", count, ("cols", "vals"))
     return _rows_template(count) + _push_source(push, dtype) + \
-        _SWEEP.format(name="_gb_rows_pushed", vectors=vectors, write=_PUSHED)
+        _SWEEP.format(name="_gb_rows_pushed", vectors=vectors, borrowed=borrowed, write=_PUSHED)
+
+
+def _listed(prefix, count, before=()):
+    """``", v0, v1"`` for the prefix "v" and two arguments, and the expression of the
+    arguments ``before`` and those, each borrowed: the arrays an operator is passed without
+    their owners, so that no reference is counted at each of its calls (kernels/stack.py)."""
+    names = tuple(before) + tuple(f"{prefix}{k}" for k in range(count))
+    return "".join(f", {prefix}{k}" for k in range(count)), ", ".join(f"_gb_borrowed({a})" for a in names)
 
 
 #: The named monoids an ordered sweep pushes with (``any`` would leave the value to chance).

@@ -34,6 +34,7 @@ References
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .products import prefetch
 from .threads import PARALLEL_WORK, serial_twin
@@ -54,8 +55,17 @@ _ENTRIES_PER_THREAD = PARALLEL_WORK // 2
 _AHEAD = 8
 
 #: a coarse row of at most this many columns is sorted by insertion without branches, longer
-#: ones by numba's sort
+#: ones as bits (within :data:`_SPAN_WORDS`) or by numba's sort
 _INSERTION = 24
+
+#: a longer row is sorted as bits where its columns span at most this many 64-bit words a
+#: column: the bits then cost 2-5 ns a column where numba's sort costs 7-12
+#: (benchmarks/results/session-9/cpu/sort.txt; 8 words against 4: coAuthorsDBLP's second HEC
+#: construction 10.0 -> 9.3 ms, Laplace3D 100³'s 22.8 -> 21.0 on one thread). Insertion's
+#: rows stay insertion's: the bits beat it too, but the span's pass over the row costs more
+#: than they save where a mesh's rows span too much (Laplace3D 100³'s first MIS-2 level:
+#: 133,000 rows of 9-24 columns, 18 of them within the span; 55 -> 57 ms on one thread)
+_SPAN_WORDS = 8
 
 
 def coarse_by_sort(indptr, indices, labels, k, weights=None, low_degree_end=False):
@@ -229,6 +239,7 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
     length = np.empty(widest, np.int64)  # entries per slot
     head = np.empty(widest if spread.size else 0)  # each slot's first weight
     rest = np.empty(head.size)  # the sum of its other weights in order from -0.0, then its sum
+    seen = np.zeros((degree.size + 63) // 64, np.uint64)  # a long row's columns as bits, cleared as read
     out = start[0, first] if first < last else 0  # the rows one after the other, each written once read
     for a in range(first, last):
         d = 0
@@ -250,7 +261,7 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
                 length[j] += 1
         if spread.size:
             _sums(start, end, a, keys, spread, slot, d, length, head, rest)
-        _sort(distinct, d)
+        _sort(distinct, d, seen)
         for r in range(d):
             b = distinct[r]
             j = slot[b]
@@ -297,13 +308,22 @@ def _rows_each(start, end, keys, spread, counts, aggregates, degree):
 
 
 @numba.njit(inline="always")
-def _sort(x, d):
-    """``x[:d]`` sorted in place: by insertion when short, each value put in the sorted
-    prefix by a median of three per place, ``min(max(x[j - 1], value), x[j])``, without the
-    inner loop's exit, which the processor mispredicts once a value: 44 -> 38 ms of the
-    rows' pass on Laplace3D 100³'s first level (columns are distinct, the result the same)."""
+def _sort(x, d, seen):
+    """``x[:d]`` (distinct values) sorted in place: a short row by insertion, each value put
+    in the sorted prefix by a median of three per place, ``min(max(x[j - 1], value), x[j])``,
+    without the inner loop's exit, which the processor mispredicts once a value (44 -> 38 ms
+    of the rows' pass on Laplace3D 100³'s first level); a longer one as bits where its
+    columns span at most :data:`_SPAN_WORDS` 64-bit words a column (:func:`_sort_as_bits`),
+    else by numba's sort (coAuthorsDBLP's hubs: its MIS-2 hierarchy's second and third
+    constructions 11.9 -> 9.0 and 6.6 -> 3.8 ms on one thread)."""
     if d > _INSERTION:
-        x[:d].sort()
+        low, high = x[0], x[0]
+        for i in range(1, d):
+            low, high = min(low, x[i]), max(high, x[i])
+        if high // 64 - low // 64 < _SPAN_WORDS * d:
+            _sort_as_bits(x, d, seen, low // 64, high // 64)
+        else:
+            x[:d].sort()
         return
     for i in range(1, d):
         value = x[i]
@@ -311,6 +331,24 @@ def _sort(x, d):
         for j in range(i - 1, 0, -1):
             x[j] = min(max(x[j - 1], value), x[j])
         x[0] = min(x[0], value)
+
+
+@numba.njit(inline="always")
+def _sort_as_bits(x, d, seen, first, last):
+    """``x[:d]`` (distinct values in words ``first`` to ``last`` of ``seen``, all clear)
+    sorted by setting their bits and reading the words in order, clearing them: a pass over
+    the row and one over its span, where a comparison sort makes log d passes."""
+    one = np.uint64(1)
+    for i in range(d):
+        seen[x[i] // 64] |= one << np.uint64(x[i] % 64)
+    r = 0
+    for w in range(first, last + 1):
+        word = seen[w]
+        seen[w] = 0
+        while word:
+            x[r] = w * 64 + trailing_zeros(word)
+            r += 1
+            word &= word - one
 
 
 @numba.njit(cache=True)

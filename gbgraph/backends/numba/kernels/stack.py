@@ -11,6 +11,17 @@ constants, which numba reads as literals), so the array is a fixed slot of the k
 frame, reserved once where the function starts and cleared at each call, as the protocol
 asks. Its array has no owner (as numba's ``carray`` of a pointer), so it must not leave the
 function that made it: an operator returns scalars, and restricted Python stores no array.
+
+The same rule lets a kernel hand an operator its arrays without their owners
+(:func:`borrowed`). numba inlines an operator into the kernel's loop, its parameters
+becoming variables of the loop: each array argument is counted up when the operator
+starts and down where it returns, two atomic operations and two calls a row that spill
+the loop's registers, which numba's pruning of reference counts removes only where the
+operator's branches are simple. ``aggregation.BETTER_GROUP`` (returns in five places, a
+loop before them) paid them on every row, 40% over the same loop written into the kernel by
+hand; with borrowed arrays, on one core, 5.5 -> 4.3 ms on delaunay_n17 and 16.7 -> 13.1 ms
+on coAuthorsDBLP, and a HEC hierarchy's visits (``heavy.VISIT``) 0.49 -> 0.25 and 1.30 ->
+0.69 ms. MIS-2's decision, whose counts numba pruned, is unchanged.
 """
 
 import numpy as np
@@ -18,7 +29,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic, overload
 from numba.np.arrayobj import make_array, populate_array
 
-__all__ = ["local"]
+__all__ = ["local", "borrowed"]
 
 
 def local(n, dtype):
@@ -61,3 +72,25 @@ def _local(n, dtype):
     if isinstance(n, types.IntegerLiteral):
         return lambda n, dtype: _zeros_in_frame(n, dtype)
     return lambda n, dtype: np.zeros(n, dtype)
+
+
+@intrinsic
+def borrowed(typingctx, value):
+    """``value`` itself for a number, and for an array the array without its owner: the same
+    data, shape and strides, no reference to count. Only a kernel's argument may be borrowed
+    (its caller keeps it alive for the call; an array the kernel made is freed once its
+    variable is no longer read, the view still pointing at it), and the view must not leave
+    the kernel, as :func:`local`'s arrays must not."""
+    if isinstance(value, (types.Number, types.Boolean)):
+        return value(value), lambda context, builder, signature, args: args[0]
+    if not isinstance(value, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        source = make_array(value)(context, builder, args[0])
+        view = make_array(value)(context, builder)
+        populate_array(view, data=source.data, shape=source.shape, strides=source.strides, itemsize=source.itemsize,
+                       meminfo=None)
+        return view._getvalue()
+
+    return value(value), codegen
