@@ -399,7 +399,11 @@ def bounds_of(total, counts, eps, integral, unit=False):
 def multilevel_bisection(be, graph, vw, counts, opt):
     """Sides (int8, 0/1, an array of ``be.xp``) of the best of ``opt.tries`` multilevel
     bisections whose sides will hold ``counts`` parts, and aim at those shares of the total
-    vertex weight; and the level sizes of the best one's hierarchy."""
+    vertex weight; and the level sizes of the best one's hierarchy.
+
+    With FM, each try is refined up to level :data:`SELECT_LEVEL` and the tries are ranked
+    there (least overload, then cut: the cut of a level is the cut of its sides projected
+    onto the input); only the best is refined on the finer levels."""
     total = float(be.xp.sum(vw)) if vw.size else 0.0
     integral = vw.dtype.kind in "iu"
     unit = integral and int(vw.max()) == int(vw.min()) == 1
@@ -420,13 +424,26 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             opt.seconds["map"] += sum(level.seconds[0] for level in hierarchy.levels[:-1])
             opt.seconds["build"] += sum(level.seconds[1] for level in hierarchy.levels[:-1])
         if opt.refine == "fm":  # its finest level is on the host already: one sweep there
-            sides, key = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
+            stop = min(SELECT_LEVEL, len(hierarchy) - 1)
+            sides, key = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds, stop=stop)
         else:
+            stop = 0
             sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
             key = _quality(be, graph, vw, sides, bounds)
         if best_key is None or key < best_key:
-            best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
-    return best, levels
+            best, best_key, winner = sides, key, (hierarchy, weights, seed, stop)
+    hierarchy, weights, seed, stop = winner
+    if stop:
+        best, _ = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds, sides=best, top=stop)
+    return best, tuple(level.n for level in hierarchy)
+
+
+#: The level at which :func:`multilevel_bisection` ranks its FM tries: HEC's first level
+#: shrinks the graph 3 to 7 times, so refining the input level (FM passes and the host copies)
+#: is about half of a try's refinement; the best try at level 1 is refined on level 0 alone.
+#: The tries still coarsen from the input, each with its seed: sharing the first level among
+#: them cost c-55 and debian_bookworm_deps 10-60% of cut (docs/partitioning.md).
+SELECT_LEVEL = 1
 
 
 def _quality(be, graph, vw, sides, bounds):
@@ -476,19 +493,23 @@ def project(be, coarse, labels):
     return be.values(be.extract(_full(be, coarse), labels))  # p = p_c(labels)
 
 
-def _fm_levels(be, h, weights, bounds, targets, seed, seconds):
-    """Initial bisection on the coarsest level, then at each finer level: project, repair the
-    balance, FM passes. Sequential on the host; the sides go back to the device, with their
-    (overload, cut) counted on the host (the same arrays on every backend, so the same key)."""
-    sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
+def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=None, top=None):
+    """Initial bisection on the coarsest level (or the given ``sides`` of level ``top``),
+    then at each finer level down to ``stop``: project, repair the balance, FM passes.
+    Sequential on the host; the sides go back to the device, with their (overload, cut) on
+    level ``stop`` counted on the host (the same arrays on every backend, so the same key)."""
+    top = len(h) - 1 if top is None else top
+    if sides is None:
+        sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
+    sides = _host(sides).astype(np.int8, copy=False)
     start = time.perf_counter()
     hg = None
-    for i in range(len(h) - 2, -1, -1):
+    for i in range(top - 1, stop - 1, -1):
         sides = _host(project(be, sides, h[i].labels)).astype(np.int8)
         hg = host_graph(h[i], weights[i], seed)
         rebalance(hg, sides, bounds)
         fm_refine(hg, sides, bounds, targets)
-    key = bisection_key(hg or host_graph(h[0], weights[0], seed), sides, bounds)
+    key = bisection_key(hg or host_graph(h[stop], weights[stop], seed), sides, bounds)
     seconds["refine"] += time.perf_counter() - start
     return be.xp.asarray(sides), key
 
