@@ -124,8 +124,10 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
     tries : int
         Multilevel bisections to run, with the seeds ``seed, seed + 1, ...`` (each its own
         hierarchy); the best (least overload, then least cut) is kept. The cut of one
-        hierarchy varies by several percent with the seed; three tries take three times as
-        long.
+        hierarchy varies by several percent with the seed. With ``refine="fm"`` the tries
+        are ranked on the first coarse level and only the best two are refined on the input
+        (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries cost less than three
+        times one.
     vertex_weights : array_like or dict, optional
         Non-negative finite weight of each vertex (default: 1 each), on the graph's device;
         for a networkx graph also a dict node -> weight.
