@@ -20,7 +20,8 @@ References
 import numba
 import numpy as np
 
-from .refine_fm import _connections, _fm_pass, _overload, _push, _rebalance, _remove, _side_weights, _update
+from .refine_fm import (_connections, _fm_pass, _overload, _push, _rebalance, _remove, _side_weights, _update,
+                        pass_limit)
 
 __all__ = ["greedy_growing", "TRIES"]
 
@@ -58,7 +59,7 @@ def greedy_growing(hg, bounds, targets, *, tries=TRIES):
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     vw = hg.vertex_weights
     integral = bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)  # as fm_refine decides
-    limit = min(max(100, hg.n // 50), 2000)  # fm_refine's default
+    limit = pass_limit(hg.n)  # fm_refine's default
     return _best_grown(*hg.arrays(), order, min(tries, max(hg.n, 1)), bounds, targets, limit, integral)
 
 
