@@ -449,11 +449,12 @@ def multilevel_bisection(be, graph, vw, counts, opt):
 #: shrinks the graph 3 to 7 times, so the input level's FM passes and host copies are most
 #: of a try's refinement; a try that ranks below the :data:`FINALISTS` at level 1 skips them.
 #: The tries still coarsen the input each with its own seed: sharing the first level cost
-#: c-55 and debian_bookworm_deps 10-20% of cut at k = 2 (docs/partitioning.md, "Tries").
+#: c-55 and debian_bookworm_deps 19-60% of cut at k = 2 (docs/partitioning.md, "Tries ranked
+#: at level 1").
 SELECT_LEVEL = 1
 #: Tries refined on the levels below :data:`SELECT_LEVEL`: level 1's ranking is a noisy
 #: forecast (on 8 of the 22 shared graphs at k = 2 the best try at the input was not the
-#: best at level 1, whose cut there was 1-7% larger), and refining two kept issue 40's k = 2
+#: best at level 1, whose cut there was 0.7-7% larger), and refining two kept issue 40's k = 2
 #: quality targets where one did not.
 FINALISTS = 2
 
