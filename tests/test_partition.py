@@ -153,6 +153,30 @@ def test_independent_of_thread_count(refine, graphblas_threads):
     np.testing.assert_array_equal(gg.bisect(A, refine=refine).parts, one.parts)
 
 
+@pytest.mark.parametrize("select, finalists", [(0, 1), (1, 1), (1, 2), (2, 3)])
+def test_tries_keep_one_of_the_single_tries(monkeypatch, select, finalists):
+    """Try t of ``bisect(seed=s, tries=3)`` is ``bisect(seed=s + t, tries=1)`` (its hierarchy
+    and refinement do not depend on the ranking), so the result is one of those three; where
+    every try is refined on the input (ranked at level 0, or all three finalists) it is the
+    best of them by (overload, cut), counted here by scipy."""
+    from gbgraph.algorithms import partition as module
+
+    A = sp.csr_array(sp.random(900, 900, density=0.004, random_state=7) != 0)
+    A = sp.csr_array((A + A.T + grid2d(30, 30)) != 0)
+    A.setdiag(False)
+    A.eliminate_zeros()
+    monkeypatch.setattr(module, "SELECT_LEVEL", select)
+    monkeypatch.setattr(module, "FINALISTS", finalists)
+    singles = [gg.bisect(A, seed=5 + t, tries=1).parts for t in range(3)]
+    kept = gg.bisect(A, seed=5, tries=3).parts
+    matches = [t for t in range(3) if np.array_equal(kept, singles[t])]
+    assert matches
+    if select == 0 or finalists == 3:
+        bound = 1.03 * 900 / 2
+        keys = [(max(np.bincount(p, minlength=2).max() - bound, 0), scipy_cut(A, p)) for p in singles]
+        assert keys[matches[0]] == min(keys)
+
+
 def test_seed_changes_the_order_not_the_validity():
     A = grid2d(25, 25)
     for seed in (0, 1, 2**63 - 1):

@@ -20,12 +20,15 @@ References
 import numba
 import numpy as np
 
-from .refine_fm import _overload, _push, _remove, _update, fm_refine, rebalance
+from .refine_fm import (_connections, _fm_pass, _overload, _push, _rebalance, _remove, _side_weights, _update,
+                        pass_limit)
 
 __all__ = ["greedy_growing", "TRIES"]
 
 #: Start vertices tried on the coarsest graph.
 TRIES = 16
+#: FM passes at most per try (``refine_fm.fm_refine``'s default).
+MAX_PASSES = 32
 
 
 def greedy_growing(hg, bounds, targets, *, tries=TRIES):
@@ -54,21 +57,48 @@ def greedy_growing(hg, bounds, targets, *, tries=TRIES):
     """
     order = np.argsort(~hg.keys, kind="stable")  # larger keys first
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    best, best_key = None, None
-    for t in range(min(tries, max(hg.n, 1))):
-        parts = _grow(*hg.arrays(), order, t, bounds[0], targets[0])
-        rebalance(hg, parts, bounds)
-        cut = fm_refine(hg, parts, bounds, targets)
-        over = _overload(_weights(parts, hg.vertex_weights), bounds)
-        if best_key is None or (over, cut) < best_key:
-            best, best_key = parts, (over, cut)
+    vw = hg.vertex_weights
+    integral = bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)  # as fm_refine decides
+    limit = pass_limit(hg.n)  # fm_refine's default
+    return _best_grown(*hg.arrays(), order, min(tries, max(hg.n, 1)), bounds, targets, limit, integral)
+
+
+@numba.njit(cache=True)
+def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limit, integral):
+    """The tries of :func:`greedy_growing` in one compiled loop (a coarsest graph has about
+    50 vertices, where a call from Python per step cost more than the steps): each try is
+    grown, repaired by ``refine_fm.rebalance`` and refined by ``refine_fm.fm_refine``'s
+    passes, the same calls in the same order, on one workspace."""
+    n = indptr.size - 1
+    gain, ext = np.empty(n), np.empty(n)
+    heap, hg, hk = np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64)
+    pos, locked, moves = np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64)
+    boundary, count = np.empty(n, np.int64), np.zeros(1, np.int64)
+    best = np.ones(n, np.int8)
+    b_over, b_cut = np.inf, np.inf
+    for t in range(tries):
+        parts = _grow(indptr, indices, w, vw, key, order, t, bounds[0], targets[0])
+        _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
+        _connections(indptr, indices, w, parts, gain, ext)  # fm_refine's first state (refine_fm._prepare)
+        found = 0
+        for v in range(n):
+            pos[v] = -1
+            locked[v] = False
+            if ext[v] > 0.0:
+                boundary[found] = v
+                found += 1
+        count[0] = found
+        pw = _side_weights(parts, vw)
+        cut = 0.0
+        for _ in range(MAX_PASSES):
+            cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext,
+                                  heap, hg, hk, pos, locked, moves, boundary, count, pw)
+            if moved == 0:
+                break
+        over = _overload(_side_weights(parts, vw), bounds)
+        if t == 0 or over < b_over or (over == b_over and cut < b_cut):
+            best, b_over, b_cut = parts, over, cut
     return best
-
-
-def _weights(parts, vw):
-    pw = np.zeros(2)
-    np.add.at(pw, parts.astype(np.int64), vw)
-    return pw
 
 
 @numba.njit(cache=True)
