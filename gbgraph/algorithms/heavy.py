@@ -73,6 +73,11 @@ def full_vector(be, values):
     return be.full(values.size, values, values.dtype.name)
 
 
+# The row operators read a row's positions and columns as unsigned integers: numba tests a
+# signed index for wraparound on every read, which keeps LLVM from unrolling the scan (numba,
+# one thread: HEC's mapping of |Elasticity3D 30³| 31.6 -> 29.8 ms, HEM's 85.7 -> 81.4 ms).
+
+
 def _heaviest(i, start, stop, cols, vals, keys):
     """Row i's column j maximising ``(A(i, j), keys(j))`` among the j with a key (keys are
     nonzero; 0 is the fill of an absent one): the first candidate, then any heavier one or

@@ -61,7 +61,7 @@ for name, M in graphs.items():
             a = gg.aggregate(G, backend=be)
             res[f"{name}:{setting}:{be}:aggregate"] = h(a.labels, a.roots)
             for method in ("hec", "hem", "gosh", "gosh_hec", "mis2"):
-                res[f"{name}:{setting}:{be}:coarse_mapping-{method}"] = h(gg.coarse_mapping(G, method, backend=be).labels)
+                res[f"{name}:{setting}:{be}:coarse_mapping-{method}"] = h(gg.coarse_mapping(abs(M), method, backend=be).labels)  # |A|: weights >= 0
             for method in ("mis2", "hec"):
                 levels = gg.coarsen(G, method, backend=be)
                 res[f"{name}:{setting}:{be}:coarsen-{method}"] = h(*[a for l in levels for a in (
