@@ -25,6 +25,11 @@ METHODS = ("mis2", "mis2_basic")
 TRACKED = 8
 
 
+# The row operators read a row's positions and columns as unsigned integers: numba tests a
+# signed index for wraparound on every read, which keeps LLVM from unrolling the scan (numba,
+# one thread: aggregate on Elasticity3D 30³ 58.4 -> 56.6 ms, coAuthorsDBLP 73.2 -> 70.5 ms).
+
+
 def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
     """Phase 3 for row i: the group it ends in, its own or a better neighbouring one.
 
@@ -44,10 +49,10 @@ def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
         return own, True
     if own >= 0:
         touched = 0
-        p = start
-        while p < stop and touched < 2:  # up to a second root: then the row is scanned
-            touched += is_root[cols[p]]
-            p += 1
+        p = np.uint64(start)
+        while p < np.uint64(stop) and touched < 2:  # up to a second root: then the row is scanned
+            touched += is_root[np.uint64(cols[p])]
+            p += np.uint64(1)
         if touched < 2:
             return own, True
     # slot s: group at s, key at LIMIT + s, size at 2 LIMIT + s; one array, not three:
@@ -57,8 +62,8 @@ def _better_group(i, start, stop, cols, vals, label, is_root, group_size):
     own_key = 0
     m = 0
     stopped = False
-    for p in range(start, stop):
-        j = cols[p]
+    for p in range(np.uint64(start), np.uint64(stop)):
+        j = np.uint64(cols[p])
         g = label[j]
         if g < 0:
             continue
@@ -107,8 +112,8 @@ def _gathers_three(i, start, stop, cols, vals, label):
     """[1] Alg.3 l.9 for a candidate root i: the unaggregated vertices of its closed
     neighbourhood (itself among them), kept when there are at least 3."""
     count = 0
-    for p in range(start, stop):
-        if label[cols[p]] < 0:
+    for p in range(np.uint64(start), np.uint64(stop)):
+        if label[np.uint64(cols[p])] < 0:
             count += 1
     return count, count >= 3
 

@@ -73,29 +73,34 @@ def full_vector(be, values):
     return be.full(values.size, values, values.dtype.name)
 
 
+# The row operators read a row's positions and columns as unsigned integers: numba tests a
+# signed index for wraparound on every read, which keeps LLVM from unrolling the scan (numba,
+# one thread: HEC's mapping of |Elasticity3D 30³| 31.6 -> 29.8 ms, HEM's 85.7 -> 81.4 ms).
+
+
 def _heaviest(i, start, stop, cols, vals, keys):
     """Row i's column j maximising ``(A(i, j), keys(j))`` among the j with a key (keys are
     nonzero; 0 is the fill of an absent one): the first candidate, then any heavier one or
     one of equal weight and a larger key. A pattern's values are all True, so keys decide.
     The comparison is computed, not branched on, so that the compiler selects without
     jumps: equal weights leave it to the keys, whose order is as good as random."""
-    p = start
-    while p < stop and keys[cols[p]] == 0:
-        p += 1
-    if p == stop:
+    p = np.uint64(start)
+    end = np.uint64(stop)
+    while p < end and keys[np.uint64(cols[p])] == 0:
+        p += np.uint64(1)
+    if p == end:
         return np.int64(-1), False
-    column = np.int64(cols[p])
+    at = p
     heaviest = vals[p]
-    best = keys[column]
-    for q in range(p + 1, stop):
-        j = np.int64(cols[q])
-        key = keys[j]
+    best = keys[np.uint64(cols[p])]
+    for q in range(p + np.uint64(1), end):
+        key = keys[np.uint64(cols[q])]
         w = vals[q]
         better = (key != 0) & ((w > heaviest) | ((w == heaviest) & (key > best)))
         heaviest = w if better else heaviest
         best = key if better else best
-        column = j if better else column
-    return column, True
+        at = q if better else at
+    return np.int64(cols[at]), True
 
 
 #: ``h(i) = argmax_j (A(i, j), keys(j))``, the heavy neighbour: a row operator over ``A``
@@ -131,8 +136,8 @@ def _visit(i, start, stop, cols, vals, state):
     """Row u of the matrix of waiting in-neighbours: u is undecided while one of them is,
     else claimed when one of them is unclaimed ([1] Alg.3 l.11-12 maps H(w) with w)."""
     value = np.int64(UNCLAIMED)
-    for p in range(start, stop):
-        s = state[cols[p]]
+    for p in range(np.uint64(start), np.uint64(stop)):
+        s = state[np.uint64(cols[p])]
         if s == UNDECIDED:
             value = np.int64(UNDECIDED)
             break
