@@ -75,7 +75,7 @@ programs = 0
 #: registers).
 _BLOCKS = 8
 
-#: Compiled rounds by the form of their trace: (kernel, the temporaries' types).
+#: Compiled rounds by device and the form of their trace: (kernel, the temporaries' types).
 _MADE = {}
 
 #: Steps traced so far (tests check that a second call on the same graph traces nothing).
@@ -85,8 +85,8 @@ traces = 0
 #: each with the properties of the operands its trace read (:meth:`_Program.bind`).
 _TRACED = {}
 
-#: The buffers of the programs run last (:meth:`_Program.run`), by program: (the stream they
-#: were last used on, the buffers). A second call on the same graph allocates nothing.
+#: The buffers of the programs run last (:meth:`_Program.run`), by program: (the device and
+#: stream they were last used on, the buffers). A second call on the same graph allocates nothing.
 _KEPT = {}
 
 #: Most programs whose buffers :data:`_KEPT` holds between calls: MIS-2's and coloring's two,
@@ -146,9 +146,9 @@ class _Operands:
     """The form of what a step reads besides its state, and the vectors and matrices in it.
 
     A step is a closure: its free variables (``__code__.co_freevars``) name what it closes
-    over. ``key`` holds, for the step and every function it closes over, its code and the
-    form of each free variable and default: a vector's or matrix's kind (size, types, full
-    or sparse; which earlier operand it is, if it is one again), numbers and strings by
+    over. ``key`` holds the device and, for the step and every function it closes over, its
+    code and the form of each free variable and default: a vector's or matrix's kind (size,
+    types, full or sparse; which earlier operand it is, if it is one again), numbers and strings by
     value, lists, tuples and dicts item by item, the statuses of
     :class:`~gbgraph.hashing.Packing` by what a trace reads of them, backends, operators and
     modules by identity. Steps with equal keys trace to the same program, save for what
@@ -163,7 +163,7 @@ class _Operands:
         self.objects, self.ordinals, self._functions = [], {}, set()
         try:
             state_forms = tuple(self._operand(v, ("state", v.size, v.dtype.str)) for v in state)
-            self.key = (state_forms, self._function(step))
+            self.key = (cupy.cuda.runtime.getDevice(), state_forms, self._function(step))
             hash(self.key)
         except (TypeError, ValueError, AttributeError):  # an unhashable object, an empty cell, no code
             self.key = None
@@ -677,14 +677,15 @@ class _Program:
 
     def __init__(self, tracer, operands):
         self.tracer = tracer
-        key = tracer.key()
+        device = cupy.cuda.runtime.getDevice()
+        key = device, tracer.key()
         made = _MADE.get(key)
         if made is None:
             self._phases = _phases(tracer.nodes)
             self._place()
             self._folded = self._foldable()
             source, name = self._source()
-            made = _MADE[key] = (_compiled(source, name, cupy.cuda.runtime.getDevice()),
+            made = _MADE[key] = (_compiled(source, name, device),
                                  tuple((s.dtype, s.full) for s in self._temporaries))
         self._kernel, self._temporary_types = made
         self._per_multiprocessor = _resident(self._kernel)
@@ -871,9 +872,10 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
         programs += 1
         n = self._n
         stream = cupy.cuda.get_current_stream()
+        where = cupy.cuda.runtime.getDevice(), stream.ptr
         kept = _KEPT.pop(self, None)
-        if kept is None or kept[0] != stream.ptr:  # buffers a call on another stream may still be reading
-            kept = stream.ptr, self._buffers()
+        if kept is None or kept[0] != where:  # buffers a call on another stream may still be reading
+            kept = where, self._buffers()
         buffers, temporaries, counts, staged = kept[1]
         at = first & 1  # round r reads the buffers of its parity; the other is written whole before it is read
         args = [np.int64(n), *arrays]
