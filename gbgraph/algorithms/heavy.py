@@ -53,8 +53,9 @@ class Keys:
         return self.be.vector(ids, self.values[ids], self.n, copy=False)
 
     def ids(self, keys):
-        """The vertices whose keys these are (an int64 array)."""
-        return (keys & self.low).astype(self.xp.int64) - 1
+        """The vertices whose keys these are (an int64 array; the low bits, below 2**63, read
+        as int64 in place)."""
+        return (keys & self.low).view(self.xp.int64) - 1
 
     def led(self, ids, field, bits):
         """Keys of ``ids`` ordered by ``field`` (integers below ``2**bits``), then by the hash."""
@@ -217,8 +218,10 @@ def roots_and_labels(be, parent):
                 break
             p = q
         root = be.values(q)
-    number = xp.cumsum(root == xp.arange(root.size)) - 1  # each root's rank among the roots
-    return number[root], int(number[-1]) + 1 if root.size else 0
+    number = xp.cumsum(root == xp.arange(root.size))  # each root's rank among the roots, from 1
+    labels = number[root]
+    labels -= 1
+    return labels, int(number[-1]) if root.size else 0
 
 
 def hec(be, graph, A, keys):

@@ -383,7 +383,8 @@ class CupyBackend(Backend):
         if (stop is None or first < stop) and state[0].entry_count():
             compiled = program.compile_rounds(self, step, state, first)
             if compiled is not None:
-                return compiled.run(state, first, stop, check, stall)
+                rounds, arrays = compiled
+                return rounds.run(arrays, state, first, stop, check, stall)
         return replay.iterate(step, state, first, stop, check, stall)
 
     def fused(self, algorithm):

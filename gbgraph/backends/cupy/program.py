@@ -23,7 +23,11 @@ launching it, and generates CUDA C++ for the recorded program (:class:`_Program`
   rows and one barrier less a round;
 - matrices are read with int32 row pointers where their entries' positions fit, and the
   kernel is compiled for 8 blocks a multiprocessor unless that spills registers
-  (:func:`_compiled`).
+  (:func:`_compiled`);
+- a step is traced once: a later call whose step closes over operands of the same form
+  (:class:`_Operands`; the same graph, or one with arrays of the same kinds and sizes)
+  runs the program traced before on its own arrays (:meth:`_Program.bind`), and the
+  buffers of the last programs run are kept for their next call (:data:`_KEPT`).
 
 Each phase reads only what earlier phases (or rounds) wrote, and each row's verbs run in the
 step's order on that row, so the results are those of the verbs, bit for bit, whatever the
@@ -46,8 +50,10 @@ structure.
 import ast
 import functools
 import hashlib
+import types
 
 import cupy
+import cupyx
 import numpy as np
 
 from .. import operators as ops
@@ -69,8 +75,27 @@ programs = 0
 #: registers).
 _BLOCKS = 8
 
-#: Compiled rounds by the form of their trace: (kernel, the temporaries' types).
+#: Compiled rounds by device and the form of their trace: (kernel, the temporaries' types).
 _MADE = {}
+
+#: Steps traced so far (tests check that a second call on the same graph traces nothing).
+traces = 0
+
+#: Traced steps by the form of what they close over (:class:`_Operands`): their programs,
+#: each with the properties of the operands its trace read (:meth:`_Program.bind`).
+_TRACED = {}
+
+#: The buffers of the programs run last (:meth:`_Program.run`), by program: (the device and
+#: stream they were last used on, the buffers). A second call on the same graph allocates nothing.
+_KEPT = {}
+
+#: Most programs whose buffers :data:`_KEPT` holds between calls: MIS-2's and coloring's two,
+#: so that one algorithm called again, or aggregation's two MIS-2, find them.
+_KEPT_MOST = 2
+
+#: Most forms kept in :data:`_TRACED`: each holds a program's small description (its kernel
+#: is shared through :data:`_MADE`), and a hierarchy calls a step on a form per level.
+_TRACED_MOST = 256
 
 
 class Untraceable(Exception):
@@ -78,11 +103,21 @@ class Untraceable(Exception):
 
 
 def compile_rounds(backend, step, state, first):
-    """The step's round as a :class:`_Program` on these state vectors, or None where it
-    cannot be one (:class:`Untraceable`, or a translation or compilation that fails)."""
+    """The step's round as a :class:`_Program` on these state vectors and the arrays it
+    reads (its kernel's arguments, as :meth:`_Program.run` takes them), or None where it
+    cannot be one (:class:`Untraceable`, or a translation or compilation that fails).
+
+    A step traced before with operands of the same form (:class:`_Operands`) is not traced
+    again: its program runs on this call's arrays."""
+    global traces
     n = state[0].size
     if not n or not all(isinstance(v, Vector) and v.size == n for v in state):
         return None
+    operands = _Operands(step, state)
+    for program in _TRACED.get(operands.key, ()) if operands.key is not None else ():
+        arrays = program.bind(operands.objects)
+        if arrays is not None:
+            return program, arrays
     tracer = _Tracer(n, state)
     backend._tracer = tracer
     try:
@@ -92,10 +127,88 @@ def compile_rounds(backend, step, state, first):
         return None
     finally:
         backend._tracer = None
+    traces += 1
     try:
-        return _Program(tracer)
+        program = _Program(tracer, operands)
     except (Untraceable, Untranslatable, cupy.cuda.compiler.CompileException):
         return None
+    if operands.key is not None and program.bindable:
+        if len(_TRACED) >= _TRACED_MOST:  # the oldest form goes: a cache of a few programs, not of every graph
+            del _TRACED[next(iter(_TRACED))]
+        _TRACED.setdefault(operands.key, []).append(program)
+    return program, tuple(x.array if isinstance(x, _External) else x.value for x in tracer.externals.values())
+
+
+# ---- what a step closes over ---------------------------------------------------------------
+
+
+class _Operands:
+    """The form of what a step reads besides its state, and the vectors and matrices in it.
+
+    A step is a closure: its free variables (``__code__.co_freevars``) name what it closes
+    over. ``key`` holds the device and, for the step and every function it closes over, its
+    code and the form of each free variable and default: a vector's or matrix's kind (size,
+    types, full or sparse; which earlier operand it is, if it is one again), numbers and strings by
+    value, lists, tuples and dicts item by item, the statuses of
+    :class:`~gbgraph.hashing.Packing` by what a trace reads of them, backends, operators and
+    modules by identity. Steps with equal keys trace to the same program, save for what
+    their vectors and matrices hold: ``objects`` lists those in order (the state first), and
+    :meth:`_Program.bind` takes the new call's arrays from them. ``key`` is None where the
+    step holds anything else (an array, an object whose attributes may change, an empty
+    cell): such a step is traced every call."""
+
+    _VALUES = (bool, int, float, complex, str, bytes, type(None), np.generic, np.dtype, type)
+
+    def __init__(self, step, state):
+        self.objects, self.ordinals, self._functions = [], {}, set()
+        try:
+            state_forms = tuple(self._operand(v, ("state", v.size, v.dtype.str)) for v in state)
+            self.key = (cupy.cuda.runtime.getDevice(), state_forms, self._function(step))
+            hash(self.key)
+        except (TypeError, ValueError, AttributeError):  # an unhashable object, an empty cell, no code
+            self.key = None
+
+    def _operand(self, x, form):
+        """x's form: its own, or where x came earlier, its place among the operands."""
+        ordinal = self.ordinals.get(id(x))
+        if ordinal is not None:
+            return "again", ordinal
+        self.ordinals[id(x)] = len(self.objects)
+        self.objects.append(x)
+        return form
+
+    def _function(self, f):
+        if id(f) in self._functions:  # a closure that reaches itself
+            return "function again", f.__code__
+        self._functions.add(id(f))
+        cells = tuple(self._form(c.cell_contents) for c in f.__closure__ or ())
+        return "function", f.__code__, cells, self._form(f.__defaults__), self._form(f.__kwdefaults__)
+
+    def _form(self, x):
+        from ...hashing import Packing
+        from ..base import Backend
+
+        if isinstance(x, Vector):
+            return self._operand(x, ("vector", x.size, x.dtype.str, x.indices is None,
+                                     None if x.indices is None else x.indices.dtype.str, x.count is None))
+        if isinstance(x, Matrix):
+            return self._operand(x, ("matrix", x.nrows, x.ncols, x.dtype.str, x.values is None, x.indices.dtype.str,
+                                     x.nvals > np.iinfo(np.int32).max))
+        if isinstance(x, self._VALUES):
+            return type(x), repr(x)
+        if isinstance(x, (tuple, list)):
+            return type(x), tuple(self._form(y) for y in x)
+        if isinstance(x, dict):
+            return dict, tuple((self._form(k), self._form(v)) for k, v in x.items())
+        if isinstance(x, types.FunctionType):
+            return self._function(x)
+        if isinstance(x, types.MethodType):
+            return "method", self._function(x.__func__), self._form(x.__self__)
+        if isinstance(x, Packing):  # what _Tracer._statuses reads
+            return type(x), x.bits, x.priority_hash, x.nv
+        if isinstance(x, (Backend, ops._Operator, ops.Semiring, types.ModuleType)):
+            return x
+        raise TypeError(f"{type(x).__name__}: what it holds may steer the step")
 
 
 # ---- tracing --------------------------------------------------------------------------------
@@ -133,7 +246,7 @@ class _Tracer:
     """Records the verbs a step calls (the cupy backend sends them here while it is set)."""
 
     def __init__(self, n, state):
-        self.n, self.nodes, self.externals, self.ops = n, [], {}, []
+        self.n, self.nodes, self.externals, self.ops, self.guards = n, [], {}, [], []
         self._structures = self._symbols = 0
         self.inputs = tuple(self._new(v.dtype) for v in state)
         for k, s in enumerate(self.inputs):
@@ -157,7 +270,7 @@ class _Tracer:
             return v
         if isinstance(v, Vector) and v.size == self.n and v.indices is None and v.count is None and \
                 v.dtype in kernels._C_TYPES:
-            return self._external(v.values)
+            return self._external(v, "values")
         raise Untraceable(f"{verb}: an operand that is not full or not of the state's size")
 
     def _read(self, v, fill):
@@ -165,22 +278,30 @@ class _Tracer:
         writes, is made dense with its fill once, here, for every round."""
         if isinstance(v, Vector) and v.indices is not None and fill is not None and v.size == self.n and \
                 v.dtype in kernels._C_TYPES:
-            dense = cupy.full(self.n, fill, v.dtype)
-            kernels.scatter(dense, v)
-            return self._external(dense)
+            return self._external(v, ("dense", fill))
         return self._vector(v, "mxv")
 
-    def _external(self, array):
+    def _external(self, x, field):
+        """The array ``_taken(x, field)`` as an argument of the kernel, named once however
+        often it is read; each (x, field) it came from is kept for :meth:`_Program.bind`."""
+        array = _taken(x, field)
         key = id(array)
         if key not in self.externals:
             self.externals[key] = _External(len(self.externals), array)
+        self.externals[key].sources.append((x, field))
         return self.externals[key]
+
+    def _property(self, A, check):
+        """``check(A)``, kept with the program: a later call binds it only where it holds again."""
+        value = check(A)
+        self.guards.append((A, check, value))
+        return value
 
     def _matrix(self, A, verb):
         if not (isinstance(A, Matrix) and A.nrows == self.n and A.ncols == self.n):
             raise Untraceable(f"{verb}: a matrix that is not n x n")
-        return self._external(A.narrow_indptr), self._external(A.indices), \
-            None if A.values is None else self._external(A.values), A
+        return self._external(A, "indptr"), self._external(A, "indices"), \
+            None if A.values is None else self._external(A, "values"), A
 
     @staticmethod
     def _plain(verb, out=None, accum=None, replace=False, structure=True, **_):
@@ -220,9 +341,9 @@ class _Tracer:
         dtype = _product_type("mxv", semiring, A.dtype, u.dtype, "left" if A.values is None else None)
         monoid, multiply = semiring.split("_", 1)
         if dtype is None or monoid not in kernels._MONOIDS or multiply not in kernels._MULTIPLIES or \
-                A.avg_degree >= 16 and dtype.kind == "f" and monoid in ("plus", "times"):
+                dtype.kind == "f" and monoid in ("plus", "times") and self._property(A, _dense_rows):
             raise Untraceable(f"mxv: {semiring} on these types")
-        every_row = A.min_degree > 0
+        every_row = self._property(A, _no_empty_row)
         w = self._new(dtype, (0 if m is None else m.structure) if every_row else None)
         indptr, cols, vals = csr
         tw, ta = kernels.c_type(dtype), "bool" if vals is None else kernels.c_type(A.dtype)
@@ -348,7 +469,7 @@ class _Tracer:
                 w.count is not None or w.size != self.n or w.dtype not in kernels._C_TYPES:
             raise Untraceable("assign without a mask, under a complemented mask, or into a vector that is not full")
         m = self._vector(mask, "assign")
-        target = self._external(w.values)
+        target = self._external(w, "values")
         if isinstance(value, _Symbol):
             if m.structure != value.structure or w.dtype != value.dtype:
                 raise Untraceable("assign where the mask is not the value's pattern, or of another type")
@@ -459,12 +580,13 @@ class _Tracer:
 
 
 class _External:
-    """An array the round reads or writes in place (a matrix, a full vector)."""
+    """An array the round reads or writes in place (a matrix, a full vector), and the
+    (vector or matrix, field) pairs it was taken from (:func:`_taken`)."""
 
     full, structure, fill, state, phase = True, 0, None, None, None
 
     def __init__(self, index, array):
-        self.array, self.name = array, f"x{index}"
+        self.array, self.name, self.sources = array, f"x{index}", []
 
     @property
     def dtype(self):
@@ -484,6 +606,32 @@ class _Scalar:
 
     def param(self):
         return f"const {kernels.c_type(np.asarray(self.value).dtype)} {self.name}"
+
+
+def _taken(x, field):
+    """The array a kernel reads for ``field`` of the vector or matrix ``x``: ``"values"``,
+    a matrix's ``"indptr"`` (narrow where it fits) or ``"indices"``, or ``("dense", fill)``,
+    a sparse vector made dense with ``fill`` where it has no entry (a new array)."""
+    if field == "values":
+        return x.values
+    if field == "indptr":
+        return x.narrow_indptr
+    if field == "indices":
+        return x.indices
+    dense = cupy.full(x.size, field[1], x.dtype)
+    kernels.scatter(dense, x)
+    return dense
+
+
+def _dense_rows(A):
+    """Whether A's rows average 16 entries or more, where the verb-by-verb product sums a
+    row in another order than a compiled round's ``reduce_row``."""
+    return A.avg_degree >= 16
+
+
+def _no_empty_row(A):
+    """Whether every row of A has an entry (a product then has every row of its mask)."""
+    return A.min_degree > 0
 
 
 @functools.lru_cache(maxsize=None)
@@ -524,21 +672,54 @@ class _Program:
     """The kernel of a traced round and what it runs on: :meth:`run` takes the state
     vectors to the round ``stop`` (or until ``state[0]`` is empty). The kernel, the source
     and the temporaries' types depend only on the trace's form (:meth:`_Tracer.key`), so a
-    second call with vectors of the same kinds reuses them."""
+    second call with vectors of the same kinds reuses them. A program keeps no array of
+    the call that traced it: :meth:`bind` takes a call's arrays from its operands."""
 
-    def __init__(self, tracer):
+    def __init__(self, tracer, operands):
         self.tracer = tracer
-        key = tracer.key()
+        device = cupy.cuda.runtime.getDevice()
+        key = device, tracer.key()
         made = _MADE.get(key)
         if made is None:
             self._phases = _phases(tracer.nodes)
             self._place()
             self._folded = self._foldable()
             source, name = self._source()
-            made = _MADE[key] = (_compiled(source, name, cupy.cuda.runtime.getDevice()),
+            made = _MADE[key] = (_compiled(source, name, device),
                                  tuple((s.dtype, s.full) for s in self._temporaries))
         self._kernel, self._temporary_types = made
         self._per_multiprocessor = _resident(self._kernel)
+        self._n = tracer.n
+        # each state's type, its fill and whether the round reads its values
+        self._states = tuple((s.dtype, s.fill, s.id in tracer.values_read) for s in tracer.inputs)
+        self.bindable = operands.key is not None
+        at = operands.ordinals
+        try:
+            self._guards = tuple((at[id(A)], check, value) for A, check, value in tracer.guards)
+            self._binders = tuple(("scalar", x.value) if isinstance(x, _Scalar) else
+                                  tuple((at[id(obj)], field) for obj, field in x.sources)
+                                  for x in tracer.externals.values())
+        except KeyError:  # an operand the step does not close over (made inside it): traced every call
+            self.bindable = False
+        self.tracer = self._phases = self._temporaries = None
+
+    def bind(self, objects):
+        """The kernel's arrays for the operands ``objects`` (:class:`_Operands`) of a step
+        traced to this program, or None where they differ from the traced ones in a property
+        the trace read, or in which of them are the same array."""
+        if not all(check(objects[k]) == value for k, check, value in self._guards):
+            return None
+        arrays, named = [], set()
+        for binder in self._binders:
+            if binder[0] == "scalar":
+                arrays.append(binder[1])
+                continue
+            taken = [_taken(objects[k], field) for k, field in binder]
+            if any(x is not taken[0] for x in taken) or id(taken[0]) in named:
+                return None
+            named.add(id(taken[0]))
+            arrays.append(taken[0])
+        return tuple(arrays)
 
     def _place(self):
         """Which symbols live in memory: those read at other rows, in a later phase, or kept
@@ -684,46 +865,48 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
 
     # ---- running ------------------------------------------------------------------------
 
-    def run(self, state, first, stop, check, stall=None):
-        """The rounds from ``first``: (state, next round), as :func:`replay.iterate` returns."""
+    def run(self, arrays, state, first, stop, check, stall=None):
+        """The rounds from ``first`` on the kernel's ``arrays`` (:meth:`bind`): (state, next
+        round), as :func:`replay.iterate` returns."""
         global programs
         programs += 1
-        tracer, n = self.tracer, self.tracer.n
+        n = self._n
+        stream = cupy.cuda.get_current_stream()
+        where = cupy.cuda.runtime.getDevice(), stream.ptr
+        kept = _KEPT.pop(self, None)
+        if kept is None or kept[0] != where:  # buffers a call on another stream may still be reading
+            kept = where, self._buffers()
+        buffers, temporaries, counts, staged = kept[1]
         at = first & 1  # round r reads the buffers of its parity; the other is written whole before it is read
-        buffers, args = [], [np.int64(n)] + [x.array if isinstance(x, _External) else x.value
-                                              for x in tracer.externals.values()]
-        for v, s in zip(state, tracer.inputs):
-            # a state vector whose values the round never reads (a worklist) needs one array
-            # of values, not one a parity: nothing reads the values a round overwrites
-            one = cupy.empty(n, s.dtype)
-            values = [one, cupy.empty(n, s.dtype) if s.id in tracer.values_read else one]
-            present = [cupy.empty(n, cupy.uint8) for _ in range(2)]
+        args = [np.int64(n), *arrays]
+        for v, (dtype, fill, read), (values, present) in zip(state, self._states, buffers):
+            # a worklist's values, which the round never reads, are left as they are
             if v.indices is None:
-                present[at].fill(1)
-                values[at][...] = v.values[:n]
+                present[at].data.memset_async(1, n)
+                if read:
+                    values[at][...] = v.values[:n]
             else:
-                present[at].fill(0)
-                if s.fill is not None:
-                    values[at].fill(s.fill)
-                kernels.scatter(values[at], v)
+                present[at].data.memset_async(0, n)
                 kernels.scatter_scalar(present[at], v, 1)
-            buffers.append((values, present))
+                if read and fill is not None:
+                    values[at].fill(fill)
+                if read:
+                    kernels.scatter(values[at], v)
             args += values + present
-        for dtype, full in self._temporary_types:
-            args.append(cupy.empty(n, dtype))
-            if not full:
-                args.append(cupy.empty(n, cupy.uint8))
+        args += temporaries
         left = state[0].entry_count()
-        host = np.zeros(6, np.uint64)  # the worklist's size by round mod 4, the round reached, stalled
-        host[first % 4] = left
-        counts = cupy.asarray(host)
+        # the worklist's size by round mod 4, the round reached, stalled: from pinned memory, so
+        # that the copy waits on nothing (from pageable memory it waits for the stream)
+        staged[...] = 0
+        staged[first % 4] = left
+        counts.set(staged, stream=stream)
         grid = kernels.cooperative_blocks(n, self._per_multiprocessor)
         r, due = first, first
         while True:
             if left == 0 or stop is not None and r >= stop:
                 break
             if check is not None and r >= due:
-                rounds = check(self._state(buffers, r, left), r)
+                rounds = check(tuple(state) if r == first else self._state(buffers, r, left), r)
                 if not rounds:
                     break
                 due = r + rounds
@@ -737,24 +920,39 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
             left = int(host[r % 4])
             if host[5]:
                 break
-        del args  # the buffers go as the states are compacted: a state's at a time beside its compaction
-        return self._state(buffers, r, left, release=True), r
+        # no round ran: the state is the one given (the buffers of a worklist hold no values)
+        out = tuple(state) if r == first else self._state(buffers, r, left)
+        _KEPT[self] = kept
+        while len(_KEPT) > _KEPT_MOST:
+            del _KEPT[next(iter(_KEPT))]
+        return out, r
 
-    def _state(self, buffers, r, left, release=False):
+    def _buffers(self):
+        """Arrays for a run: each state's values and presence by parity (one array of values
+        where the round never reads them: nothing reads what a round overwrites), the
+        temporaries, the counters and their first values in pinned host memory."""
+        n, buffers, temporaries = self._n, [], []
+        for dtype, _, read in self._states:
+            one = cupy.empty(n, dtype)
+            buffers.append(([one, cupy.empty(n, dtype) if read else one],
+                            [cupy.empty(n, cupy.uint8) for _ in range(2)]))
+        for dtype, full in self._temporary_types:
+            temporaries.append(cupy.empty(n, dtype))
+            if not full:
+                temporaries.append(cupy.empty(n, cupy.uint8))
+        return buffers, temporaries, cupy.empty(6, cupy.uint64), cupyx.empty_pinned(6, np.uint64)
+
+    def _state(self, buffers, r, left):
         """The state vectors after round r - 1 (in the buffers of parity r), as the cupy
         backend's vectors (compacted, counts on the device; ``state[0]`` has ``left``
-        entries). ``release``: each state's buffers are dropped once it is compacted, which
-        lowers a call's memory high-water by the buffers of the states before the last."""
+        entries)."""
         out = []
         for k, (values, present) in enumerate(buffers):
-            if release:
-                buffers[k] = None
             if k == 0 and left == 0:
-                out.append(Vector(self.tracer.n, cupy.empty(0, cupy.int64), cupy.empty(0, values[r & 1].dtype)))
+                out.append(Vector(self._n, cupy.empty(0, cupy.int64), cupy.empty(0, values[r & 1].dtype)))
                 continue
-            v = Vector(self.tracer.n, None, values[r & 1])
-            out.append(Vector(self.tracer.n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
-            del v, values, present
+            v = Vector(self._n, None, values[r & 1])
+            out.append(Vector(self._n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
         return tuple(out)
 
 
