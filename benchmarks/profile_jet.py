@@ -32,7 +32,8 @@ class _Levels:
 
     def __init__(self, sync):
         self.rows, self._sync = [], sync
-        self._refine, self._rounds, self._moves = refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves
+        self._saved = (refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves)
+        self._refine, self._rounds, self._moves = self._saved
 
     def __enter__(self):
         levels = self
@@ -61,7 +62,7 @@ class _Levels:
         return self
 
     def __exit__(self, *exc):
-        refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves = self._refine, self._rounds, self._moves
+        refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves = self._saved
 
 
 def main(argv=None):
@@ -112,7 +113,8 @@ def main(argv=None):
             f"{level.n:,}:{1e3 * sum(level.seconds):.1f}" for level in h.levels[:-1]))
         for row in levels.rows:
             print(f"   refine {row['backend']:6s} n={row['n']:>9,} nnz={row['nnz']:>10,} rounds={row['rounds']:>3} "
-                  f"rebalances={row['rebalances']:>2} ms={row['ms']:7.2f} ms/round={row['ms'] / max(row['rounds'], 1):.3f}")
+                  f"rebalances={row['rebalances']:>2} ms={row['ms']:7.2f} "
+                  f"ms/round={row['ms'] / max(row['rounds'], 1):.3f}")
         rows.append({"graph": graph_name(spec), "n": A.shape[0], "cut": float(r.cut), "ms": 1e3 * elapsed,
                      "seconds": r.seconds, "recordings": recordings, "levels": levels.rows,
                      "device_only": args.device_only,

@@ -26,6 +26,13 @@ bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bise
 without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
 12 rounds, 0.1%).
 
+A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, which the
+cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
+are full and written in place, its moves are the worklist, and iterate's check between
+rounds (:class:`_Rounds`) reads the cut and the side weights, keeps the best bisection and
+runs the rebalancing rounds. A GPU hierarchy's coarsest levels are refined on the host
+(:func:`_level_on`); every backend gives the same sides.
+
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
 climb out of local minima within a pass; Jet moves many at once from a snapshot, so each
 round costs a few sparse products on any device.
@@ -59,8 +66,13 @@ MAX_ROUNDS = 200
 #: Jet's candidate filter: coarse levels, finest level.
 FILTER = (0.75, 0.25)
 #: A GPU hierarchy's levels of at most this many entries are refined on the host
-#: (:func:`_level_on`).
-HOST_LEVEL_ENTRIES = 1 << 16
+#: (:func:`_level_on`). Smaller than coarsen's: on an H200 a recorded Jet round costs
+#: 0.25-0.4 ms on any level, numba's 0.25-0.3 ms on levels of a few hundred vertices but
+#: 0.4-0.8 ms at 10,000-40,000 entries, and after those the device's rounds ran 1.4 times
+#: slower (host threads still busy); at 4,096 the two or three coarsest levels move, 1-12 ms
+#: less a level, most where rebalancing rounds (a sort on the device) are frequent
+#: (``benchmarks/results/session-10/jet40``).
+HOST_LEVEL_ENTRIES = 1 << 12
 
 
 def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
@@ -100,18 +112,20 @@ def _level_on(be, host, level, vertex_weights, sides):
     most :data:`HOST_LEVEL_ENTRIES` entries (and coarsen's
     :data:`~gbgraph.algorithms.coarsen.HOST_LEVEL_ENTRIES`), else as given.
 
-    A Jet round on the cupy backend costs about the same on a level of a thousand vertices
-    as on one of a million (launches and host reads), numba's rounds on a small level a
-    fraction of it; the sides, the same on every backend, go to the device at the first
-    level that stays there (:func:`~gbgraph.algorithms.partition.project` moves them)."""
-    if host is None or not isinstance(sides, np.ndarray) or level.nnz > min(HOST_LEVEL_ENTRIES, coarsen.HOST_LEVEL_ENTRIES):
+    On the cupy backend a recorded Jet round costs about the same on a level of a hundred
+    vertices as on one of a million (the check's host reads), and a rebalancing round, frequent
+    on the coarsest levels, several times that (a sort and a count read back); numba's rounds
+    on those levels cost less. The sides, the same on every backend, go to the device at the
+    first level that stays there (:func:`~gbgraph.algorithms.partition.project` moves them)."""
+    limit = min(HOST_LEVEL_ENTRIES, coarsen.HOST_LEVEL_ENTRIES)
+    if host is None or not isinstance(sides, np.ndarray) or level.nnz > limit:
         return be, level, vertex_weights
     return host, Level(_on_host(level.graph), level.labels.get()), vertex_weights.get()
 
 
 class _Level:
     """A level's matrix and the full vectors the rounds read: vertex weights w and 1 / w,
-    hash keys, zeros and minus ones, the filter's threshold θ = c d / (2 - c) (-1 for an
+    hash keys, zeros, the filter's threshold θ = c d / (2 - c) (-1 for an
     isolated vertex, which never moves), and the totals of d and w."""
 
     def __init__(self, be, level, vertex_weights, seed, c):
