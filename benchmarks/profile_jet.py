@@ -1,53 +1,124 @@
 """Where a GPU bisection with Jet refinement spends its time: per graph, the phases
-(coarsen, initial, refine) of ``gg.bisect(..., refine="jet", tries=1)`` on the cupy backend
-and the HEC hierarchy alone; with ``--profile GRAPH``, a cProfile of one run on that graph.
+(coarsen, initial, refine) of ``gg.bisect(..., refine="jet", tries=1)`` on the cupy backend,
+the HEC hierarchy alone, and each level's refinement (backend, vertices, entries, rounds,
+rebalancing rounds, milliseconds, each level synchronised); with ``--profile GRAPH``, a
+cProfile of one run on that graph. ``--device-only`` keeps every level on the device (no
+host levels in the coarsening nor in the refinement: ``coarsen.HOST_LEVEL_ENTRIES = -1``),
+for an A/B.
 
     python benchmarks/profile_jet.py --graphs laplace3d:100 wave.mtx.gz --profile laplace3d:100
 
-Needs CuPy and an NVIDIA GPU. The figures are quoted in benchmarks/results/partition-gpu.txt.
+Needs CuPy and an NVIDIA GPU. The figures are quoted in benchmarks/results/partition-gpu.txt
+and docs/partitioning.md ("Session 10: GPU Jet").
 """
 
 import argparse
 import cProfile
 import io
+import json
 import pstats
 import time
 
 from bench_partition import largest_component
-from common import matrix
+from common import graph_name, matrix
 
 import gbgraph as gg
+from gbgraph.algorithms import coarsen, refine_jet
+
+
+class _Levels:
+    """Wraps refine_jet's level refinement to time each level (synchronised) and count its
+    rounds; :attr:`rows` holds one dict per level of the last call."""
+
+    def __init__(self, sync):
+        self.rows, self._sync = [], sync
+        self._saved = (refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves)
+        self._refine, self._rounds, self._moves = self._saved
+
+    def __enter__(self):
+        levels = self
+
+        class Rounds(self._rounds):
+            def __init__(self, *args):
+                super().__init__(*args)
+                levels.rows[-1]["state"] = self
+
+        def refine(be, level, *args):
+            levels.rows.append({"backend": be.name, "n": level.n, "nnz": level.nnz, "rebalances": 0})
+            levels._sync()
+            start = time.perf_counter()
+            sides = levels._refine(be, level, *args)
+            levels._sync()
+            row = levels.rows[-1]
+            row["ms"] = 1e3 * (time.perf_counter() - start)
+            row["rounds"] = row.pop("state").rounds
+            return sides
+
+        def rebalance(*args):
+            levels.rows[-1]["rebalances"] += 1
+            return levels._moves(*args)
+
+        refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves = refine, Rounds, rebalance
+        return self
+
+    def __exit__(self, *exc):
+        refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves = self._saved
 
 
 def main(argv=None):
     import cupy
     import cupyx.scipy.sparse as csp
+    from gbgraph.backends.cupy import replay
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--graphs", nargs="+", default=["laplace3d:100"], help="GRAPH specs as in the CLI")
     parser.add_argument("--profile", metavar="GRAPH", help="also print a cProfile of one run on this graph")
+    parser.add_argument("--device-only", action="store_true", help="refine every level on the device")
+    parser.add_argument("--host-entries", type=int, help="refine_jet.HOST_LEVEL_ENTRIES (-1: Jet on the device)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per graph; the fastest is reported")
+    parser.add_argument("--json", help="write the rows here")
     args = parser.parse_args(argv)
+    if args.device_only:
+        coarsen.HOST_LEVEL_ENTRIES = -1
+    if args.host_entries is not None:
+        refine_jet.HOST_LEVEL_ENTRIES = args.host_entries
     sync = cupy.cuda.Device().synchronize
+    rows = []
     for spec in args.graphs:
         A = largest_component(matrix(spec))
         G = csp.csr_matrix(A.astype("float64"))
         gg.bisect(G, refine="jet", tries=1)  # compile and cache
         sync()
         best = None
-        for _ in range(3):
+        for _ in range(args.repeat):
+            recorded = replay.recordings
             start = time.perf_counter()
             r = gg.bisect(G, refine="jet", tries=1)
             sync()
             elapsed = time.perf_counter() - start
-            best = (elapsed, r) if best is None or elapsed < best[0] else best
+            if best is None or elapsed < best[0]:
+                best = (elapsed, r, replay.recordings - recorded)
         start = time.perf_counter()
-        gg.coarsen(G, "hec")
+        h = gg.coarsen(G, "hec")
         sync()
         hec = time.perf_counter() - start
-        elapsed, r = best
+        elapsed, r, recordings = best
+        with _Levels(sync) as levels:
+            gg.bisect(G, refine="jet", tries=1)
         phases = " ".join(f"{name}={1e3 * s:.1f}" for name, s in r.seconds.items())
-        print(f"{spec:24s} n={A.shape[0]:>9,} cut={r.cut:>9,.0f} imbalance={r.imbalance:.4f} ms={1e3 * elapsed:8.1f} "
-              f"hec_hierarchy_ms={1e3 * hec:6.1f} levels={len(r.levels)} {phases}", flush=True)
+        print(f"{graph_name(spec):24s} n={A.shape[0]:>9,} cut={r.cut:>9,.0f} imbalance={r.imbalance:.4f} "
+              f"ms={1e3 * elapsed:8.1f} hec_hierarchy_ms={1e3 * hec:6.1f} levels={len(r.levels)} "
+              f"recordings={recordings} {phases}", flush=True)
+        print("   hec levels (map+build ms): " + " ".join(
+            f"{level.n:,}:{1e3 * sum(level.seconds):.1f}" for level in h.levels[:-1]))
+        for row in levels.rows:
+            print(f"   refine {row['backend']:6s} n={row['n']:>9,} nnz={row['nnz']:>10,} rounds={row['rounds']:>3} "
+                  f"rebalances={row['rebalances']:>2} ms={row['ms']:7.2f} "
+                  f"ms/round={row['ms'] / max(row['rounds'], 1):.3f}")
+        rows.append({"graph": graph_name(spec), "n": A.shape[0], "cut": float(r.cut), "ms": 1e3 * elapsed,
+                     "seconds": r.seconds, "recordings": recordings, "levels": levels.rows,
+                     "device_only": args.device_only,
+                     "host_entries": min(refine_jet.HOST_LEVEL_ENTRIES, coarsen.HOST_LEVEL_ENTRIES)})
         if spec == args.profile:
             profile = cProfile.Profile()
             profile.enable()
@@ -58,6 +129,9 @@ def main(argv=None):
                 out = io.StringIO()
                 pstats.Stats(profile, stream=out).sort_stats(key).print_stats(30)
                 print(out.getvalue())
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -547,7 +547,7 @@ def _same_part_sum(i, start, stop, cols, vals, u, parts):
     """``⊕plus`` of ``A(i, j) u(j)`` over the columns j in the part of i, in column order (a
     pattern's values are True: counts); no entry when none is."""
     g = parts[i]
-    total = 0
+    total = u[i] * 0  # u's type, the product's here: one type, so the cupy backend translates it (not read)
     hit = False
     for p in range(start, stop):
         j = cols[p]

@@ -26,6 +26,13 @@ bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bise
 without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
 12 rounds, 0.1%).
 
+A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, which the
+cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
+are full and written in place, its moves are the worklist, and iterate's check between
+rounds (:class:`_Rounds`) reads the cut and the side weights, keeps the best bisection and
+runs the rebalancing rounds. A GPU hierarchy's coarsest levels are refined on the host
+(:func:`_level_on`); every backend gives the same sides.
+
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
 climb out of local minima within a pass; Jet moves many at once from a snapshot, so each
 round costs a few sparse products on any device.
@@ -44,6 +51,8 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..backends.partition_forms import lightest_prefix
 from ..hashing import Packing
+from . import coarsen
+from .coarsen import Level, _host_backend, _on_host
 from .partition import initial_bisection, project
 
 __all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS"]
@@ -56,6 +65,14 @@ TOLERANCE = 0.001
 MAX_ROUNDS = 200
 #: Jet's candidate filter: coarse levels, finest level.
 FILTER = (0.75, 0.25)
+#: A GPU hierarchy's levels of at most this many entries are refined on the host
+#: (:func:`_level_on`). Smaller than coarsen's: on an H200 a recorded Jet round costs
+#: 0.25-0.4 ms on any level, numba's 0.25-0.3 ms on levels of a few hundred vertices but
+#: 0.4-0.8 ms at 10,000-40,000 entries, and after those the device's rounds ran 1.4 times
+#: slower (host threads still busy); at 4,096 the two or three coarsest levels move, 1-12 ms
+#: less a level, most where rebalancing rounds (a sort on the device) are frequent
+#: (``benchmarks/results/session-10/jet40``).
+HOST_LEVEL_ENTRIES = 1 << 12
 
 
 def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
@@ -75,20 +92,40 @@ RANKED_ABOVE = RowOperator(_ranked_above, fill=(0.0, None, None), name="ranked_a
 
 
 def jet_levels(be, h, weights, bounds, targets, seed, seconds):
-    """Greedy graph growing on the coarsest level, then Jet rounds at every finer level."""
+    """Greedy graph growing on the coarsest level, then Jet rounds at every finer level:
+    on the host while the levels are small (:func:`_level_on`), then on ``be``."""
     sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
     start = time.perf_counter()
-    sides = be.xp.asarray(sides)
+    host = _host_backend(be)
     for i in range(len(h) - 2, -1, -1):
-        sides = project(be, sides, h[i].labels)
-        sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, FILTER[i == 0])
+        lb, level, w = _level_on(be, host, h[i], weights[i], sides)
+        sides = project(lb, sides, level.labels)
+        sides = _refine_level(lb, level, w, sides, bounds, targets, seed, FILTER[i == 0])
+    sides = be.xp.asarray(sides)
     seconds["refine"] += time.perf_counter() - start
     return sides
 
 
+def _level_on(be, host, level, vertex_weights, sides):
+    """(backend, level, vertex weights) to refine ``level`` with: the host's copies while the
+    sides are still on the host (a GPU hierarchy's coarsest levels) and the level has at
+    most :data:`HOST_LEVEL_ENTRIES` entries (and coarsen's
+    :data:`~gbgraph.algorithms.coarsen.HOST_LEVEL_ENTRIES`), else as given.
+
+    On the cupy backend a recorded Jet round costs about the same on a level of a hundred
+    vertices as on one of a million (the check's host reads), and a rebalancing round, frequent
+    on the coarsest levels, several times that (a sort and a count read back); numba's rounds
+    on those levels cost less. The sides, the same on every backend, go to the device at the
+    first level that stays there (:func:`~gbgraph.algorithms.partition.project` moves them)."""
+    limit = min(HOST_LEVEL_ENTRIES, coarsen.HOST_LEVEL_ENTRIES)
+    if host is None or not isinstance(sides, np.ndarray) or level.nnz > limit:
+        return be, level, vertex_weights
+    return host, Level(_on_host(level.graph), level.labels.get()), vertex_weights.get()
+
+
 class _Level:
     """A level's matrix and the full vectors the rounds read: vertex weights w and 1 / w,
-    hash keys, zeros and minus ones, the filter's threshold θ = c d / (2 - c) (-1 for an
+    hash keys, zeros, the filter's threshold θ = c d / (2 - c) (-1 for an
     isolated vertex, which never moves), and the totals of d and w."""
 
     def __init__(self, be, level, vertex_weights, seed, c):
@@ -99,8 +136,7 @@ class _Level:
         self.degrees = float(be.reduce(d, "plus") or 0.0)  # Σ d: twice the edge weight
         connected = be.select("valuegt", d, 0.0)  # d<d > 0>
         theta = be.apply("times", connected, right=c / (2.0 - c))  # c d / (2 - c)
-        self.minus_one = be.full(n, -1.0, "float64")
-        self.theta = be.ewise_add("second", self.minus_one, theta)
+        self.theta = be.ewise_add("second", be.full(n, -1.0, "float64"), theta)
         ids = xp.arange(n, dtype=xp.int64)
         self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
         positive = be.select("valuegt", self.w, 0.0)  # w<w > 0>
@@ -109,43 +145,98 @@ class _Level:
         self.total = float(be.reduce(self.w, "plus") or 0.0)  # W = Σ w
 
 
-def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
-    xp, n = be.xp, level.n
-    lv = _Level(be, level, vertex_weights, seed, c)
-    sigma = be.full(n, 1.0 - 2.0 * sides.astype(xp.float64), "float64")  # σ = 1 - 2 side
-    best, best_key, since = sigma, None, 0
-    locked = be.vector(xp.zeros(0, xp.int64), -1.0, n)  # -1 at the vertices the last Jet round moved
-    for _ in range(MAX_ROUNDS):
-        t = be.ewise_add("plus", lv.zero, be.mxv("plus_times", lv.A, sigma))  # t = A ⊕plus.times σ, full
-        loss = be.ewise_mult("times", sigma, t)  # ℓ = σ t = int - ext
-        cut = (lv.degrees - float(be.reduce(loss, "plus") or 0.0)) / 4  # Σ ext / 2 = (Σ d - Σ ℓ) / 4
-        weighted = float(be.reduce(be.ewise_mult("times", lv.w, sigma), "plus") or 0.0)  # Σ w σ
-        heavy = (lv.total - weighted) / 2  # side 1's weight: Σ w (1 - σ) / 2
+class _Rounds:
+    """A level's rounds: σ, ℓ = σ (A σ), w σ and the locks (-inf at the vertices the last
+    Jet round moved, else 0), full vectors written in place, and the host's part of the
+    rounds.
+
+    :meth:`check` is ``iterate``'s test before each Jet round: it reads the cut and the side
+    weights (two reductions), keeps the best bisection seen and the patience count, and
+    runs the rebalancing rounds that come before the next Jet round (a sort, on the host's
+    count), so that one recording of :meth:`step` serves a whole level."""
+
+    def __init__(self, be, lv, sides, bounds, targets):
+        n, xp = lv.zero.size, be.xp
+        self.be, self.lv, self.bounds, self.targets = be, lv, bounds, targets
+        self.sigma = be.full(n, 1.0 - 2.0 * sides.astype(xp.float64), "float64")  # σ = 1 - 2 side
+        self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
+        self.best, self.key, self.since, self.rounds, self.stopped = None, None, 0, 0, False
+        self._update()
+
+    def step(self, moves, r):
+        """A Jet round (the last round's moves, the worklist, unread); its moves."""
+        be = self.be
+        moves = _jet_moves(be, self.lv, self.sigma, self.loss, self.locks)
+        be.assign(self.locks, 0.0, mask=None)  # locks = 0
+        be.assign(self.locks, -np.inf, mask=moves)  # locks<moves> = -inf
+        self._flip(moves)
+        return (moves,)
+
+    def check(self, state=None, r=None):
+        """1 when a Jet round comes next (after any rebalancing rounds), 0 to stop."""
+        while True:
+            pw = self._judge()
+            if self.stopped:
+                return 0
+            if pw is None:
+                return 1
+            moves = _rebalance_moves(self.be, self.lv, self.sigma, self.loss, pw, self.bounds, self.targets)
+            if self.be.nvals(moves) == 0:
+                self.stopped = True
+                return 0
+            self._flip(moves)
+
+    def _judge(self):
+        """Counts a round and keeps the best bisection; sets :attr:`stopped` after
+        :data:`PATIENCE` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
+        returns the side weights when the bisection is overweight, else None."""
+        be, lv = self.be, self.lv
+        if self.rounds == MAX_ROUNDS:
+            self.stopped = True
+            return None
+        self.rounds += 1
+        cut = (lv.degrees - float(be.reduce(self.loss, "plus") or 0.0)) / 4  # Σ ext / 2 = (Σ d - Σ ℓ) / 4
+        heavy = (lv.total - float(be.reduce(self.wsigma, "plus") or 0.0)) / 2  # side 1's weight: Σ w (1 - σ) / 2
         pw = (lv.total - heavy, heavy)
-        over = sum(max(pw[s] - bounds[s], 0.0) for s in range(2))
-        if best_key is None or (over, cut) < best_key:
-            real = best_key is None or over < best_key[0] or cut < (1 - TOLERANCE) * best_key[1]
-            best, best_key, since = sigma, (over, cut), 0 if real else since + 1
+        over = sum(max(pw[s] - self.bounds[s], 0.0) for s in range(2))
+        if self.key is None or (over, cut) < self.key:
+            real = self.key is None or over < self.key[0] or cut < (1 - TOLERANCE) * self.key[1]
+            self.best, self.key, self.since = be.values(self.sigma) < 0, (over, cut), 0 if real else self.since + 1
         else:
-            since += 1
-        if since >= PATIENCE:
-            break
-        if over > 0:
-            moves = _rebalance_moves(be, lv, sigma, loss, pw, bounds, targets)
-        else:
-            moves = _jet_moves(be, lv, sigma, loss, locked)
-            locked = be.ewise_mult("second", moves, lv.minus_one)  # -1<moves>
-        if be.nvals(moves) == 0:
-            break
-        flipped = be.ewise_mult("second", moves, be.apply("ainv", sigma))  # -σ<moves>
-        sigma = be.ewise_add("second", sigma, flipped)  # σ<moves> = -σ
-    return (be.values(best) < 0).astype(xp.int8)
+            self.since += 1
+        self.stopped = self.since >= PATIENCE
+        return pw if over > 0 else None
+
+    def _flip(self, moves):
+        """σ<moves> = -σ in place, then ℓ and w σ."""
+        be = self.be
+        flipped = be.ewise_mult("second", moves, be.apply("ainv", self.sigma))  # -σ<moves>
+        be.assign(self.sigma, flipped, mask=flipped)  # σ<moves> = -σ
+        self._update()
+
+    def _update(self):
+        be, lv, sigma = self.be, self.lv, self.sigma
+        t = be.ewise_add("plus", lv.zero, be.mxv("plus_times", lv.A, sigma))  # t = A ⊕plus.times σ, full
+        be.assign(self.loss, be.ewise_mult("times", sigma, t), mask=None)  # ℓ = σ t = int - ext
+        be.assign(self.wsigma, be.ewise_mult("times", lv.w, sigma), mask=None)  # w σ
 
 
-def _jet_moves(be, lv, sigma, loss, locked):
+def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
+    """Rounds on one level until :class:`_Rounds` stops them; the best sides seen (int8).
+
+    The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate` (the cupy
+    backend records one as a CUDA graph and replays it); a round's only result is its
+    moves, the worklist, so that the rounds stop when one moves nothing."""
+    lv = _Level(be, level, vertex_weights, seed, c)
+    rounds = _Rounds(be, lv, sides, bounds, targets)
+    be.iterate(rounds.step, (be.full(level.n, 0.0, "float64"),), check=rounds.check)  # a full worklist: round 0 runs
+    return rounds.best.astype(be.xp.int8)
+
+
+def _jet_moves(be, lv, sigma, loss, locks):
     """Candidates by Jet's filter, kept where the afterburner's score stays >= 0. Every
     vector but the candidates' is full, so each step is one pass on any device."""
-    slack = be.ewise_add("second", be.ewise_add("minus", lv.theta, loss), locked)  # θ - ℓ, -1<locked>
+    slack = be.ewise_add("plus", be.ewise_add("minus", lv.theta, loss), locks)  # θ - ℓ + locks: -inf if locked
     cand = be.select("valuege", slack, 0.0)  # [1] filter: ℓ <= θ, not locked
     twice = be.ewise_mult("second", cand, be.apply("times", sigma, right=2.0))  # 2σ<cand>
     gain = be.apply("ainv", loss)  # g = -ℓ: the afterburner's order

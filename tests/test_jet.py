@@ -1,0 +1,142 @@
+"""Jet refinement's rounds: a level's rounds through ``Backend.iterate``, the small levels of a
+GPU hierarchy refined on the host, and the same parts wherever they run."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import gbgraph as gg
+from gbgraph.algorithms import coarsen, refine_jet
+
+from conftest import gpu_available, shared_graphs
+
+
+def _levels_seen(monkeypatch):
+    """Records the backend that refines each level."""
+    seen = []
+    refine = refine_jet._refine_level
+
+    def spy(be, level, *args):
+        seen.append((be.name, level.nnz))
+        return refine(be, level, *args)
+
+    monkeypatch.setattr(refine_jet, "_refine_level", spy)
+    return seen
+
+
+def _scipy_cut(A, parts):
+    C = sp.coo_array(sp.triu(sp.csr_array(A), k=1))
+    return float(C.data[parts[C.row] != parts[C.col]].sum())
+
+
+def test_cpu_levels_stay_on_the_backend(monkeypatch):
+    seen = _levels_seen(monkeypatch)
+    A = gg.generators.laplace3d(12)
+    r = gg.bisect(A, refine="jet", tries=1)
+    assert {name for name, _ in seen} == {"numba"} and len(seen) == len(r.levels) - 1
+
+
+def _rounds_seen(monkeypatch):
+    """Records each level's :class:`refine_jet._Rounds`."""
+    seen = []
+
+    class Spy(refine_jet._Rounds):
+        def __init__(self, *args):
+            super().__init__(*args)
+            seen.append(self)
+
+    monkeypatch.setattr(refine_jet, "_Rounds", Spy)
+    return seen
+
+
+@pytest.mark.parametrize("patience", [1, 3])
+def test_patience_bounds_the_rounds(monkeypatch, patience):
+    # a level stops after `patience` rounds without a real improvement (or a round that moves
+    # nothing): the parts stay valid whatever the count
+    monkeypatch.setattr(refine_jet, "PATIENCE", patience)
+    seen = _rounds_seen(monkeypatch)
+    A = gg.generators.laplace3d(10) != 0
+    r = gg.bisect(A, refine="jet", tries=1)
+    assert seen and all(1 <= level.rounds <= refine_jet.MAX_ROUNDS for level in seen)
+    assert r.cut == _scipy_cut(A, r.parts) and r.imbalance <= 0.03 + 1e-12
+
+
+def test_max_rounds_caps_a_level(monkeypatch):
+    monkeypatch.setattr(refine_jet, "MAX_ROUNDS", 2)
+    seen = _rounds_seen(monkeypatch)
+    gg.bisect(gg.generators.laplace3d(10), refine="jet", tries=1)
+    assert seen and all(level.rounds <= 2 for level in seen)
+
+
+# ---- GPU (``pytest -m gpu``): host levels, recorded rounds, the same parts as numba --------
+
+needs_gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and an NVIDIA GPU")
+
+
+def _on_device(A):
+    import cupyx.scipy.sparse
+
+    return cupyx.scipy.sparse.csr_matrix(sp.csr_matrix(A, dtype=np.float64))
+
+
+GRAPHS = [pytest.param(lambda: gg.generators.laplace3d(40), id="laplace3d-40"),
+          pytest.param(lambda: gg.datasets.load("fe_4elt2"), id="fe_4elt2")]
+
+
+def _same_everywhere(monkeypatch, A, k, tries=3):
+    """Jet's parts on numba, on the GPU with its small levels on the host, and on the GPU
+    alone: the same. Returns the backends that refined levels in the run with host levels."""
+    cpu = gg.partition(A, k, refine="jet", tries=tries)
+    seen = _levels_seen(monkeypatch)
+    moved = gg.partition(_on_device(A), k, refine="jet", tries=tries)
+    limit = min(coarsen.HOST_LEVEL_ENTRIES, refine_jet.HOST_LEVEL_ENTRIES)
+    assert all(nnz <= limit for name, nnz in seen if name == "numba")
+    names = {name for name, _ in seen}
+    seen.clear()
+    monkeypatch.setattr(coarsen, "HOST_LEVEL_ENTRIES", -1)
+    device = gg.partition(_on_device(A), k, refine="jet", tries=tries)
+    assert {name for name, _ in seen} == {"cupy"}
+    np.testing.assert_array_equal(moved.parts.get(), cpu.parts)
+    np.testing.assert_array_equal(device.parts.get(), cpu.parts)
+    assert moved.cut == device.cut == cpu.cut
+    return names
+
+
+@pytest.mark.gpu
+@pytest.mark.host_levels
+@needs_gpu
+@pytest.mark.parametrize("k", [2, 4])
+@pytest.mark.parametrize("make", GRAPHS)
+def test_gpu_host_levels_change_nothing(monkeypatch, make, k):
+    names = _same_everywhere(monkeypatch, sp.csr_array(make(), dtype=np.float64), k)
+    assert "numba" in names  # the coarse levels ran on the host
+
+
+@pytest.mark.gpu
+@pytest.mark.host_levels
+@needs_gpu
+@pytest.mark.parametrize("path", shared_graphs())
+def test_gpu_host_levels_change_nothing_on_shared_graphs(monkeypatch, path):
+    _same_everywhere(monkeypatch, sp.csr_array(gg.io.read_matrix_market(path)[0] != 0, dtype=np.float64), 2, tries=1)
+
+
+@pytest.mark.gpu
+@pytest.mark.host_levels
+@needs_gpu
+def test_gpu_large_levels_stay_on_the_device(monkeypatch):
+    seen = _levels_seen(monkeypatch)
+    gg.bisect(_on_device(gg.generators.laplace3d(40)), refine="jet", tries=1)
+    names = [name for name, _ in seen]
+    assert names[0] == "numba" and names[-1] == "cupy"  # coarsest first: host, then device to the input
+    assert names == sorted(names, key=lambda name: name == "cupy")  # one switch, never back
+
+
+@pytest.mark.gpu
+@needs_gpu
+def test_gpu_jet_rounds_are_recorded():
+    from gbgraph.backends.cupy import replay
+
+    before = replay.recordings
+    r = gg.bisect(_on_device(gg.generators.laplace3d(20)), refine="jet", tries=1)
+    assert replay.recordings > before
+    assert r.imbalance <= 0.03 + 1e-12
