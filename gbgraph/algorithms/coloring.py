@@ -875,8 +875,14 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     # products expand no sparse vector and its result is the next U; the rounds a GPU
     # records keep their verbs (t and won apart, U<¬won>), and U holds the keys there
     host = hops == 1 and _sweeps(be)
-    keys_all = be.full(n, keys.every(priority), "uint64")
-    U = keys_all if host else be.vector(ids, be.values(keys_all), n)  # the uncolored vertices, holding their keys
+    keys_all = be.full(n, keys.every(priority), "uint64")  # only read: the graph keeps the keys
+    if host:
+        U = keys_all  # the uncolored vertices, holding their keys
+    elif hops == 1:  # full, which the compiled rounds take in with no scatter of n indices; a
+        # copy, as a replayed round writes over the vectors it was given
+        U = be.full(n, be.values(keys_all).copy(), "uint64")
+    else:
+        U = be.vector(ids, be.values(keys_all), n)
     # colors(i) = -1: i has no color yet (first fit skips it); on the host every vertex
     # starts with the first round's first fit, 0
     colors = be.full(n, 0 if host else -1, "int64")

@@ -211,16 +211,16 @@ def roots_and_labels(be, parent):
     gather). Returns (labels, count)."""
     xp = be.xp
     fused = be.fused("roots")
-    if fused is not None:  # the cupy backend: each vertex follows its pointers, no host reads
-        root = fused(parent)
-    else:
-        p = full_vector(be, parent)
-        while True:
-            q = be.extract(p, be.values(p))  # q = p(p)
-            if not bool((be.values(q) != be.values(p)).any()):
-                break
-            p = q
-        root = be.values(q)
+    if fused is not None:  # the cupy backend: each vertex follows its pointers, one host read (the count)
+        labels, count = fused(parent)
+        return labels, int(count)
+    p = full_vector(be, parent)
+    while True:
+        q = be.extract(p, be.values(p))  # q = p(p)
+        if not bool((be.values(q) != be.values(p)).any()):
+            break
+        p = q
+    root = be.values(q)
     number = xp.cumsum(root == xp.arange(root.size))  # each root's rank among the roots, from 1
     labels = number[root]
     labels -= 1
