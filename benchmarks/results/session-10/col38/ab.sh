@@ -21,4 +21,4 @@ for i in 1 2; do
 done
 echo "== cProfile, new, 100^3"
 mkdir -p $OUT/prof
-PYTHONPATH=/tmp/site:$NEW timeout 60 python3 benchmarks/results/session-10/col38/prof38.py $OUT/prof 100
+PYTHONPATH=/tmp/site:$NEW timeout 60 python3 benchmarks/results/session-10/rec38/prof38.py $OUT/prof 100
