@@ -516,7 +516,8 @@ class _Keys:
     def every(self, priority):
         """Every vertex's key in the vertex order ``priority`` (:func:`_ordered`), made once per
         graph, seed and order, as the mapping's keys are (heavy.py): only read, never written.
-        On a GPU they cost a dozen element-wise passes, a tenth of a coloring at Laplace3D 100³."""
+        On a GPU they cost a dozen element-wise passes, about a tenth of a coloring at
+        Laplace3D 100³ under cProfile."""
         return self._graph.cached(("color", "keys", self.xp.__name__, self.seed, priority),
                                   lambda: _ordered(self, self.xp.arange(self.n, dtype=self.xp.int64), priority))
 

@@ -995,7 +995,7 @@ class _Unread(Vector):
     values = _settled(Vector.values)
     count = _settled(Vector.count)
 
-    def __init__(self, size, values, present):  # noqa: D107 - the slots are set by settle
+    def __init__(self, size, values, present):  # the other slots are set by settle
         self.size, self._buffers = int(size), (values, present)
 
     def settle(self):
