@@ -505,12 +505,21 @@ class _Keys:
     """
 
     def __init__(self, be, graph, seed):
-        self.xp, self.n, self.seed = be.xp, graph.n, seed
+        self.xp, self.n, self.seed, self._graph = be.xp, graph.n, seed, graph
         self.nv = (graph.n + 1).bit_length()
         self._packing = Packing(graph.n, 64, be.xp)
-        degrees = self.xp.diff(self.xp.asarray(graph.indptr))
-        self.degrees = degrees.astype(self.xp.uint64)
-        self.degree_bits = max(1, int(degrees.max()).bit_length())
+        # made once per graph, as its matrices are: the largest degree is read on the host,
+        # a wait for the device
+        self.degrees, self.degree_bits = graph.cached(("color", "degrees", self.xp.__name__),
+                                                      lambda: _degrees(self.xp, graph))
+
+    def every(self, priority):
+        """Every vertex's key in the vertex order ``priority`` (:func:`_ordered`), made once per
+        graph, seed and order, as the mapping's keys are (heavy.py): only read, never written.
+        On a GPU they cost a dozen element-wise passes, about a tenth of a coloring at
+        Laplace3D 100³ under cProfile."""
+        return self._graph.cached(("color", "keys", self.xp.__name__, self.seed, priority),
+                                  lambda: _ordered(self, self.xp.arange(self.n, dtype=self.xp.int64), priority))
 
     def random(self, ids):
         return self._hash(ids)
@@ -543,12 +552,18 @@ class _Keys:
         return (1 << (64 - bits)) - 1
 
 
+def _degrees(xp, graph):
+    """The graph's degrees as uint64, and the bits of the largest (at least 1)."""
+    degrees = xp.diff(xp.asarray(graph.indptr))
+    return degrees.astype(xp.uint64), max(1, int(degrees.max()).bit_length())
+
+
 def _jones_plassmann(be, graph, keys, distance, priority, max_iter):
     """[1] Algorithm 1: the winners of round r take color r."""
     A = be.adjacency(graph, closed=distance == 2)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
     rounds = _Rounds(be, A, keys, distance)
-    won = rounds.start(ids, _ordered(keys, ids, priority))
+    won = rounds.start(ids, keys.every(priority))
     colors = be.xp.full(graph.n, -1, be.xp.int64)
     while rounds.left:
         _check_progress(rounds, max_iter, rounds.left)
@@ -861,8 +876,14 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
     # products expand no sparse vector and its result is the next U; the rounds a GPU
     # records keep their verbs (t and won apart, U<¬won>), and U holds the keys there
     host = hops == 1 and _sweeps(be)
-    keys_all = be.full(n, _ordered(keys, ids, priority), "uint64")
-    U = keys_all if host else be.vector(ids, be.values(keys_all), n)  # the uncolored vertices, holding their keys
+    keys_all = be.full(n, keys.every(priority), "uint64")  # only read: the graph keeps the keys
+    if host:
+        U = keys_all  # the uncolored vertices, holding their keys
+    elif hops == 1:  # full, which the compiled rounds take in with no scatter of n indices; a
+        # copy, as a replayed round writes over the vectors it was given
+        U = be.full(n, be.values(keys_all).copy(), "uint64")
+    else:
+        U = be.vector(ids, be.values(keys_all), n)
     # colors(i) = -1: i has no color yet (first fit skips it); on the host every vertex
     # starts with the first round's first fit, 0
     colors = be.full(n, 0 if host else -1, "int64")
@@ -917,9 +938,11 @@ def _recolor(be, A, colors, keys, hops):
     n = colors.size
     if hops == 2 or _sweeps(be):
         return _first_fits(be, A, _before_sweep(be, n, keys, hops), be.full(n, True, "bool"), colors, hops)
-    last = be.reduce(colors, "max")
-    # rank = last - colors, the round of each class; int32: each round reads it and keeps it
-    rank = be.full(n, (last - be.values(colors)).astype(be.xp.int32), "int32")
+    values = be.values(colors)
+    # rank = max(colors) - colors, the round of each class; int32: each round reads it and
+    # keeps it. The largest color stays on the device: a wait here would idle it while the
+    # host sets up the rounds
+    rank = be.full(n, (values.max() - values).astype(be.xp.int32), "int32")
     recolored = be.full(n, -1, "int64")  # -1: no color yet (first fit skips it)
 
     def round_(waiting, r):  # the vertices of the classes not recolored yet

@@ -113,7 +113,7 @@ def gosh_hec(be, graph, A, keys):
         mapped[joined] = True
     remaining = xp.flatnonzero(~mapped)
     H = heavy_targets(be, A, keys, n, mask=be.vector(remaining, True, n))  # H over every neighbour
-    active, rounds = visit_in_order(be, H, keys, be.vector(remaining, True, n))  # HEC on the rest, prefilled mapped
-    parent[active] = H[active]
+    free, rounds = visit_in_order(be, H, keys, be.vector(remaining, True, n))  # HEC on the rest, prefilled mapped
+    xp.copyto(parent, H, where=free)  # parent<free> = H
     labels, count = roots_and_labels(be, parent)
-    return labels, count, rounds
+    return labels, count, int(rounds)

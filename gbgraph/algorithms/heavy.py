@@ -155,7 +155,10 @@ VISIT = RowOperator(_visit, fill=None, constants={"CLAIMED": CLAIMED, "UNCLAIMED
 
 def visit_in_order(be, H, keys, pending):
     """[1] Alg.3 l.3-14 on the vertices of the vector ``pending``, visited by decreasing
-    key: the ones still unmapped when visited (sorted), and the rounds it took.
+    key: flags of the ones still unmapped when visited (a bool array of length n, so that
+    the caller's ``parent<free> = H`` needs no list of them, which a GPU counts on the host),
+    and the rounds it took (an int, or an integer array of one element on the device, read
+    when the caller waits anyway).
 
     A pending u with H(u) ≠ u *waits on* H(u) when H(u) is pending and comes later
     (``key(u) > key(H(u))``). A pending u is mapped before its visit exactly when a vertex
@@ -198,7 +201,7 @@ def visit_in_order(be, H, keys, pending):
         return (be.select("valueeq", d, UNDECIDED),)  # U = select(d == undecided)
 
     rounds = be.iterate(round_, (worklist,), first=1)[1] if bool(moving.any()) else 0  # rounds while U has entries
-    return xp.flatnonzero(be.values(state) == UNCLAIMED), rounds  # indices of select(state == unclaimed)
+    return be.values(state) == UNCLAIMED, rounds  # state == unclaimed
 
 
 def roots_and_labels(be, parent):
@@ -208,16 +211,16 @@ def roots_and_labels(be, parent):
     gather). Returns (labels, count)."""
     xp = be.xp
     fused = be.fused("roots")
-    if fused is not None:  # the cupy backend: each vertex follows its pointers, no host reads
-        root = fused(parent)
-    else:
-        p = full_vector(be, parent)
-        while True:
-            q = be.extract(p, be.values(p))  # q = p(p)
-            if not bool((be.values(q) != be.values(p)).any()):
-                break
-            p = q
-        root = be.values(q)
+    if fused is not None:  # the cupy backend: each vertex follows its pointers, one host read (the count)
+        labels, count = fused(parent)
+        return labels, int(count)
+    p = full_vector(be, parent)
+    while True:
+        q = be.extract(p, be.values(p))  # q = p(p)
+        if not bool((be.values(q) != be.values(p)).any()):
+            break
+        p = q
+    root = be.values(q)
     number = xp.cumsum(root == xp.arange(root.size))  # each root's rank among the roots, from 1
     labels = number[root]
     labels -= 1
@@ -231,11 +234,11 @@ def hec(be, graph, A, keys):
     xp = be.xp
     n = graph.n
     H = heavy_targets(be, A, keys, n)  # l.5-10: H(u), the heaviest neighbour
-    active, rounds = visit_in_order(be, H, keys, be.full(n, True, "bool"))  # l.3-5: u unmapped when visited
-    parent = xp.arange(n, dtype=xp.int64)
-    parent[active] = H[active]  # l.14: M(u) = M(H(u)); a vertex mapped before its visit is a root (l.12)
+    free, rounds = visit_in_order(be, H, keys, be.full(n, True, "bool"))  # l.3-5: u unmapped when visited
+    # l.14: M(u) = M(H(u)) where free; a vertex mapped before its visit is a root (l.12)
+    parent = xp.where(free, H, xp.arange(n, dtype=xp.int64))
     labels, count = roots_and_labels(be, parent)
-    return labels, count, rounds
+    return labels, count, int(rounds)
 
 
 #: Rounds of HEC among the vertices an over-cap coarse vertex let go, after which those still
@@ -260,23 +263,22 @@ def capped_hec(be, graph, A, keys, weights, cap):
     else:
         pending = be.vector(light, True, n)
         H = heavy_targets(be, A, keys, n, mask=pending, among=light)  # H<light> over the light vertices
-    active, rounds = visit_in_order(be, H, keys, pending)  # l.3-5 over the light vertices
-    parent = xp.arange(n, dtype=xp.int64)
-    parent[active] = H[active]  # l.14: M(u) = M(H(u))
+    free, rounds = visit_in_order(be, H, keys, pending)  # l.3-5 over the light vertices
+    parent = xp.where(free, H, xp.arange(n, dtype=xp.int64))  # l.14: M(u) = M(H(u)) where free
     for passes in range(CAP_PASSES + 1):
         labels, count = roots_and_labels(be, parent)
         released = _overflow(be, keys, parent, labels, count, weights, cap)
         if released.size == 0:
-            return labels, count, rounds
+            return labels, count, int(rounds)
         parent[released] = released
         if passes == CAP_PASSES:  # the last ones over stay alone: a tree's root stays, its tail goes
             labels, count = roots_and_labels(be, parent)
-            return labels, count, rounds
+            return labels, count, int(rounds)
         pending = be.vector(released, True, n)
         H = heavy_targets(be, A, keys, n, mask=pending, among=released)  # H<R> over R: HEC among the released
-        active, more = visit_in_order(be, H, keys, pending)
-        parent[active] = H[active]
-        rounds += more
+        free, more = visit_in_order(be, H, keys, pending)
+        xp.copyto(parent, H, where=free)  # parent<free> = H
+        rounds = rounds + more
 
 
 def within_cap(be, labels, count, weights, cap):

@@ -82,7 +82,9 @@ class CupyBackend(Backend):
     def full(self, size, value, dtype):
         if np.ndim(value):
             return Vector(size, None, cupy.asarray(value, dtype=dtype))
-        return Vector(size, None, cupy.full(size, value, dtype=dtype))
+        if isinstance(value, cupy.ndarray):  # a scalar on the device
+            return Vector(size, None, cupy.full(size, value, dtype=dtype))
+        return Vector(size, None, _filled(size, value, dtype))
 
     def nvals(self, x):
         return x.nvals
@@ -395,16 +397,24 @@ class CupyBackend(Backend):
         H walked once by one thread, the hand-off by an atomic count. Its rounds as heavy.py's
         GraphBLAS form (:data:`~gbgraph.algorithms.heavy.VISIT`) cost a launch, a host read
         and, per call, the transpose of the waiting matrix: 0.31 against 3.7 ms a level of
-        Laplace3D 100³ on an H100. Returns (the unclaimed vertices, sorted; the rounds)."""
+        Laplace3D 100³ on an H100. Returns (the unclaimed vertices' flags, bool; the rounds,
+        a device array of one element), with no host wait: the caller reads the rounds once
+        it waits for its own result (HEC: the count of coarse vertices)."""
         free, rounds = kernels.unclaimed(H.astype(cupy.int64, copy=False), keys.astype(cupy.uint64, copy=False),
                                          self.indices(pending))
-        return cupy.flatnonzero(free), int(rounds[0])
+        return free.view(cupy.bool_), rounds[0]
 
     def _roots(self, parent):
-        """The root of each vertex under ``parent`` (int64 array) by following the pointers,
-        one thread a vertex (``kernels/mapping.cu``): pointer jumping by ``extract`` reads
-        the vector back to the host each step (0.22 against 0.95 ms a level, as above)."""
-        return kernels.roots(parent.astype(cupy.int64, copy=False))
+        """heavy.py's ``roots_and_labels``: the root of each vertex under ``parent`` (int64
+        array) by following the pointers, one thread a vertex (``kernels/mapping.cu``), then
+        the roots listed in ascending order by one compaction and each vertex labelled with
+        its root's place in the list. Pointer jumping by ``extract`` reads the vector back to
+        the host each step (0.22 against 0.95 ms a level, as above); the numbering by a scan
+        (``cumsum`` of ``root == arange``) costs five CuPy calls. Returns (labels, the count of
+        roots as a device scalar)."""
+        root, is_root = kernels.roots(parent.astype(cupy.int64, copy=False))
+        listed, _, count = kernels.compact("ne", Vector(root.size, None, is_root), 0, with_values=False)
+        return kernels.number_roots(root, listed, count), count[0]
 
     def _coarse_by_sort(self, graph, labels, k, low_degree_end):
         """Gilbert et al.'s construction with sort-based deduplication as one CUDA kernel
@@ -677,6 +687,22 @@ def _covers(value, mask):
     if value is mask or value.indices is None and mask.indices is None:
         return True
     return value.indices is not None and value.indices is mask.indices and value.count is mask.count
+
+
+def _filled(size, value, dtype):
+    """``cupy.full(size, value, dtype)``, the value cast as its unsafe copy casts it, without
+    that copy's host work on a NumPy scalar (about 30 µs a call under cProfile; MIS-2 makes
+    three a call): a memset where every byte of the value is the same (0, -1, True), else
+    the array's own fill."""
+    out = cupy.empty(size, dtype)
+    value = np.asarray(value).astype(out.dtype)[()]
+    raw = value.tobytes()
+    if raw.count(raw[:1]) == len(raw):
+        if out.nbytes:
+            out.data.memset_async(raw[0], out.nbytes)
+    else:
+        out.fill(value)
+    return out
 
 
 def _array(x, dtype, copy):

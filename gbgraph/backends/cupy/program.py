@@ -51,12 +51,15 @@ import ast
 import functools
 import hashlib
 import types
+import weakref
 
 import cupy
 import cupyx
 import numpy as np
 
+from ...hashing import Packing
 from .. import operators as ops
+from ..base import Backend
 from ..cuda_translate import Untranslatable, array_type, scalar_type, translate_operator
 from . import kernels
 from .containers import Matrix, Vector
@@ -74,6 +77,9 @@ programs = 0
 #: registers the compiler chose, 1.82 ms at 32 (its loads in flight matter more than its
 #: registers).
 _BLOCKS = 8
+
+#: Bounds read on every call (``numpy.iinfo`` costs a few microseconds a call).
+_INT32_MAX, _INT64_MAX = int(np.iinfo(np.int32).max), int(np.iinfo(np.int64).max)
 
 #: Compiled rounds by device and the form of their trace: (kernel, the temporaries' types).
 _MADE = {}
@@ -185,15 +191,12 @@ class _Operands:
         return "function", f.__code__, cells, self._form(f.__defaults__), self._form(f.__kwdefaults__)
 
     def _form(self, x):
-        from ...hashing import Packing
-        from ..base import Backend
-
         if isinstance(x, Vector):
             return self._operand(x, ("vector", x.size, x.dtype.str, x.indices is None,
                                      None if x.indices is None else x.indices.dtype.str, x.count is None))
         if isinstance(x, Matrix):
             return self._operand(x, ("matrix", x.nrows, x.ncols, x.dtype.str, x.values is None, x.indices.dtype.str,
-                                     x.nvals > np.iinfo(np.int32).max))
+                                     x.nvals > _INT32_MAX))
         if isinstance(x, self._VALUES):
             return type(x), repr(x)
         if isinstance(x, (tuple, list)):
@@ -410,8 +413,6 @@ class _Tracer:
         return w
 
     def verb_apply_index(self, op, u, thunk=None, *, mask=None, **controls):
-        from ...hashing import Packing
-
         self._plain("apply_index", **controls)
         if mask is not None:
             raise Untraceable("apply_index under a mask")
@@ -690,6 +691,7 @@ class _Program:
         self._kernel, self._temporary_types = made
         self._per_multiprocessor = _resident(self._kernel)
         self._n = tracer.n
+        self._unread = []  # weak references to the last run's states not compacted yet (_Unread)
         # each state's type, its fill and whether the round reads its values
         self._states = tuple((s.dtype, s.fill, s.id in tracer.values_read) for s in tracer.inputs)
         self.bindable = operands.key is not None
@@ -873,6 +875,11 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
         n = self._n
         stream = cupy.cuda.get_current_stream()
         where = cupy.cuda.runtime.getDevice(), stream.ptr
+        for ref in self._unread:  # the last run's states still unread: compacted before the buffers are written
+            v = ref()
+            if v is not None:
+                v.settle()
+        self._unread = []
         kept = _KEPT.pop(self, None)
         if kept is None or kept[0] != where:  # buffers a call on another stream may still be reading
             kept = where, self._buffers()
@@ -910,7 +917,7 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
                 if not rounds:
                     break
                 due = r + rounds
-            bound = np.iinfo(np.int64).max if stop is None else stop
+            bound = _INT64_MAX if stop is None else stop
             if check is not None:
                 bound = min(bound, due)
             self._kernel((grid,), (256,), tuple(args) + (counts, np.int64(r), np.int64(bound),
@@ -921,7 +928,7 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
             if host[5]:
                 break
         # no round ran: the state is the one given (the buffers of a worklist hold no values)
-        out = tuple(state) if r == first else self._state(buffers, r, left)
+        out = tuple(state) if r == first else self._state(buffers, r, left, unread=True)
         _KEPT[self] = kept
         while len(_KEPT) > _KEPT_MOST:
             del _KEPT[next(iter(_KEPT))]
@@ -942,18 +949,64 @@ extern "C" __global__ void __launch_bounds__(256, GBGRAPH_MIN_BLOCKS) {name}({",
                 temporaries.append(cupy.empty(n, cupy.uint8))
         return buffers, temporaries, cupy.empty(6, cupy.uint64), cupyx.empty_pinned(6, np.uint64)
 
-    def _state(self, buffers, r, left):
+    def _state(self, buffers, r, left, unread=False):
         """The state vectors after round r - 1 (in the buffers of parity r), as the cupy
         backend's vectors (compacted, counts on the device; ``state[0]`` has ``left``
-        entries)."""
+        entries). ``unread``: the states after the first are compacted when first read
+        (:class:`_Unread`), which the rounds' callers often never do."""
         out = []
         for k, (values, present) in enumerate(buffers):
             if k == 0 and left == 0:
                 out.append(Vector(self._n, cupy.empty(0, cupy.int64), cupy.empty(0, values[r & 1].dtype)))
                 continue
+            if k and unread:
+                v = _Unread(self._n, values[r & 1], present[r & 1])
+                self._unread.append(weakref.ref(v))
+                out.append(v)
+                continue
             v = Vector(self._n, None, values[r & 1])
             out.append(Vector(self._n, *kernels.compact("ne", v, 0, keys=present[r & 1])))
         return tuple(out)
+
+
+def _settled(slot):
+    """A property of :class:`_Unread` over the :class:`Vector` slot ``slot``, which compacts
+    the vector first."""
+    def get(self):
+        self.settle()
+        return slot.__get__(self)
+
+    def set(self, value):
+        self.settle()
+        slot.__set__(self, value)
+
+    return property(get, set)
+
+
+class _Unread(Vector):
+    """A state vector after the rounds, compacted from the run's buffers (values and presence
+    bytes) when first read: a state the caller drops unread costs no compaction (MIS-2's
+    column worklist, a pass over n bytes and a launch). Its program's next run, which writes
+    those buffers, compacts it first (:meth:`_Program.run`)."""
+
+    __slots__ = ("_buffers", "__weakref__")
+
+    indices = _settled(Vector.indices)
+    values = _settled(Vector.values)
+    count = _settled(Vector.count)
+
+    def __init__(self, size, values, present):  # the other slots are set by settle
+        self.size, self._buffers = int(size), (values, present)
+
+    def settle(self):
+        """Compacts the buffers into the vector's entries (once); returns self."""
+        if self._buffers is not None:
+            values, present = self._buffers
+            self._buffers = None
+            made = kernels.compact("ne", Vector(self.size, None, values), 0, keys=present)
+            for slot, x in zip((Vector.indices, Vector.values, Vector.count), made):
+                slot.__set__(self, x)
+        return self
 
 
 class _Context:

@@ -393,11 +393,24 @@ def unclaimed(H, key, visited):
 
 
 def roots(parent):
-    """The root of each vertex under ``parent`` (int64, mapping.cu's ``roots``)."""
-    out = cupy.empty_like(parent)
-    if parent.size:
-        _get("mapping.cu", "gbgraph::roots")((_blocks(parent.size),), (_THREADS,), (parent, np.int64(parent.size), out))
-    return out
+    """(root, is_root): the root of each vertex under ``parent`` (int64) and flags of the
+    roots (uint8), by mapping.cu's ``roots``."""
+    n = parent.size
+    out, is_root = cupy.empty_like(parent), cupy.empty(n, cupy.uint8)
+    if n:
+        _get("mapping.cu", "gbgraph::roots")((_blocks(n),), (_THREADS,), (parent, np.int64(n), out, is_root))
+    return out, is_root
+
+
+def number_roots(root, listed, count):
+    """``root[u] = k`` in place where ``root[u]`` is ``listed[k]``, the roots listed in
+    ascending order (their count on the device): mapping.cu's ``number_roots`` and ``relabel``."""
+    n = root.size
+    label = cupy.empty(n, cupy.int64)  # written and read at the roots only
+    grid = (_blocks(n),)
+    _get("mapping.cu", "gbgraph::number_roots")(grid, (_THREADS,), (listed, count, label))
+    _get("mapping.cu", "gbgraph::relabel")(grid, (_THREADS,), (root, np.int64(n), label))
+    return root
 
 
 #: ``build``'s ``dup`` operators with a device kernel, on the integer types of

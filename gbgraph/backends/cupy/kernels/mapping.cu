@@ -1,5 +1,6 @@
 // The cupy backend's answers to Backend.fused("visit") and Backend.fused("roots")
-// (gbgraph/algorithms/heavy.py): Algorithm 3's visit and pointer jumping, each in one pass.
+// (gbgraph/algorithms/heavy.py): Algorithm 3's visit and pointer jumping, each in one pass,
+// and the roots numbered in ascending order (by a compaction, vector.cu).
 // Every backend runs heavy.py's GraphBLAS rounds instead (VISIT, p = p(p)); on a GPU those
 // cost a launch and a host read a round, where these walk each chain once.
 #pragma once
@@ -56,14 +57,31 @@ __global__ void visit_chains(const long long* H, const unsigned long long* key, 
     if ((threadIdx.x & 31) == 0 && deepest) atomicMax(rounds, deepest);
 }
 
-// out[u] = the root of u: parent followed until it points at itself.
-__global__ void roots(const long long* parent, long long n, long long* out)
+// out[u] = the root of u: parent followed until it points at itself; is_root[u] = whether u
+// is one, which a compaction lists in ascending order for number_roots.
+__global__ void roots(const long long* parent, long long n, long long* out, unsigned char* is_root)
 {
     for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x) {
         long long r = parent[u];
         while (parent[r] != r) r = parent[r];
         out[u] = r;
+        is_root[u] = r == u;
     }
+}
+
+// label[listed[k]] = k for the *count roots listed in ascending order: each root's rank.
+__global__ void number_roots(const long long* listed, const long long* count, long long* label)
+{
+    const long long roots = *count;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < roots; k += (long long)gridDim.x * blockDim.x)
+        label[listed[k]] = k;
+}
+
+// root[u] = label[root[u]], in place: each vertex's root by its rank.
+__global__ void relabel(long long* root, long long n, const long long* label)
+{
+    for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < n; u += (long long)gridDim.x * blockDim.x)
+        root[u] = label[root[u]];
 }
 
 }  // namespace gbgraph
