@@ -117,22 +117,27 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     (split into helpers, the same loops ran twice as long), positions read unsigned (numba
     wraps a negative signed index on each read: 14 -> 10 ms for the loops at 100³).
 
-    Rows come in chunks of :data:`_CHUNK`: their columns' range and order are checked first,
-    in loops over the chunk's entries that the compiler vectorises (:func:`_out_of_range`,
-    :func:`_descents`), and a chunk that fails either is counted and skipped (its verdict
-    stands; nothing else of the result holds then). The rows of a passing chunk ascend
-    strictly, so a row is read as its lower entries, its diagonal entry and its upper
-    entries with no test of the order an entry (session 10: the test and the ``j > i`` of
-    every entry, about 15% of Elasticity3D 40³'s pass, 30.4 -> 26.6 ms on one thread).
+    Rows come in chunks of :data:`_CHUNK`. One loop over a chunk's entries, which the
+    compiler vectorises (:func:`_range_and_descents`), finds their columns' range and the
+    entries not above the one before them; a chunk with a column out of range is counted and
+    skipped (its columns would index the cursors), and the rows' loop takes the descents from
+    one row to the next off the count (an entry a row). The rows are then read as if they
+    ascended strictly: lower entries, the diagonal entry, upper entries, with no test of the
+    order an entry (session 10: that test and the ``j > i`` of every entry were about 15% of
+    Elasticity3D 40³'s pass, 30.4 -> 26.6 ms on one thread). A row out of order gives wrong
+    counts, never a read or write out of bounds (its lookups may reach any row's cursor,
+    those of earlier parts pointing past the last entry), and the chunk's descents make
+    ``unsorted`` true, which discards every other result.
 
     Each upper entry (i, j) is looked up in row j at its cursor, a position in ``indices``
     (4 bytes a row: the former cursor held the row's end beside it, 8 bytes, whose cache
     footprint cost coAuthorsDBLP's random lookups). The row's end is not tested on a lookup:
     a row whose lower entries are all matched and that stores nothing from i on reads the
-    next row's first entry there, and a match past the end counts as none, the pass's last
-    loop finding that cursor beyond its row (then ``matched`` is -1, below any count of
-    upper entries). Within its row the cursor stops at the first entry >= j > i, which
-    matches nothing. Columns below r0 (entries (j, i), i < r0, are other parts') are
+    next row's first entry there, and a match past the end counts as none: the cursor then
+    lies beyond its row, found when the row is read (every lookup into row j comes from a
+    row before it; a last loop checks the later parts' rows), and ``matched`` is -1, below
+    any count of upper entries. Within its row the cursor stops at the first entry >= j > i,
+    which matches nothing. Columns below r0 (entries (j, i), i < r0, are other parts') are
     skipped at the cursor, with the row's end, a loop only a part after the first enters.
     Only a row with a diagonal entry is copied whole, to ``indptr[i] - i``; its slots lie in
     the output only if every row before it stored one as well. When ``grow``, a row without
@@ -145,23 +150,27 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     no measurable gain on one thread).
     """
     n = indptr.size - 1
-    one, first = np.uint64(1), np.uint64(r0)
+    one = np.uint64(1)
     stored = np.uint64(indptr[n])
-    cursor = np.empty(n - r0, indices.dtype)
+    cursor = np.empty(n, indices.dtype)
+    for j in range(r0):  # earlier parts' rows, where only an unsorted row looks: a position matching nothing
+        cursor[j] = stored
     for j in range(r0, n):
-        cursor[j - r0] = indptr[j]
+        cursor[j] = indptr[j]
     out_of_range = unsorted = upper = matched = diagonals = 0
+    overrun = False
     for c0 in range(r0, r1, _CHUNK):
         c1 = min(c0 + _CHUNK, r1)
-        if _out_of_range(indices[indptr[c0]:indptr[c1]], n):  # the rows' columns index rows and cursors below
+        chunk = np.uint64(indptr[c0])
+        lowest, highest, descents = _range_and_descents(indices[chunk:indptr[c1]])
+        if lowest < 0 or highest >= n:  # the rows' columns index rows and cursors below
             out_of_range += 1
-            continue
-        descents = _descents(indptr, indices, c0, c1)
-        if descents:
-            unsorted += descents
             continue
         for i in range(c0, c1):
             start, end, shift = np.uint64(indptr[i]), np.uint64(indptr[i + 1]), np.uint64(i)
+            if chunk < start < end:  # a descent from the row before is none
+                descents -= indices[start] <= indices[start - one]
+            overrun |= np.uint64(cursor[i]) > end  # every lookup into row i came from a row before it
             offset = shift if grow else np.uint64(0) - shift
             copy = False
             if out_indices is not None:  # a None argument prunes the branch when numba compiles
@@ -192,7 +201,7 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
                     if copies_values:
                         out_values[q] = values[p]
                     q += one
-                k = np.uint64(j) - first
+                k = np.uint64(j)
                 at = np.uint64(cursor[k])
                 if r0:
                     row_end = np.uint64(indptr[j + 1])
@@ -205,36 +214,28 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
                 p += one
             if out_indptr is not None:
                 out_indptr[i + 1] = indptr[i + 1] + i + 1 if grow else indptr[i + 1] - i - 1
-    for j in range(r0, n):  # a match past a row's end read the next row's entry: it counts as none
-        if np.uint64(cursor[j - r0]) > np.uint64(indptr[j + 1]):
-            matched = -1
+        unsorted += descents
+    for j in range(r1, n):  # the later parts' rows
+        overrun |= np.uint64(cursor[j]) > np.uint64(indptr[j + 1])
+    if overrun:  # a match past a row's end read the next row's entry: it counts as none
+        matched = -1
     stats[t, 0], stats[t, 1], stats[t, 2], stats[t, 3], stats[t, 4] = out_of_range, unsorted, upper, matched, diagonals
 
 
 @numba.njit(cache=True, inline="always")
-def _descents(indptr, indices, c0, c1):
-    """Entries of rows c0..c1-1 not above the entry before them in their row."""
-    s, e = np.uint64(indptr[c0]), np.uint64(indptr[c1])
-    count = 0
-    for p in range(s + np.uint64(1), e):
-        count += indices[p] <= indices[p - np.uint64(1)]
-    for k in range(c0 + 1, c1):
-        b = np.uint64(indptr[k])
-        if np.uint64(indptr[k - 1]) < b and b < e:
-            count -= indices[b] <= indices[b - np.uint64(1)]
-    return count
-
-
-@numba.njit(cache=True, inline="always")
-def _out_of_range(columns, n):
-    """Whether a column lies outside 0..n-1 (a min and a max, which the compiler vectorises)."""
+def _range_and_descents(columns):
+    """(lowest column, highest column, entries not above the one before them): one loop over
+    a chunk's entries, which the compiler vectorises; the descents from one row to the next
+    are the caller's to take off."""
     lowest = highest = 0
+    descents = 0
     if columns.size:
         lowest = highest = columns[0]
-    for p in range(columns.size):
+    for p in range(np.uint64(1), np.uint64(columns.size)):
         lowest = min(lowest, columns[p])
         highest = max(highest, columns[p])
-    return lowest < 0 or highest >= n
+        descents += columns[p] <= columns[p - np.uint64(1)]
+    return lowest, highest, descents
 
 
 def drop_diagonal(indptr, indices, values, new_indptr):
