@@ -1,10 +1,11 @@
-import sys, time; sys.path.insert(0, "/work/wt/cpu39/benchmarks")
+import os, sys; sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../.."))
 import numba, numpy as np, scipy.sparse as sp
 from common import matrix
 from gbgraph.backends.numba.kernels.products import prefetch
 from gbgraph.backends.numba.kernels import canonical
 
-sys.path.insert(0, "/tmp/cpu39"); from vdefs import *
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vdefs import floor_lookup, t
 
 @numba.njit(cache=True)
 def lookup_pf(indptr, indices, D):
@@ -28,12 +29,6 @@ def lookup_pf(indptr, indices, D):
                     matched += 1
                     cursor[j, 0] = at + 1
     return upper, matched
-
-def t(fn, k=15):
-    fn(); best = 1e9
-    for _ in range(k):
-        s = time.process_time(); fn(); best = min(best, time.process_time() - s)
-    return 1e3 * best
 
 for spec in ["laplace3d:100", "elasticity3d:40", "/work/shared/data/coAuthorsDBLP.mtx.gz", "/work/shared/data/delaunay_n17.mtx.gz"]:
     A = sp.csr_matrix(matrix(spec)); x = np.ones(A.shape[0])
