@@ -6,13 +6,14 @@ diagonal only when some rows store one and some do not (the GPU's are
 The symmetry check transposes nothing and searches nothing. Rows are read in order, and the
 entries (j, i), i < j, of a row-sorted symmetric pattern are found in row j in the order i
 comes: each upper entry (i, j) compares the entry at a cursor of row j with i and moves the
-cursor on a match. The pattern is symmetric exactly when every upper entry finds its match
-and there are as many upper entries as lower ones (each match uses a lower entry, none
-twice). That is two dependent reads an upper entry, where a bisection of row j is a few
-unpredictable branches. At Laplace3D 100³ on one core, the former pass (a bisection for
-every entry, the diagonal dropped by a second pass) took 32 ms for the check alone; this one
-takes 16 ms, the copy included. Only a failed check counts the one-way entries, for its
-message (``graph.py``, by scipy).
+cursor on a match. The pattern is symmetric exactly when every upper entry finds its match,
+no cursor has run past its row's end, and there are as many upper entries as lower ones
+(each match uses a lower entry, none twice). That is two dependent reads an upper entry,
+where a bisection of row j is a few unpredictable branches. At Laplace3D 100³ on one core,
+the former pass (a bisection for every entry, the diagonal dropped by a second pass) took
+32 ms for the check alone; this one took 16 ms, the copy included, and since session 10
+(the order tested a chunk at a time, 4-byte cursors) 12.4 ms, the check alone 8.8. Only a
+failed check counts the one-way entries, for its message (``graph.py``, by scipy).
 """
 
 import numba
@@ -129,25 +130,31 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     those of earlier parts pointing past the last entry), and the chunk's descents make
     ``unsorted`` true, which discards every other result.
 
-    Each upper entry (i, j) is looked up in row j at its cursor, a position in ``indices``
-    (4 bytes a row: the former cursor held the row's end beside it, 8 bytes, whose cache
-    footprint cost coAuthorsDBLP's random lookups). The row's end is not tested on a lookup:
-    a row whose lower entries are all matched and that stores nothing from i on reads the
-    next row's first entry there, and a match past the end counts as none: the cursor then
-    lies beyond its row, found when the row is read (every lookup into row j comes from a
-    row before it; a last loop checks the later parts' rows), and ``matched`` is -1, below
-    any count of upper entries. Within its row the cursor stops at the first entry >= j > i,
-    which matches nothing. Columns below r0 (entries (j, i), i < r0, are other parts') are
-    skipped at the cursor, with the row's end, a loop only a part after the first enters.
-    Only a row with a diagonal entry is copied whole, to ``indptr[i] - i``; its slots lie in
-    the output only if every row before it stored one as well. When ``grow``, a row without
-    one is copied with i after its lower entries, to ``indptr[i] + i`` (always within the
-    output). A lower entry's slot is ``p + offset``, the offset -i or +i in wrapping unsigned
-    arithmetic. Where nothing is copied the ``out_`` arrays are None, which numba compiles
-    as a version of the pass without the copy's branches; the kinds of copy share one
-    version, ``grow`` and ``copies_values`` runtime flags (each a branch that goes the same
-    way for every entry; a second specialisation cost a first use 0.9 s of compiling, for
-    no measurable gain on one thread).
+    Each upper entry (i, j) is looked up in row j at its cursor, a position in ``indices``,
+    4 bytes a row (session 9's cursor held the row's end beside it, 8 bytes, whose cache
+    footprint cost coAuthorsDBLP's random lookups: its check 11.4 -> 8.7 ms on one thread
+    with the order test above; the offset from the row's start before it, -1 until first
+    used, cost a second random read, of ``indptr``, and an unpredictable branch). The row's
+    end is not tested on a lookup: a row whose lower entries are all matched and that stores
+    nothing from i on reads the next row's first entry there, and a match past the end
+    counts as none: the cursor then lies beyond its row, found when the row is read (every
+    lookup into row j comes from a row before it; a last loop checks the later parts' rows),
+    and ``matched`` is -1, below any count of upper entries. Within its row the cursor stops
+    at the first entry >= j > i, which matches nothing. Columns below r0 (entries (j, i), i
+    < r0, are other parts') are skipped at the cursor, with the row's end, a loop only a
+    part after the first enters. Only a row with a diagonal entry is copied whole, to
+    ``indptr[i] - i``; its slots lie in the output only if every row before it stored one as
+    well. When ``grow``, a row without one is copied with i after its lower entries, to
+    ``indptr[i] + i`` (always within the output). A lower entry's slot is ``p + offset``,
+    the offset -i or +i in wrapping unsigned arithmetic. Where nothing is copied the
+    ``out_`` arrays are None, which numba compiles as a version of the pass without the
+    copy's branches; the kinds of copy share one version, ``grow`` and ``copies_values``
+    runtime flags (each a branch that goes the same way for every entry). On one thread that
+    cost Laplace3D 100³'s weighted copy 19.4 ms against 18.8 with values pruned at compile
+    time (session 8), and the pattern's copy nothing measurable, where the second
+    specialisation cost a first use 0.9 s of compiling. Copying a row's values after its
+    columns, in two loops around its diagonal entry, made both copies slower (21.5 and 18.4
+    ms).
     """
     n = indptr.size - 1
     one = np.uint64(1)
