@@ -451,6 +451,53 @@ def test_unsorted_rows_with_duplicates_in_parallel_parts(row_passes):
     np.testing.assert_array_equal(G.weights, expected.data)
 
 
+# A row whose lower entries are all matched and that stores nothing from the looking row on:
+# its cursor then rests on the next row's first entry (or past the last row), which must not
+# count as a match. Rows 0: [3], 1: [3, 4], 2: [0], 3: [0], 4: [1]: (1, 3) would match row 4's
+# entry 1, and as many upper entries (3) as lower ones would pass a count.
+_PAST_THE_END = {"next row": ([0, 1, 3, 4, 5, 6], [3, 3, 4, 0, 0, 1], 2),
+                 "last row": ([0, 1, 2, 3], [2, 2, 0], 1)}
+
+
+@pytest.mark.parametrize("case", sorted(_PAST_THE_END))
+def test_a_match_past_a_rows_end_is_none(row_passes, case):
+    indptr, indices, one_way = _PAST_THE_END[case]
+    n = len(indptr) - 1
+    A = sp.csr_array((np.ones(len(indices)), np.array(indices), np.array(indptr)), shape=(n, n))
+    assert (A != A.T).nnz == 2 * one_way
+    with pytest.raises(gg.AsymmetricGraphError) as e:
+        gg.as_graph(A)
+    assert e.value.one_way == one_way
+
+
+@pytest.mark.parametrize("row", [0, 4095, 4096, 4097, 8999])
+def test_rows_out_of_order_anywhere_are_sorted(row_passes, row):
+    """Order is checked a chunk of rows at a time (descents within rows, those from one row's
+    last entry to the next row's first left out): a descent at the chunks' edges, or after
+    empty rows, is found; sorted rows with empty ones between pass unsorted."""
+    from gbgraph.backends.numba.kernels import canonical
+
+    A = _random_pattern(9000, 11, "none", symmetric=True).tolil()
+    for r in range(row - 3, row):  # empty rows just before ``row``: their columns go
+        if r >= 0:
+            for c in list(A.rows[r]):
+                A[r, c] = A[c, r] = 0
+    A = sp.csr_array(A)
+    A.eliminate_zeros()
+    assert not canonical.scan_rows(A.indptr, A.indices, None, False)[1]
+    start, end = A.indptr[row], A.indptr[row + 1]
+    assert end - start >= 2
+    U = A.copy()
+    U.indices[start:end] = U.indices[start:end][::-1].copy()
+    U.data[start:end] = U.data[start:end][::-1].copy()
+    U.has_sorted_indices = False
+    assert canonical.scan_rows(U.indptr, U.indices, None, False)[1]
+    G, expected = gg.as_graph(U), _without_diagonal(A)
+    np.testing.assert_array_equal(G.indptr, expected.indptr)
+    np.testing.assert_array_equal(G.indices, expected.indices)
+    np.testing.assert_array_equal(G.weights, expected.data)
+
+
 @pytest.mark.parametrize(("position", "value"), [(0, 9000), (-1, -1), (60000, 123456)])
 def test_a_bad_column_in_any_row_is_named(row_passes, position, value):
     A = _random_pattern(9000, 3, "all", symmetric=True)

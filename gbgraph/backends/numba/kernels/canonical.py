@@ -6,13 +6,14 @@ diagonal only when some rows store one and some do not (the GPU's are
 The symmetry check transposes nothing and searches nothing. Rows are read in order, and the
 entries (j, i), i < j, of a row-sorted symmetric pattern are found in row j in the order i
 comes: each upper entry (i, j) compares the entry at a cursor of row j with i and moves the
-cursor on a match. The pattern is symmetric exactly when every upper entry finds its match
-and there are as many upper entries as lower ones (each match uses a lower entry, none
-twice). That is two dependent reads an upper entry, where a bisection of row j is a few
-unpredictable branches. At Laplace3D 100³ on one core, the former pass (a bisection for
-every entry, the diagonal dropped by a second pass) took 32 ms for the check alone; this one
-takes 16 ms, the copy included. Only a failed check counts the one-way entries, for its
-message (``graph.py``, by scipy).
+cursor on a match. The pattern is symmetric exactly when every upper entry finds its match,
+no cursor has run past its row's end, and there are as many upper entries as lower ones
+(each match uses a lower entry, none twice). That is two dependent reads an upper entry,
+where a bisection of row j is a few unpredictable branches. At Laplace3D 100³ on one core,
+the former pass (a bisection for every entry, the diagonal dropped by a second pass) took
+32 ms for the check alone; this one took 16 ms, the copy included, and since session 10
+(the order tested a chunk at a time, 4-byte cursors) 12.4 ms, the check alone 8.8. Only a
+failed check counts the one-way entries, for its message (``graph.py``, by scipy).
 """
 
 import numba
@@ -99,7 +100,7 @@ def _scan_work(indices):
 @numba.njit(cache=True, parallel=True)
 def _scan_rows(indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values, diagonal, stats):
     """Rows in ``stats.shape[0]`` consecutive parts, one a thread, each with its own cursors
-    and its row of ``stats``: (chunks out of range, unsorted entries, upper entries, matched
+    and its row of ``stats``: (chunks out of range, descents within rows, upper entries, matched
     ones, diagonal entries). The ``out_`` arrays (rows copied without their diagonal, or with
     it when ``grow``, with ``values`` when ``copies_values``) and ``values`` are None when
     nothing is copied."""
@@ -117,53 +118,74 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     (split into helpers, the same loops ran twice as long), positions read unsigned (numba
     wraps a negative signed index on each read: 14 -> 10 ms for the loops at 100³).
 
-    A row is read as its lower entries, its diagonal entry, its upper entries. Each upper
-    entry (i, j) is looked up in row j at its cursor: the position in ``indices`` and the
-    row's end side by side, one cache line for both (the former offset from the row's
-    start, -1 until first used, cost a second random read, of ``indptr``, and an
-    unpredictable first-use branch: coAuthorsDBLP on one core 15.5 -> 12.5 ms with the
-    pruned copy). Columns below r0 (entries (j, i), i < r0, are other parts') are skipped
-    at the cursor, a loop only a part after the first enters. Only a row with a diagonal
-    entry is copied whole, to ``indptr[i] - i``; its slots lie in the output only if every
-    row before it stored one as well. When ``grow``, a row without one is copied with i
-    after its lower entries, to ``indptr[i] + i`` (always within the output). A lower
-    entry's slot is ``p + offset``, the offset -i or +i in wrapping unsigned arithmetic.
-    Where nothing is copied the ``out_`` arrays are None, which numba compiles as a version
-    of the pass without the copy's branches; the kinds of copy share one version, ``grow``
-    and ``copies_values`` runtime flags (each a branch that goes the same way for every
-    entry). On one thread that costs Laplace3D 100³'s weighted copy 19.4 ms against 18.8 with
-    values pruned at compile time, and the pattern's copy nothing measurable (17.2-17.4 against
-    17.0-18.4), where the second specialisation cost a first use 0.9 s of compiling. Copying
-    a row's values after its columns, in two loops around its diagonal entry, made both
-    copies slower (21.5 and 18.4 ms).
+    Rows come in chunks of :data:`_CHUNK`. One loop over a chunk's entries, which the
+    compiler vectorises (:func:`_range_and_descents`), finds their columns' range and the
+    entries not above the one before them; a chunk with a column out of range is counted and
+    skipped (its columns would index the cursors), and the rows' loop takes the descents from
+    one row to the next off the count (an entry a row). The rows are then read as if they
+    ascended strictly: lower entries, the diagonal entry, upper entries, with no test of the
+    order an entry (session 10: that test and the ``j > i`` of every entry were about 15% of
+    Elasticity3D 40³'s pass, 30.4 -> 26.6 ms on one thread). A row out of order gives wrong
+    counts, never a read or write out of bounds (its lookups may reach any row's cursor,
+    those of earlier parts pointing past the last entry), and the chunk's descents make
+    ``unsorted`` true, which discards every other result.
+
+    Each upper entry (i, j) is looked up in row j at its cursor, a position in ``indices``,
+    4 bytes a row (session 9's cursor held the row's end beside it, 8 bytes, whose cache
+    footprint cost coAuthorsDBLP's random lookups: its check 11.4 -> 8.7 ms on one thread
+    with the order test above; the offset from the row's start before it, -1 until first
+    used, cost a second random read, of ``indptr``, and an unpredictable branch). The row's
+    end is not tested on a lookup: a row whose lower entries are all matched and that stores
+    nothing from i on reads the next row's first entry there, and a match past the end
+    counts as none: the cursor then lies beyond its row, found when the row is read (every
+    lookup into row j comes from a row before it; a last loop checks the later parts' rows),
+    and ``matched`` is -1, below any count of upper entries. Within its row the cursor stops
+    at the first entry >= j > i, which matches nothing. Columns below r0 (entries (j, i), i
+    < r0, are other parts') are skipped at the cursor, with the row's end, a loop only a
+    part after the first enters. Only a row with a diagonal entry is copied whole, to
+    ``indptr[i] - i``; its slots lie in the output only if every row before it stored one as
+    well. When ``grow``, a row without one is copied with i after its lower entries, to
+    ``indptr[i] + i`` (always within the output). A lower entry's slot is ``p + offset``,
+    the offset -i or +i in wrapping unsigned arithmetic. Where nothing is copied the
+    ``out_`` arrays are None, which numba compiles as a version of the pass without the
+    copy's branches; the kinds of copy share one version, ``grow`` and ``copies_values``
+    runtime flags (each a branch that goes the same way for every entry). On one thread that
+    cost Laplace3D 100³'s weighted copy 19.4 ms against 18.8 with values pruned at compile
+    time (session 8), and the pattern's copy nothing measurable, where the second
+    specialisation cost a first use 0.9 s of compiling. Copying a row's values after its
+    columns, in two loops around its diagonal entry, made both copies slower (21.5 and 18.4
+    ms).
     """
     n = indptr.size - 1
-    one, first = np.uint64(1), np.uint64(r0)
-    cursor = np.empty((n - r0, 2), indices.dtype)
+    one = np.uint64(1)
+    stored = np.uint64(indptr[n])
+    cursor = np.empty(n, indices.dtype)
+    for j in range(r0):  # earlier parts' rows, where only an unsorted row looks: a position matching nothing
+        cursor[j] = stored
     for j in range(r0, n):
-        cursor[j - r0, 0], cursor[j - r0, 1] = indptr[j], indptr[j + 1]
+        cursor[j] = indptr[j]
     out_of_range = unsorted = upper = matched = diagonals = 0
+    overrun = False
     for c0 in range(r0, r1, _CHUNK):
         c1 = min(c0 + _CHUNK, r1)
-        if _out_of_range(indices[indptr[c0]:indptr[c1]], n):  # the rows' columns index rows and cursors below
+        chunk = np.uint64(indptr[c0])
+        lowest, highest, descents = _range_and_descents(indices[chunk:indptr[c1]])
+        if lowest < 0 or highest >= n:  # the rows' columns index rows and cursors below
             out_of_range += 1
             continue
         for i in range(c0, c1):
             start, end, shift = np.uint64(indptr[i]), np.uint64(indptr[i + 1]), np.uint64(i)
+            if chunk < start < end:  # a descent from the row before is none
+                descents -= indices[start] <= indices[start - one]
+            overrun |= np.uint64(cursor[i]) > end  # every lookup into row i came from a row before it
             offset = shift if grow else np.uint64(0) - shift
             copy = False
             if out_indices is not None:  # a None argument prunes the branch when numba compiles
                 copy = grow or start >= shift and end - shift <= out_indices.size + 1
-            previous = -1
             p = start
-            while p + one < end:  # the last lower entry is left to the loop of upper entries
-                j = indices[p]
-                if j >= i:
-                    break
-                unsorted += j <= previous
-                previous = j
+            while p < end and indices[p] < i:
                 if out_indices is not None and copy:
-                    out_indices[p + offset] = j
+                    out_indices[p + offset] = indices[p]
                     if copies_values:
                         out_values[p + offset] = values[p]
                 p += one
@@ -172,49 +194,55 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
             diagonals += has_diagonal
             copy = copy and has_diagonal != grow
             if has_diagonal:
-                previous = i
                 p += one
             q = p - shift - one  # a row copied without its diagonal entry has one: p > shift
             if out_indices is not None and grow:
-                split = p + np.uint64(p < end and indices[p] < i)  # the row's last entry may be lower still
                 if copy:
-                    out_indices[split + shift] = i
-                q = p + shift + np.uint64(p >= split)
+                    out_indices[p + shift] = i
+                q = p + shift + one
+            upper += end - p
             while p < end:
                 j = indices[p]
-                unsorted += j <= previous
-                previous = j
                 if out_indices is not None and copy:
                     out_indices[q] = j
                     if copies_values:
                         out_values[q] = values[p]
                     q += one
-                if j > i:  # in an unsorted row, a column below i can follow
-                    upper += 1
-                    k = np.uint64(j) - first
-                    at, row_end = cursor[k, 0], cursor[k, 1]
-                    while at < row_end and indices[np.uint64(at)] < r0:
-                        at += 1
-                    if at < row_end and indices[np.uint64(at)] == i:
-                        matched += 1
-                        at += 1
-                    cursor[k, 0] = at
+                k = np.uint64(j)
+                at = np.uint64(cursor[k])
+                if r0:
+                    row_end = np.uint64(indptr[j + 1])
+                    while at < row_end and indices[at] < r0:
+                        at += one
+                if at < stored and indices[at] == i:
+                    matched += 1
+                    at += one
+                cursor[k] = at
                 p += one
             if out_indptr is not None:
                 out_indptr[i + 1] = indptr[i + 1] + i + 1 if grow else indptr[i + 1] - i - 1
+        unsorted += descents
+    for j in range(r1, n):  # the later parts' rows
+        overrun |= np.uint64(cursor[j]) > np.uint64(indptr[j + 1])
+    if overrun:  # a match past a row's end read the next row's entry: it counts as none
+        matched = -1
     stats[t, 0], stats[t, 1], stats[t, 2], stats[t, 3], stats[t, 4] = out_of_range, unsorted, upper, matched, diagonals
 
 
 @numba.njit(cache=True, inline="always")
-def _out_of_range(columns, n):
-    """Whether a column lies outside 0..n-1 (a min and a max, which the compiler vectorises)."""
+def _range_and_descents(columns):
+    """(lowest column, highest column, entries not above the one before them): one loop over
+    a chunk's entries, which the compiler vectorises; the descents from one row to the next
+    are the caller's to take off."""
     lowest = highest = 0
+    descents = 0
     if columns.size:
         lowest = highest = columns[0]
-    for p in range(columns.size):
+    for p in range(np.uint64(1), np.uint64(columns.size)):
         lowest = min(lowest, columns[p])
         highest = max(highest, columns[p])
-    return lowest < 0 or highest >= n
+        descents += columns[p] <= columns[p - np.uint64(1)]
+    return lowest, highest, descents
 
 
 def drop_diagonal(indptr, indices, values, new_indptr):
