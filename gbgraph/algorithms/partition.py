@@ -34,7 +34,7 @@ References
 import math
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -62,6 +62,7 @@ TRIES = 3
 #: of the vertices (n / 2 for a bisection, n / k for ``"kway"``): ``coarsen``'s ``max_weight``.
 #: None: uncapped. docs/partitioning.md has the measurements behind the choice.
 COARSE_CAP = 0.5
+INNER_TRIES = None
 _SEEDS = 2**63
 
 
@@ -261,8 +262,8 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
                                                                       graph.n, COARSE_CAP))
         else:
             ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-            pieces, levels = _split(be, graph, vw, k, 0, ids,
-                                    _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n, COARSE_CAP))
+            pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds,
+                                                                       graph.n, COARSE_CAP, INNER_TRIES))
             parts = pieces[0]
             for piece in pieces[1:]:
                 parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
@@ -283,6 +284,15 @@ class _Options:
     seconds: dict
     n: int
     cap: float = None
+    inner_tries: int = None
+    cutoff: int = 50
+
+    def at_depth(self, depth):
+        """The options of a bisection ``depth`` steps below the first (``tries`` capped at
+        ``inner_tries`` there)."""
+        if depth == 0 or self.inner_tries is None or self.tries <= self.inner_tries:
+            return self
+        return replace(self, tries=self.inner_tries)
 
     def max_weight(self, n, k):
         """``coarsen``'s cap for a hierarchy of n vertices to cut into k parts (None: none)."""
@@ -332,7 +342,7 @@ def _vertex_weights(vertex_weights, graph, xp):
     return vw
 
 
-def _split(be, graph, vw, k, first, ids, opt):
+def _split(be, graph, vw, k, first, ids, opt, depth=0):
     """Parts ``first .. first + k - 1`` of the input vertices ``ids`` of ``graph``: bisect
     into ⌊k/2⌋ and ⌈k/2⌉ parts' weight, recurse into each side. Returns a list of sparse
     vectors (part of each listed input vertex) and the level sizes of this split's
@@ -341,7 +351,7 @@ def _split(be, graph, vw, k, first, ids, opt):
     if k == 1:
         return [be.vector(ids, be.xp.int64(first), n_input)], (graph.n,)  # parts<ids> = first
     k0 = k // 2
-    sides, levels = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
+    sides, levels = multilevel_bisection(be, graph, vw, (k0, k - k0), opt.at_depth(depth))
     sides = _full(be, sides.astype(be.xp.int64))
     pieces = []
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
@@ -354,7 +364,7 @@ def _split(be, graph, vw, k, first, ids, opt):
         sub = _induced(be, graph, members)
         sub_vw = be.values(be.extract(_full(be, vw), members))  # w(S)
         opt.seconds["split"] += time.perf_counter() - start
-        pieces += _split(be, sub, sub_vw, kk, offset, sub_ids, opt)[0]
+        pieces += _split(be, sub, sub_vw, kk, offset, sub_ids, opt, depth + 1)[0]
     return pieces, levels
 
 
@@ -420,7 +430,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             start = time.perf_counter()
             with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
                 warnings.simplefilter("ignore", CoarseningStallWarning)
-                hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0,
+                hierarchy = coarsen(graph, opt.coarsening, cutoff=opt.cutoff, seed=seed if seeded else 0,
                                     max_weight=opt.max_weight(graph.n, 2), backend=be)
             # unit weights are coarsen's own: its levels carry their sums already
             weights = [level.vertex_weights for level in hierarchy] if unit else _level_weights(be, hierarchy, vw)

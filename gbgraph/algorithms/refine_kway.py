@@ -51,12 +51,14 @@ import math
 import time
 import warnings
 
+import numba
 import numpy as np
 
 from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
+from .refine_fm import HostGraph, _append, _push, _remove, _sift_down, _update, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
@@ -67,9 +69,11 @@ __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER"
 SLOTS = 64
 #: The hierarchy stops at about this many vertices per part (KaMinPar coarsens to 160 k; 32,
 #: 64 and 128 gave cuts within a few percent of each other, in no consistent order).
-PER_PART = 64
+PER_PART = 1024
 #: Bisections of the coarsest graph's recursive partition, each level of the recursion.
 INITIAL_TRIES = 3
+INITIAL_CUTOFF = 50
+INITIAL_INNER = None
 
 
 def _best_part(i, start, stop, cols, vals, parts):
@@ -208,7 +212,7 @@ REBALANCE_PART = RowOperator(_rebalance_part, fill=None, name="rebalance_part", 
 def kway_partition(be, graph, vw, k, opt):
     """Parts (int64, an array of ``be.xp``) of the best of ``opt.tries`` direct k-way
     multilevel partitions, and the level sizes of its hierarchy."""
-    from .partition import _level_weights, _SEEDS as SEEDS  # partition imports this module late
+    from .partition import SELECT_LEVEL, _level_weights, _SEEDS as SEEDS  # partition imports this module late
 
     total = float(be.xp.sum(vw)) if vw.size else 0.0
     integral = vw.dtype.kind in "iu"
@@ -230,13 +234,29 @@ def kway_partition(be, graph, vw, k, opt):
         opt.seconds["build"] += sum(level.seconds[1] for level in h.levels[:-1])
         parts = _initial(be, h[-1].graph, weights[-1], k, seed, opt)
         start = time.perf_counter()
-        for i in range(len(h) - 1, -1, -1):
-            if i < len(h) - 1:
-                parts = _project(be, parts, h[i].labels)
-            parts, key = _refine_level(be, h[i].graph, weights[i], parts, k, bound, target, seed, FILTER[i == 0])
+        if opt.refine == "fm":  # tries ranked at level 1: only the best is refined on the input
+            stop = min(SELECT_LEVEL, len(h) - 1) if opt.tries > 1 else 0
+            parts, key = _fm_levels(be, h, weights, _host(be.values(parts)).astype(np.int64), k, bound, seed,
+                                    len(h) - 1, stop)
+            if best_key is None or key < best_key:
+                best, best_key, kept = parts, key, (h, weights, seed, stop)
+            opt.seconds["refine"] += time.perf_counter() - start
+            continue
+        else:
+            for i in range(len(h) - 1, -1, -1):
+                if i < len(h) - 1:
+                    parts = _project(be, parts, h[i].labels)
+                parts, key = _refine_level(be, h[i].graph, weights[i], parts, k, bound, target, seed,
+                                           FILTER[i == 0])
         opt.seconds["refine"] += time.perf_counter() - start
         if best_key is None or key < best_key:
             best, best_key, levels = parts, key, tuple(level.n for level in h)
+    if opt.refine == "fm":
+        h, weights, seed, stop = kept
+        start = time.perf_counter()
+        best = _fm_levels(be, h, weights, best, k, bound, seed, stop, 0)[0] if stop else best
+        opt.seconds["refine"] += time.perf_counter() - start
+        return be.xp.asarray(best), tuple(level.n for level in h)
     return be.values(best), levels
 
 
@@ -248,7 +268,8 @@ def _initial(be, graph, vw, k, seed, opt):
     steps = math.ceil(math.log2(k)) if k > 1 else 0
     step_eps = (1.0 + opt.eps) ** (1.0 / steps) - 1.0 if steps else opt.eps
     seconds = dict.fromkeys(opt.seconds, 0.0)
-    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, opt.cap)
+    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, opt.cap,
+                     cutoff=INITIAL_CUTOFF or graph.n, inner_tries=INITIAL_INNER)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
     pieces, _ = _split(be, graph, vw, k, 0, ids, inner)
     parts = pieces[0]
@@ -256,6 +277,20 @@ def _initial(be, graph, vw, k, seed, opt):
         parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
     opt.seconds["initial"] += time.perf_counter() - start
     return parts
+
+
+def _fm_levels(be, h, weights, parts, k, bound, seed, top, stop):
+    """k-way FM (:func:`kway_fm`) on the host from the ``parts`` of level ``top`` (refined
+    there first), then at each finer level down to ``stop``, the parts projected level by
+    level, ``p = P ⊕any.second p_c``: the parts (host int64) and their (overload, cut) on
+    level ``stop``."""
+    from .partition import host_graph, project
+
+    for i in range(top, stop - 1, -1):
+        if i < top:
+            parts = _host(project(be, parts, h[i].labels)).astype(np.int64)
+        key = kway_fm(host_graph(h[i], weights[i], seed), parts, k, bound)
+    return parts, key
 
 
 def _project(be, coarse, labels):
@@ -386,3 +421,244 @@ def _rebalance_moves(be, lv, bound, target):
 
 def _host(x):
     return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
+
+
+# ---- host k-way FM (refine="fm") ----------------------------------------------------------------
+
+#: Passes of :func:`kway_fm` at most per level; a pass that keeps no move ends the level.
+FM_PASSES = 8
+FM_SCALE = 1
+FM_TOLERANCE = 0.0
+LONG_ROW = 32
+LONG_ROW_RATIO = 4
+
+
+def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES):
+    """k-way FM on the host: balance repaired, then passes that move boundary vertices one at
+    a time, best gain first, each to the neighbouring part it is most connected to among
+    those with room, and roll back to the best prefix.
+
+    Parameters
+    ----------
+    hg : ~gbgraph.algorithms.refine_fm.HostGraph
+    parts : numpy.ndarray
+        int64 part of each vertex, ``0 .. k - 1``; refined in place.
+    k : int
+    bound : float
+        The heaviest weight a part may have.
+    limit : int, optional
+        A pass stops after this many moves without a new best (default:
+        :func:`~gbgraph.algorithms.refine_fm.pass_limit`).
+    max_passes : int
+
+    Returns
+    -------
+    tuple
+        (overload, cut): the weight above the bound summed over the parts, and the weight of
+        the edges between parts.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> from gbgraph.algorithms.refine_fm import HostGraph
+    >>> path = sp.diags([np.ones(8), np.ones(8)], [-1, 1])      # 0 - 1 - ... - 8
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(9), np.arange(9, dtype=np.uint64) + 1)
+    >>> parts = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2])           # every edge cut
+    >>> kway_fm(hg, parts, 3, 3.0), np.bincount(parts).tolist()
+    ((0.0, 2.0), [3, 3, 3])
+    """
+    n = hg.n
+    limit = int(FM_SCALE * pass_limit(n)) if limit is None else limit
+    pw = np.zeros(k)
+    np.add.at(pw, parts, hg.vertex_weights)
+    work = (np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1, np.int64),
+            np.empty(n, np.int64), np.empty(n), np.zeros(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.zeros(k), np.zeros(k, np.bool_), np.empty(k, np.int64))
+    cut = _kway_cut(hg.indptr, hg.indices, hg.weights, parts)
+    long_row = max(LONG_ROW, int(LONG_ROW_RATIO * hg.indices.size / max(n, 1)))
+    if bool((pw > bound).any()):
+        cut = _kway_rebalance(*hg.arrays(), parts, pw, float(bound), cut, *work)
+    for _ in range(max_passes):
+        before = cut
+        cut, kept = _kway_pass(*hg.arrays(), parts, pw, float(bound), cut, limit, long_row, *work)
+        if kept == 0 or before - cut < FM_TOLERANCE * before:
+            break
+    return float(np.maximum(pw - bound, 0.0).sum()), float(cut)
+
+
+@numba.njit(cache=True)
+def _kway_cut(indptr, indices, w, parts):
+    total = 0.0
+    for v in range(parts.size):
+        for t in range(indptr[v], indptr[v + 1]):
+            if parts[indices[t]] != parts[v]:
+                total += w[t]
+    return total / 2.0
+
+
+@numba.njit(cache=True)
+def _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, anywhere):
+    """(dest, gain, external weight) of v: the part q ≠ parts(v) with room for v (``pw(q) +
+    vw(v) <= bound``) of largest ``conn(v, q)``, ties to the lower q; with ``anywhere``,
+    failing a neighbouring part, the lightest part with room (conn 0). dest -1: none."""
+    own = parts[v]
+    count = 0
+    inside = 0.0
+    ext = 0.0
+    for t in range(indptr[v], indptr[v + 1]):
+        u = indices[t]
+        if u == v:
+            continue
+        q = parts[u]
+        if q == own:
+            inside += w[t]
+        else:
+            ext += w[t]
+            if not seen[q]:
+                seen[q] = True
+                touched[count] = q
+                count += 1
+            conn[q] += w[t]
+    best = -1
+    top = 0.0
+    for i in range(count):
+        q = touched[i]
+        if pw[q] + vw[v] <= bound and (best < 0 or conn[q] > top or (conn[q] == top and q < best)):
+            best = q
+            top = conn[q]
+        conn[q] = 0.0
+        seen[q] = False
+    if best < 0 and anywhere:
+        for q in range(pw.size):
+            if q != own and pw[q] + vw[v] <= bound and (best < 0 or pw[q] < pw[best]):
+                best = q
+    return best, top - inside, ext
+
+
+@numba.njit(cache=True)
+def _overloads(pw, bound):
+    total = 0.0
+    for q in range(pw.size):
+        total += max(pw[q] - bound, 0.0)
+    return total
+
+
+@numba.njit(cache=True)
+def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_row, heap, hg, hk, pos, dest, gain, locked,
+               moves, froms, conn, seen, touched):
+    """One k-way FM pass over the boundary; returns (cut, moves kept). Moves after the best
+    prefix (least overload, then cut) are undone. A vertex's destination and gain are
+    recomputed when a neighbour moves, and checked against the parts' room when it reaches
+    the top of the heap."""
+    n = parts.size
+    sizes = np.zeros(1, np.int64)
+    for v in range(n):
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, False)
+        if e > 0.0 and d >= 0:
+            dest[v] = d
+            gain[v] = g
+            _append(heap, hg, hk, sizes, 0, pos, v, g, key[v])
+    for i in range(sizes[0] // 2 - 1, -1, -1):
+        _sift_down(heap, hg, hk, sizes[0], pos, i)
+    b_over, b_cut = _overloads(pw, bound), cut
+    kept, count, since = 0, 0, 0
+    while since < limit and sizes[0] > 0:
+        v = heap[0]
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, False)
+        if d < 0 or e <= 0.0:
+            _remove(heap, hg, hk, sizes, 0, pos, v)
+            continue
+        if d != dest[v] or g != gain[v]:  # a part filled up since: v takes its place anew
+            dest[v] = d
+            gain[v] = g
+            _update(heap, hg, hk, sizes, 0, pos, v, g)
+            continue
+        _remove(heap, hg, hk, sizes, 0, pos, v)
+        locked[v] = True
+        a = parts[v]
+        parts[v] = d
+        pw[a] -= vw[v]
+        pw[d] += vw[v]
+        cut -= g
+        moves[count] = v
+        froms[count] = a
+        count += 1
+        for t in range(indptr[v], indptr[v + 1]):
+            u = indices[t]
+            if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
+                continue  # a long row keeps its heap entry, checked when it comes to the top
+            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, u, False)
+            if e2 > 0.0 and d2 >= 0:
+                dest[u] = d2
+                gain[u] = g2
+                if pos[u] >= 0:
+                    _update(heap, hg, hk, sizes, 0, pos, u, g2)
+                else:
+                    _push(heap, hg, hk, sizes, 0, pos, u, g2, key[u])
+            elif pos[u] >= 0:
+                _remove(heap, hg, hk, sizes, 0, pos, u)
+        over = _overloads(pw, bound)
+        if over < b_over or (over == b_over and cut < b_cut):
+            b_over, b_cut, kept, since = over, cut, count, 0
+        else:
+            since += 1
+    for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
+        v = moves[i]
+        pw[parts[v]] -= vw[v]
+        parts[v] = froms[i]
+        pw[froms[i]] += vw[v]
+    for i in range(sizes[0]):
+        pos[heap[i]] = -1
+    for i in range(count):
+        locked[moves[i]] = False
+    return b_cut, kept
+
+
+@numba.njit(cache=True)
+def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, bound, cut, heap, hg, hk, pos, dest, gain, locked,
+                    moves, froms, conn, seen, touched):
+    """Vertices of the overweight parts to parts with room, least loss per weight first
+    (the most connected part with room, else the lightest), until no part is over or none
+    can move. Returns the cut."""
+    n = parts.size
+    sizes = np.zeros(1, np.int64)
+    for v in range(n):
+        if pw[parts[v]] > bound:
+            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, True)
+            if d >= 0:
+                dest[v] = d
+                gain[v] = g / max(vw[v], 1e-300)
+                _append(heap, hg, hk, sizes, 0, pos, v, gain[v], key[v])
+    for i in range(sizes[0] // 2 - 1, -1, -1):
+        _sift_down(heap, hg, hk, sizes[0], pos, i)
+    while sizes[0] > 0:
+        v = heap[0]
+        a = parts[v]
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, True)
+        if pw[a] <= bound or d < 0:
+            _remove(heap, hg, hk, sizes, 0, pos, v)
+            continue
+        score = g / max(vw[v], 1e-300)
+        if d != dest[v] or score != gain[v]:
+            dest[v] = d
+            gain[v] = score
+            _update(heap, hg, hk, sizes, 0, pos, v, score)
+            continue
+        _remove(heap, hg, hk, sizes, 0, pos, v)
+        parts[v] = d
+        pw[a] -= vw[v]
+        pw[d] += vw[v]
+        cut -= g
+        for t in range(indptr[v], indptr[v + 1]):  # the waiting neighbours' losses changed
+            u = indices[t]
+            if pos[u] >= 0:
+                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, u, True)
+                if d2 >= 0:
+                    dest[u] = d2
+                    gain[u] = g2 / max(vw[u], 1e-300)
+                    _update(heap, hg, hk, sizes, 0, pos, u, gain[u])
+                else:
+                    _remove(heap, hg, hk, sizes, 0, pos, u)
+    for i in range(sizes[0]):
+        pos[heap[i]] = -1
+    return cut
