@@ -1,12 +1,23 @@
-"""Direct k-way partitioning: one hierarchy, one k-way partition of its coarsest graph, Jet's
-k-way refinement at every finer level, as semiring algebra on the backend.
+"""Direct k-way partitioning: one hierarchy, one k-way partition of its coarsest graph, k-way
+refinement at every finer level: FM on the host (``refine="fm"``), or Jet's rounds as
+semiring algebra on the backend (``refine="jet"``).
 
 The multilevel scheme of Jet [1]_ (and of KaMinPar, METIS' ``kway``): coarsen once (the
-hierarchy of :func:`gbgraph.coarsen`, stopped at about :data:`PER_PART` vertices per part),
-partition the coarsest graph into k parts (recursive multilevel bisection, cheap on so small
-a graph), then project the parts level by level, ``parts = parts_c(labels)``, and refine.
+hierarchy of :func:`gbgraph.coarsen`, stopped at about :data:`FM_PER_PART` or
+:data:`PER_PART` vertices per part), partition the coarsest graph into k parts (recursive
+multilevel bisection, cheap on a graph of a few thousand vertices), then project the parts
+level by level, ``parts = parts_c(labels)``, and refine.
 
-A refinement round on a balanced partition is Jet's label propagation, ``Jetlp``:
+With ``refine="fm"``, :func:`kway_fm` refines each level on the host, as FM refines a
+bisection (:mod:`~gbgraph.algorithms.refine_fm`; KaHIP's and METIS' k-way FM are the same
+kind): an overweight part first gives vertices to parts with room, least loss per weight
+first; then each pass moves boundary vertices one at a time from a heap ordered by (gain,
+hash key), each to the neighbouring part it is most connected to among those with room,
+locks it, recomputes its neighbours' moves, and rolls back to the best prefix (least
+overload, then cut). Tries are ranked on the first coarse level, and only the best is
+refined on the input (as :func:`~gbgraph.algorithms.partition.bisect` ranks its tries).
+
+With ``refine="jet"``, a refinement round on a balanced partition is Jet's label propagation, ``Jetlp``:
 
 1. *Destination*: each unlocked vertex i takes the part ``b ≠ parts(i)`` it is most
    connected to (ties: the lower part), ``conn(i, q) = Σ_j A(i, j) [parts(j) = q]``, and is
@@ -62,18 +73,22 @@ from .refine_fm import HostGraph, _append, _push, _remove, _sift_down, _update, 
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
-           "PER_PART", "INITIAL_TRIES"]
+           "PER_PART", "FM_PER_PART", "INITIAL_TRIES", "kway_fm"]
 
 #: Distinct neighbouring parts a row's table holds; a part seen after the table is full is
 #: not a destination of that row (only rows of more than SLOTS neighbouring parts lose any).
 SLOTS = 64
-#: The hierarchy stops at about this many vertices per part (KaMinPar coarsens to 160 k; 32,
-#: 64 and 128 gave cuts within a few percent of each other, in no consistent order).
-PER_PART = 1024
+#: With Jet's rounds, the hierarchy stops at about this many vertices per part (KaMinPar
+#: coarsens to 160 k; 32, 64 and 128 gave cuts within a few percent of each other, in no
+#: consistent order).
+PER_PART = 64
+#: With k-way FM: 1,024 cut 0.999 of KaMinPar's default in geometric mean at k = 8 over the 22
+#: shared graphs, 64 cut 1.034 and 256 1.024, for about 25% more time than 64
+#: (docs/partitioning.md, "Session 10"): a bisection of a larger coarsest graph is the better
+#: start, and FM on the host costs less per level than Jet's rounds.
+FM_PER_PART = 1024
 #: Bisections of the coarsest graph's recursive partition, each level of the recursion.
 INITIAL_TRIES = 3
-INITIAL_CUTOFF = 50
-INITIAL_INNER = None
 
 
 def _best_part(i, start, stop, cols, vals, parts):
@@ -220,13 +235,14 @@ def kway_partition(be, graph, vw, k, opt):
     target = total / k
     bound = max((1.0 + opt.eps) * target, math.ceil(target - 1e-9) if integral else 0.0)
     seeded = opt.coarsening not in ("mis2", "mis2_basic")
-    best, best_key, levels = None, None, ()
+    best, best_key, kept = None, None, None
     for t in range(opt.tries):
         seed = (opt.seed + t) % SEEDS if seeded else 0
         start = time.perf_counter()
         with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
             warnings.simplefilter("ignore", CoarseningStallWarning)
-            h = coarsen(graph, opt.coarsening, cutoff=max(50, PER_PART * k), seed=seed,
+            per_part = FM_PER_PART if opt.refine == "fm" else PER_PART
+            h = coarsen(graph, opt.coarsening, cutoff=max(50, per_part * k), seed=seed,
                         max_weight=opt.max_weight(graph.n, k), backend=be)
         weights = [level.vertex_weights for level in h] if unit else _level_weights(be, h, vw)
         opt.seconds["coarsen"] += time.perf_counter() - start
@@ -238,11 +254,8 @@ def kway_partition(be, graph, vw, k, opt):
             stop = min(SELECT_LEVEL, len(h) - 1) if opt.tries > 1 else 0
             parts, key = _fm_levels(be, h, weights, _host(be.values(parts)).astype(np.int64), k, bound, seed,
                                     len(h) - 1, stop)
-            if best_key is None or key < best_key:
-                best, best_key, kept = parts, key, (h, weights, seed, stop)
-            opt.seconds["refine"] += time.perf_counter() - start
-            continue
         else:
+            stop = 0
             for i in range(len(h) - 1, -1, -1):
                 if i < len(h) - 1:
                     parts = _project(be, parts, h[i].labels)
@@ -250,14 +263,13 @@ def kway_partition(be, graph, vw, k, opt):
                                            FILTER[i == 0])
         opt.seconds["refine"] += time.perf_counter() - start
         if best_key is None or key < best_key:
-            best, best_key, levels = parts, key, tuple(level.n for level in h)
-    if opt.refine == "fm":
-        h, weights, seed, stop = kept
+            best, best_key, kept = parts, key, (h, weights, seed, stop)
+    h, weights, seed, stop = kept
+    if stop:
         start = time.perf_counter()
-        best = _fm_levels(be, h, weights, best, k, bound, seed, stop, 0)[0] if stop else best
+        best = _fm_levels(be, h, weights, best, k, bound, seed, stop, 0)[0]
         opt.seconds["refine"] += time.perf_counter() - start
-        return be.xp.asarray(best), tuple(level.n for level in h)
-    return be.values(best), levels
+    return be.xp.asarray(best) if opt.refine == "fm" else be.values(best), tuple(level.n for level in h)
 
 
 def _initial(be, graph, vw, k, seed, opt):
@@ -268,8 +280,7 @@ def _initial(be, graph, vw, k, seed, opt):
     steps = math.ceil(math.log2(k)) if k > 1 else 0
     step_eps = (1.0 + opt.eps) ** (1.0 / steps) - 1.0 if steps else opt.eps
     seconds = dict.fromkeys(opt.seconds, 0.0)
-    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, opt.cap,
-                     cutoff=INITIAL_CUTOFF or graph.n, inner_tries=INITIAL_INNER)
+    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, opt.cap)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
     pieces, _ = _split(be, graph, vw, k, 0, ids, inner)
     parts = pieces[0]
@@ -427,8 +438,9 @@ def _host(x):
 
 #: Passes of :func:`kway_fm` at most per level; a pass that keeps no move ends the level.
 FM_PASSES = 8
-FM_SCALE = 1
-FM_TOLERANCE = 0.0
+#: A row longer than ``max(LONG_ROW, LONG_ROW_RATIO × mean row length)`` keeps its heap entry
+#: when a neighbour moves (its move is checked when it reaches the top): recomputing a hub's
+#: row at every neighbour's move took 0.29 of debian_bookworm_deps' 0.39 s at k = 8.
 LONG_ROW = 32
 LONG_ROW_RATIO = 4
 
@@ -463,25 +475,25 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES):
     >>> from gbgraph.algorithms.refine_fm import HostGraph
     >>> path = sp.diags([np.ones(8), np.ones(8)], [-1, 1])      # 0 - 1 - ... - 8
     >>> hg = HostGraph(gg.as_graph(path), np.ones(9), np.arange(9, dtype=np.uint64) + 1)
-    >>> parts = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2])           # every edge cut
-    >>> kway_fm(hg, parts, 3, 3.0), np.bincount(parts).tolist()
-    ((0.0, 2.0), [3, 3, 3])
+    >>> parts = np.array([0, 0, 0, 0, 0, 0, 0, 1, 2])           # part 0 over the bound
+    >>> kway_fm(hg, parts, 3, 4.0), parts.tolist()              # balanced, two edges cut
+    ((0.0, 2.0), [0, 0, 0, 0, 1, 1, 1, 1, 2])
     """
     n = hg.n
-    limit = int(FM_SCALE * pass_limit(n)) if limit is None else limit
+    limit = pass_limit(n) if limit is None else limit
     pw = np.zeros(k)
     np.add.at(pw, parts, hg.vertex_weights)
+    members = np.bincount(parts, minlength=k)
     work = (np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1, np.int64),
             np.empty(n, np.int64), np.empty(n), np.zeros(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
             np.zeros(k), np.zeros(k, np.bool_), np.empty(k, np.int64))
     cut = _kway_cut(hg.indptr, hg.indices, hg.weights, parts)
     long_row = max(LONG_ROW, int(LONG_ROW_RATIO * hg.indices.size / max(n, 1)))
     if bool((pw > bound).any()):
-        cut = _kway_rebalance(*hg.arrays(), parts, pw, float(bound), cut, *work)
+        cut = _kway_rebalance(*hg.arrays(), parts, pw, members, float(bound), cut, *work)
     for _ in range(max_passes):
-        before = cut
-        cut, kept = _kway_pass(*hg.arrays(), parts, pw, float(bound), cut, limit, long_row, *work)
-        if kept == 0 or before - cut < FM_TOLERANCE * before:
+        cut, kept = _kway_pass(*hg.arrays(), parts, pw, members, float(bound), cut, limit, long_row, *work)
+        if kept == 0:
             break
     return float(np.maximum(pw - bound, 0.0).sum()), float(cut)
 
@@ -497,10 +509,11 @@ def _kway_cut(indptr, indices, w, parts):
 
 
 @numba.njit(cache=True)
-def _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, anywhere):
+def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, anywhere):
     """(dest, gain, external weight) of v: the part q ≠ parts(v) with room for v (``pw(q) +
     vw(v) <= bound``) of largest ``conn(v, q)``, ties to the lower q; with ``anywhere``,
-    failing a neighbouring part, the lightest part with room (conn 0). dest -1: none."""
+    failing a neighbouring part, the lightest part with room (conn 0). dest -1: none, also
+    when v is the last vertex of its part (no part is emptied)."""
     own = parts[v]
     count = 0
     inside = 0.0
@@ -521,14 +534,15 @@ def _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v,
             conn[q] += w[t]
     best = -1
     top = 0.0
+    last = members[own] <= 1
     for i in range(count):
         q = touched[i]
-        if pw[q] + vw[v] <= bound and (best < 0 or conn[q] > top or (conn[q] == top and q < best)):
+        if not last and pw[q] + vw[v] <= bound and (best < 0 or conn[q] > top or (conn[q] == top and q < best)):
             best = q
             top = conn[q]
         conn[q] = 0.0
         seen[q] = False
-    if best < 0 and anywhere:
+    if best < 0 and anywhere and not last:
         for q in range(pw.size):
             if q != own and pw[q] + vw[v] <= bound and (best < 0 or pw[q] < pw[best]):
                 best = q
@@ -544,8 +558,8 @@ def _overloads(pw, bound):
 
 
 @numba.njit(cache=True)
-def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_row, heap, hg, hk, pos, dest, gain, locked,
-               moves, froms, conn, seen, touched):
+def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limit, long_row, heap, hg, hk, pos,
+               dest, gain, locked, moves, froms, conn, seen, touched):
     """One k-way FM pass over the boundary; returns (cut, moves kept). Moves after the best
     prefix (least overload, then cut) are undone. A vertex's destination and gain are
     recomputed when a neighbour moves, and checked against the parts' room when it reaches
@@ -553,7 +567,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_r
     n = parts.size
     sizes = np.zeros(1, np.int64)
     for v in range(n):
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, False)
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, False)
         if e > 0.0 and d >= 0:
             dest[v] = d
             gain[v] = g
@@ -564,7 +578,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_r
     kept, count, since = 0, 0, 0
     while since < limit and sizes[0] > 0:
         v = heap[0]
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, False)
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, False)
         if d < 0 or e <= 0.0:
             _remove(heap, hg, hk, sizes, 0, pos, v)
             continue
@@ -579,6 +593,8 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_r
         parts[v] = d
         pw[a] -= vw[v]
         pw[d] += vw[v]
+        members[a] -= 1
+        members[d] += 1
         cut -= g
         moves[count] = v
         froms[count] = a
@@ -587,7 +603,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_r
             u = indices[t]
             if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
                 continue  # a long row keeps its heap entry, checked when it comes to the top
-            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, u, False)
+            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u, False)
             if e2 > 0.0 and d2 >= 0:
                 dest[u] = d2
                 gain[u] = g2
@@ -605,8 +621,10 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_r
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
         v = moves[i]
         pw[parts[v]] -= vw[v]
+        members[parts[v]] -= 1
         parts[v] = froms[i]
         pw[froms[i]] += vw[v]
+        members[froms[i]] += 1
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     for i in range(count):
@@ -615,7 +633,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, bound, cut, limit, long_r
 
 
 @numba.njit(cache=True)
-def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, bound, cut, heap, hg, hk, pos, dest, gain, locked,
+def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut, heap, hg, hk, pos, dest, gain, locked,
                     moves, froms, conn, seen, touched):
     """Vertices of the overweight parts to parts with room, least loss per weight first
     (the most connected part with room, else the lightest), until no part is over or none
@@ -624,7 +642,7 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, bound, cut, heap, hg
     sizes = np.zeros(1, np.int64)
     for v in range(n):
         if pw[parts[v]] > bound:
-            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, True)
+            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, True)
             if d >= 0:
                 dest[v] = d
                 gain[v] = g / max(vw[v], 1e-300)
@@ -634,7 +652,7 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, bound, cut, heap, hg
     while sizes[0] > 0:
         v = heap[0]
         a = parts[v]
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, v, True)
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, True)
         if pw[a] <= bound or d < 0:
             _remove(heap, hg, hk, sizes, 0, pos, v)
             continue
@@ -648,11 +666,13 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, bound, cut, heap, hg
         parts[v] = d
         pw[a] -= vw[v]
         pw[d] += vw[v]
+        members[a] -= 1
+        members[d] += 1
         cut -= g
         for t in range(indptr[v], indptr[v + 1]):  # the waiting neighbours' losses changed
             u = indices[t]
             if pos[u] >= 0:
-                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, bound, conn, seen, touched, u, True)
+                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u, True)
                 if d2 >= 0:
                     dest[u] = d2
                     gain[u] = g2 / max(vw[u], 1e-300)
