@@ -572,33 +572,20 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
             dest[v] = d
             gain[v] = g
             _append(heap, hg, hk, sizes, 0, pos, v, g, key[v])
-    for i in range(sizes[0] // 2 - 1, -1, -1):
-        _sift_down(heap, hg, hk, sizes[0], pos, i)
+    _heapify_one(heap, hg, hk, sizes, pos)
     b_over, b_cut = _overloads(pw, bound), cut
     kept, count, since = 0, 0, 0
     while since < limit and sizes[0] > 0:
-        v = heap[0]
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, False)
-        if d < 0 or e <= 0.0:
-            _remove(heap, hg, hk, sizes, 0, pos, v)
+        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
+                         pos, dest, gain, False)
+        if v < 0:
             continue
-        if d != dest[v] or g != gain[v]:  # a part filled up since: v takes its place anew
-            dest[v] = d
-            gain[v] = g
-            _update(heap, hg, hk, sizes, 0, pos, v, g)
-            continue
-        _remove(heap, hg, hk, sizes, 0, pos, v)
         locked[v] = True
-        a = parts[v]
-        parts[v] = d
-        pw[a] -= vw[v]
-        pw[d] += vw[v]
-        members[a] -= 1
-        members[d] += 1
-        cut -= g
         moves[count] = v
-        froms[count] = a
+        froms[count] = parts[v]
         count += 1
+        _shift(parts, pw, members, vw, v, dest[v])
+        cut -= g
         for t in range(indptr[v], indptr[v + 1]):
             u = indices[t]
             if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
@@ -619,12 +606,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
         else:
             since += 1
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
-        v = moves[i]
-        pw[parts[v]] -= vw[v]
-        members[parts[v]] -= 1
-        parts[v] = froms[i]
-        pw[froms[i]] += vw[v]
-        members[froms[i]] += 1
+        _shift(parts, pw, members, vw, moves[i], froms[i])
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     for i in range(count):
@@ -647,27 +629,13 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
                 dest[v] = d
                 gain[v] = g / max(vw[v], 1e-300)
                 _append(heap, hg, hk, sizes, 0, pos, v, gain[v], key[v])
-    for i in range(sizes[0] // 2 - 1, -1, -1):
-        _sift_down(heap, hg, hk, sizes[0], pos, i)
+    _heapify_one(heap, hg, hk, sizes, pos)
     while sizes[0] > 0:
-        v = heap[0]
-        a = parts[v]
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, True)
-        if pw[a] <= bound or d < 0:
-            _remove(heap, hg, hk, sizes, 0, pos, v)
+        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
+                         pos, dest, gain, True)
+        if v < 0:
             continue
-        score = g / max(vw[v], 1e-300)
-        if d != dest[v] or score != gain[v]:
-            dest[v] = d
-            gain[v] = score
-            _update(heap, hg, hk, sizes, 0, pos, v, score)
-            continue
-        _remove(heap, hg, hk, sizes, 0, pos, v)
-        parts[v] = d
-        pw[a] -= vw[v]
-        pw[d] += vw[v]
-        members[a] -= 1
-        members[d] += 1
+        _shift(parts, pw, members, vw, v, dest[v])
         cut -= g
         for t in range(indptr[v], indptr[v + 1]):  # the waiting neighbours' losses changed
             u = indices[t]
@@ -682,3 +650,43 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     return cut
+
+
+@numba.njit(cache=True)
+def _heapify_one(heap, hg, hk, sizes, pos):
+    """The heap of ``sizes[0]`` entries ordered bottom-up (Floyd)."""
+    for i in range(sizes[0] // 2 - 1, -1, -1):
+        _sift_down(heap, hg, hk, sizes[0], pos, i)
+
+
+@numba.njit(cache=True)
+def _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes, pos, dest,
+              gain, rebalancing):
+    """The heap's top vertex and its gain when its move still holds, taken off the heap; (-1,
+    0) when it was dropped (no destination, not on the boundary, or, ``rebalancing``, its part
+    no longer over) or ranked anew (a part filled up since). Rebalancing ranks by gain per
+    vertex weight."""
+    v = heap[0]
+    d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, rebalancing)
+    if d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0):
+        _remove(heap, hg, hk, sizes, 0, pos, v)
+        return -1, 0.0
+    score = g / max(vw[v], 1e-300) if rebalancing else g
+    if d != dest[v] or score != gain[v]:
+        dest[v] = d
+        gain[v] = score
+        _update(heap, hg, hk, sizes, 0, pos, v, score)
+        return -1, 0.0
+    _remove(heap, hg, hk, sizes, 0, pos, v)
+    return v, g
+
+
+@numba.njit(cache=True, inline="always")
+def _shift(parts, pw, members, vw, v, d):
+    """v into part d, its old part's and d's weight and count updated."""
+    a = parts[v]
+    parts[v] = d
+    pw[a] -= vw[v]
+    pw[d] += vw[v]
+    members[a] -= 1
+    members[d] += 1

@@ -30,11 +30,19 @@ from common import matrix  # noqa: E402
 from gbgraph.algorithms import refine_kway as R  # noqa: E402
 
 MODULES = {"P": P, "R": R}
-DEFAULTS = {("P", name): getattr(P, name) for name in ("TRIES", "INNER_TRIES", "FINALISTS", "SELECT_LEVEL")}
-DEFAULTS.update({("R", name): getattr(R, name) for name in ("INITIAL_TRIES", "INITIAL_CUTOFF", "FM_PASSES", "FM_SCALE", "PER_PART", "FM_TOLERANCE", "INITIAL_INNER")})
-#: name -> (method, tries, module constants)
+#: The module constants the configurations set, and their values here. The experiment-only
+#: ones (INNER_TRIES, INITIAL_CUTOFF, INITIAL_INNER, FM_SCALE, FM_TOLERANCE) exist at commit
+#: ce7fd75 only, where the sweeps that name them ran (README.md).
+KNOBS = {"P": ("TRIES", "INNER_TRIES", "FINALISTS", "SELECT_LEVEL"),
+         "R": ("INITIAL_TRIES", "INITIAL_CUTOFF", "FM_PASSES", "FM_SCALE", "PER_PART", "FM_PER_PART", "FM_TOLERANCE",
+               "INITIAL_INNER")}
+DEFAULTS = {(m, name): getattr(MODULES[m], name) for m, names in KNOBS.items() for name in names
+            if hasattr(MODULES[m], name)}
+#: name -> (method, tries, module constants); PER_PART was k-way FM's hierarchy size at ce7fd75,
+#: FM_PER_PART after it.
 CONFIGS = {
-    "base": ("recursive", 3, {("P", "INNER_TRIES"): None}),
+    "default": (None, None, {}),
+    "base": ("recursive", 3, {}),
     "inner2": ("recursive", 3, {("P", "INNER_TRIES"): 2}),
     "inner1": ("recursive", 3, {("P", "INNER_TRIES"): 1}),
     "tries2": ("recursive", 2, {("P", "INNER_TRIES"): None}),
@@ -64,6 +72,8 @@ CONFIGS = {
 def run(config, G, k):
     method, tries, constants = CONFIGS[config]
     for (module, name), value in {**DEFAULTS, **constants}.items():
+        if (module, name) not in DEFAULTS:
+            raise SystemExit(f"{config} sets {module}.{name}, which exists at commit ce7fd75 only")
         setattr(MODULES[module], name, value)
     c = time.process_time()
     r = gg.partition(G, k, method=method, tries=tries)
