@@ -195,6 +195,44 @@ def test_kway_fm_is_deterministic():
     np.testing.assert_array_equal(first, again)
 
 
+def test_fm_tries_keep_one_of_the_single_tries():
+    """Tries are ranked on the first coarse level and the best is refined on: the kept parts
+    are those of one of the single tries with the seeds ``seed + t``."""
+    A = delaunay_n14()
+    singles = [gg.partition(A, 6, method="kway", seed=4 + t, tries=1).parts for t in range(3)]
+    kept = gg.partition(A, 6, method="kway", seed=4, tries=3).parts
+    assert any(np.array_equal(kept, s) for s in singles)
+
+
+def counted_hierarchies(monkeypatch):
+    """The hierarchies k-way coarsens from the input (its coarsest graph's bisections coarsen
+    through partition.py's own name)."""
+    calls = []
+    original = refine_kway.coarsen
+    monkeypatch.setattr(refine_kway, "coarsen", lambda *a, **kw: calls.append(kw["seed"]) or original(*a, **kw))
+    return calls
+
+
+def test_a_hierarchy_at_the_cap_gets_a_second_try(monkeypatch):
+    """c-55's first HEC hierarchy (seed 0) runs into the cap, so k-way builds a second one
+    (seed 1) and keeps one of the two single tries; a mesh far below the cap builds one."""
+    A = sp.csr_array(scipy.io.mmread(real_graph("c-55")) != 0)
+    A = sp.csr_array(A + A.T)
+    A.setdiag(False)
+    A.eliminate_zeros()
+    calls = counted_hierarchies(monkeypatch)
+    kept = gg.partition(A, 8).parts
+    assert calls == [0, 1]
+    monkeypatch.setattr(refine_kway, "AT_CAP", np.inf)  # one hierarchy each
+    singles = [gg.partition(A, 8, seed=s, tries=1).parts for s in (0, 1)]
+    assert any(np.array_equal(kept, s) for s in singles) and not np.array_equal(*singles)
+    calls.clear()
+    monkeypatch.undo()
+    calls = counted_hierarchies(monkeypatch)
+    gg.partition(delaunay_n14(), 8)
+    assert calls == [0]
+
+
 @pytest.mark.parametrize("refine", ["fm", "jet"])
 def test_level_refinements_both_balance_and_count_the_cut(refine):
     """``refine="fm"`` refines the levels with host k-way FM, ``"jet"`` with Jet's rounds."""
