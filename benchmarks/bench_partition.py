@@ -17,9 +17,10 @@ Cut and imbalance of every result are counted here by scipy, not taken from the
 partitioner; time is the median of --repeat runs (interleaved) of the call alone (the
 peers' input arrays, and KaMinPar's graph file, are prepared beforehand), beside scipy's
 SpMV ``A @ x`` on the same matrix. The summary has a line per target of issue 40, for the
-defaults and the other method (k = 2: hec+fm and kway; k > 2: default and hec+fm): cut at most 0.95 of KaMinPar's default in geometric mean, at most METIS' on >= 85%
-of the graphs, imbalance <= 3%, KaHIP strong's cut beside it, and no slower than KaMinPar on
-graphs of >= 30,000 vertices. Issue 40's quality measurement (one thread):
+defaults and the other method (k = 2: hec+fm and kway; k > 2: default and hec+fm): cut at
+most 0.95 of KaMinPar's default in geometric mean, at most METIS' on >= 85% of the graphs,
+imbalance <= 3%, KaHIP strong's cut beside it, and no slower than KaMinPar on graphs of
+>= 30,000 vertices. Issue 40's quality measurement (one thread):
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_partition.py --threads 1 --repeat 1 --kahip-limit 120 \
         --only default hec+fm kway metis kaminpar kahip-fast kahip-strong --data ../shared/data --json quality.json

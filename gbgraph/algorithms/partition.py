@@ -130,11 +130,10 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=No
     tries : int, optional
         Multilevel bisections to run (default :data:`TRIES`, 3), with the seeds ``seed,
         seed + 1, ...`` (each its own hierarchy); the best (least overload, then least cut)
-        is kept. The cut of one
-        hierarchy varies by several percent with the seed. With ``refine="fm"`` the tries
-        are ranked on the first coarse level and only the best two are refined on the input
-        (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries cost less than three
-        times one.
+        is kept. The cut of one hierarchy varies by several percent with the seed. With
+        ``refine="fm"`` the tries are ranked on the first coarse level and only the best two
+        are refined on the input (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries
+        cost less than three times one.
     vertex_weights : array_like or dict, optional
         Non-negative finite weight of each vertex (default: 1 each), on the graph's device;
         for a networkx graph also a dict node -> weight.
@@ -200,11 +199,12 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
         Number of parts, 1 <= k <= n.
     method : {None, "recursive", "kway"}
         ``"recursive"``: bisect, then bisect each side (a hierarchy per bisection).
-        ``"kway"``: coarsen once, to about :data:`~gbgraph.algorithms.refine_kway.PER_PART`
-        (1,024) vertices per part, partition that graph recursively, then refine all k parts
-        at once at every finer level: with ``refine="fm"`` by k-way FM on the host
-        (:func:`~gbgraph.algorithms.refine_kway.kway_fm`), with ``"jet"`` by Jet's k-way
-        label propagation, afterburner and rebalancing on the backend
+        ``"kway"``: coarsen once, partition the coarsest graph recursively, then refine all
+        k parts at once at every finer level: with ``refine="fm"`` by k-way FM on the host
+        (:func:`~gbgraph.algorithms.refine_kway.kway_fm`; the hierarchy stops at about
+        :data:`~gbgraph.algorithms.refine_kway.FM_PER_PART`, 1,024, vertices per part), with
+        ``"jet"`` by Jet's k-way label propagation, afterburner and rebalancing on the
+        backend (about :data:`~gbgraph.algorithms.refine_kway.PER_PART`, 64, per part)
         (:mod:`~gbgraph.algorithms.refine_kway`); ``refine`` also refines the coarsest
         graph's bisections. None (default): ``"kway"`` for k > 2 with ``refine="fm"``,
         else ``"recursive"``. ``docs/partitioning.md`` compares the two.

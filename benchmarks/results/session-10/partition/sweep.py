@@ -128,7 +128,8 @@ def main():
             metis = sum(r[config]["cut"] <= r["metis"] for r in ks)
             imb = max(r[config]["imbalance"] for r in ks)
             cpu = sum(r[config]["cpu_s"] for r in ks)
-            line = f"k={k} {config:8s} cut/KM {ratio:.3f}  <=METIS {metis}/{len(ks)}  max imb {100 * imb:.2f}%  cpu {cpu:.2f} s"
+            line = (f"k={k} {config:8s} cut/KM {ratio:.3f}  <=METIS {metis}/{len(ks)}  max imb {100 * imb:.2f}%  "
+                    f"cpu {cpu:.2f} s")
             big = [r for r in ks if r["n"] >= 30_000 and "kaminpar_s" in r]
             if big:
                 t = [r[config]["cpu_s"] / r["kaminpar_s"] for r in big]
