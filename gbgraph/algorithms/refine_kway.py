@@ -501,8 +501,9 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES):
     long_row = max(LONG_ROW, int(LONG_ROW_RATIO * hg.indices.size / max(n, 1)))
     if bool((pw > bound).any()):
         cut = _kway_rebalance(*hg.arrays(), parts, pw, members, float(bound), cut, *work)
+    boundary = (np.empty(n, np.int64), np.full(1, -1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
     for _ in range(max_passes):
-        cut, kept = _kway_pass(*hg.arrays(), parts, pw, members, float(bound), cut, limit, long_row, *work)
+        cut, kept = _kway_pass(*hg.arrays(), parts, pw, members, float(bound), cut, limit, long_row, *work, *boundary)
         if kept == 0:
             break
     return float(np.maximum(pw - bound, 0.0).sum()), float(cut)
@@ -569,15 +570,23 @@ def _overloads(pw, bound):
 
 @numba.njit(cache=True)
 def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limit, long_row, heap, hg, hk, pos,
-               dest, gain, locked, moves, froms, conn, seen, touched):
+               dest, gain, locked, moves, froms, conn, seen, touched, boundary, count_boundary, stamp, listing):
     """One k-way FM pass over the boundary; returns (cut, moves kept). Moves after the best
     prefix (least overload, then cut) are undone. A vertex's destination and gain are
     recomputed when a neighbour moves, and checked against the parts' room when it reaches
-    the top of the heap."""
+    the top of the heap. The boundary (sorted) is found by a sweep over every row when
+    ``count_boundary[0]`` is -1, and is kept up to date for the next pass
+    (:func:`_renew_boundary`)."""
     n = parts.size
     sizes = np.zeros(1, np.int64)
-    for v in range(n):
+    sweep = count_boundary[0] < 0
+    found = 0
+    for i in range(n if sweep else count_boundary[0]):
+        v = i if sweep else boundary[i]
         d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, False)
+        if sweep and e > 0.0:
+            boundary[found] = v
+            found += 1
         if e > 0.0 and d >= 0:
             dest[v] = d
             gain[v] = g
@@ -621,7 +630,50 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
         pos[heap[i]] = -1
     for i in range(count):
         locked[moves[i]] = False
+    if sweep:
+        count_boundary[0] = found
+    _renew_boundary(indptr, indices, w, parts, moves, count, boundary, count_boundary, stamp, listing)
     return b_cut, kept
+
+
+@numba.njit(cache=True)
+def _renew_boundary(indptr, indices, w, parts, moves, count, boundary, count_boundary, stamp, listing):
+    """The boundary (vertices with an edge of weight > 0 to another part, sorted) after a pass
+    whose ``count`` moves, rolled back or not, are ``moves``: only they and their neighbours
+    are looked at again; the others keep their place. ``stamp`` is False again at the end."""
+    touched = 0
+    for i in range(count):
+        v = moves[i]
+        for t in range(indptr[v], indptr[v + 1] + 1):
+            u = indices[t] if t < indptr[v + 1] else v
+            if not stamp[u]:
+                stamp[u] = True
+                listing[touched] = u
+                touched += 1
+    kept = 0
+    for i in range(count_boundary[0]):  # the untouched boundary, in order, compacted in place
+        if not stamp[boundary[i]]:
+            boundary[kept] = boundary[i]
+            kept += 1
+    fresh = 0
+    for i in range(touched):
+        u = listing[i]
+        stamp[u] = False
+        for t in range(indptr[u], indptr[u + 1]):
+            if parts[indices[t]] != parts[u] and w[t] > 0.0:
+                listing[fresh] = u
+                fresh += 1
+                break
+    listing[:fresh].sort()
+    i, j = kept - 1, fresh - 1
+    for o in range(kept + fresh - 1, -1, -1):  # merge from the back: the two sets are disjoint
+        if j < 0 or (i >= 0 and boundary[i] > listing[j]):
+            boundary[o] = boundary[i]
+            i -= 1
+        else:
+            boundary[o] = listing[j]
+            j -= 1
+    count_boundary[0] = kept + fresh
 
 
 @numba.njit(cache=True)
