@@ -42,6 +42,8 @@ DEFAULTS = {(m, name): getattr(MODULES[m], name) for m, names in KNOBS.items() f
 #: FM_PER_PART after it.
 CONFIGS = {
     "default": (None, None, {}),
+    "it2": (None, None, {("R", "INITIAL_TRIES"): 2}),
+    "it1": (None, None, {("R", "INITIAL_TRIES"): 1}),
     "base": ("recursive", 3, {}),
     "inner2": ("recursive", 3, {("P", "INNER_TRIES"): 2}),
     "inner1": ("recursive", 3, {("P", "INNER_TRIES"): 1}),
