@@ -4,9 +4,10 @@ Every graph is reduced to its largest connected component (Gilbert et al.'s prep
 Table I), read as a pattern (every edge weighs 1, every vertex 1), and handed to every
 partitioner alike. For each graph, at 3% imbalance:
 
-* gbgraph's ``gg.bisect`` with hec+fm (``gg.partition(A, k)``'s defaults), hec+jet,
+* gbgraph's ``gg.bisect`` with hec+fm (``gg.partition(A, 2)``'s defaults), hec+jet,
   hec+spectral, mis2+fm, hem+fm, kway (``method="kway"``), and ``gg.partition(A, 8)`` with
-  hec+fm, hec+jet and kway;
+  its defaults ("default": direct k-way, one try), hec+fm (``method="recursive"``) and
+  hec+jet;
 * pymetis (METIS 5, ``ufactor=30``), kahip (``kaffpa`` FAST and STRONG, each in a forked
   process that --kahip-limit stops), kaminpar (default and strong contexts, on --threads or
   all cores), seed 0 each; a peer that is not installed is skipped
@@ -15,13 +16,14 @@ partitioner alike. For each graph, at 3% imbalance:
 Cut and imbalance of every result are counted here by scipy, not taken from the
 partitioner; time is the median of --repeat runs (interleaved) of the call alone (the
 peers' input arrays, and KaMinPar's graph file, are prepared beforehand), beside scipy's
-SpMV ``A @ x`` on the same matrix. The summary has a line per target of issue 40, for hec+fm
-and kway: cut at most 0.95 of KaMinPar's default in geometric mean, at most METIS' on >= 85%
-of the graphs, imbalance <= 3%, KaHIP strong's cut beside it, and no slower than KaMinPar on
-graphs of >= 30,000 vertices. Issue 40's quality measurement (one thread):
+SpMV ``A @ x`` on the same matrix. The summary has a line per target of issue 40, for the
+defaults and the other method (k = 2: hec+fm and kway; k > 2: default and hec+fm): cut at
+most 0.95 of KaMinPar's default in geometric mean, at most METIS' on >= 85% of the graphs,
+imbalance <= 3%, KaHIP strong's cut beside it, and no slower than KaMinPar on graphs of
+>= 30,000 vertices. Issue 40's quality measurement (one thread):
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_partition.py --threads 1 --repeat 1 --kahip-limit 120 \
-        --only hec+fm kway metis kaminpar kahip-fast kahip-strong --data ../shared/data --json quality.json
+        --only default hec+fm kway metis kaminpar kahip-fast kahip-strong --data ../shared/data --json quality.json
     python benchmarks/bench_partition.py --graphs ../shared/data/4elt.mtx.gz --repeat 1
     python benchmarks/bench_partition.py --backend cupy --json partition-gpu.json   # GPU rows
 
@@ -50,12 +52,14 @@ import gbgraph as gg
 from common import common_arguments, describe_machine, graph_name, graph_specs, matrix, progress
 
 EPS = 0.03
-#: gbgraph's configurations: (name, coarsening, refine, method); hec+fm is ``gg.partition(A, k)``'s
-#: defaults, kway its ``method="kway"``.
+#: gbgraph's configurations: (name, coarsening, refine, method); at k = 2 hec+fm is
+#: ``gg.partition(A, 2)``'s defaults (recursive bisection) and kway its ``method="kway"``; at
+#: k > 2 "default" is ``gg.partition(A, k)``'s defaults (direct k-way, one try) and hec+fm its
+#: ``method="recursive"``.
 OURS = (("hec+fm", "hec", "fm", "recursive"), ("hec+jet", "hec", "jet", "recursive"),
         ("hec+spectral", "hec", "spectral", "recursive"), ("mis2+fm", "mis2", "fm", "recursive"),
         ("hem+fm", "hem", "fm", "recursive"), ("kway", "hec", "fm", "kway"))
-OURS_K = (("hec+fm", "hec", "fm", "recursive"), ("hec+jet", "hec", "jet", "recursive"), ("kway", "hec", "fm", "kway"))
+OURS_K = (("default", "hec", "fm", None), ("hec+fm", "hec", "fm", "recursive"), ("hec+jet", "hec", "jet", "recursive"))
 #: kaffpa's modes (KaHIP's kaHIP_interface.h).
 KAHIP_FAST, KAHIP_STRONG = 0, 2
 PEERS = ("metis", "kahip-fast", "kahip-strong", "kaminpar", "kaminpar-strong")
@@ -198,7 +202,7 @@ def ours_on(A, backend):
             lambda parts: parts.get())
 
 
-def bench(spec, repeat, k, backend="numba", tries=3, only=None, phases=False, threads=None, kahip_limit=None):
+def bench(spec, repeat, k, backend="numba", tries=None, only=None, phases=False, threads=None, kahip_limit=None):
     """One graph's row; ``only``: the names of the configurations and peers to run (None: all);
     ``phases``: also hec+fm's ``seconds`` (where its time goes) from one more run; ``threads``
     and ``kahip_limit`` as in :func:`peer_runners`."""
@@ -369,10 +373,11 @@ def quality_targets(rows, k, c):
 
 
 def summary(rows, k):
-    """A line per target of issue 40 (quality for hec+fm, the defaults, and kway; CPU speed),
-    then the other ratios and times."""
-    lines = quality_targets(rows, k, "hec+fm") + quality_targets(rows, k, "kway")
-    for c in ("hec+fm", "kway"):
+    """A line per target of issue 40 (quality for the defaults, hec+fm at k = 2 and "default"
+    at k > 2, and for the other method; CPU speed), then the other ratios and times."""
+    pair = ("hec+fm", "kway") if k == 2 else ("default", "hec+fm")
+    lines = quality_targets(rows, k, pair[0]) + quality_targets(rows, k, pair[1])
+    for c in pair:
         sizable = [r for r in rows if r["n"] >= 30_000 and c in r["runs"] and "kaminpar" in r["runs"]]
         if sizable:
             faster = sum(r["runs"][c]["ms"] <= r["runs"]["kaminpar"]["ms"] for r in sizable)
@@ -385,7 +390,7 @@ def summary(rows, k):
         lines.append(f"k={k}: hec+jet faster than kaminpar on {faster} of {len(large)} graphs of >= 100,000 vertices "
                      "(target: all)")
     for a, b, target in (("hec+jet", "hec+fm", "target <= 1.10"), ("hec+fm", "metis", None),
-                         ("kway", "hec+fm", None), ("hec+fm", "kaminpar-strong", None),
+                         ("kway", "hec+fm", None), ("default", "hec+fm", None), ("hec+fm", "kaminpar-strong", None),
                          ("hec+spectral", "hec+fm", None), ("mis2+fm", "hec+fm", None), ("hem+fm", "hec+fm", None),
                          ("metis", "kaminpar", None), ("kahip-strong", "kaminpar", None)):
         value, count = ratio(rows, a, b)
@@ -409,8 +414,8 @@ def main(argv=None):
     parser.add_argument("--k", nargs="*", type=int, default=[2, 8], help="numbers of parts (default: 2 8)")
     parser.add_argument("--backend", default="numba", help="gbgraph's backend: numba (default), suitesparse, cupy "
                                                          "(the peers run on the host either way)")
-    parser.add_argument("--tries", type=int, default=3, help="gbgraph's tries per bisection (default 3, the default "
-                                                             "of gg.partition)")
+    parser.add_argument("--tries", type=int, default=None, help="gbgraph's tries (default: gg.partition's, 3 per "
+                                                                "bisection, 1 for k-way)")
     parser.add_argument("--phases", action="store_true",
                         help="also print hec+fm's time per phase (coarse mappings, coarse graphs, initial "
                              "bisections, refinement, induced subgraphs)")

@@ -32,7 +32,7 @@ from .algorithms.coloring import PRIORITIES as COLOR_PRIORITIES
 from .algorithms.coloring import color
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
 from .algorithms.partition import METHODS as PARTITION_METHODS
-from .algorithms.partition import REFINEMENTS, partition
+from .algorithms.partition import REFINEMENTS, chosen, partition
 from .errors import AsymmetricGraphError, GBGraphError
 from .graph import EDGE_WEIGHTS, as_graph, choose_weights, symmetrize
 from .io import read_matrix_market
@@ -241,6 +241,7 @@ def _reweighted(args, graph, why):
 def _partition(args):
     graph, be, load = _load(args)
     graph = _reweighted(args, graph, "the cut sums edge weights")
+    method, tries = chosen(args.k, args.method, args.refine, args.tries)
     t1 = time.perf_counter()
     result = partition(graph, args.k, method=args.method, coarsening=args.coarsening, refine=args.refine,
                        imbalance=args.imbalance, seed=args.seed, tries=args.tries, weights=args.weights, backend=be)
@@ -248,20 +249,20 @@ def _partition(args):
     seconds = result.seconds
     weights = result.part_weights
     rows = _graph_rows(args, graph, be) + [
-        ("method", f"{args.method}, {args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance "
-                   f"{args.imbalance}, best of {args.tries}, weights {args.weights}"),
+        ("method", f"{method}, {args.coarsening} coarsening, {args.refine} refinement, k = {args.k}, imbalance "
+                   f"{args.imbalance}, best of {tries}, weights {args.weights}"),
         ("cut", f"{result.cut:,}  (total weight of the edges between parts)"),
         ("imbalance", f"{result.imbalance:.4f}  (heaviest part {weights.max():,} over the ideal "
                       f"{weights.sum() / args.k:,.1f}, minus 1)"),
         ("levels", f"{len(result.levels)}  ({' > '.join(f'{n:,}' for n in result.levels)} vertices"
-                   f"{'; first bisection' if args.k > 2 and args.method == 'recursive' else ''})"),
+                   f"{'; first bisection' if args.k > 2 and method == 'recursive' else ''})"),
         ("load time", f"{load * 1e3:,.1f} ms  (reading or generating, checking the graph)"),
         ("partition time", f"{(t2 - t1) * 1e3:,.1f} ms  (coarsen {seconds['coarsen'] * 1e3:,.1f}, initial "
                            f"{seconds['initial'] * 1e3:,.1f}, refine {seconds['refine'] * 1e3:,.1f})"),
     ]
     record = _graph_record(args, graph, be) | {
-        "k": args.k, "method": args.method, "coarsening": args.coarsening, "refine": args.refine,
-        "imbalance_allowed": args.imbalance, "seed": args.seed, "tries": args.tries, "weights": args.weights, "cut": result.cut,
+        "k": args.k, "method": method, "coarsening": args.coarsening, "refine": args.refine,
+        "imbalance_allowed": args.imbalance, "seed": args.seed, "tries": tries, "weights": args.weights, "cut": result.cut,
         "imbalance": result.imbalance, "part_weights": weights.tolist(), "levels": list(result.levels),
         "seconds": {"load": load, "partition": t2 - t1, **seconds}}
     _plot(args, rows, record, lambda plot: plot.partition(graph, result.parts, _coordinates(args.graph)))
@@ -471,7 +472,9 @@ def _progress_bars(args):
     if args.command == "partition":
         # one hierarchy per try of each of the k - 1 bisections; the MIS-2 mappings take no
         # seed, so their tries share one
-        hierarchies = (args.k - 1) * (1 if args.coarsening in ("mis2", "mis2_basic") else args.tries)
+        method, tries = chosen(args.k, args.method, args.refine, args.tries)  # k-way: one per try
+        hierarchies = (args.k - 1 if method == "recursive" else 1) * (
+            1 if args.coarsening in ("mis2", "mis2_basic") else tries)
     bars = _Bars(args.command, hierarchies)
     try:
         with _progress.listening(bars):
@@ -549,22 +552,24 @@ def _parser():
     plot_option(p, "the vertices and edges of every level")
     p = command("partition", "multilevel graph partitioning: bisection (FM, Jet, spectral) and k-way",
                 "Partition the vertices into -k parts of nearly equal size joined by few edges\n"
-                "(multilevel recursive bisection, or direct k-way refinement with --method kway)\n"
+                "(multilevel recursive bisection, or direct k-way refinement: the default for k > 2)\n"
                 "and print the cut, the imbalance, the levels and the times. Edge weights: see\n"
                 "--weights.",
                 "write each vertex's part, one per line", _partition)
     p.add_argument("-k", default=2, type=int, help="number of parts (default: 2)")
-    p.add_argument("--method", default="recursive", choices=PARTITION_METHODS,
-                   help="recursive (bisect, then bisect each side; default) or kway (coarsen once, refine all k "
-                        "parts together with Jet's k-way refinement)")
+    p.add_argument("--method", default=None, choices=PARTITION_METHODS,
+                   help="recursive (bisect, then bisect each side) or kway (coarsen once, refine all k parts "
+                        "together: k-way FM, or Jet's rounds with --refine jet); default: kway for k > 2 with "
+                        "--refine fm, else recursive")
     p.add_argument("--coarsening", default="hec", choices=MAPPING_METHODS, help="coarse mapping (default: hec)")
     p.add_argument("--refine", default="fm", choices=REFINEMENTS,
                    help="fm (Fiduccia-Mattheyses, default), jet (parallel, as semiring algebra), spectral")
     p.add_argument("--imbalance", default=0.03, type=float,
                    help="allowed imbalance: parts weigh at most (1 + E) W / k (default: 0.03)")
     p.add_argument("--seed", default=0, type=int, help="seed of the hash that breaks ties (default: 0)")
-    p.add_argument("--tries", default=3, type=int,
-                   help="multilevel bisections per split, seeds S, S+1, ...; the best is kept (default: 3)")
+    p.add_argument("--tries", default=None, type=int,
+                   help="multilevel bisections per split (recursive, default 3) or whole k-way partitions (kway, "
+                        "default 1), seeds S, S+1, ...; the best is kept")
     _weights_option(p, "edge weights, which the cut sums")
     plot_option(p, "the graph with its parts in colour and its cut edges in black (at the grid's points for a "
                    "generator, else at a spectral layout: a picture for graphs up to about 10⁵ vertices)")

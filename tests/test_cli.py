@@ -501,14 +501,14 @@ def test_cuts_of_whole_weights_print_as_integers(tmp_path, capsys):
 
 def test_partition_method_flag(capsys):
     argv = ["partition", "laplace3d:10,9,8", "-k", "8", "--tries", "1"]
-    assert main(argv + ["--method", "kway"]) == 0
-    kway = _rows(capsys.readouterr().out)
-    assert main(argv) == 0
+    assert main(argv + ["--method", "recursive"]) == 0
     recursive = _rows(capsys.readouterr().out)
+    assert main(argv) == 0  # k > 2 with FM: k-way by default
+    kway = _rows(capsys.readouterr().out)
     A = gg.generators.laplace3d(10, 9, 8)
     assert kway["method"].startswith("kway,") and recursive["method"].startswith("recursive,")
     assert kway["cut"].split()[0] == f"{gg.partition(A, 8, method='kway', tries=1).cut:,}"
-    assert recursive["cut"].split()[0] == f"{gg.partition(A, 8, tries=1).cut:,}"
+    assert recursive["cut"].split()[0] == f"{gg.partition(A, 8, method='recursive', tries=1).cut:,}"
     with pytest.raises(SystemExit):
         main(argv + ["--method", "multilevel"])
     assert "invalid choice: 'multilevel'" in capsys.readouterr().err

@@ -263,11 +263,13 @@ def test_bisection_key_is_overload_and_cut(A, data):
     assert bisection_key(hg, parts, bounds) == (over, scipy_cut(A, parts))
 
 
-def test_seconds_name_the_phases():
-    r = gg.partition(gg.generators.laplace3d(12), 4)
+@pytest.mark.parametrize("method", ["recursive", "kway"])
+def test_seconds_name_the_phases(method):
+    r = gg.partition(gg.generators.laplace3d(12), 4, method=method)
     s = r.seconds
     assert set(s) == {"coarsen", "map", "build", "initial", "refine", "split"}
-    assert min(s.values()) >= 0.0 and s["map"] + s["build"] <= s["coarsen"] and s["split"] > 0.0
+    assert min(s.values()) >= 0.0 and s["map"] + s["build"] <= s["coarsen"] and s["initial"] > 0.0
+    assert (s["split"] > 0.0) == (method == "recursive")  # k-way splits only its coarsest graph
     assert gg.bisect(gg.generators.laplace3d(12)).seconds["split"] == 0.0  # no recursion
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import gbgraph as gg
 from gbgraph.algorithms import refine_kway
+from gbgraph.algorithms.refine_fm import HostGraph
 from gbgraph.backends.partition_forms import evictions
 
 from conftest import real_graph
@@ -135,6 +136,110 @@ def test_incremental_cut_equals_scipy(backend):
         assert lv.cut == scipy_cut(A, parts)
         np.testing.assert_allclose(lv.part_weights, np.bincount(parts, minlength=k))
     assert "jet" in kinds
+
+
+def host_graph(A, vertex_weights=None):
+    n = A.shape[0]
+    vw = np.ones(n) if vertex_weights is None else np.asarray(vertex_weights, np.float64)
+    return HostGraph(gg.as_graph(A), vw, np.arange(n, dtype=np.uint64)[::-1] * 7919 + 1)
+
+
+@given(A=random_graphs(max_n=80, min_n=2), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_kway_fm_key_is_scipys_and_a_balanced_start_never_gets_worse(A, data):
+    """kway_fm's (overload, cut) are the parts' own, counted by scipy; from a balanced start
+    the cut does not grow and the parts stay within the bound."""
+    n = A.shape[0]
+    k = data.draw(st.integers(2, min(6, n)))
+    start = np.arange(n) % k  # balanced: every part n / k rounded
+    data.draw(st.randoms(use_true_random=False)).shuffle(start)
+    parts = start.copy()
+    bound = float(np.ceil(1.03 * n / k))
+    over, cut = refine_kway.kway_fm(host_graph(A), parts, k, bound)
+    counts = np.bincount(parts, minlength=k)
+    assert over == np.maximum(counts - bound, 0).sum() == 0
+    assert cut == scipy_cut(A, parts) <= scipy_cut(A, start)
+    assert parts.min() >= 0 and parts.max() < k
+
+
+@pytest.mark.parametrize("k", [2, 5, 8])
+def test_kway_fm_rebalances_an_overweight_part(k):
+    """Every vertex starts in part 0: the parts end within the bound, and FM then finds
+    a cut far below a random balanced partition's."""
+    A = grid2d(24, 25)
+    n = A.shape[0]
+    parts = np.zeros(n, np.int64)
+    bound = 1.03 * n / k
+    over, cut = refine_kway.kway_fm(host_graph(A), parts, k, bound)
+    assert over == 0 and np.bincount(parts, minlength=k).max() <= bound
+    assert cut == scipy_cut(A, parts) < 0.5 * scipy_cut(A, np.random.default_rng(0).permutation(n) % k)
+
+
+def test_kway_fm_vertex_weights_bound_the_parts():
+    A = grid2d(20, 20)
+    w = np.arange(400) % 5 + 1.0
+    parts = np.arange(400) * 4 // 400  # bands: balanced by count, not by weight
+    bound = 1.03 * w.sum() / 4
+    over, cut = refine_kway.kway_fm(host_graph(A, w), parts, 4, bound)
+    weights = np.bincount(parts, w, minlength=4)
+    assert over == pytest.approx(np.maximum(weights - bound, 0).sum()) == 0
+    assert cut == scipy_cut(A, parts)
+
+
+def test_kway_fm_is_deterministic():
+    A = delaunay_n14()
+    start = np.random.default_rng(3).integers(0, 8, A.shape[0])
+    first, again = start.copy(), start.copy()
+    assert refine_kway.kway_fm(host_graph(A), first, 8, 1.03 * A.shape[0] / 8) == \
+        refine_kway.kway_fm(host_graph(A), again, 8, 1.03 * A.shape[0] / 8)
+    np.testing.assert_array_equal(first, again)
+
+
+def test_fm_tries_keep_one_of_the_single_tries():
+    """Tries are ranked on the first coarse level and the best is refined on: the kept parts
+    are those of one of the single tries with the seeds ``seed + t``."""
+    A = delaunay_n14()
+    singles = [gg.partition(A, 6, method="kway", seed=4 + t, tries=1).parts for t in range(3)]
+    kept = gg.partition(A, 6, method="kway", seed=4, tries=3).parts
+    assert any(np.array_equal(kept, s) for s in singles)
+
+
+def counted_hierarchies(monkeypatch):
+    """The hierarchies k-way coarsens from the input (its coarsest graph's bisections coarsen
+    through partition.py's own name)."""
+    calls = []
+    original = refine_kway.coarsen
+    monkeypatch.setattr(refine_kway, "coarsen", lambda *a, **kw: calls.append(kw["seed"]) or original(*a, **kw))
+    return calls
+
+
+def test_a_hierarchy_at_the_cap_gets_a_second_try(monkeypatch):
+    """c-55's first HEC hierarchy (seed 0) runs into the cap, so k-way builds a second one
+    (seed 1) and keeps one of the two single tries; a mesh far below the cap builds one."""
+    A = sp.csr_array(scipy.io.mmread(real_graph("c-55")) != 0)
+    A = sp.csr_array(A + A.T)
+    A.setdiag(False)
+    A.eliminate_zeros()
+    calls = counted_hierarchies(monkeypatch)
+    kept = gg.partition(A, 8).parts
+    assert calls == [0, 1]
+    monkeypatch.setattr(refine_kway, "AT_CAP", np.inf)  # one hierarchy each
+    singles = [gg.partition(A, 8, seed=s, tries=1).parts for s in (0, 1)]
+    assert any(np.array_equal(kept, s) for s in singles) and not np.array_equal(*singles)
+    calls.clear()
+    monkeypatch.undo()
+    calls = counted_hierarchies(monkeypatch)
+    gg.partition(delaunay_n14(), 8)
+    assert calls == [0]
+
+
+@pytest.mark.parametrize("refine", ["fm", "jet"])
+def test_level_refinements_both_balance_and_count_the_cut(refine):
+    """``refine="fm"`` refines the levels with host k-way FM, ``"jet"`` with Jet's rounds."""
+    A = grid2d(30, 32)
+    r = gg.partition(A, 6, method="kway", refine=refine, tries=1)
+    parts = assert_valid(A, r, 6, 0.03)
+    assert r.imbalance <= 0.03 + 1e-12 and r.cut == scipy_cut(A, parts)
 
 
 @given(data=st.data())

@@ -15,11 +15,14 @@ refinements:
   power iteration at every level, split at the weighted median
   (:mod:`~gbgraph.algorithms.spectral`).
 
-``partition(A, k)`` bisects recursively: a part of k' parts splits into ⌊k'/2⌋ and ⌈k'/2⌉
-parts with target weights in that ratio, and each of the ⌈log2 k⌉ steps has the share
-``(1 + ε)^(1 / ⌈log2 k⌉) - 1`` of the imbalance, so the parts meet ``(1 + ε) W / k``.
-``partition(A, k, method="kway")`` coarsens once and refines all k parts together
-(:mod:`~gbgraph.algorithms.refine_kway`, Jet's k-way refinement).
+``partition(A, k, method="recursive")`` bisects recursively: a part of k' parts splits into
+⌊k'/2⌋ and ⌈k'/2⌉ parts with target weights in that ratio, and each of the ⌈log2 k⌉ steps has
+the share ``(1 + ε)^(1 / ⌈log2 k⌉) - 1`` of the imbalance, so the parts meet
+``(1 + ε) W / k``. ``partition(A, k, method="kway")`` coarsens once and refines all k parts
+together (:mod:`~gbgraph.algorithms.refine_kway`: k-way FM on the host with ``refine="fm"``,
+Jet's rounds on the backend with ``"jet"``). By default ``partition(A, 2)`` is
+:func:`bisect` and, with FM, k > 2 is direct k-way (one hierarchy, one try): measured in
+docs/partitioning.md ("Session 10").
 
 References
 ----------
@@ -49,7 +52,7 @@ from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
 from .refine_fm import HostGraph, bisection_key, fm_refine, rebalance
 
-__all__ = ["PartitionResult", "bisect", "partition", "REFINEMENTS", "METHODS"]
+__all__ = ["PartitionResult", "bisect", "partition", "chosen", "REFINEMENTS", "METHODS"]
 
 #: The refinements of :func:`bisect` and :func:`partition`.
 REFINEMENTS = ("fm", "jet", "spectral")
@@ -58,6 +61,9 @@ REFINEMENTS = ("fm", "jet", "spectral")
 METHODS = ("recursive", "kway")
 #: Multilevel bisections run by default, each from its own hierarchy; the best is kept.
 TRIES = 3
+#: Whole k-way partitions run by default by ``method="kway"`` (one hierarchy: its speed is
+#: the point; docs/partitioning.md, "Session 10", has 2 and 3 tries' cuts and times).
+KWAY_TRIES = 1
 #: With HEC coarsening, no coarse vertex stands for more than this fraction of a part's share
 #: of the vertices (n / 2 for a bisection, n / k for ``"kway"``): ``coarsen``'s ``max_weight``.
 #: None: uncapped. docs/partitioning.md has the measurements behind the choice.
@@ -103,7 +109,7 @@ class PartitionResult:
                 f"levels={len(self.levels)})")
 
 
-def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES, vertex_weights=None,
+def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=None, vertex_weights=None,
            weights="abs", backend=None):
     """Multilevel bisection: two parts of nearly equal weight joined by few edges.
 
@@ -121,13 +127,13 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
         integer vertex weights, where ``W`` is the total vertex weight).
     seed : int
         Seed of the hash that orders vertices and breaks ties, 0 to 2**63 - 1.
-    tries : int
-        Multilevel bisections to run, with the seeds ``seed, seed + 1, ...`` (each its own
-        hierarchy); the best (least overload, then least cut) is kept. The cut of one
-        hierarchy varies by several percent with the seed. With ``refine="fm"`` the tries
-        are ranked on the first coarse level and only the best two are refined on the input
-        (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries cost less than three
-        times one.
+    tries : int, optional
+        Multilevel bisections to run (default :data:`TRIES`, 3), with the seeds ``seed,
+        seed + 1, ...`` (each its own hierarchy); the best (least overload, then least cut)
+        is kept. The cut of one hierarchy varies by several percent with the seed. With
+        ``refine="fm"`` the tries are ranked on the first coarse level and only the best two
+        are refined on the input (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries
+        cost less than three times one.
     vertex_weights : array_like or dict, optional
         Non-negative finite weight of each vertex (default: 1 each), on the graph's device;
         for a networkx graph also a dict node -> weight.
@@ -181,9 +187,9 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TR
                      vertex_weights=vertex_weights, weights=weights, backend=backend)
 
 
-def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=TRIES,
+def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=None,
               vertex_weights=None, weights="abs", backend=None):
-    """k parts by recursive multilevel bisection, or by direct k-way refinement.
+    """k parts by direct k-way refinement or by recursive multilevel bisection.
 
     Parameters
     ----------
@@ -191,16 +197,26 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
         As in :func:`bisect`.
     k : int
         Number of parts, 1 <= k <= n.
-    method : {"recursive", "kway"}
+    method : {None, "recursive", "kway"}
         ``"recursive"``: bisect, then bisect each side (a hierarchy per bisection).
-        ``"kway"``: coarsen once, to about 64 vertices per part, partition that graph
-        recursively, then refine all k parts at once at every finer level with Jet's k-way
-        label propagation, afterburner and rebalancing
-        (:mod:`~gbgraph.algorithms.refine_kway`); ``refine`` is then the refinement of the
-        coarsest graph's bisections. ``docs/partitioning.md`` compares the two.
-    coarsening, refine, seed, tries, vertex_weights, weights, backend
-        As in :func:`bisect` (``tries``: for each bisection with ``"recursive"``, whole
-        multilevel partitions with ``"kway"``).
+        ``"kway"``: coarsen once, partition the coarsest graph recursively, then refine all
+        k parts at once at every finer level: with ``refine="fm"`` by k-way FM on the host
+        (:func:`~gbgraph.algorithms.refine_kway.kway_fm`; the hierarchy stops at about
+        :data:`~gbgraph.algorithms.refine_kway.FM_PER_PART`, 1,024, vertices per part), with
+        ``"jet"`` by Jet's k-way label propagation, afterburner and rebalancing on the
+        backend (about :data:`~gbgraph.algorithms.refine_kway.PER_PART`, 64, per part)
+        (:mod:`~gbgraph.algorithms.refine_kway`); ``refine`` also refines the coarsest
+        graph's bisections. None (default): ``"kway"`` for k > 2 with ``refine="fm"``,
+        else ``"recursive"``. ``docs/partitioning.md`` compares the two.
+    tries : int, optional
+        ``"recursive"``: multilevel bisections per bisection step, as in :func:`bisect`
+        (default :data:`TRIES`, 3). ``"kway"``: whole multilevel partitions, each from its
+        own hierarchy (seeds ``seed, seed + 1, ...``); with FM they are ranked on the first
+        coarse level and only the best is refined on the input (default
+        :data:`KWAY_TRIES`, 1; with FM one more when the first hierarchy runs into HEC's
+        cap, :data:`~gbgraph.algorithms.refine_kway.AT_CAP`).
+    coarsening, refine, seed, vertex_weights, weights, backend
+        As in :func:`bisect`.
     imbalance : float
         ε >= 0: each part weighs at most ``(1 + ε) W / k``; each bisection step gets the
         share ``(1 + ε)^(1 / ⌈log2 k⌉) - 1``.
@@ -236,16 +252,17 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
     Examples
     --------
     >>> import numpy as np, gbgraph as gg
-    >>> r = gg.partition(gg.generators.laplace3d(16), 4)   # a Laplacian: weights |A(i, j)| = 1
+    >>> r = gg.partition(gg.generators.laplace3d(16), 4)   # direct k-way; weights |A(i, j)| = 1
     >>> np.bincount(r.parts).tolist(), bool(r.imbalance <= 0.03), r.cut
     ([1024, 1024, 1024, 1024], True, 512)
-    >>> r = gg.partition(gg.generators.laplace3d(16), 4, method="kway")
+    >>> r = gg.partition(gg.generators.laplace3d(16), 4, method="recursive")   # 3 bisections
     >>> sorted(set(r.parts.tolist())), bool(r.imbalance <= 0.03)
     ([0, 1, 2, 3], True)
     """
+    k = check_integer("k", k, minimum=1)
+    method, tries = chosen(k, method, refine, tries)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    k = check_integer("k", k, minimum=1)
     tries = check_integer("tries", tries, minimum=1)
     graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend)
     if k > graph.n:
@@ -271,6 +288,22 @@ def partition(A, k, *, method="recursive", coarsening="hec", refine="fm", imbala
     total = float(weights.sum())
     worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
     return labelled(A, PartitionResult(parts, cut, weights, worst, k, levels, seconds), maps=("parts",))
+
+
+def chosen(k, method=None, refine="fm", tries=None):
+    """The (method, tries) that :func:`partition` runs for these arguments: its defaults filled
+    in (the command line prints them).
+
+    Examples
+    --------
+    >>> chosen(2), chosen(8), chosen(8, refine="jet"), chosen(8, "recursive", tries=1)
+    (('recursive', 3), ('kway', 1), ('recursive', 3), ('recursive', 1))
+    """
+    if method is None:
+        method = "kway" if k > 2 and refine == "fm" else "recursive"
+    if tries is None:
+        tries = KWAY_TRIES if method == "kway" else TRIES
+    return method, tries
 
 
 @dataclass(frozen=True)

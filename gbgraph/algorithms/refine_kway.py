@@ -1,12 +1,23 @@
-"""Direct k-way partitioning: one hierarchy, one k-way partition of its coarsest graph, Jet's
-k-way refinement at every finer level, as semiring algebra on the backend.
+"""Direct k-way partitioning: one hierarchy, one k-way partition of its coarsest graph, k-way
+refinement at every finer level: FM on the host (``refine="fm"``), or Jet's rounds as
+semiring algebra on the backend (``refine="jet"``).
 
 The multilevel scheme of Jet [1]_ (and of KaMinPar, METIS' ``kway``): coarsen once (the
-hierarchy of :func:`gbgraph.coarsen`, stopped at about :data:`PER_PART` vertices per part),
-partition the coarsest graph into k parts (recursive multilevel bisection, cheap on so small
-a graph), then project the parts level by level, ``parts = parts_c(labels)``, and refine.
+hierarchy of :func:`gbgraph.coarsen`, stopped at about :data:`FM_PER_PART` or
+:data:`PER_PART` vertices per part), partition the coarsest graph into k parts (recursive
+multilevel bisection, cheap on a graph of a few thousand vertices), then project the parts
+level by level, ``parts = parts_c(labels)``, and refine.
 
-A refinement round on a balanced partition is Jet's label propagation, ``Jetlp``:
+With ``refine="fm"``, :func:`kway_fm` refines each level on the host, as FM refines a
+bisection (:mod:`~gbgraph.algorithms.refine_fm`; KaHIP's and METIS' k-way FM are the same
+kind): an overweight part first gives vertices to parts with room, least loss per weight
+first; then each pass moves boundary vertices one at a time from a heap ordered by (gain,
+hash key), each to the neighbouring part it is most connected to among those with room,
+locks it, recomputes its neighbours' moves, and rolls back to the best prefix (least
+overload, then cut). Tries are ranked on the first coarse level, and only the best is
+refined on the input (as :func:`~gbgraph.algorithms.partition.bisect` ranks its tries).
+
+With ``refine="jet"``, a refinement round on a balanced partition is Jet's label propagation, ``Jetlp``:
 
 1. *Destination*: each unlocked vertex i takes the part ``b ≠ parts(i)`` it is most
    connected to (ties: the lower part), ``conn(i, q) = Σ_j A(i, j) [parts(j) = q]``, and is
@@ -51,25 +62,39 @@ import math
 import time
 import warnings
 
+import numba
 import numpy as np
 
 from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
+from .refine_fm import HostGraph, _append, _push, _remove, _sift_down, _update, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
-           "PER_PART", "INITIAL_TRIES"]
+           "PER_PART", "FM_PER_PART", "INITIAL_TRIES", "kway_fm"]
 
 #: Distinct neighbouring parts a row's table holds; a part seen after the table is full is
 #: not a destination of that row (only rows of more than SLOTS neighbouring parts lose any).
 SLOTS = 64
-#: The hierarchy stops at about this many vertices per part (KaMinPar coarsens to 160 k; 32,
-#: 64 and 128 gave cuts within a few percent of each other, in no consistent order).
+#: With Jet's rounds, the hierarchy stops at about this many vertices per part (KaMinPar
+#: coarsens to 160 k; 32, 64 and 128 gave cuts within a few percent of each other, in no
+#: consistent order).
 PER_PART = 64
+#: With k-way FM: 1,024 cut 0.999 of KaMinPar's default in geometric mean at k = 8 over the 22
+#: shared graphs, 64 cut 1.034 and 256 1.024, for about 25% more time than 64
+#: (docs/partitioning.md, "Session 10"): a bisection of a larger coarsest graph is the better
+#: start, and FM on the host costs less per level than Jet's rounds.
+FM_PER_PART = 1024
 #: Bisections of the coarsest graph's recursive partition, each level of the recursion.
 INITIAL_TRIES = 3
+#: With k-way FM, a first hierarchy whose coarsest level holds a vertex of at least this
+#: fraction of HEC's cap (``coarsen``'s ``max_weight``) adds a try with the next seed, the two
+#: ranked on the first coarse level: HEC ran into the cap there, as it does on c-55 with seed 0
+#: (a k = 8 cut of 46,068 where seed 1 cuts 32,488); of the 21 shared graphs only c-55 and
+#: debian_bookworm_deps reach it (k = 8), the others stay below 0.5 of it.
+AT_CAP = 0.9
 
 
 def _best_part(i, start, stop, cols, vals, parts):
@@ -208,7 +233,7 @@ REBALANCE_PART = RowOperator(_rebalance_part, fill=None, name="rebalance_part", 
 def kway_partition(be, graph, vw, k, opt):
     """Parts (int64, an array of ``be.xp``) of the best of ``opt.tries`` direct k-way
     multilevel partitions, and the level sizes of its hierarchy."""
-    from .partition import _level_weights, _SEEDS as SEEDS  # partition imports this module late
+    from .partition import SELECT_LEVEL, _level_weights, _SEEDS as SEEDS  # partition imports this module late
 
     total = float(be.xp.sum(vw)) if vw.size else 0.0
     integral = vw.dtype.kind in "iu"
@@ -216,28 +241,45 @@ def kway_partition(be, graph, vw, k, opt):
     target = total / k
     bound = max((1.0 + opt.eps) * target, math.ceil(target - 1e-9) if integral else 0.0)
     seeded = opt.coarsening not in ("mis2", "mis2_basic")
-    best, best_key, levels = None, None, ()
-    for t in range(opt.tries):
+    best, best_key, kept = None, None, None
+    tries, t = opt.tries, 0
+    while t < tries:
         seed = (opt.seed + t) % SEEDS if seeded else 0
         start = time.perf_counter()
         with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
             warnings.simplefilter("ignore", CoarseningStallWarning)
-            h = coarsen(graph, opt.coarsening, cutoff=max(50, PER_PART * k), seed=seed,
-                        max_weight=opt.max_weight(graph.n, k), backend=be)
+            per_part = FM_PER_PART if opt.refine == "fm" else PER_PART
+            cap = opt.max_weight(graph.n, k)
+            h = coarsen(graph, opt.coarsening, cutoff=max(50, per_part * k), seed=seed, max_weight=cap, backend=be)
+        if t == 0 and opt.refine == "fm" and cap is not None and float(h[-1].vertex_weights.max()) >= AT_CAP * cap:
+            tries += 1  # HEC ran into the cap: a hierarchy that may be degenerate gets a second opinion
         weights = [level.vertex_weights for level in h] if unit else _level_weights(be, h, vw)
         opt.seconds["coarsen"] += time.perf_counter() - start
         opt.seconds["map"] += sum(level.seconds[0] for level in h.levels[:-1])
         opt.seconds["build"] += sum(level.seconds[1] for level in h.levels[:-1])
         parts = _initial(be, h[-1].graph, weights[-1], k, seed, opt)
         start = time.perf_counter()
-        for i in range(len(h) - 1, -1, -1):
-            if i < len(h) - 1:
-                parts = _project(be, parts, h[i].labels)
-            parts, key = _refine_level(be, h[i].graph, weights[i], parts, k, bound, target, seed, FILTER[i == 0])
+        if opt.refine == "fm":  # tries ranked at level 1: only the best is refined on the input
+            stop = min(SELECT_LEVEL, len(h) - 1) if tries > 1 else 0
+            parts, key = _fm_levels(be, h, weights, _host(be.values(parts)).astype(np.int64), k, bound, seed,
+                                    len(h) - 1, stop)
+        else:
+            stop = 0
+            for i in range(len(h) - 1, -1, -1):
+                if i < len(h) - 1:
+                    parts = _project(be, parts, h[i].labels)
+                parts, key = _refine_level(be, h[i].graph, weights[i], parts, k, bound, target, seed,
+                                           FILTER[i == 0])
         opt.seconds["refine"] += time.perf_counter() - start
         if best_key is None or key < best_key:
-            best, best_key, levels = parts, key, tuple(level.n for level in h)
-    return be.values(best), levels
+            best, best_key, kept = parts, key, (h, weights, seed, stop)
+        t += 1
+    h, weights, seed, stop = kept
+    if stop:
+        start = time.perf_counter()
+        best = _fm_levels(be, h, weights, best, k, bound, seed, stop, 0)[0]
+        opt.seconds["refine"] += time.perf_counter() - start
+    return be.xp.asarray(best) if opt.refine == "fm" else be.values(best), tuple(level.n for level in h)
 
 
 def _initial(be, graph, vw, k, seed, opt):
@@ -256,6 +298,20 @@ def _initial(be, graph, vw, k, seed, opt):
         parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
     opt.seconds["initial"] += time.perf_counter() - start
     return parts
+
+
+def _fm_levels(be, h, weights, parts, k, bound, seed, top, stop):
+    """k-way FM (:func:`kway_fm`) on the host from the ``parts`` of level ``top`` (refined
+    there first), then at each finer level down to ``stop``, the parts projected level by
+    level, ``p = P ⊕any.second p_c``: the parts (host int64) and their (overload, cut) on
+    level ``stop``."""
+    from .partition import host_graph, project
+
+    for i in range(top, stop - 1, -1):
+        if i < top:
+            parts = _host(project(be, parts, h[i].labels)).astype(np.int64)
+        key = kway_fm(host_graph(h[i], weights[i], seed), parts, k, bound)
+    return parts, key
 
 
 def _project(be, coarse, labels):
@@ -386,3 +442,313 @@ def _rebalance_moves(be, lv, bound, target):
 
 def _host(x):
     return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
+
+
+# ---- host k-way FM (refine="fm") ----------------------------------------------------------------
+
+#: Passes of :func:`kway_fm` at most per level; a pass that keeps no move ends the level.
+FM_PASSES = 8
+#: A row longer than ``max(LONG_ROW, LONG_ROW_RATIO × mean row length)`` keeps its heap entry
+#: when a neighbour moves (its move is checked when it reaches the top): recomputing a hub's
+#: row at every neighbour's move took 0.29 of debian_bookworm_deps' 0.39 s at k = 8.
+LONG_ROW = 32
+LONG_ROW_RATIO = 4
+
+
+def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES):
+    """k-way FM on the host: balance repaired, then passes that move boundary vertices one at
+    a time, best gain first, each to the neighbouring part it is most connected to among
+    those with room, and roll back to the best prefix.
+
+    Parameters
+    ----------
+    hg : ~gbgraph.algorithms.refine_fm.HostGraph
+    parts : numpy.ndarray
+        int64 part of each vertex, ``0 .. k - 1``; refined in place.
+    k : int
+    bound : float
+        The heaviest weight a part may have.
+    limit : int, optional
+        A pass stops after this many moves without a new best (default:
+        :func:`~gbgraph.algorithms.refine_fm.pass_limit`).
+    max_passes : int
+
+    Returns
+    -------
+    tuple
+        (overload, cut): the weight above the bound summed over the parts, and the weight of
+        the edges between parts.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> from gbgraph.algorithms.refine_fm import HostGraph
+    >>> path = sp.diags([np.ones(8), np.ones(8)], [-1, 1])      # 0 - 1 - ... - 8
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(9), np.arange(9, dtype=np.uint64) + 1)
+    >>> parts = np.array([0, 0, 0, 0, 0, 0, 0, 1, 2])           # part 0 over the bound
+    >>> kway_fm(hg, parts, 3, 4.0), parts.tolist()              # balanced, two edges cut
+    ((0.0, 2.0), [0, 0, 0, 0, 1, 1, 1, 1, 2])
+    """
+    n = hg.n
+    limit = pass_limit(n) if limit is None else limit
+    pw = np.zeros(k)
+    np.add.at(pw, parts, hg.vertex_weights)
+    members = np.bincount(parts, minlength=k)
+    work = (np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1, np.int64),
+            np.empty(n, np.int64), np.empty(n), np.zeros(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.zeros(k), np.zeros(k, np.bool_), np.empty(k, np.int64))
+    cut = _kway_cut(hg.indptr, hg.indices, hg.weights, parts)
+    long_row = max(LONG_ROW, int(LONG_ROW_RATIO * hg.indices.size / max(n, 1)))
+    if bool((pw > bound).any()):
+        cut = _kway_rebalance(*hg.arrays(), parts, pw, members, float(bound), cut, *work)
+    boundary = (np.empty(n, np.int64), np.full(1, -1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
+    for _ in range(max_passes):
+        cut, kept = _kway_pass(*hg.arrays(), parts, pw, members, float(bound), cut, limit, long_row, *work, *boundary)
+        if kept == 0:
+            break
+    return float(np.maximum(pw - bound, 0.0).sum()), float(cut)
+
+
+@numba.njit(cache=True)
+def _kway_cut(indptr, indices, w, parts):
+    total = 0.0
+    for v in range(parts.size):
+        for t in range(indptr[v], indptr[v + 1]):
+            if parts[indices[t]] != parts[v]:
+                total += w[t]
+    return total / 2.0
+
+
+@numba.njit(cache=True)
+def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, anywhere):
+    """(dest, gain, external weight) of v: the part q ≠ parts(v) with room for v (``pw(q) +
+    vw(v) <= bound``) of largest ``conn(v, q)``, ties to the lower q; with ``anywhere``,
+    failing a neighbouring part, the lightest part with room (conn 0). dest -1: none, also
+    when v is the last vertex of its part (no part is emptied)."""
+    own = parts[v]
+    count = 0
+    inside = 0.0
+    ext = 0.0
+    for t in range(indptr[v], indptr[v + 1]):
+        u = indices[t]
+        if u == v:
+            continue
+        q = parts[u]
+        if q == own:
+            inside += w[t]
+        else:
+            ext += w[t]
+            if not seen[q]:
+                seen[q] = True
+                touched[count] = q
+                count += 1
+            conn[q] += w[t]
+    best = -1
+    top = 0.0
+    last = members[own] <= 1
+    for i in range(count):
+        q = touched[i]
+        if not last and pw[q] + vw[v] <= bound and (best < 0 or conn[q] > top or (conn[q] == top and q < best)):
+            best = q
+            top = conn[q]
+        conn[q] = 0.0
+        seen[q] = False
+    if best < 0 and anywhere and not last:
+        for q in range(pw.size):
+            if q != own and pw[q] + vw[v] <= bound and (best < 0 or pw[q] < pw[best]):
+                best = q
+    return best, top - inside, ext
+
+
+@numba.njit(cache=True)
+def _overloads(pw, bound):
+    total = 0.0
+    for q in range(pw.size):
+        total += max(pw[q] - bound, 0.0)
+    return total
+
+
+@numba.njit(cache=True)
+def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limit, long_row, heap, hg, hk, pos,
+               dest, gain, locked, moves, froms, conn, seen, touched, boundary, count_boundary, stamp, listing):
+    """One k-way FM pass over the boundary; returns (cut, moves kept). Moves after the best
+    prefix (least overload, then cut) are undone. A vertex's destination and gain are
+    recomputed when a neighbour moves, and checked against the parts' room when it reaches
+    the top of the heap. The boundary (sorted) is found by a sweep over every row when
+    ``count_boundary[0]`` is -1, and is kept up to date for the next pass
+    (:func:`_renew_boundary`)."""
+    n = parts.size
+    sizes = np.zeros(1, np.int64)
+    sweep = count_boundary[0] < 0
+    found = 0
+    for i in range(n if sweep else count_boundary[0]):
+        v = i if sweep else boundary[i]
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, False)
+        if sweep and e > 0.0:
+            boundary[found] = v
+            found += 1
+        if e > 0.0 and d >= 0:
+            dest[v] = d
+            gain[v] = g
+            _append(heap, hg, hk, sizes, 0, pos, v, g, key[v])
+    _heapify_one(heap, hg, hk, sizes, pos)
+    b_over, b_cut = _overloads(pw, bound), cut
+    kept, count, since = 0, 0, 0
+    while since < limit and sizes[0] > 0:
+        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
+                         pos, dest, gain, False)
+        if v < 0:
+            continue
+        locked[v] = True
+        moves[count] = v
+        froms[count] = parts[v]
+        count += 1
+        _shift(parts, pw, members, vw, v, dest[v])
+        cut -= g
+        for t in range(indptr[v], indptr[v + 1]):
+            u = indices[t]
+            if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
+                continue  # a long row keeps its heap entry, checked when it comes to the top
+            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u, False)
+            if e2 > 0.0 and d2 >= 0:
+                dest[u] = d2
+                gain[u] = g2
+                if pos[u] >= 0:
+                    _update(heap, hg, hk, sizes, 0, pos, u, g2)
+                else:
+                    _push(heap, hg, hk, sizes, 0, pos, u, g2, key[u])
+            elif pos[u] >= 0:
+                _remove(heap, hg, hk, sizes, 0, pos, u)
+        over = _overloads(pw, bound)
+        if over < b_over or (over == b_over and cut < b_cut):
+            b_over, b_cut, kept, since = over, cut, count, 0
+        else:
+            since += 1
+    for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
+        _shift(parts, pw, members, vw, moves[i], froms[i])
+    for i in range(sizes[0]):
+        pos[heap[i]] = -1
+    for i in range(count):
+        locked[moves[i]] = False
+    if sweep:
+        count_boundary[0] = found
+    _renew_boundary(indptr, indices, w, parts, moves, count, boundary, count_boundary, stamp, listing)
+    return b_cut, kept
+
+
+@numba.njit(cache=True)
+def _renew_boundary(indptr, indices, w, parts, moves, count, boundary, count_boundary, stamp, listing):
+    """The boundary (vertices with an edge of weight > 0 to another part, sorted) after a pass
+    whose ``count`` moves, rolled back or not, are ``moves``: only they and their neighbours
+    are looked at again; the others keep their place. ``stamp`` is False again at the end."""
+    touched = 0
+    for i in range(count):
+        v = moves[i]
+        for t in range(indptr[v], indptr[v + 1] + 1):
+            u = indices[t] if t < indptr[v + 1] else v
+            if not stamp[u]:
+                stamp[u] = True
+                listing[touched] = u
+                touched += 1
+    kept = 0
+    for i in range(count_boundary[0]):  # the untouched boundary, in order, compacted in place
+        if not stamp[boundary[i]]:
+            boundary[kept] = boundary[i]
+            kept += 1
+    fresh = 0
+    for i in range(touched):
+        u = listing[i]
+        stamp[u] = False
+        for t in range(indptr[u], indptr[u + 1]):
+            if parts[indices[t]] != parts[u] and w[t] > 0.0:
+                listing[fresh] = u
+                fresh += 1
+                break
+    listing[:fresh].sort()
+    i, j = kept - 1, fresh - 1
+    for o in range(kept + fresh - 1, -1, -1):  # merge from the back: the two sets are disjoint
+        if j < 0 or (i >= 0 and boundary[i] > listing[j]):
+            boundary[o] = boundary[i]
+            i -= 1
+        else:
+            boundary[o] = listing[j]
+            j -= 1
+    count_boundary[0] = kept + fresh
+
+
+@numba.njit(cache=True)
+def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut, heap, hg, hk, pos, dest, gain, locked,
+                    moves, froms, conn, seen, touched):
+    """Vertices of the overweight parts to parts with room, least loss per weight first
+    (the most connected part with room, else the lightest), until no part is over or none
+    can move. Returns the cut."""
+    n = parts.size
+    sizes = np.zeros(1, np.int64)
+    for v in range(n):
+        if pw[parts[v]] > bound:
+            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, True)
+            if d >= 0:
+                dest[v] = d
+                gain[v] = g / max(vw[v], 1e-300)
+                _append(heap, hg, hk, sizes, 0, pos, v, gain[v], key[v])
+    _heapify_one(heap, hg, hk, sizes, pos)
+    while sizes[0] > 0:
+        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
+                         pos, dest, gain, True)
+        if v < 0:
+            continue
+        _shift(parts, pw, members, vw, v, dest[v])
+        cut -= g
+        for t in range(indptr[v], indptr[v + 1]):  # the waiting neighbours' losses changed
+            u = indices[t]
+            if pos[u] >= 0:
+                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u, True)
+                if d2 >= 0:
+                    dest[u] = d2
+                    gain[u] = g2 / max(vw[u], 1e-300)
+                    _update(heap, hg, hk, sizes, 0, pos, u, gain[u])
+                else:
+                    _remove(heap, hg, hk, sizes, 0, pos, u)
+    for i in range(sizes[0]):
+        pos[heap[i]] = -1
+    return cut
+
+
+@numba.njit(cache=True)
+def _heapify_one(heap, hg, hk, sizes, pos):
+    """The heap of ``sizes[0]`` entries ordered bottom-up (Floyd)."""
+    for i in range(sizes[0] // 2 - 1, -1, -1):
+        _sift_down(heap, hg, hk, sizes[0], pos, i)
+
+
+@numba.njit(cache=True)
+def _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes, pos, dest,
+              gain, rebalancing):
+    """The heap's top vertex and its gain when its move still holds, taken off the heap; (-1,
+    0) when it was dropped (no destination, not on the boundary, or, ``rebalancing``, its part
+    no longer over) or ranked anew (a part filled up since). Rebalancing ranks by gain per
+    vertex weight."""
+    v = heap[0]
+    d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, rebalancing)
+    if d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0):
+        _remove(heap, hg, hk, sizes, 0, pos, v)
+        return -1, 0.0
+    score = g / max(vw[v], 1e-300) if rebalancing else g
+    if d != dest[v] or score != gain[v]:
+        dest[v] = d
+        gain[v] = score
+        _update(heap, hg, hk, sizes, 0, pos, v, score)
+        return -1, 0.0
+    _remove(heap, hg, hk, sizes, 0, pos, v)
+    return v, g
+
+
+@numba.njit(cache=True, inline="always")
+def _shift(parts, pw, members, vw, v, d):
+    """v into part d, its old part's and d's weight and count updated."""
+    a = parts[v]
+    parts[v] = d
+    pw[a] -= vw[v]
+    pw[d] += vw[v]
+    members[a] -= 1
+    members[d] += 1
