@@ -248,15 +248,17 @@ def _secondary_roots(be, graph, A, labels, first_id, bits):
     vertices they reach: next to a root of each phase (no vertex is next to two roots of
     one phase), the only vertices next to two roots."""
     n = graph.n
-    free = be.apply("lt", be.select("valuelt", labels, 0), right=0)  # free = (select(labels < 0) < 0): true there
+    unaggregated = be.apply("lt", labels, right=0)  # unaggregated = labels < 0, full
+    free = be.select("valueeq", unaggregated, True)  # free = select(unaggregated == true)
     candidates = _mis2(be, graph, bits, n + 1, candidates=free).vertices
     # kept<candidates> = GATHERS_THREE(A, labels): the candidate and its unaggregated neighbours
     kept = be.mxv(GATHERS_THREE, A, labels, mask=be.vector(candidates, True, n))
     more = be.indices(kept)
     reached = _grow(be, A, n, more, first_id)  # l.11
-    grown = be.ewise_mult("first", reached, free)  # grown = reached ∩ free
+    grown = be.apply("identity", reached, mask=unaggregated, structure=False)  # grown<unaggregated> = reached
     be.assign(labels, grown, mask=grown)  # label<grown> = grown
-    shared = be.apply("identity", reached, mask=free, complement=True)  # shared<¬free> = reached
+    # shared<¬unaggregated> = reached
+    shared = be.apply("identity", reached, mask=unaggregated, structure=False, complement=True)
     return more, be.values(kept), shared
 
 
@@ -279,9 +281,10 @@ def _join_leftovers(be, graph, labels, roots, sizes, shared):
     A = be.adjacency(graph)
     by_group = be.full(sizes.size + 1, xp.concatenate((xp.zeros(1, xp.int64), sizes)), "int64")  # 0: unaggregated
     size = be.extract(by_group, be.values(labels) + 1)  # size = by_group(labels + 1)
-    rows = be.select("valuelt", labels, 0)  # rows = select(labels < 0) ∪ shared
-    rows = rows if shared is None else be.ewise_add("first", rows, shared)
+    rows = be.apply("lt", labels, right=0)  # rows = labels < 0, full
+    if shared is not None:
+        be.assign(rows, True, mask=shared)  # rows<shared> = true
     # moved<rows> = BETTER_GROUP(A, (labels, rooted, size)): l.19-21
-    moved = be.mxv(BETTER_GROUP, A, (labels, be.vector(roots, True, n), size), mask=rows)
+    moved = be.mxv(BETTER_GROUP, A, (labels, be.vector(roots, True, n), size), mask=rows, structure=False)
     be.assign(labels, moved, mask=moved)  # labels<moved> = moved
     return be.values(labels)

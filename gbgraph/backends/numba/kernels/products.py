@@ -266,18 +266,29 @@ def push(indptr, indices, a, has_a, sources, u, monoid, multiply, out, found):
     """``w(j) = ⊕_i u_i ⊗ A(i, j)`` over the rows i = ``sources`` (ascending) with values
     ``u``: each source row scattered in turn, so w(j) combines its terms in the order of i.
     ``out`` and ``found`` are dense scratch arrays (``found`` all false); returns the sorted
-    positions reached."""
+    positions reached.
+
+    The source rows lie anywhere in A, so each would miss the caches twice in a chain
+    (``indptr``, then its columns): they are requested :data:`PREFETCH_AHEAD` sources
+    ahead, as the pulls over a sparse list of rows do, and positions are read unsigned
+    (coAuthorsDBLP's aggregation, 37,000 roots' rows of A + I: 2.5 -> 1.1 ms)."""
+    one, step, count = np.uint64(1), np.uint64(PREFETCH_AHEAD), np.uint64(sources.size)
     total = 0
-    for k in range(sources.size):
-        total += indptr[sources[k] + 1] - indptr[sources[k]]
+    for k in range(count):
+        total += indptr[np.uint64(sources[k]) + one] - indptr[np.uint64(sources[k])]
     # the positions reached are listed while few (then sorted); past found.size / 16 a pass
     # over the flags costs less than a sort, and the list stops
     touched = np.empty(min(total, found.size // 16 + 1), np.int64)
     t = 0
-    for k in range(sources.size):
-        i = sources[k]
-        for p in range(indptr[i], indptr[i + 1]):
-            j = indices[p]
+    for k in range(count):
+        ahead = k + step
+        if ahead + step < count:
+            prefetch(indptr, np.uint64(sources[ahead + step]))
+        if ahead < count:
+            prefetch(indices, np.uint64(indptr[np.uint64(sources[ahead])]))
+        i = np.uint64(sources[k])
+        for p in range(np.uint64(indptr[i]), np.uint64(indptr[i + one])):
+            j = np.uint64(indices[p])
             x = _times(multiply, u[k], a[p] if has_a else 1, j, out)
             if found[j]:
                 out[j] = _add(monoid, out[j], x)
