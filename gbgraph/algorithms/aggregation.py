@@ -168,14 +168,16 @@ def aggregate(A, method="mis2", *, backend=None):
 
     Notes
     -----
-    Phases 1 and 2 are semiring products (one root per closed neighbourhood, so a
-    ``max_second`` product propagates root ids) on labels kept full, -1 where unaggregated;
-    phase 2's size test is a row operator over the candidate roots (:data:`GATHERS_THREE`).
-    Phase 3 is one row operator (:data:`BETTER_GROUP`) passed to ``mxv`` over every row: a
-    root keeps its aggregate, so does a vertex next to fewer than two roots once it has one,
-    and every other row is read once more, counting its neighbours per aggregate in 8 slots
-    as Kokkos Kernels' fixed-size scan does, to pick the best. The 8-aggregate limit is an
-    artefact of that scan; it is applied exactly, to the rows it affects.
+    Phases 1 and 2 are semiring products: one root per closed neighbourhood, so a push
+    from the roots' rows (``ids ⊕any.first A``) gives each vertex it reaches its root's id;
+    labels are kept full, -1 where unaggregated; phase 2's size test is a row operator over
+    the candidate roots (:data:`GATHERS_THREE`). Phase 3 is one row operator
+    (:data:`BETTER_GROUP`) passed to ``mxv`` over the rows that may move: a root keeps its
+    aggregate, and so does a vertex next to one root once it has one, so only the
+    unaggregated vertices and those next to a root of each phase are read once more,
+    counting their neighbours per aggregate in 8 slots as Kokkos Kernels' fixed-size scan
+    does, to pick the best. The 8-aggregate limit is an artefact of that scan; it is applied
+    exactly, to the rows it affects.
 
     References
     ----------
@@ -218,7 +220,8 @@ def _aggregate(be, graph, secondary):
     labels = be.full(n, -1, "int64")
     reached = _grow(be, A, n, roots, 0)  # l.4-6
     be.assign(labels, reached, mask=reached)  # label<reached> = reached
-    sizes = be.values(be.mxv("plus_pair", A, labels, mask=be.vector(roots, True, n)))  # size<roots> = A ⊕plus.pair labels
+    # size<roots> = A ⊕plus.pair labels: each root's closed neighbourhood
+    sizes = be.values(be.mxv("plus_pair", A, labels, mask=be.vector(roots, True, n)))
     shared = None  # the vertices next to two roots
     if secondary:
         more, more_sizes, shared = _secondary_roots(be, graph, A, labels, roots.size, bits)  # l.8-11
