@@ -58,13 +58,14 @@ _AHEAD = 8
 #: ones as bits (within :data:`_SPAN_WORDS`) or by numba's sort
 _INSERTION = 24
 
-#: a longer row is sorted as bits where its columns span at most this many 64-bit words a
-#: column: the bits then cost 2-5 ns a column where numba's sort costs 7-12
-#: (benchmarks/results/session-9/cpu/sort.txt; 8 words against 4: coAuthorsDBLP's second HEC
-#: construction 10.0 -> 9.3 ms, Laplace3D 100³'s 22.8 -> 21.0 on one thread). Insertion's
-#: rows stay insertion's: the bits beat it too, but the span's pass over the row costs more
-#: than they save where a mesh's rows span too much (Laplace3D 100³'s first MIS-2 level:
-#: 133,000 rows of 9-24 columns, 18 of them within the span; 55 -> 57 ms on one thread)
+#: a longer row is sorted as bits in two levels (:func:`_sort_as_bits`) where its columns
+#: span at most this many summary words (4,096 columns each) a column. One level, the
+#: columns' own words, spanned too much for coAuthorsDBLP's hubs, whose rows went to numba's
+#: sort (7-12 ns a column, benchmarks/results/session-9/cpu/sort.txt): with the summary, its
+#: first two MIS-2 constructions' rows pass 11.8 -> 9.2 and 5.3 -> 4.4 ms on one thread.
+#: Insertion's rows stay insertion's: from 12 columns on, the bits cost Laplace3D 60³'s
+#: first MIS-2 construction 6.0 -> 6.7 ms (every value's summary bit is set in the same word,
+#: one dependent update after another)
 _SPAN_WORDS = 8
 
 
@@ -193,7 +194,11 @@ def _scatter_by_row(c, indptr, indices, labels, weights, estimate, fine, end, ke
     its coarse row ``labels[u]`` (``end[c, labels[u]]``, advanced once per fine row), as
     its coarse column ``labels[v]`` and, with weights, its weight. The places of the row
     :data:`_AHEAD` rows on are requested ahead: each fine row writes into another coarse
-    row's room, a line the caches seldom hold (34 -> 32 ms on Laplace3D 100³)."""
+    row's room, a line the caches seldom hold (34 -> 32 ms on Laplace3D 100³). Without
+    estimates the room holds every entry of the members' rows, so each entry is written and
+    its place kept only where it crosses: no branch on the crossing, which the processor
+    mispredicts as often as not (one thread: coAuthorsDBLP's first constructions 23-24 ->
+    18 ms, delaunay_n17's 7.1 -> 4.0-4.4, Laplace3D 60³'s 10.7 -> 8.2-8.4)."""
     last = fine[c + 1]
     for u in range(fine[c], last):
         if u + _AHEAD < last:
@@ -203,14 +208,22 @@ def _scatter_by_row(c, indptr, indices, labels, weights, estimate, fine, end, ke
                 prefetch(spread, ahead)
         a = labels[u]
         q = end[c, a]
-        for p in range(indptr[u], indptr[u + 1]):
-            v = indices[p]
-            b = labels[v]
-            if b != a and _kept(a, b, u < v, estimate):
+        if estimate.size:
+            for p in range(indptr[u], indptr[u + 1]):
+                v = indices[p]
+                b = labels[v]
+                if b != a and _kept(a, b, u < v, estimate):
+                    keys[q] = b
+                    if spread.size:
+                        spread[q] = weights[p]
+                    q += 1
+        else:  # the room holds every entry of the members' rows: each is written, kept where it crosses
+            for p in range(indptr[u], indptr[u + 1]):
+                b = labels[indices[p]]
                 keys[q] = b
                 if spread.size:
                     spread[q] = weights[p]
-                q += 1
+                q += b != a
         end[c, a] = q
 
 
@@ -239,7 +252,8 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
     length = np.empty(widest, np.int64)  # entries per slot
     head = np.empty(widest if spread.size else 0)  # each slot's first weight
     rest = np.empty(head.size)  # the sum of its other weights in order from -0.0, then its sum
-    seen = np.zeros((degree.size + 63) // 64, np.uint64)  # a long row's columns as bits, cleared as read
+    seen = np.zeros((degree.size + 63) // 64, np.uint64)  # a row's columns as bits, cleared as read
+    summary = np.zeros((seen.size + 63) // 64, np.uint64)  # the words of seen in use, as bits
     out = start[0, first] if first < last else 0  # the rows one after the other, each written once read
     for a in range(first, last):
         d = 0
@@ -261,7 +275,7 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
                 length[j] += 1
         if spread.size:
             _sums(start, end, a, keys, spread, slot, d, length, head, rest)
-        _sort(distinct, d, seen)
+        _sort(distinct, d, seen, summary)
         for r in range(d):
             b = distinct[r]
             j = slot[b]
@@ -308,20 +322,19 @@ def _rows_each(start, end, keys, spread, counts, aggregates, degree):
 
 
 @numba.njit(inline="always")
-def _sort(x, d, seen):
+def _sort(x, d, seen, summary):
     """``x[:d]`` (distinct values) sorted in place: a short row by insertion, each value put
     in the sorted prefix by a median of three per place, ``min(max(x[j - 1], value), x[j])``,
     without the inner loop's exit, which the processor mispredicts once a value (44 -> 38 ms
     of the rows' pass on Laplace3D 100³'s first level); a longer one as bits where its
-    columns span at most :data:`_SPAN_WORDS` 64-bit words a column (:func:`_sort_as_bits`),
-    else by numba's sort (coAuthorsDBLP's hubs: its MIS-2 hierarchy's second and third
-    constructions 11.9 -> 9.0 and 6.6 -> 3.8 ms on one thread)."""
+    columns span at most :data:`_SPAN_WORDS` summary words a column (:func:`_sort_as_bits`),
+    else by numba's sort."""
     if d > _INSERTION:
         low, high = x[0], x[0]
         for i in range(1, d):
             low, high = min(low, x[i]), max(high, x[i])
-        if high // 64 - low // 64 < _SPAN_WORDS * d:
-            _sort_as_bits(x, d, seen, low // 64, high // 64)
+        if high // 4096 - low // 4096 < _SPAN_WORDS * d:
+            _sort_as_bits(x, d, seen, summary, low // 4096, high // 4096)
         else:
             x[:d].sort()
         return
@@ -334,21 +347,30 @@ def _sort(x, d, seen):
 
 
 @numba.njit(inline="always")
-def _sort_as_bits(x, d, seen, first, last):
-    """``x[:d]`` (distinct values in words ``first`` to ``last`` of ``seen``, all clear)
-    sorted by setting their bits and reading the words in order, clearing them: a pass over
-    the row and one over its span, where a comparison sort makes log d passes."""
-    one = np.uint64(1)
+def _sort_as_bits(x, d, seen, summary, first, last):
+    """``x[:d]`` (distinct values in summary words ``first`` to ``last``, all clear, as are
+    the words of ``seen``) sorted by setting their bits, and a bit of ``summary`` for each
+    word of ``seen`` set, then reading the words in order, clearing them: two passes over
+    the row and one over its span of summary words, where a comparison sort makes log d
+    passes and insertion d / 2."""
+    one, six = np.uint64(1), np.uint64(63)
     for i in range(d):
-        seen[x[i] // 64] |= one << np.uint64(x[i] % 64)
+        word = x[i] // 64
+        seen[word] |= one << (np.uint64(x[i]) & six)
+        summary[word // 64] |= one << (np.uint64(word) & six)
     r = 0
-    for w in range(first, last + 1):
-        word = seen[w]
-        seen[w] = 0
-        while word:
-            x[r] = w * 64 + trailing_zeros(word)
-            r += 1
-            word &= word - one
+    for s in range(first, last + 1):
+        words = summary[s]
+        summary[s] = 0
+        while words:
+            w = s * 64 + trailing_zeros(words)
+            words &= words - one
+            word = seen[w]
+            seen[w] = 0
+            while word:
+                x[r] = w * 64 + trailing_zeros(word)
+                r += 1
+                word &= word - one
 
 
 @numba.njit(cache=True)
