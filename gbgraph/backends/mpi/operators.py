@@ -129,7 +129,7 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     rows = _rows(be, A, mask, structure, complement, target)
     if order is not None:
         return _ordered(be, op, A, vectors, rows, order, dtype)
-    held = _filled(target, _held(be, target, A, vectors, rows), op.fill)  # at the rows' columns
+    held = _held(be, target, A, vectors, rows, op.fill)  # at the rows' columns
     mask = target.vector(rows + A.lo, True, A.nrows)
     w = target.mxv(op, _global_rows(be, target, A), held, mask=mask)  # w<rows> = op(A, v), rows and columns global
     return _block_of(be, target, w, A.nrows, A.lo, A.local.nrows)
@@ -157,13 +157,16 @@ def _check_operands(be, op, A, vectors, mask, order):
 
 
 def _check_full(be, op, vectors):
-    """ValueError on every rank for a vector whose fill is None and that lacks an entry."""
-    for k, (v, fill) in enumerate(zip(vectors, op.fill)):
-        if fill is None:
-            nvals = be.nvals(v)  # Σ over ranks
-            if nvals != v.size:
-                raise ValueError(f"mxv: vector {k} of {op!r} must be full (its fill is None), "
-                                 f"got {nvals} of {v.size} entries")
+    """ValueError on every rank for a vector whose fill is None and that lacks an entry:
+    one collective for all of them."""
+    full = [k for k, fill in enumerate(op.fill) if fill is None]
+    if not full:
+        return
+    nvals = np.sum(be.ex.allgather([be.local.nvals(vectors[k].local) for k in full]), axis=0)  # Σ over ranks
+    for k, count in zip(full, nvals):
+        if count != vectors[k].size:
+            raise ValueError(f"mxv: vector {k} of {op!r} must be full (its fill is None), "
+                             f"got {count} of {vectors[k].size} entries")
 
 
 def _rows(be, A, mask, structure, complement, target):
@@ -183,37 +186,51 @@ def _rows(be, A, mask, structure, complement, target):
     return ids.astype(xp.int64, copy=False)
 
 
-def _held(be, target, A, vectors, rows):
+def _held(be, target, A, vectors, rows, fills=None):
     """Each vector as a vector of ``target``'s of its size holding the entries of its
     block and, for one of A's columns, its entries at the ghost columns that the local
-    ``rows`` read: one request of a bit per ghost column for all vectors, then a reply per
-    vector (:class:`~.moves.Routes`, as :func:`~.moves.with_ghosts`; GPU to GPU where NCCL
-    runs and ``target`` is the blocks' GPU, :mod:`.nccl`). ``rows`` None: the ghosts any row
-    reads. A vector of another size (A's rows: read at i) has its block, the rows' own."""
-    ex, local, xp = be.ex, be.local, target.xp
+    ``rows`` read (``rows`` None: the ghosts any row reads): one request of a bit per ghost
+    column for all vectors, then a reply per vector (:class:`~.moves.Routes`, as
+    :func:`~.moves.with_ghosts`). A vector of another size (A's rows: read at i) has its
+    block, the rows' own. ``fills``: an operator's, whose vectors of fill None come full
+    (:func:`_filled`).
+
+    With ``target`` the blocks' GPU (cupy), every ghost column's values for all vectors in
+    one exchange without a request (:mod:`.nccl`), placed on the device without a wait for
+    it (:meth:`.local.CupyLocal.placed`)."""
+    ex, local = be.ex, be.local
+    fills = (0,) * len(vectors) if fills is None else fills
+    ghosted = ex.size > 1 and any(v.size == A.ncols for v in vectors)
+    if target is local.backend:
+        routes = Routes.of(be, A) if ghosted else None
+        got = iter(be.device.ghosts(routes, [v.local for v in vectors if v.size == A.ncols]) if ghosted else ())
+        held = []
+        for v, fill in zip(vectors, fills):
+            at = (routes.on_device("ghosts", local.cupy), *next(got)) if ghosted and v.size == A.ncols else ()
+            # a vector of fill None is full on every rank (_check_full): each ghost is present
+            held.append(local.placed(v.local, v.size, v.lo, *at) if fill is not None else
+                        local.full_placed(v.local, v.size, v.lo, *at[:2]))
+        return tuple(held)
     own = [_entries(be, v.local, v.lo, target) for v in vectors]
-    if ex.size > 1 and any(v.size == A.ncols for v in vectors):
+    if ghosted:
         plan = A.plan(local)
-        wanted = plan.read if rows is None else plan.marked(local.host(rows))
+        wanted = plan.read if rows is None else plan.marked(rows)
         routes = Routes.of(be, A)
         asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
-        ghosts = xp.asarray(A.columns.ghosts[wanted])
-        split = int(np.searchsorted(A.columns.ghosts[wanted], A.columns.lo))
+        ghosts = A.columns.ghosts[wanted]
+        split = int(np.searchsorted(ghosts, A.columns.lo))
         served, answered = routes.served_counts(asked), routes.wanted_counts(wanted)
         for k, v in enumerate(vectors):
             if v.size != A.ncols:
                 continue
-            if be.device is not None and target is local.backend:  # v(ghosts), where present
-                values, present = be.device.replies(v.local, routes.served[asked], served, answered)
-            else:
-                reply, _ = ex.alltoallv(_answers(local, v, routes.served[asked]), served, answered)
-                values, present = xp.asarray(reply["value"]), xp.asarray(reply["present"])
-            at, values = ghosts[present], values[present]
-            below = int(xp.count_nonzero(present[:split]))
-            ids, vals = own[k]
-            own[k] = (xp.concatenate((at[:below], ids, at[below:])), xp.concatenate((values[:below], vals,
-                                                                                   values[below:])))
-    return tuple(target.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors))
+            reply, _ = ex.alltoallv(_answers(local, v, routes.served[asked]), served, answered)  # v(ghosts), where present
+            present = reply["present"]
+            at, values = ghosts[present], reply["value"][present]
+            below = int(np.count_nonzero(present[:split]))
+            own[k] = (np.concatenate((at[:below], own[k][0], at[below:])),
+                      np.concatenate((values[:below], own[k][1], values[below:])))
+    return _filled(target, tuple(target.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors)),
+                   fills)
 
 
 def _entries(be, v, lo=0, target=None):
@@ -236,15 +253,7 @@ def _filled(target, held, fills):
     """The vectors ``held`` (``target``'s) for an operator of fills ``fills``: a vector of
     fill None (full, :func:`_check_full`) as a full vector whose positions not held are 0,
     which no row reads; the others as they are, the kernels filling their absent positions."""
-    return tuple(h if fill is not None else target.full(h.size, _dense(target, h), h.dtype)
-                 for h, fill in zip(held, fills))
-
-
-def _dense(target, v):
-    """A vector's values at every position, 0 where it has no entry (an array of ``target``'s)."""
-    dense = target.xp.zeros(v.size, v.dtype)
-    dense[target.indices(v)] = target.values(v)
-    return dense
+    return tuple(h if fill is not None else target.full(h.size, h.dense()[0], h.dtype) for h, fill in zip(held, fills))
 
 
 def _global_rows(be, target, A):
@@ -297,8 +306,9 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
         raise ValueError(f"mxv: order has no entry at some rows computed ({be.nvals(order)} of {order.size} entries)")
     M, lo, length = _global_rows(be, nb, A), A.lo, A.local.nrows
     # what no row changes: order and the other vectors at the rows' columns
-    held_key, *others = _held(be, nb, A, (order,) + vectors[1:], rows)
-    keys, others = _dense(nb, held_key), _filled(nb, others, op.fill[1:])
+    held_key, *others = _held(be, nb, A, (order,) + vectors[1:], rows, (None,) + op.fill[1:])
+    others = tuple(others)
+    keys = held_key.dense()[0]
     first, kind = vectors[0], local.dtype(vectors[0].local)
     values, has = local.read(first.local, np.arange(length))  # the first vector's block, as the rows write it
     pending = np.zeros(length, bool)
@@ -472,7 +482,7 @@ def _thunks(be, nb, verb, op, u, thunk):
             raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
                              "entries")
     if isinstance(u, DistMatrix) and u.nrows == u.ncols and all(v.size == u.ncols for v in thunk):
-        return tuple(nb.full(h.size, _dense(nb, h), h.dtype) for h in _held(be, nb, u, thunk, None))
+        return _held(be, nb, u, thunk, None, (None,) * len(thunk))
     if isinstance(u, DistMatrix):
         at = np.concatenate((np.arange(u.lo, u.lo + u.local.nrows, dtype=np.int64), u.columns.ids))
     else:
