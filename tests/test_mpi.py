@@ -390,6 +390,19 @@ def test_vector_verbs():
         np.testing.assert_array_equal(c, _host(a))
 
 
+@pytest.mark.parametrize("m", [5, 400])
+def test_extract_of_a_vector_at_few_or_many_indices(m):
+    # few indices: asked of their owners; many (more than the vector's size times the
+    # ranks): the vector gathered whole and read on each rank. Repeats and absent entries
+    be = gg.backend(MPI_BACKEND)
+    n, ids = 23, np.arange(1, 23, 3)
+    indices = np.random.default_rng(m).integers(0, n, m)
+    w = be.extract(be.vector(ids, ids * 10, n), indices)  # w = u(indices)
+    has = np.isin(indices, ids)
+    np.testing.assert_array_equal(_host(be.indices(w)), np.flatnonzero(has))
+    np.testing.assert_array_equal(_host(be.values(w)), indices[has] * 10)
+
+
 @pytest.mark.parametrize("size", [7, 50])
 @pytest.mark.parametrize("dup", ["plus", "max", "first", "plus-float"])
 def test_build_pushes_across_ranks_through_a_function(dup, size):

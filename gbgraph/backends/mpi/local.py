@@ -270,6 +270,19 @@ class CupyLocal(Local):
             return Vector(size, positions, values_at[positions])
         return Vector(size, *kernels.compact("ne", Vector(size, None, values_at), 0, keys=held))
 
+    def shifted(self, u, size, lo):
+        """``u``'s entry i at ``lo + i`` in a vector of ``size`` entries (``lo`` negative and
+        ``u`` within ``-lo .. -lo + size``: a block of a vector), on ``u``'s buffers and
+        with its count, which stays on the device: no wait for it, where reading the
+        positions made the host wait."""
+        from ..cupy.containers import Vector
+
+        if u.indices is not None:
+            return Vector(size, u.indices + lo, u.values, u.count)
+        if lo <= 0 and u.size + lo >= size:  # the block of a full vector
+            return Vector(size, None, u.values[-lo:size - lo])
+        return Vector(size, self.cupy.arange(lo, lo + u.size, dtype=self.cupy.int64), u.values)
+
     def full_placed(self, u, size, lo, at=None, values=None):
         """:meth:`placed` for a vector that every rank holds full: its values at every
         position as a full vector, 0 where none is placed."""

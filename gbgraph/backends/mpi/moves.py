@@ -229,20 +229,40 @@ def gather_entries(be, u, indices):
 
     Every rank holds ``indices``, so the owner of ``u(indices[k])`` knows which rank's
     block holds position k: one exchange of values and one of presence flags, no request.
+    A ``u`` smaller than a rank's share of the list (``u.size · ranks <= indices.size``:
+    aggregation's sizes read at every vertex's label) is gathered whole instead, values
+    and flags, and read on each rank: O(u.size) moved and O(indices.size / ranks) work a
+    rank, where the owners of every index cost O(indices.size) a rank (at 200³ on one
+    rank, 435 of aggregation's 590 ms).
     """
     ex, local = be.ex, be.local
     m = indices.size
-    own = owners(indices, u.size, ex.size)
     lo, hi = be.block(m)
+    if u.size * ex.size <= m:
+        values, present = local.read(u.local, np.arange(u.local.size))  # u's block, every position
+        at = indices[lo:hi]
+        present = ex.allgatherv(present)[at]
+        ids = np.flatnonzero(present)
+        return local.vector(ids, ex.allgatherv(values)[at[ids]], int(hi - lo))
+    own = owners(indices, u.size, ex.size)
     mine = np.flatnonzero(own == ex.rank)
     values, present = local.read(u.local, indices[mine] - u.lo)  # u(indices[mine])
     sendcounts = np.bincount(owners(mine, m, ex.size), minlength=ex.size)
     recvcounts = np.bincount(own[lo:hi], minlength=ex.size)
     values, _ = ex.alltoallv(values, sendcounts, recvcounts)
     present, _ = ex.alltoallv(present, sendcounts, recvcounts)
-    position = np.argsort(own[lo:hi], kind="stable")  # the order they arrive in: by source
-    order = np.argsort(position[present])
-    return local.vector(position[present][order], values[present][order], int(hi - lo))
+    block = own[lo:hi]
+    # the order they arrive in: by source, each source's in position order (a pass per
+    # source, where a stable sort took 100 ms for 4·10⁶ positions)
+    at = np.concatenate([np.empty(0, np.int64)] + [np.flatnonzero(block == r) for r in np.flatnonzero(recvcounts)])
+    at = at[present]
+    # placed by position (where a sort of the positions took 100 ms more)
+    held = np.zeros(hi - lo, dtype=bool)
+    held[at] = True
+    placed = np.empty(hi - lo, dtype=values.dtype)
+    placed[at] = values[present]
+    ids = np.flatnonzero(held)
+    return local.vector(ids, placed[ids], int(hi - lo))
 
 
 def gather_rows(be, A, rows):

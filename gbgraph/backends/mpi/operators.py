@@ -83,9 +83,9 @@ _TRANSPOSE = "operators: transpose"
 
 def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     """This rank's block of ``w<mask>(i) = op(row i of A, vectors)``: the rows of the mask
-    in its block, each run by numba's row kernel with the vectors' entries at the row's
-    columns (its block and ghosts); ``order``: one sweep over every rank's rows
-    (:func:`_ordered`).
+    in its block, each run by numba's row kernel (cupy's, with blocks on the GPU) with the
+    vectors' entries at the row's columns (its block and ghosts); ``order``: one sweep over
+    every rank's rows (:func:`_ordered`, by numba).
 
     Raises
     ------
@@ -126,12 +126,19 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     # on the blocks' GPU where they are there (cupy), else numba's kernels on the host
     target = _device(be) if order is None else None
     target = target or _numba()
-    rows = _rows(be, A, mask, structure, complement, target)
-    if order is not None:
-        return _ordered(be, op, A, vectors, rows, order, dtype)
+    if target is be.local.backend and (mask is None or structure and not complement):
+        # the mask's rows at their global positions, on the device without a wait; every
+        # ghost comes (nccl.py), so the rows are not asked for
+        rows = None
+        selected = be.local.shifted(be.local.full(A.local.nrows, True, "bool") if mask is None else mask.local,
+                                    A.nrows, A.lo)
+    else:
+        rows = _rows(be, A, mask, structure, complement, target)
+        if order is not None:
+            return _ordered(be, op, A, vectors, rows, order, dtype)
+        selected = target.vector(rows + A.lo, True, A.nrows)
     held = _held(be, target, A, vectors, rows, op.fill)  # at the rows' columns
-    mask = target.vector(rows + A.lo, True, A.nrows)
-    w = target.mxv(op, _global_rows(be, target, A), held, mask=mask)  # w<rows> = op(A, v), rows and columns global
+    w = target.mxv(op, _global_rows(be, target, A), held, mask=selected)  # w<rows> = op(A, v), rows and columns global
     return _block_of(be, target, w, A.nrows, A.lo, A.local.nrows)
 
 
@@ -278,8 +285,9 @@ def _global_rows(be, target, A):
 def _block_of(be, target, w, size, lo, length):
     """A vector of ``target``'s of ``size`` entries, all in ``lo .. lo + length``, as this
     rank's block of a vector."""
-    # the kernel's new arrays: the GPU's taken as they are, numpy's copied into SuiteSparse
-    local = be.local.vector(target.indices(w) - lo, target.values(w), length, copy=target is not be.local.backend)
+    if target is be.local.backend:  # on the blocks' GPU, without a wait
+        return DistVector(be.local.shifted(w, length, -lo), size, lo)
+    local = be.local.vector(target.indices(w) - lo, target.values(w), length)  # numba's arrays, copied into the block
     return DistVector(local, size, lo)
 
 
@@ -460,7 +468,8 @@ def index_unary(be, verb, op, u, thunk):
     if isinstance(u, DistMatrix):
         U = _global_rows(be, target, u)
     else:
-        U = target.vector(*_entries(be, u.local, u.lo, target), u.size, copy=False)
+        U = be.local.shifted(u.local, u.size, u.lo) if target is be.local.backend else \
+            target.vector(*_entries(be, u.local, u.lo), u.size, copy=False)  # the block at its global positions
     if isinstance(thunk, tuple):
         thunk = _thunks(be, target, verb, op, u, thunk)
     w = getattr(target, verb)(op, U, thunk)  # w = op(u(i, j), i, j, thunk) or the entries where it holds
