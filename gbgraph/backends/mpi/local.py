@@ -205,8 +205,13 @@ class CupyLocal(Local):
         cuda = getattr(op, "cuda", None)
         if cuda is None:
             return super().apply_index(op, u, lo, thunk)
-        ids = self.backend.indices(u)
-        return self.backend.vector(ids, cuda(ids + lo, None, ids.size, ids.size, thunk), u.size, copy=False)
+        from ..cupy import kernels
+        from ..cupy.containers import Vector
+
+        # at the global positions of u's buffers, with u's count (on the device: no wait for it)
+        ids = self.cupy.arange(lo, lo + u.size, dtype=self.cupy.int64) if u.indices is None else u.indices + lo
+        values = cuda(ids, u.count, kernels.count_args(u)[1], u.capacity, thunk)
+        return Vector(u.size, u.indices, values, u.count)
 
     def csr(self, M):
         indptr, cols, values = self.backend.to_csr(M)
