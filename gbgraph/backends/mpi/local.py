@@ -252,7 +252,6 @@ class CupyLocal(Local):
         positions = cupy.flatnonzero(held)
         return self.backend.vector(positions, full[positions], size, copy=False)
 
-
     def placed(self, u, size, lo, at=None, values=None, present=None):
         """A local vector of ``size`` entries: ``u``'s entry i at ``lo + i`` and, with
         ``at``, ``values`` at the device positions ``at`` (outside u's range) where
