@@ -28,6 +28,9 @@ import numpy as np
 
 __all__ = ["DeviceExchange", "HostExchange", "usable"]
 
+#: The NCCL communicators made in this process (:class:`DeviceExchange`), never destroyed.
+_KEPT = []
+
 
 def usable(comm):
     """Whether every rank of ``comm`` (of two ranks or more) has a GPU of its own and NCCL:
@@ -112,6 +115,10 @@ class DeviceExchange(_Ghosts):
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
         uid = comm.bcast(nccl.get_unique_id() if self.rank == 0 else None)
         self.comm = nccl.NcclCommunicator(self.size, uid, self.rank)
+        # kept until the process exits: ncclCommDestroy waits for the other ranks, and the
+        # garbage collector of each rank would call it at a moment of its own (a backend in
+        # a reference cycle), where the others may wait in a collective: a deadlock
+        _KEPT.append(self.comm)
         self.traffic = traffic
 
     @classmethod
