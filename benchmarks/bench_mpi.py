@@ -262,12 +262,14 @@ def measure_gpu(args):
     from mpi4py import MPI
 
     from gbgraph.backends.mpi import MPIBackend
+    from gbgraph.backends.mpi.nccl import DeviceExchange
 
     comm = MPI.COMM_WORLD
     rank, ranks = comm.Get_rank(), comm.Get_size()
     be = MPIBackend(comm, local="cupy")
     layered = layered_backend(comm) if ranks == 1 else None
-    host = MPIBackend(comm, local="cupy", nccl=False) if ranks > 1 and args.host_replies and be.device else None
+    by_nccl = isinstance(be.device, DeviceExchange)
+    host = MPIBackend(comm, local="cupy", nccl=False) if ranks > 1 and args.host_replies and by_nccl else None
     rows = []
     specs = [(spec, tuple(ALGORITHMS)) for spec in (GENERATED if args.graphs is None else args.graphs)] + \
         [(spec, ("mis2",)) for spec in args.big or ()]
@@ -301,14 +303,14 @@ def measure_gpu(args):
                       + (f"{single:.2f} ms" if fits else "not run (more than 2³¹ entries with the diagonal)")
                       + ("" if before is None else f", layered {before:.2f} ms")
                       + ("" if through_host is None else f", replies through the host {through_host:.2f} ms")
-                      + (", replies by NCCL" if be.device else "")
+                      + (", ghosts by NCCL" if by_nccl else "")
                       + f"; equal to cupy: {same if fits else '-'}"
                       + ("" if valid is None else f", a maximal distance-2 independent set (grid check): {valid}")
                       + f"; {segments[0]['bytes']:,} bytes, {segments[0]['collectives']:,} "
                         f"collectives; graph made and matrices built in {built:.1f} s", flush=True)
             rows += [dict(graph=graph_name(spec), n=G.n, nnz=G.nnz, ranks=ranks, algorithm=name, blocks="cupy",
                           equal=same if fits else None, valid=valid, one_gpu_ms=single, layered_ms=before, host_replies_ms=through_host,
-                          nccl=be.device is not None, build_s=built, **s) for s in segments]
+                          nccl=by_nccl, build_s=built, **s) for s in segments]
         del G, whole
         _free_device_memory()
     if args.json and rank == 0:

@@ -140,9 +140,9 @@ class MPIBackend(Backend):
         the ``cupy`` backend on a GPU of the rank's node, the ranks of a node taking its
         GPUs in turn (``backend="mpi-cupy"``).
     nccl : bool, optional
-        With ``local="cupy"``: whether a product's ghost replies go GPU to GPU through NCCL
+        With ``local="cupy"``: whether a product's ghost values go GPU to GPU through NCCL
         (:mod:`.nccl`). None (default): where every rank has a GPU of its own and CuPy has
-        NCCL; False: through the host and MPI. The results are the same.
+        NCCL; False: through the host and MPI. The results and the bytes are the same.
 
     Attributes
     ----------
@@ -184,10 +184,14 @@ class MPIBackend(Backend):
         self.name = "mpi" if local == "suitesparse" else f"mpi-{local}"
         self.comm = comm
         self.ex = Exchange(comm)
-        #: The ghost replies' exchange GPU to GPU (:mod:`.nccl`), or None: through the host.
+        #: With blocks on the GPU and two ranks or more, the exchange of ghost values from
+        #: and to device buffers (:mod:`.nccl`): NCCL's, else through the host; else None.
         self.device = None
-        if local == "cupy" and nccl is not False and device_exchange.usable(comm):
-            self.device = device_exchange.DeviceExchange.made(comm, self.ex.traffic)
+        if local == "cupy" and comm.Get_size() > 1:
+            if nccl is not False and device_exchange.usable(comm):
+                self.device = device_exchange.DeviceExchange.made(comm, self.ex.traffic)
+            if self.device is None:
+                self.device = device_exchange.HostExchange(self.ex)
         self._token = next(_TOKENS)
 
     @property
@@ -276,8 +280,7 @@ class MPIBackend(Backend):
                               complement=complement)  # out<mask> = w
             return out
         rows = mask.local if mask is not None and structure and not complement else None
-        wanted = A.plan(self.local).wanted(self.local, rows)
-        u_ext = with_ghosts(self, u, A, wanted, product=True)  # u's block and its ghosts, in A's columns
+        u_ext = with_ghosts(self, u, A, rows, product=True)  # u's block and its ghosts, in A's columns
         w = self.local.mxv(semiring, A.local, u_ext, mask=_local(mask), structure=structure,
                            complement=complement, out=None if out is None else out.local)  # w<mask> = A ⊕.⊗ u
         if out is not None:

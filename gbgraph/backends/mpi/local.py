@@ -13,6 +13,8 @@ host arrays back where the layer reads a block:
 * :meth:`~Local.around`: the vector a product over a block reads, the block's own vector
   placed among the ghosts' values (on the GPU the block is copied on the device and only
   the ghosts cross from the host);
+* :meth:`~CupyLocal.placed`: a block placed among ghost values received on the device
+  (:mod:`.nccl`), without a wait for the device;
 * :meth:`~Local.matrix`: a block of rows from CSR arrays with local column numbers;
 * :meth:`~Local.apply_index`: an index-unary operator at a block's global positions (on the
   GPU by the operator's device version, where it has one: the MIS statuses).
@@ -203,8 +205,13 @@ class CupyLocal(Local):
         cuda = getattr(op, "cuda", None)
         if cuda is None:
             return super().apply_index(op, u, lo, thunk)
-        ids = self.backend.indices(u)
-        return self.backend.vector(ids, cuda(ids + lo, None, ids.size, ids.size, thunk), u.size, copy=False)
+        from ..cupy import kernels
+        from ..cupy.containers import Vector
+
+        # at the global positions of u's buffers, with u's count (on the device: no wait for it)
+        ids = self.cupy.arange(lo, lo + u.size, dtype=self.cupy.int64) if u.indices is None else u.indices + lo
+        values = cuda(ids, u.count, kernels.count_args(u)[1], u.capacity, thunk)
+        return Vector(u.size, u.indices, values, u.count)
 
     def csr(self, M):
         indptr, cols, values = self.backend.to_csr(M)
@@ -244,6 +251,51 @@ class CupyLocal(Local):
         held[at] = True
         positions = cupy.flatnonzero(held)
         return self.backend.vector(positions, full[positions], size, copy=False)
+
+    def placed(self, u, size, lo, at=None, values=None, present=None):
+        """A local vector of ``size`` entries: ``u``'s entry i at ``lo + i`` and, with
+        ``at``, ``values`` at the device positions ``at`` (outside u's range) where
+        ``present``. Made on the device without a wait for it: its entries are compacted
+        there and their count kept there (:class:`~gbgraph.backends.cupy.containers.Vector`),
+        where placing them by their presence copied the presence to the host first."""
+        cupy = self.cupy
+        from ..cupy import kernels
+        from ..cupy.containers import Vector
+
+        block, own = u.dense()
+        values_at, held = cupy.zeros(size, block.dtype), cupy.zeros(size, cupy.uint8)
+        values_at[lo:lo + u.size] = block
+        held[lo:lo + u.size] = 1 if own is None else own
+        if at is not None:
+            values_at[at] = values
+            held[at] = present
+        if values_at.dtype not in kernels._C_TYPES:  # no compaction kernel for this type: the positions, by a wait
+            positions = cupy.flatnonzero(held)
+            return Vector(size, positions, values_at[positions])
+        return Vector(size, *kernels.compact("ne", Vector(size, None, values_at), 0, keys=held))
+
+    def shifted(self, u, size, lo):
+        """``u``'s entry i at ``lo + i`` in a vector of ``size`` entries (``lo`` negative and
+        ``u`` within ``-lo .. -lo + size``: a block of a vector), on ``u``'s buffers and
+        with its count, which stays on the device: no wait for it, where reading the
+        positions made the host wait."""
+        from ..cupy.containers import Vector
+
+        if u.indices is not None:
+            return Vector(size, u.indices + lo, u.values, u.count)
+        if lo <= 0 and u.size + lo >= size:  # the block of a full vector
+            return Vector(size, None, u.values[-lo:size - lo])
+        return Vector(size, self.cupy.arange(lo, lo + u.size, dtype=self.cupy.int64), u.values)
+
+    def full_placed(self, u, size, lo, at=None, values=None):
+        """:meth:`placed` for a vector that every rank holds full: its values at every
+        position as a full vector, 0 where none is placed."""
+        block, _ = u.dense()
+        values_at = self.cupy.zeros(size, block.dtype)
+        values_at[lo:lo + u.size] = block
+        if at is not None:
+            values_at[at] = values
+        return self.backend.full(size, values_at, values_at.dtype)
 
 
 def local_backend(name):

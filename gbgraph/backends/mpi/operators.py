@@ -14,7 +14,12 @@ The operators of :mod:`gbgraph.backends.operators` reach a rank's blocks in two 
   ``vxm`` (partial results combined at their owners).
 
 So the operator is compiled once per process, by numba, and a rank's results are those of
-the single-process ``numba`` backend on its rows, values and dtype. What each verb moves:
+the single-process ``numba`` backend on its rows, values and dtype. With blocks on the GPU
+(``mpi-cupy``), a row operator's ``mxv`` without ``order`` and an index-unary verb on a
+vector with a scalar thunk run there instead, by the ``cupy`` backend's kernels of the
+operator, whose results are numba's: the helpers below take the backend that runs the
+kernel (its *target*, numba or cupy) and build the rows and vectors as its arrays, so that
+nothing crosses to the host but the exchanges. What each verb moves:
 
 =================================  ===================================================
 verb                               exchange
@@ -69,19 +74,18 @@ __all__ = ["row_mxv", "index_unary", "reduce", "by_columns", "vxm_by_columns", "
 
 #: Rounds of an ordered sweep before the rows left go to rank 0 (:func:`_ordered`).
 ROUNDS = 32
-#: The key of a matrix's rows at global positions in its ``kept`` dict (:func:`_global_rows`).
+#: The key of a matrix's rows at global positions in its ``kept`` dict, with the backend's
+#: name that holds them (:func:`_global_rows`).
 _ROWS = "operators: rows at global positions"
 #: The key of a matrix's distributed transpose in its ``kept`` dict (:func:`vxm_by_columns`).
 _TRANSPOSE = "operators: transpose"
-#: The key of a matrix's rows at global positions on the blocks' GPU (:func:`_device_rows`).
-_DEVICE_ROWS = "operators: rows at global positions, on the device"
 
 
 def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
     """This rank's block of ``w<mask>(i) = op(row i of A, vectors)``: the rows of the mask
-    in its block, each run by numba's row kernel with the vectors' entries at the row's
-    columns (its block and ghosts); ``order``: one sweep over every rank's rows
-    (:func:`_ordered`).
+    in its block, each run by numba's row kernel (cupy's, with blocks on the GPU) with the
+    vectors' entries at the row's columns (its block and ghosts); ``order``: one sweep over
+    every rank's rows (:func:`_ordered`, by numba).
 
     Raises
     ------
@@ -119,106 +123,28 @@ def row_mxv(be, op, A, vectors, *, mask, structure, complement, order):
         raise NotImplementedError(f"mxv with {op!r} on {be.local.dtype(A.local).name}/{names} is not supported "
                                   f"({error})") from None
     _check_full(be, op, vectors)
-    dev = _device(be)
-    if dev is not None and order is None:  # on the blocks' GPU: no vector crosses to the host
-        return _row_mxv_on_device(be, dev, op, A, vectors, mask, structure, complement)
-    rows = _rows(be, A, mask, structure, complement)
-    if order is not None:
-        return _ordered(be, op, A, vectors, rows, order, dtype)
-    nb = _numba()
-    held = _filled(nb, _held(be, nb, A, vectors, A.plan(be.local).marked(rows)), op.fill)  # at the rows' columns
-    w = nb.mxv(op, _global_rows(be, nb, A), held, mask=nb.vector(rows + A.lo, True, A.nrows))  # w<rows> = op(A, v)
-    return _block_of(be, nb, w, A.nrows, A.lo, A.local.nrows)
+    # on the blocks' GPU where they are there (cupy), else numba's kernels on the host
+    target = _device(be) if order is None else None
+    target = target or _numba()
+    if target is be.local.backend and (mask is None or structure and not complement):
+        # the mask's rows at their global positions, on the device without a wait; every
+        # ghost comes (nccl.py), so the rows are not asked for
+        rows = None
+        selected = be.local.shifted(be.local.full(A.local.nrows, True, "bool") if mask is None else mask.local,
+                                    A.nrows, A.lo)
+    else:
+        rows = _rows(be, A, mask, structure, complement, target)
+        if order is not None:
+            return _ordered(be, op, A, vectors, rows, order, dtype)
+        selected = target.vector(rows + A.lo, True, A.nrows)
+    held = _held(be, target, A, vectors, rows, op.fill)  # at the rows' columns
+    w = target.mxv(op, _global_rows(be, target, A), held, mask=selected)  # w<rows> = op(A, v), rows and columns global
+    return _block_of(be, target, w, A.nrows, A.lo, A.local.nrows)
 
 
 def _device(be):
     """The cupy backend that holds the blocks (``mpi-cupy``), or None."""
     return be.local.backend if isinstance(be.local, CupyLocal) else None
-
-
-def _row_mxv_on_device(be, dev, op, A, vectors, mask, structure, complement):
-    """:func:`row_mxv` on the blocks' GPU: the cupy backend's row kernel over A's block at
-    its global rows and columns, the vectors' blocks and ghosts placed at their global
-    positions on the device. The host path copied every vector down and back each call
-    (MIS-2's ``decide`` at 100³: 13 ms a call on one rank, the cupy backend 0.3 ms)."""
-    cupy = be.local.cupy
-    rows = _device_rows_of_mask(be, dev, A, mask, structure, complement)
-    held = _held_on_device(be, dev, A, vectors, rows)
-    held = tuple(h if fill is not None else dev.full(h.size, _dense_on_device(cupy, dev, h), h.dtype)
-                 for h, fill in zip(held, op.fill))
-    mask = dev.vector(rows + A.lo, cupy.ones(rows.size, bool), A.nrows, copy=False)
-    w = dev.mxv(op, _device_rows(be, dev, A), held, mask=mask)  # w<rows> = op(A, v), rows and columns global
-    return DistVector(dev.vector(dev.indices(w) - A.lo, dev.values(w), A.local.nrows, copy=False), A.nrows, A.lo)
-
-
-def _device_rows_of_mask(be, dev, A, mask, structure, complement):
-    """:func:`_rows` on the device: the local rows the mask selects, a cupy int64 array."""
-    cupy = be.local.cupy
-    n = A.local.nrows
-    if mask is None:
-        return cupy.arange(n, dtype=cupy.int64)
-    ids = dev.indices(mask.local)
-    if not structure:
-        ids = ids[dev.values(mask.local).astype(bool)]
-    if complement:
-        kept = cupy.ones(n, bool)
-        kept[ids] = False
-        ids = cupy.flatnonzero(kept)
-    return ids.astype(cupy.int64, copy=False)
-
-
-def _held_on_device(be, dev, A, vectors, rows):
-    """:func:`_held` on the device: each vector as a cupy vector of its size holding its
-    block's entries and, for one of A's columns, its entries at the ghost columns that the
-    local ``rows`` read; the replies come GPU to GPU where NCCL runs (:mod:`.nccl`), else
-    through the host."""
-    ex, local, cupy = be.ex, be.local, be.local.cupy
-    own = [(dev.indices(v.local) + v.lo, dev.values(v.local)) for v in vectors]
-    if ex.size > 1 and any(v.size == A.ncols for v in vectors):
-        wanted = A.plan(local).marked(local.host(rows))
-        routes = Routes.of(be, A)
-        asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
-        ghosts = A.columns.ghosts[wanted]
-        split = int(np.searchsorted(ghosts, A.columns.lo))
-        served, answered = routes.served_counts(asked), routes.wanted_counts(wanted)
-        for k, v in enumerate(vectors):
-            if v.size != A.ncols:
-                continue
-            if be.device is not None:  # v(ghosts), where present
-                values, present = be.device.replies(v.local, routes.served[asked], served, answered)
-            else:
-                reply, _ = ex.alltoallv(_answers(local, v, routes.served[asked]), served, answered)
-                values, present = cupy.asarray(reply["value"]), cupy.asarray(reply["present"])
-            at = cupy.asarray(ghosts)[present]
-            values = values[present]
-            below = int(cupy.count_nonzero(present[:split]))
-            ids, vals = own[k]
-            own[k] = (cupy.concatenate((at[:below], ids, at[below:])), cupy.concatenate((values[:below], vals,
-                                                                                       values[below:])))
-    return tuple(dev.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors))
-
-
-def _dense_on_device(cupy, dev, v):
-    """A cupy vector's values at every position, 0 where it has no entry."""
-    dense = cupy.zeros(v.size, v.dtype)
-    dense[dev.indices(v)] = dev.values(v)
-    return dense
-
-
-def _device_rows(be, dev, A):
-    """:func:`_global_rows` on the device: A's block as a cupy matrix of A's shape whose
-    other rows are empty, its columns global; made once per block."""
-    M = A.kept.get(_DEVICE_ROWS)
-    if M is None:
-        cupy = be.local.cupy
-        indptr, cols, values = dev.to_csr(A.local)
-        pointers = cupy.full(A.nrows + 1, int(indptr[-1]), dtype=cupy.int64)  # empty rows after the block
-        pointers[:A.lo] = 0  # and before it
-        pointers[A.lo:A.lo + indptr.size] = indptr
-        values = None if be.local.is_pattern(A.local) else values
-        M = dev.matrix(pointers, cupy.asarray(A.columns.ids)[cols], ncols=A.ncols, values=values, copy=False)
-        A.kept[_DEVICE_ROWS] = M
-    return M
 
 
 def _check_operands(be, op, A, vectors, mask, order):
@@ -238,60 +164,89 @@ def _check_operands(be, op, A, vectors, mask, order):
 
 
 def _check_full(be, op, vectors):
-    """ValueError on every rank for a vector whose fill is None and that lacks an entry."""
-    for k, (v, fill) in enumerate(zip(vectors, op.fill)):
-        if fill is None:
-            nvals = be.nvals(v)  # Σ over ranks
-            if nvals != v.size:
-                raise ValueError(f"mxv: vector {k} of {op!r} must be full (its fill is None), "
-                                 f"got {nvals} of {v.size} entries")
+    """ValueError on every rank for a vector whose fill is None and that lacks an entry:
+    one collective for all of them."""
+    full = [k for k, fill in enumerate(op.fill) if fill is None]
+    if not full:
+        return
+    nvals = np.sum(be.ex.allgather([be.local.nvals(vectors[k].local) for k in full]), axis=0)  # Σ over ranks
+    for k, count in zip(full, nvals):
+        if count != vectors[k].size:
+            raise ValueError(f"mxv: vector {k} of {op!r} must be full (its fill is None), "
+                             f"got {count} of {vectors[k].size} entries")
 
 
-def _rows(be, A, mask, structure, complement):
-    """The local rows of A's block that the mask selects (every row without a mask)."""
-    n = A.local.nrows
+def _rows(be, A, mask, structure, complement, target):
+    """The local rows of A's block that the mask selects (every row without a mask), an
+    int64 array of ``target``'s (the backend that runs the operator: numpy, or cupy on
+    the blocks' GPU)."""
+    xp, n = target.xp, A.local.nrows
     if mask is None:
-        return np.arange(n, dtype=np.int64)
-    ids, values = _entries(be, mask.local)
+        return xp.arange(n, dtype=xp.int64)
+    ids, values = _entries(be, mask.local, 0, target)
     if not structure:
         ids = ids[values.astype(bool)]
     if complement:
-        kept = np.ones(n, bool)
+        kept = xp.ones(n, bool)
         kept[ids] = False
-        ids = np.flatnonzero(kept)
-    return ids
+        ids = xp.flatnonzero(kept)
+    return ids.astype(xp.int64, copy=False)
 
 
-def _held(be, nb, A, vectors, wanted):
-    """Each vector as a numba vector of its size holding the entries of its block and, for
-    one of A's columns, its entries at the ghost columns ``wanted`` (bool over
-    ``A.columns.ghosts``): one request of a bit per ghost column for all vectors, then a
-    reply per vector (:class:`~.moves.Routes`, as :func:`~.moves.with_ghosts`). A vector
-    of another size (A's rows: read at i) has its block, the rows' own."""
+def _held(be, target, A, vectors, rows, fills=None):
+    """Each vector as a vector of ``target``'s of its size holding the entries of its
+    block and, for one of A's columns, its entries at the ghost columns that the local
+    ``rows`` read (``rows`` None: the ghosts any row reads): one request of a bit per ghost
+    column for all vectors, then a reply per vector (:class:`~.moves.Routes`, as
+    :func:`~.moves.with_ghosts`). A vector of another size (A's rows: read at i) has its
+    block, the rows' own. ``fills``: an operator's, whose vectors of fill None come full
+    (:func:`_filled`).
+
+    With ``target`` the blocks' GPU (cupy), every ghost column's values for all vectors in
+    one exchange without a request (:mod:`.nccl`), placed on the device without a wait for
+    it (:meth:`.local.CupyLocal.placed`)."""
     ex, local = be.ex, be.local
-    own = [_entries(be, v.local, v.lo) for v in vectors]
-    if ex.size > 1 and any(v.size == A.ncols for v in vectors):
+    fills = (0,) * len(vectors) if fills is None else fills
+    ghosted = ex.size > 1 and any(v.size == A.ncols for v in vectors)
+    if target is local.backend:
+        routes = Routes.of(be, A) if ghosted else None
+        got = iter(be.device.ghosts(routes, [v.local for v in vectors if v.size == A.ncols]) if ghosted else ())
+        held = []
+        for v, fill in zip(vectors, fills):
+            at = (routes.on_device("ghosts", local.cupy), *next(got)) if ghosted and v.size == A.ncols else ()
+            # a vector of fill None is full on every rank (_check_full): each ghost is present
+            held.append(local.placed(v.local, v.size, v.lo, *at) if fill is not None else
+                        local.full_placed(v.local, v.size, v.lo, *at[:2]))
+        return tuple(held)
+    own = [_entries(be, v.local, v.lo, target) for v in vectors]
+    if ghosted:
+        plan = A.plan(local)
+        wanted = plan.read if rows is None else plan.marked(rows)
         routes = Routes.of(be, A)
         asked = routes.asked(ex.alltoallv(routes.ask(wanted), routes.ask_bytes, routes.asked_bytes)[0])
         ghosts = A.columns.ghosts[wanted]
         split = int(np.searchsorted(ghosts, A.columns.lo))
+        served, answered = routes.served_counts(asked), routes.wanted_counts(wanted)
         for k, v in enumerate(vectors):
             if v.size != A.ncols:
                 continue
-            reply, _ = ex.alltoallv(_answers(local, v, routes.served[asked]), routes.served_counts(asked),
-                                    routes.wanted_counts(wanted))  # v(ghosts), where present
+            reply, _ = ex.alltoallv(_answers(local, v, routes.served[asked]), served, answered)  # v(ghosts), where present
             present = reply["present"]
             at, values = ghosts[present], reply["value"][present]
             below = int(np.count_nonzero(present[:split]))
             own[k] = (np.concatenate((at[:below], own[k][0], at[below:])),
                       np.concatenate((values[:below], own[k][1], values[below:])))
-    return tuple(nb.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors))
+    return _filled(target, tuple(target.vector(ids, values, v.size, copy=False) for (ids, values), v in zip(own, vectors)),
+                   fills)
 
 
-def _entries(be, v, lo=0):
-    """``(positions + lo, values)`` of a local vector's entries, new numpy arrays. A
-    SuiteSparse vector's own arrays are copied, unpacked and packed back, where
-    ``extractTuples`` copies entry by entry (35 ms against 0.1 ms for 250,000 entries)."""
+def _entries(be, v, lo=0, target=None):
+    """``(positions + lo, values)`` of a local vector's entries, new arrays: on the GPU
+    when ``target`` is the blocks' backend (cupy), else numpy arrays. A SuiteSparse
+    vector's own arrays are copied, unpacked and packed back, where ``extractTuples``
+    copies entry by entry (35 ms against 0.1 ms for 250,000 entries)."""
+    if target is not None and target is be.local.backend:
+        return target.indices(v) + lo, target.values(v)
     if not isinstance(be.local, SuiteSparseLocal):
         return be.local.indices(v) + lo, be.local.values(v)
     from ..suitesparse import _vector_arrays
@@ -301,40 +256,38 @@ def _entries(be, v, lo=0):
         return ids, np.array(values)
 
 
-def _filled(nb, held, fills):
-    """The numba vectors ``held`` for an operator of fills ``fills``: a vector of fill None
-    (full, :func:`_check_full`) as a full vector whose positions not held are 0, which
-    no row reads; the others as they are, numba filling their absent positions."""
-    return tuple(h if fill is not None else nb.full(h.size, _dense(h), h.dtype) for h, fill in zip(held, fills))
+def _filled(target, held, fills):
+    """The vectors ``held`` (``target``'s) for an operator of fills ``fills``: a vector of
+    fill None (full, :func:`_check_full`) as a full vector whose positions not held are 0,
+    which no row reads; the others as they are, the kernels filling their absent positions."""
+    return tuple(h if fill is not None else target.full(h.size, h.dense()[0], h.dtype) for h, fill in zip(held, fills))
 
 
-def _dense(v):
-    """A numba vector's values at every position, 0 where it has no entry."""
-    dense = np.zeros(v.size, v.dtype)
-    dense[v.indices] = v.values
-    return dense
-
-
-def _global_rows(be, nb, A):
-    """A's block as a numba matrix of A's shape whose other rows are empty, its columns
-    global: the rows a kernel runs see their global row and columns. Made once per block
-    (kept with the block's other derived data, which a write into it clears)."""
-    M = A.kept.get(_ROWS)
+def _global_rows(be, target, A):
+    """A's block as a matrix of ``target``'s of A's shape whose other rows are empty, its
+    columns global: the rows a kernel runs see their global row and columns. Made once per
+    block and target (kept with the block's other derived data, which a write into it
+    clears)."""
+    key = (_ROWS, target.name)
+    M = A.kept.get(key)
     if M is None:
-        indptr, cols, values = be.local.csr(A.local)
-        pointers = np.full(A.nrows + 1, indptr[-1], dtype=np.int64)  # empty rows after the block
+        xp = target.xp
+        indptr, cols, values = target.to_csr(A.local) if target is be.local.backend else be.local.csr(A.local)
+        pointers = xp.full(A.nrows + 1, int(indptr[-1]), dtype=xp.int64)  # empty rows after the block
         pointers[:A.lo] = 0  # and before it
         pointers[A.lo:A.lo + indptr.size] = indptr
         values = None if be.local.is_pattern(A.local) else values
-        M = nb.matrix(pointers, A.columns.ids[cols], ncols=A.ncols, values=values, copy=False)
-        A.kept[_ROWS] = M
+        M = target.matrix(pointers, xp.asarray(A.columns.ids)[cols], ncols=A.ncols, values=values, copy=False)
+        A.kept[key] = M
     return M
 
 
-def _block_of(be, nb, w, size, lo, length):
-    """A numba vector of ``size`` entries, all in ``lo .. lo + length``, as this rank's
-    block of a vector."""
-    local = be.local.vector(nb.indices(w) - lo, nb.values(w), length)
+def _block_of(be, target, w, size, lo, length):
+    """A vector of ``target``'s of ``size`` entries, all in ``lo .. lo + length``, as this
+    rank's block of a vector."""
+    if target is be.local.backend:  # on the blocks' GPU, without a wait
+        return DistVector(be.local.shifted(w, length, -lo), size, lo)
+    local = be.local.vector(target.indices(w) - lo, target.values(w), length)  # numba's arrays, copied into the block
     return DistVector(local, size, lo)
 
 
@@ -359,10 +312,11 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
     key, present = local.read(order.local, rows)  # order(rows)
     if ex.allreduce(np.count_nonzero(~present)):
         raise ValueError(f"mxv: order has no entry at some rows computed ({be.nvals(order)} of {order.size} entries)")
-    M, plan, lo, length = _global_rows(be, nb, A), A.plan(local), A.lo, A.local.nrows
+    M, lo, length = _global_rows(be, nb, A), A.lo, A.local.nrows
     # what no row changes: order and the other vectors at the rows' columns
-    held_key, *others = _held(be, nb, A, (order,) + vectors[1:], plan.marked(rows))
-    keys, others = _dense(held_key), _filled(nb, others, op.fill[1:])
+    held_key, *others = _held(be, nb, A, (order,) + vectors[1:], rows, (None,) + op.fill[1:])
+    others = tuple(others)
+    keys = held_key.dense()[0]
     first, kind = vectors[0], local.dtype(vectors[0].local)
     values, has = local.read(first.local, np.arange(length))  # the first vector's block, as the rows write it
     pending = np.zeros(length, bool)
@@ -373,7 +327,7 @@ def _ordered(be, op, A, vectors, rows, order, dtype):
             break
         waiting = np.flatnonzero(pending)
         state = (_block_vector(be, first, values, has), _block_vector(be, first, pending, pending))
-        held_first, held_pending = _held(be, nb, A, state, plan.marked(waiting))
+        held_first, held_pending = _held(be, nb, A, state, waiting)
         is_pending = np.zeros(A.ncols, bool)
         is_pending[held_pending.indices] = True
         sequence = waiting[_by_decreasing(keys[waiting + lo])] + lo
@@ -437,7 +391,7 @@ def _gathered(be, op, A, vectors, rows, key, dtype):
     """The ordered sweep over the rows ``rows`` of every rank, ``key`` their order values,
     run by rank 0 on those rows and the vectors' entries they read, gathered; an error
     there is raised on every rank. Returns this rank's results, ``(global ids, values)``."""
-    ex, local, nb = be.ex, be.local, _numba()
+    ex, nb = be.ex, _numba()
     M = _global_rows(be, nb, A)
     g = rows + A.lo
     lengths = M.indptr[g + 1] - M.indptr[g]
@@ -446,7 +400,7 @@ def _gathered(be, op, A, vectors, rows, key, dtype):
     parts = [g, key, lengths, cols]
     parts += [] if M.values is None else [M.values[take]]
     read = np.union1d(g, cols)  # the positions the rows read: i and their columns
-    for v in _held(be, nb, A, vectors, A.plan(local).marked(rows)):
+    for v in _held(be, nb, A, vectors, rows):
         at = np.minimum(np.searchsorted(v.indices, read), max(v.indices.size - 1, 0))
         found = (v.indices[at] == read) if v.indices.size else np.zeros(read.size, bool)
         parts += [read[found], v.values[at[found]]]  # v(read), where present
@@ -497,9 +451,10 @@ def _to_root(ex, array):
 
 def index_unary(be, verb, op, u, thunk):
     """This rank's block of ``apply_index`` (``verb="apply_index"``) or ``select`` with an
-    :class:`~.operators.IndexUnaryOp`: numba's verb on the block's entries at their global
+    :class:`~.operators.IndexUnaryOp`: the verb on the block's entries at their global
     positions (i, j), the thunk vectors read there (their entries at the block's rows and
-    columns fetched first).
+    columns fetched first); on the blocks' GPU for a vector with a scalar thunk (cupy's
+    kernels), else by numba's on the host.
 
     Raises
     ------
@@ -508,32 +463,26 @@ def index_unary(be, verb, op, u, thunk):
     ValueError
         If a thunk vector is not a vector of this backend, or is not full (every rank).
     """
-    dev = _device(be)
-    if dev is not None and not isinstance(u, DistMatrix) and not isinstance(thunk, tuple):
-        # on the blocks' GPU: the block's entries at their global positions i (j is 0)
-        U = dev.vector(dev.indices(u.local) + u.lo, dev.values(u.local), u.size, copy=False)
-        w = getattr(dev, verb)(op, U, thunk)  # w = op(u(i), i, 0, thunk) or the entries where it holds
-        return DistVector(dev.vector(dev.indices(w) - u.lo, dev.values(w), u.local.size, copy=False), u.size, u.lo)
-    nb = _numba()
+    target = _device(be) if not isinstance(u, DistMatrix) and not isinstance(thunk, tuple) else None
+    target = target or _numba()  # on the blocks' GPU (cupy) a vector with a scalar thunk, else numba's on the host
     if isinstance(u, DistMatrix):
-        U = _global_rows(be, nb, u)
-        at = np.concatenate((np.arange(u.lo, u.lo + u.local.nrows, dtype=np.int64), u.columns.ids))
+        U = _global_rows(be, target, u)
     else:
-        U = nb.vector(*_entries(be, u.local, u.lo), u.size, copy=False)
-        at = np.concatenate((np.arange(u.lo, u.lo + u.local.size, dtype=np.int64), [0]))  # a vector's j is 0
+        U = be.local.shifted(u.local, u.size, u.lo) if target is be.local.backend else \
+            target.vector(*_entries(be, u.local, u.lo), u.size, copy=False)  # the block at its global positions
     if isinstance(thunk, tuple):
-        thunk = _thunks(be, nb, verb, op, u, thunk, at)
-    w = getattr(nb, verb)(op, U, thunk)  # w = op(u(i, j), i, j, thunk) or the entries where it holds
+        thunk = _thunks(be, target, verb, op, u, thunk)
+    w = getattr(target, verb)(op, U, thunk)  # w = op(u(i, j), i, j, thunk) or the entries where it holds
     if isinstance(u, DistMatrix):
-        return _rows_of(be, nb, w, u)
-    return _block_of(be, nb, w, u.size, u.lo, u.local.size)
+        return _rows_of(be, target, w, u)
+    return _block_of(be, target, w, u.size, u.lo, u.local.size)
 
 
-def _thunks(be, nb, verb, op, u, thunk, at):
-    """The thunk vectors as full numba vectors whose values at the global positions ``at``
-    (the rows and columns of ``u``'s block) are theirs: for a square matrix's, the ghosts of
-    its columns as a product fetches them (:func:`_held`), else by request
-    (:func:`_read_at`). ValueError where a vector is not full."""
+def _thunks(be, nb, verb, op, u, thunk):
+    """The thunk vectors as full numba vectors whose values at the global positions of the
+    rows and columns of ``u``'s block are theirs: for a square matrix's, the ghosts of its
+    columns as a product fetches them (:func:`_held`), else by request (:func:`_read_at`).
+    ValueError where a vector is not full."""
     for k, v in enumerate(thunk):
         if not isinstance(v, DistVector):
             raise ValueError(f"{verb}: thunk {k} of {op!r} must be a vector of backend {be.name!r}, got {v!r}")
@@ -542,7 +491,11 @@ def _thunks(be, nb, verb, op, u, thunk, at):
             raise ValueError(f"{verb}: the thunk vectors of {op!r} must be full; vector {k} has {nvals} of {v.size} "
                              "entries")
     if isinstance(u, DistMatrix) and u.nrows == u.ncols and all(v.size == u.ncols for v in thunk):
-        return tuple(nb.full(h.size, _dense(h), h.dtype) for h in _held(be, nb, u, thunk, u.plan(be.local).read))
+        return _held(be, nb, u, thunk, None, (None,) * len(thunk))
+    if isinstance(u, DistMatrix):
+        at = np.concatenate((np.arange(u.lo, u.lo + u.local.nrows, dtype=np.int64), u.columns.ids))
+    else:
+        at = np.concatenate((np.arange(u.lo, u.lo + u.local.size, dtype=np.int64), [0]))  # a vector's j is 0
     return tuple(_read_at(be, nb, v, at) for v in thunk)
 
 
@@ -609,7 +562,7 @@ def vxm_by_columns(be, semiring, u, A):
     T = A.kept.get(_TRANSPOSE)
     if T is None:
         T = A.kept[_TRANSPOSE] = be.transpose(A)
-    held, = _held(be, nb, T, (u,), T.plan(local).read)  # u at the columns of Aᵀ's rows
+    held, = _held(be, nb, T, (u,), None)  # u at the columns of Aᵀ's rows
     w = nb.vxm(semiring, held, _global_rows(be, nb, T), transpose=True)  # w = u ⊕.⊗ (Aᵀ's rows)ᵀ
     return local.vector(nb.indices(w) - T.lo, nb.values(w), T.local.nrows)
 
