@@ -870,6 +870,11 @@ class Array(np.ndarray):  # numpy standing for CuPy: .get() brings "device" arra
     def get(self):
         return np.asarray(self)
 
+    @property
+    def data(self):  # CuPy's MemoryPointer, for the memsets of cupy/__init__.py's _filled
+        raw = np.asarray(self).reshape(-1).view(np.uint8)
+        return types.SimpleNamespace(memset_async=lambda value, size: raw[:size].fill(value))
+
 
 def _wrap(f):
     def g(*args, **kwargs):
