@@ -153,3 +153,44 @@ def test_large_galerkin_products_have_sorted_rows(monkeypatch):
         assert isinstance(coarse.A, sp.csr_array) and coarse.A.indices.dtype == np.int64
         assert all(np.all(np.diff(coarse.A.indices[a:b]) > 0) for a, b in zip(coarse.A.indptr, coarse.A.indptr[1:]))
         np.testing.assert_allclose(coarse.A.toarray(), (fine.R @ fine.A @ fine.P).toarray(), rtol=1e-12, atol=1e-12)
+
+
+def _shuffled_rows(A, rng):
+    """A with each row's entries in a random order and int64 indices."""
+    indices, data = A.indices.astype(np.int64), A.data.copy()
+    for a, b in zip(A.indptr[:-1], A.indptr[1:]):
+        order = rng.permutation(b - a)
+        indices[a:b], data[a:b] = indices[a:b][order], data[a:b][order]
+    return sp.csr_array((data, indices, A.indptr.astype(np.int64)), shape=A.shape)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("scaled", [False, True])
+@pytest.mark.parametrize("matrix", [lambda: laplace3d(9, 8, 7), lambda: elasticity3d(4, 3, 5)])
+def test_host_lanczos_steps_are_numpys_and_scipys_passes_bit_for_bit(matrix, scaled, parallel, monkeypatch):
+    import numba
+
+    from gbgraph.backends.numba.kernels import threads
+    from gbgraph.solvers import polynomial
+
+    if parallel:
+        monkeypatch.setattr(threads, "PARALLEL_WORK", 0)
+    rng = np.random.default_rng(3)
+    for A in [sp.csr_array(matrix()), _shuffled_rows(sp.csr_array(matrix()), rng)]:
+        scale = 1.0 / np.sqrt(A.diagonal()) if scaled else None
+        v = rng.standard_normal(A.shape[0])
+        v /= np.linalg.norm(v)
+        fused = polynomial._HostLanczos(A, scale, v, 12)
+        with monkeypatch.context() as patch:
+            patch.setattr(polynomial, "_fusable", lambda *args: False)
+            passes = polynomial._HostLanczos(A, scale, v, 12)
+        assert fused.fused and not passes.fused
+        count = numba.get_num_threads()
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        try:
+            expected, got = passes.run(0, 12), fused.run(0, 12)
+        finally:
+            numba.set_num_threads(count)
+        for x, y in zip(expected, got):
+            assert x.tobytes() == y.tobytes()
+        assert passes.v.tobytes() == fused.v.tobytes()

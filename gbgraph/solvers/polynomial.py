@@ -123,8 +123,7 @@ class _HostLanczos:
         self.A, self.scale, self.v = A, scale, v.copy()
         self.previous, self.beta = np.zeros_like(v), 0.0
         self.alphas, self.betas = np.zeros(steps), np.zeros(steps)
-        self.fused = (sp.issparse(A) and A.format == "csr" and A.dtype == np.float64 and v.dtype == np.float64
-                      and (scale is None or scale.dtype == np.float64))
+        self.fused = _fusable(A, scale, v)
         if self.fused:
             self.spare = np.empty_like(v)
             self.scale = np.ones_like(v) if scale is None else scale  # 1 x = x: the same sums
@@ -153,6 +152,12 @@ class _HostLanczos:
             self.previous, v = v, w
         self.v = v
         return self.alphas[:last], self.betas[:last]
+
+
+def _fusable(A, scale, v):
+    """Whether :class:`_HostLanczos` runs its steps' products as numba's fused passes."""
+    return (sp.issparse(A) and A.format == "csr" and A.dtype == np.float64 and v.dtype == np.float64
+            and (scale is None or scale.dtype == np.float64))
 
 
 class _DeviceLanczos:
