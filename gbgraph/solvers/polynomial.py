@@ -111,39 +111,20 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
 
 class _HostLanczos:
     """Lanczos' recurrence on S = diag(scale) A diag(scale), from the unit vector v:
-    ``run(first, last)`` takes steps first .. last - 1 and returns (α, β) of every step so far.
-
-    A step's product and element-wise work run as one pass of numba's threads
-    (:func:`~gbgraph.backends.numba.kernels.lanczos.scaled_product`) for a float64 CSR
-    matrix, the same bit for bit as numpy's and scipy's passes, which run any other; the dot
-    products stay numpy's (BLAS), so α and β are the same too.
-    """
+    ``run(first, last)`` takes steps first .. last - 1 and returns (α, β) of every step so far."""
 
     def __init__(self, A, scale, v, steps):
-        self.A, self.scale, self.v = A, scale, v.copy()
+        self.A, self.scale, self.v = A, scale, v
         self.previous, self.beta = np.zeros_like(v), 0.0
         self.alphas, self.betas = np.zeros(steps), np.zeros(steps)
-        self.fused = _fusable(A, scale, v)
-        if self.fused:
-            self.spare = np.empty_like(v)
-            self.scale = np.ones_like(v) if scale is None else scale  # 1 x = x: the same sums
 
     def run(self, first, last):
-        from ..backends.numba.kernels.lanczos import scaled_product
-
         scale, v = self.scale, self.v
         for j in range(first, last):
-            # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
-            if self.fused:
-                w = self.spare
-                scaled_product(self.A.indptr, self.A.indices, self.A.data, scale, v, self.beta, self.previous,
-                               w)  # w = diag(s) (A plus.times (s v)) - β previous
-                self.spare = self.previous
-            else:
-                w = self.A @ (v if scale is None else scale * v)
-                if scale is not None:
-                    w *= scale
-                w -= self.beta * self.previous
+            w = self.A @ (v if scale is None else scale * v)  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
+            if scale is not None:
+                w *= scale
+            w -= self.beta * self.previous
             self.alphas[j] = alpha = w @ v
             w -= alpha * v
             self.betas[j] = self.beta = np.linalg.norm(w)
@@ -152,12 +133,6 @@ class _HostLanczos:
             self.previous, v = v, w
         self.v = v
         return self.alphas[:last], self.betas[:last]
-
-
-def _fusable(A, scale, v):
-    """Whether :class:`_HostLanczos` runs its steps' products as numba's fused passes."""
-    return (sp.issparse(A) and A.format == "csr" and A.dtype == np.float64 and v.dtype == np.float64
-            and (scale is None or scale.dtype == np.float64))
 
 
 class _DeviceLanczos:
