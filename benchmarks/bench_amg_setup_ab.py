@@ -1,0 +1,92 @@
+"""SA-AMG setup, before and after session 10's products (amg39), in one process.
+
+The host Galerkin products changed (numba's threads, the same hierarchy bit for bit); this
+times ``gg.amg.smoothed_aggregation_solver(A, "mis2")``'s setup with the earlier products
+("before": scipy's ``R @ (A @ P)`` and ``sort_indices``) and with the new kernel ("after"),
+alternated with pyamg's
+``smoothed_aggregation_solver`` setup (the peer) in one process, so that a busy machine
+weighs on all three alike. Prints medians of wall and CPU time (every thread's) and checks
+that both hierarchies are the same bit for bit.
+
+Usage::
+
+    python benchmarks/bench_amg_setup_ab.py --sizes 60 100 --repeat 5 --json out.json
+"""
+
+import argparse
+import json
+import os
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+import gbgraph as gg
+from gbgraph import amg
+
+
+def _scipy_galerkin(R, A, P):
+    """The products before: scipy's, rows sorted and int64 indices for large levels."""
+    RAP = sp.csr_array(R @ (A @ P))
+    if A.nnz < amg._SORTED_GALERKIN:
+        return RAP
+    RAP.sort_indices()
+    return sp.csr_array((RAP.data, RAP.indices.astype(np.int64), RAP.indptr.astype(np.int64)), shape=RAP.shape)
+
+
+def _setup(A, variant):
+    galerkin = amg._galerkin
+    if variant == "before":
+        amg._galerkin = _scipy_galerkin
+    try:
+        return amg.smoothed_aggregation_solver(A, "mis2")
+    finally:
+        amg._galerkin = galerkin
+
+
+def _pyamg(A):
+    import pyamg
+    return pyamg.smoothed_aggregation_solver(A)
+
+
+def _arrays(ml):
+    return [a.tobytes() for level in ml.levels for M in (level.A, getattr(level, "P", None), getattr(level, "R", None))
+            if M is not None for a in (M.data, M.indices, M.indptr)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", nargs="*", type=int, default=[60, 100])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args(argv)
+    rows = []
+    print(f"SA-AMG setup, ms, median of {args.repeat} alternated runs (wall / CPU of all threads)")
+    for size in args.sizes:
+        A = gg.generators.laplace3d(size)
+        runs = {"before": lambda: _setup(A, "before"), "after": lambda: _setup(A, "after"),
+                "pyamg": lambda: _pyamg(sp.csr_matrix(A))}
+        hierarchies = {name: run() for name, run in runs.items()}  # first use: compiles, loads caches
+        same = _arrays(hierarchies["before"]) == _arrays(hierarchies["after"])
+        times = {name: [] for name in runs}
+        loads = []
+        for _ in range(args.repeat):
+            for name, run in runs.items():
+                wall, cpu = time.perf_counter(), time.process_time()
+                run()
+                times[name].append((1e3 * (time.perf_counter() - wall), 1e3 * (time.process_time() - cpu)))
+            loads.append(os.getloadavg()[0])
+        medians = {name: tuple(float(np.median([t[k] for t in values])) for k in range(2))
+                   for name, values in times.items()}
+        print(f"laplace3d:{size}  same hierarchy: {same}  load {min(loads):.1f}-{max(loads):.1f}")
+        for name, (wall, cpu) in medians.items():
+            print(f"  {name:<8}{wall:>9.1f}{cpu:>9.1f}   runs {', '.join(f'{t[0]:.0f}' for t in times[name])}")
+        rows.append({"problem": f"laplace3d:{size}", "same_hierarchy": same, "loads": loads, "times_ms": times,
+                     "medians_ms": medians})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
