@@ -74,6 +74,34 @@ def test_setup_does_not_depend_on_numpys_global_random_state():
         assert rho0 == rho1 and (A0 != A1).nnz == 0
 
 
+_HIERARCHY_HASH = """
+import hashlib, sys
+import gbgraph as gg
+ml = gg.amg.smoothed_aggregation_solver(gg.generators.laplace3d(30), max_coarse=20)
+h = hashlib.sha256()
+for level in ml.levels:
+    h.update(level.A.data.tobytes())
+    h.update(repr(getattr(level.A, "rho_D_inv", None)).encode())
+print(h.hexdigest())
+"""
+
+
+def test_setup_does_not_depend_on_the_blas_threads():
+    """ρ's dot products are numpy's pairwise sums, not BLAS's: OpenBLAS splits a dot of 27,000
+    entries by its thread count, which moved ρ, P and every coarse operator in the last bits."""
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for threads in ("1", "2"):
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
+        run = subprocess.run([sys.executable, "-c", _HIERARCHY_HASH], capture_output=True, text=True, env=env,
+                             check=True)
+        digests.add(run.stdout.split()[-1])
+    assert len(digests) == 1
+
+
 def test_strength_options_and_callable():
     from gbgraph.algorithms.coarsen import CoarseningStallWarning
 

@@ -55,7 +55,7 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
     value (pyamg's criterion for ``approximate_spectral_radius``), tested every
     :data:`TEST_EVERY` steps, from
     :func:`start_vector`, so that the same matrix gets the same estimate on every device
-    (to rounding) and run.
+    (to rounding), run and number of BLAS threads (the host's sums are numpy's pairwise ones).
 
     Parameters
     ----------
@@ -125,9 +125,10 @@ class _HostLanczos:
             if scale is not None:
                 w *= scale
             w -= self.beta * self.previous
-            self.alphas[j] = alpha = w @ v
+            # numpy's pairwise sums, not BLAS's dot: the same bits on any number of BLAS threads
+            self.alphas[j] = alpha = np.add.reduce(w * v)
             w -= alpha * v
-            self.betas[j] = self.beta = np.linalg.norm(w)
+            self.betas[j] = self.beta = np.sqrt(np.add.reduce(w * w))
             if self.beta:  # β = 0: the Krylov space is exhausted, and the test stops here
                 w /= self.beta
             self.previous, v = v, w
