@@ -172,14 +172,15 @@ def bisection_key(hg, parts, bounds):
     >>> bisection_key(hg, np.array([0, 0, 0, 0, 1, 1], np.int8), (3, 3))
     (1.0, 1.0)
     """
-    cut, pw = _cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts)
+    cut, pw = cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts, 2)
     return float(_overload(pw, np.asarray(bounds, np.float64))), float(cut)
 
 
 @numba.njit(cache=True)
-def _cut_and_weights(indptr, indices, w, vw, parts):
+def cut_and_weights(indptr, indices, w, vw, parts, k):
+    """The weight of the edges between parts, and each of the k parts' vertex weight."""
     total = 0.0
-    pw = np.zeros(2)
+    pw = np.zeros(k)
     for v in range(parts.size):
         pw[parts[v]] += vw[v]
         for t in range(indptr[v], indptr[v + 1]):
@@ -264,8 +265,14 @@ def _heapify(heap, hg, hk, sizes, pos):
     """Both heaps ordered bottom-up (Floyd), O(size) instead of a push per vertex. Keys are
     distinct, so the top of a heap, all that FM reads, is the same whatever the layout."""
     for s in range(2):
-        for i in range(sizes[s] // 2 - 1, -1, -1):
-            _sift_down(heap[s], hg[s], hk[s], sizes[s], pos, i)
+        heapify_one(heap[s], hg[s], hk[s], sizes[s], pos)
+
+
+@numba.njit(cache=True)
+def heapify_one(heap, hg, hk, size, pos):
+    """One heap of ``size`` entries ordered bottom-up (Floyd)."""
+    for i in range(size // 2 - 1, -1, -1):
+        _sift_down(heap, hg, hk, size, pos, i)
 
 
 @numba.njit(cache=True)

@@ -69,7 +69,7 @@ from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
-from .refine_fm import HostGraph, _append, _push, _remove, _sift_down, _update, pass_limit
+from .refine_fm import HostGraph, _append, _push, _remove, _update, cut_and_weights, heapify_one, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
@@ -491,13 +491,11 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES):
     """
     n = hg.n
     limit = pass_limit(n) if limit is None else limit
-    pw = np.zeros(k)
-    np.add.at(pw, parts, hg.vertex_weights)
+    cut, pw = cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts, k)
     members = np.bincount(parts, minlength=k)
     work = (np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1, np.int64),
             np.empty(n, np.int64), np.empty(n), np.zeros(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
             np.zeros(k), np.zeros(k, np.bool_), np.empty(k, np.int64))
-    cut = _kway_cut(hg.indptr, hg.indices, hg.weights, parts)
     long_row = max(LONG_ROW, int(LONG_ROW_RATIO * hg.indices.size / max(n, 1)))
     if bool((pw > bound).any()):
         cut = _kway_rebalance(*hg.arrays(), parts, pw, members, float(bound), cut, *work)
@@ -507,16 +505,6 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES):
         if kept == 0:
             break
     return float(np.maximum(pw - bound, 0.0).sum()), float(cut)
-
-
-@numba.njit(cache=True)
-def _kway_cut(indptr, indices, w, parts):
-    total = 0.0
-    for v in range(parts.size):
-        for t in range(indptr[v], indptr[v + 1]):
-            if parts[indices[t]] != parts[v]:
-                total += w[t]
-    return total / 2.0
 
 
 @numba.njit(cache=True)
@@ -591,7 +579,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
             dest[v] = d
             gain[v] = g
             _append(heap, hg, hk, sizes, 0, pos, v, g, key[v])
-    _heapify_one(heap, hg, hk, sizes, pos)
+    heapify_one(heap, hg, hk, sizes[0], pos)
     b_over, b_cut = _overloads(pw, bound), cut
     kept, count, since = 0, 0, 0
     while since < limit and sizes[0] > 0:
@@ -691,7 +679,7 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
                 dest[v] = d
                 gain[v] = g / max(vw[v], 1e-300)
                 _append(heap, hg, hk, sizes, 0, pos, v, gain[v], key[v])
-    _heapify_one(heap, hg, hk, sizes, pos)
+    heapify_one(heap, hg, hk, sizes[0], pos)
     while sizes[0] > 0:
         v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
                          pos, dest, gain, True)
@@ -712,13 +700,6 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     return cut
-
-
-@numba.njit(cache=True)
-def _heapify_one(heap, hg, hk, sizes, pos):
-    """The heap of ``sizes[0]`` entries ordered bottom-up (Floyd)."""
-    for i in range(sizes[0] // 2 - 1, -1, -1):
-        _sift_down(heap, hg, hk, sizes[0], pos, i)
 
 
 @numba.njit(cache=True)
