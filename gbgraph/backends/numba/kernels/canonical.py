@@ -305,13 +305,13 @@ def _look_up_groups(i, p, end, r0, indptr, indices, groups, cursor):
 
 #: The first rows, compared with the row before them, that decide whether the others are:
 #: matrices of blocks (several unknowns a node) show their groups from the first rows.
-_SAMPLE = 1024
+_SAMPLE = 256
 
 
 def _row_groups(indptr, indices):
     """Groups of consecutive rows with the same columns (bool of n + 1: row i starts a group,
-    and ``groups[n]``), or None where the first :data:`_SAMPLE` rows average fewer than two
-    rows a group.
+    and ``groups[n]``), or None where the first :data:`_SAMPLE` rows average two rows a group
+    or fewer.
 
     Where rows come in groups (Elasticity3D: the 3 unknowns of a node share a row pattern),
     the pattern is symmetric exactly when every row is made of whole groups of columns and
@@ -320,14 +320,23 @@ def _row_groups(indptr, indices):
     pattern of whole groups is the groups' pattern blown up. The check then looks up one
     entry a block of the groups' pattern (Elasticity3D: one in 9)."""
     n = indptr.size - 1
-    sample = min(n, _SAMPLE)
-    groups = np.ones(sample + 1, np.bool_)
-    _mark_groups(indptr, indices, groups)
-    if 2 * np.count_nonzero(groups[:sample]) > sample:
+    if 2 * _sample_group_starts(indptr, indices, min(n, _SAMPLE)) >= min(n, _SAMPLE):
         return None
     groups = np.ones(n + 1, np.bool_)
     _mark_groups(indptr, indices, groups)
     return groups
+
+
+def _sample_group_starts(indptr, indices, rows):
+    """Of the first ``rows`` rows, those whose columns are not the row before's: by numpy,
+    so that a graph without groups compiles nothing for the question (the kernel
+    :func:`_mark_groups` took a first ``as_graph`` 0.27 s more)."""
+    lengths = np.diff(indptr[:rows + 1])
+    row = np.repeat(np.arange(1, rows), lengths[1:])  # each entry's row, rows 1..rows-1
+    positions = np.arange(indptr[1], indptr[rows]) if rows > 1 else np.empty(0, np.int64)
+    differs = indices[positions] != indices[np.maximum(positions - lengths[row], 0)]
+    mismatched = np.bincount(row[differs], minlength=rows)[1:]
+    return rows - int(np.count_nonzero((lengths[1:] == lengths[:-1]) & (mismatched == 0)))
 
 
 @parallel_above(row_work, "indptr", "groups")
