@@ -1,29 +1,13 @@
 """The symmetry check of rows that come in groups (consecutive rows with the same columns:
 block matrices, several unknowns a node), against scipy's transpose."""
 
-import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 import gbgraph as gg
 from gbgraph.backends.numba.kernels import canonical
-
-
-@pytest.fixture(params=["serial", "parallel"])
-def row_passes(request, monkeypatch):
-    """The pass over the rows as the serial twin, or as a parallel region of two parts."""
-    from gbgraph.backends.numba.kernels import threads
-
-    if request.param == "parallel":
-        if numba.config.NUMBA_NUM_THREADS < 2:
-            pytest.skip("needs two numba threads")
-        monkeypatch.setattr(threads, "PARALLEL_WORK", 0)
-        before = gg.backends.set_threads(2)
-        yield
-        gg.backends.set_threads(before)
-    else:
-        yield
+from test_graph import row_passes  # noqa: F401 (the fixture: the pass serial, and parallel in two parts)
 
 
 def _blocks(sizes, density, diagonal, seed):
