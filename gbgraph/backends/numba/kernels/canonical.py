@@ -13,13 +13,15 @@ where a bisection of row j is a few unpredictable branches. At Laplace3D 100³ o
 the former pass (a bisection for every entry, the diagonal dropped by a second pass) took
 32 ms for the check alone; this one took 16 ms, the copy included, and since session 10
 (the order tested a chunk at a time, 4-byte cursors) 12.4 ms, the check alone 8.8. Only a
-failed check counts the one-way entries, for its message (``graph.py``, by scipy).
+failed check counts the one-way entries, for its message (``graph.py``, by scipy). Rows
+that come in groups of equal rows (block matrices) are checked a block at a time
+(:func:`_row_groups`, session 11: Elasticity3D 40³'s check 26 -> 18 ms on one thread).
 """
 
 import numba
 import numpy as np
 
-from .threads import parallel_above
+from .threads import parallel_above, row_work
 
 __all__ = ["scan_rows", "drop_diagonal", "insert_diagonal", "transpose_order"]
 
@@ -62,6 +64,7 @@ def scan_rows(indptr, indices, values, closed, add_diagonal=False):
     kernel = _scan_rows.choose(indptr, indices)
     parts = 1 if kernel is _scan_rows.serial else max(1, min(numba.get_num_threads(), n))
     stored = int(indptr[-1])
+    groups = _row_groups(indptr, indices)
     # None where nothing is copied: numba compiles the check alone. Every copy (with or without
     # the diagonal, with or without values) shares the other specialisation, the kind of copy
     # a runtime flag: a specialisation costs a first use about a second of compiling, the flag
@@ -71,21 +74,29 @@ def scan_rows(indptr, indices, values, closed, add_diagonal=False):
     copies_values = closed and values is not None
     if closed or grow:
         out_indptr = np.empty(n + 1, np.int64)
-        out_indices = np.empty(stored + n if grow else max(stored - n, 0), indices.dtype)
+        # a row copied without its diagonal entry is found to store none only after its lower
+        # entries are copied, which may then reach one slot past the rows without diagonal: a
+        # slot to spare (before session 11 it was written past the array's end)
+        spare = 0 if grow else 1
+        out_indices = np.empty(stored + n if grow else max(stored - n, 0) + spare, indices.dtype)
         out_values = np.empty(out_indices.size if copies_values else 0, np.float64)
         values = values if copies_values else out_values
     else:
         values = None
     diagonal = np.empty(n, np.bool_)
-    stats = np.zeros((parts, 5), np.int64)
-    kernel(indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values, diagonal, stats)
-    out_of_range, unsorted, upper, matched, diagonals = (int(s) for s in stats.sum(axis=0))
-    lower = stored - upper - diagonals
-    result = bool(out_of_range), bool(unsorted), upper == matched == lower, diagonal
+    stats = np.zeros((parts, 8), np.int64)
+    kernel(indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values, diagonal, groups, stats)
+    out_of_range, unsorted, upper, matched, diagonals, lower, taken, broken = (int(s) for s in stats.sum(axis=0))
+    if groups is None:  # every lower entry found once
+        symmetric = upper == matched == stored - upper - diagonals
+    else:  # every group above found once, every entry below a group taken once, all in whole groups
+        symmetric = upper == matched and taken == lower and not broken
+    result = bool(out_of_range), bool(unsorted), symmetric, diagonal
     if out_indptr is None:
         return result
     out_indptr[0] = 0
-    return result + ((out_indptr, out_indices, out_values if copies_values else None),)
+    kept = out_indices.size - spare
+    return result + ((out_indptr, out_indices[:kept], out_values[:kept] if copies_values else None),)
 
 
 def _scan_work(indices):
@@ -98,22 +109,38 @@ def _scan_work(indices):
 
 @parallel_above(_scan_work, "indices")
 @numba.njit(cache=True, parallel=True)
-def _scan_rows(indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values, diagonal, stats):
+def _scan_rows(indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values, diagonal, groups,
+               stats):
     """Rows in ``stats.shape[0]`` consecutive parts, one a thread, each with its own cursors
     and its row of ``stats``: (chunks out of range, descents within rows, upper entries, matched
-    ones, diagonal entries). The ``out_`` arrays (rows copied without their diagonal, or with
-    it when ``grow``, with ``values`` when ``copies_values``) and ``values`` are None when
-    nothing is copied."""
+    ones, diagonal entries, then with ``groups`` only: the entries below the groups' first
+    rows' groups, the entries their lookups took, columns not in whole groups; upper and
+    matched then count groups, :func:`_look_up_groups`). The ``out_`` arrays (rows copied
+    without their diagonal, or with it when ``grow``, with ``values`` when ``copies_values``)
+    and ``values`` are None when nothing is copied; ``groups`` (:func:`_row_groups`) is None
+    where rows are not grouped, else every part starts at a group."""
     n = indptr.size - 1
     parts = stats.shape[0]
     for t in numba.prange(parts):
-        _scan_part(t, t * n // parts, (t + 1) * n // parts, indptr, indices, values, copies_values, grow,
-                   out_indptr, out_indices, out_values, diagonal, stats)
+        r0, r1 = t * n // parts, (t + 1) * n // parts
+        if groups is not None:
+            r0, r1 = _group_from(groups, r0), _group_from(groups, r1)
+        _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values,
+                   diagonal, groups, stats)
+
+
+@numba.njit(cache=True, inline="always")
+def _group_from(groups, r):
+    """The first row from r on that starts a group (``groups[n]`` is true), as an int64."""
+    r = np.uint64(r)
+    while not groups[r]:
+        r += np.uint64(1)
+    return np.int64(r)
 
 
 @numba.njit(cache=True)
 def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indptr, out_indices, out_values, diagonal,
-               stats):
+               groups, stats):
     """Rows r0..r1-1, their counts to ``stats[t]``; one function, the rows' loops written out
     (split into helpers, the same loops ran twice as long), positions read unsigned (numba
     wraps a negative signed index on each read: 14 -> 10 ms for the loops at 100³).
@@ -155,7 +182,10 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     specialisation cost a first use 0.9 s of compiling. Copying a row's values after its
     columns, in two loops around its diagonal entry, made both copies slower (21.5 and 18.4
     ms).
-    """
+
+    With ``groups`` (not None: another version), a group's first row looks up its groups
+    above (:func:`_look_up_groups`), right after its lower entries, and the group's other
+    rows only copy; the per-entry lookups are pruned."""
     n = indptr.size - 1
     one = np.uint64(1)
     stored = np.uint64(indptr[n])
@@ -164,7 +194,7 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
         cursor[j] = stored
     for j in range(r0, n):
         cursor[j] = indptr[j]
-    out_of_range = unsorted = upper = matched = diagonals = 0
+    out_of_range = unsorted = upper = matched = diagonals = lower = taken = broken = 0
     overrun = False
     for c0 in range(r0, r1, _CHUNK):
         c1 = min(c0 + _CHUNK, r1)
@@ -181,7 +211,7 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
             offset = shift if grow else np.uint64(0) - shift
             copy = False
             if out_indices is not None:  # a None argument prunes the branch when numba compiles
-                copy = grow or start >= shift and end - shift <= out_indices.size + 1
+                copy = grow or start >= shift and end - shift <= out_indices.size  # the spare slot counted
             p = start
             while p < end and indices[p] < i:
                 if out_indices is not None and copy:
@@ -189,6 +219,13 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
                     if copies_values:
                         out_values[p + offset] = values[p]
                 p += one
+            if groups is not None and groups[i]:  # a None argument prunes the branch when numba compiles
+                looked, found, entries, broken_columns = _look_up_groups(i, p, end, r0, indptr, indices, groups, cursor)
+                upper += looked
+                matched += found
+                taken += entries
+                lower += p - start
+                broken += broken_columns
             has_diagonal = p < end and indices[p] == i
             diagonal[i] = has_diagonal
             diagonals += has_diagonal
@@ -200,7 +237,8 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
                 if copy:
                     out_indices[p + shift] = i
                 q = p + shift + one
-            upper += end - p
+            if groups is None:
+                upper += end - p
             while p < end:
                 j = indices[p]
                 if out_indices is not None and copy:
@@ -208,16 +246,17 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
                     if copies_values:
                         out_values[q] = values[p]
                     q += one
-                k = np.uint64(j)
-                at = np.uint64(cursor[k])
-                if r0:
-                    row_end = np.uint64(indptr[j + 1])
-                    while at < row_end and indices[at] < r0:
+                if groups is None:  # grouped rows were looked up by groups
+                    k = np.uint64(j)
+                    at = np.uint64(cursor[k])
+                    if r0:
+                        row_end = np.uint64(indptr[j + 1])
+                        while at < row_end and indices[at] < r0:
+                            at += one
+                    if at < stored and indices[at] == i:
+                        matched += 1
                         at += one
-                if at < stored and indices[at] == i:
-                    matched += 1
-                    at += one
-                cursor[k] = at
+                    cursor[k] = at
                 p += one
             if out_indptr is not None:
                 out_indptr[i + 1] = indptr[i + 1] + i + 1 if grow else indptr[i + 1] - i - 1
@@ -227,6 +266,98 @@ def _scan_part(t, r0, r1, indptr, indices, values, copies_values, grow, out_indp
     if overrun:  # a match past a row's end read the next row's entry: it counts as none
         matched = -1
     stats[t, 0], stats[t, 1], stats[t, 2], stats[t, 3], stats[t, 4] = out_of_range, unsorted, upper, matched, diagonals
+    stats[t, 5], stats[t, 6], stats[t, 7] = lower, taken, broken
+
+
+@numba.njit(cache=True, inline="always")
+def _look_up_groups(i, p, end, r0, indptr, indices, groups, cursor):
+    """The lookups of row i, the first of its group, whose columns from i on start at p:
+    (groups above looked up, groups found, entries these took, columns not in whole groups).
+
+    The group's own columns must be all there or none. Each group above, from its first
+    column j, must be whole in row i (its last column where it should be), and row j must
+    hold the whole group of i at its cursor, which then moves past it: every entry a lookup
+    takes lies below its row's diagonal (its columns are below j), and the caller's rows
+    below their group must be all taken, as the ungrouped check's lower entries."""
+    one = np.uint64(1)
+    stored = np.uint64(indptr[indptr.size - 1])
+    size = np.uint64(_group_from(groups, i + 1) - i)
+    last_own = np.uint64(i) + size - one
+    q = p
+    while q < end and np.uint64(indices[q]) <= last_own:
+        q += one
+    broken = q - p != 0 and q - p != size
+    looked = found = taken = 0
+    while q < end:
+        k = np.uint64(indices[q])
+        span = np.uint64(_group_from(groups, k + one)) - k
+        last = q + span - one
+        whole = groups[k] and last < end and np.uint64(indices[last]) == k + span - one
+        broken += not whole
+        at = np.uint64(cursor[k])
+        if r0:
+            row_end = np.uint64(indptr[k + one])
+            while at < row_end and indices[at] < r0:
+                at += one
+        if at + size <= stored and indices[at] == i and np.uint64(indices[at + size - one]) == last_own:
+            found += 1
+            taken += size
+            at += size
+        cursor[k] = at
+        looked += 1
+        q += span if whole else one
+    return looked, found, taken, broken
+
+
+#: The first rows, compared with the row before them, that decide whether the others are:
+#: matrices of blocks (several unknowns a node) show their groups from the first rows.
+_SAMPLE = 256
+
+
+def _row_groups(indptr, indices):
+    """Groups of consecutive rows with the same columns (bool of n + 1: row i starts a group,
+    and ``groups[n]``), or None where the first :data:`_SAMPLE` rows average two rows a group
+    or fewer.
+
+    Where rows come in groups (Elasticity3D: the 3 unknowns of a node share a row pattern),
+    the pattern is symmetric exactly when every row is made of whole groups of columns and
+    the pattern of the groups (their first rows at their first columns) is symmetric: a
+    symmetric pattern with rows i and i + 1 equal has columns i and i + 1 equal, and a
+    pattern of whole groups is the groups' pattern blown up. The check then looks up one
+    entry a block of the groups' pattern (Elasticity3D: one in 9)."""
+    n = indptr.size - 1
+    if 2 * _sample_group_starts(indptr, indices, min(n, _SAMPLE)) >= min(n, _SAMPLE):
+        return None
+    groups = np.ones(n + 1, np.bool_)
+    _mark_groups(indptr, indices, groups)
+    return groups
+
+
+def _sample_group_starts(indptr, indices, rows):
+    """Of the first ``rows`` rows, those whose columns are not the row before's: by numpy,
+    so that a graph without groups compiles nothing for the question (the kernel
+    :func:`_mark_groups` took a first ``as_graph`` 0.27 s more)."""
+    lengths = np.diff(indptr[:rows + 1])
+    row = np.repeat(np.arange(1, rows), lengths[1:])  # each entry's row, rows 1..rows-1
+    positions = np.arange(indptr[1], indptr[rows]) if rows > 1 else np.empty(0, np.int64)
+    differs = indices[positions] != indices[np.maximum(positions - lengths[row], 0)]
+    mismatched = np.bincount(row[differs], minlength=rows)[1:]
+    return rows - int(np.count_nonzero((lengths[1:] == lengths[:-1]) & (mismatched == 0)))
+
+
+@parallel_above(row_work, "indptr", "groups")
+@numba.njit(cache=True, parallel=True)
+def _mark_groups(indptr, indices, groups):
+    """``groups[i]`` false for each row 0 < i < groups.size - 1 whose columns are those of the
+    row before it."""
+    one = np.uint64(1)
+    for i in numba.prange(1, groups.size - 1):
+        a, b, c = np.uint64(indptr[i - 1]), np.uint64(indptr[i]), np.uint64(indptr[i + 1])
+        if c - b == b - a:
+            same = True
+            for p in range(b - a):
+                same &= indices[a + p] == indices[b + p]
+            groups[i] = not same
 
 
 @numba.njit(cache=True, inline="always")
