@@ -91,3 +91,61 @@ def test_empty_products_and_other_formats_are_scipys():
     _same(spgemm.matmat(row, column), row @ column)  # no entry reached
     M = sp.csr_matrix(np.eye(4))
     _same(spgemm.matmat(M, M), sp.csr_array(M @ M))
+
+
+def _numpy_lanczos(A, scale, v, steps):
+    """The host recurrence in numpy and scipy operations: (α, β, v, previous)."""
+    previous, beta = np.zeros_like(v), 0.0
+    alphas, betas = np.zeros(steps), np.zeros(steps)
+    for j in range(steps):
+        w = A @ (scale * v)
+        w *= scale
+        w -= beta * previous
+        alphas[j] = alpha = np.add.reduce(w * v)
+        w -= alpha * v
+        betas[j] = beta = np.sqrt(np.add.reduce(w * w))
+        if beta:
+            w /= beta
+        previous, v = v, w
+    return alphas, betas, v, previous
+
+
+@pytest.mark.parametrize("n", [5, 100, 130, 1000, 5000, 40000])
+@pytest.mark.parametrize("twin", ["parallel", "serial"])
+def test_lanczos_steps_are_numpys_and_scipys_operations_bit_for_bit(n, twin):
+    from gbgraph.backends.numba.kernels import lanczos
+
+    rng = np.random.default_rng(n)
+    M = sp.random_array((n, n), density=min(1.0, 9.0 / n), rng=rng, format="csr")
+    M.data *= np.exp(rng.uniform(-20, 20, M.nnz))  # wide magnitudes: any other summation order shows
+    A = sp.csr_array(M + M.T + sp.eye_array(n))
+    if n == 5000:  # unsorted rows, int64 indices
+        A = sp.csr_array((A.data[::-1].copy(), A.indices[::-1].astype(np.int64), A.indptr.astype(np.int64)),
+                         shape=A.shape)
+        A = sp.csr_array(A[np.arange(n)[::-1]])
+    scale = rng.uniform(0.5, 2.0, n)
+    v = rng.random(n)
+    v /= np.linalg.norm(v)
+    steps = min(n, 23)
+    expected = _numpy_lanczos(A, scale, v, steps)
+    vectors = np.zeros((4, n))
+    vectors[0] = v
+    alphas, betas, beta = np.zeros(steps), np.zeros(steps), 0.0
+    kernel = lanczos.lanczos_steps.parallel if twin == "parallel" else lanczos.lanczos_steps.serial
+    for first in range(0, steps, 10):  # in batches, as spectral_radius runs them
+        beta = kernel(A.indptr, A.indices, A.data, scale, vectors, beta, first, min(first + 10, steps),
+                      lanczos.tasks(n), alphas, betas)
+    for got, want in zip((alphas, betas, vectors[0], vectors[1]), expected):
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 127, 128, 129, 1031, 8 * 128 + 1, 100003])
+def test_pairwise_sum_is_numpys(n):
+    from gbgraph.backends.numba.kernels import lanczos
+
+    rng = np.random.default_rng(n)
+    w, v = rng.standard_normal(n) * np.exp(rng.uniform(-30, 30, n)), rng.standard_normal(n)
+    bounds = lanczos.tasks(n)
+    partial = np.array([lanczos._pairwise(w, v, 0.0, bounds[t], bounds[t + 1] - bounds[t], False)
+                        for t in range(bounds.size - 1)])
+    assert lanczos._up_the_tree(partial) == np.add.reduce(w * v)
