@@ -1,6 +1,6 @@
 """Lanczos steps on S = diag(s) A diag(s) (A CSR), the same bit for bit as numpy's and
-scipy's operations in :class:`gbgraph.solvers.polynomial._HostLanczos`, in three passes a step
-on numba's threads instead of a dozen numpy passes and scipy's one-thread product.
+scipy's operations in :class:`gbgraph.solvers.polynomial._HostLanczos`, in two passes a step
+instead of a dozen numpy passes, the product's on numba's threads.
 
 What makes them the same:
 
@@ -136,40 +136,53 @@ def _up_the_tree(partial):
     return 0.0 + partial[0]
 
 
-def _steps_work(indptr, first, last):
-    """Entries the steps read: the product's, about three vectors' worth more a row."""
-    return (last - first) * (int(indptr[-1]) + 3 * (indptr.size - 1))
+def _product_work(indptr):
+    """Entries a product pass reads: A's, and a row's vectors."""
+    return int(indptr[-1]) + 3 * (indptr.size - 1)
 
 
-@parallel_above(_steps_work, "indptr", "first", "last")
+@parallel_above(_product_work, "indptr")
 @numba.njit(cache=True, parallel=True)
+def _product(indptr, indices, data, scale, x, previous, beta, v, w, bounds, partial):
+    """w = S v - β previous (x = scale v), and ``partial[t]``: α's sum over task t."""
+    for t in numba.prange(bounds.size - 1):
+        for i in range(bounds[t], bounds[t + 1]):
+            total = 0.0
+            for k in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):  # unsigned: no wraparound test
+                total += data[k] * x[np.uint64(indices[k])]
+            w[i] = total * scale[i] - beta * previous[i]
+        partial[t] = _pairwise(w, v, 0.0, bounds[t], bounds[t + 1] - bounds[t], False)
+
+
+@numba.njit(cache=True)
+def _next(scale, alpha, v, previous, w, x, bounds, partial):
+    """w -= α v and β = ‖w‖, then previous, v ← v, w / β (w itself for β = 0: the Krylov space
+    is exhausted, and the test stops there) and x = scale v; returns β. One thread: a pass
+    over a few vectors is below what a parallel region pays for on these sizes."""
+    for t in range(bounds.size - 1):
+        partial[t] = _pairwise(w, v, alpha, bounds[t], bounds[t + 1] - bounds[t], True)
+    beta = np.sqrt(_up_the_tree(partial))
+    for i in range(v.size):
+        previous[i] = v[i]
+        v[i] = w[i] / beta if beta else w[i]
+        x[i] = scale[i] * v[i]
+    return beta
+
+
 def lanczos_steps(indptr, indices, data, scale, vectors, beta, first, last, bounds, alphas, betas):
     """Steps first .. last - 1 of Lanczos on S = diag(scale) A diag(scale), A's CSR
     (indptr, indices, data), as ``_HostLanczos.run``: ``vectors`` holds v, the previous v,
-    w and x = scale v (w's and x's content is overwritten), rotated in place between the
-    steps so that they come back in these roles; ``bounds``: :func:`tasks` of the vectors'
-    length. Writes ``alphas[j]`` and ``betas[j]`` and returns the last β."""
-    n = indptr.size - 1
+    w and x = scale v (w's and x's content is overwritten); ``bounds``: :func:`tasks` of
+    the vectors' length. Writes ``alphas[j]`` and ``betas[j]`` and returns the last β.
+
+    The product runs on numba's threads above :data:`~.threads.PARALLEL_WORK` entries, the
+    rest on one: a parallel region a pass would cost more than it saves, and a busy machine
+    stalls each region on its slowest thread."""
+    v, previous, w, x = vectors
+    np.multiply(scale, v, out=x)
     partial = np.empty(bounds.size - 1)
-    v, previous, w, x = vectors[0], vectors[1], vectors[2], vectors[3]
-    for i in numba.prange(n):
-        x[i] = scale[i] * v[i]
     for j in range(first, last):
-        for t in numba.prange(bounds.size - 1):  # w = S v - β previous, and α's sum over the task
-            for i in range(bounds[t], bounds[t + 1]):
-                total = 0.0
-                for k in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):  # unsigned: no wraparound test
-                    total += data[k] * x[np.uint64(indices[k])]
-                w[i] = total * scale[i] - beta * previous[i]
-            partial[t] = _pairwise(w, v, 0.0, bounds[t], bounds[t + 1] - bounds[t], False)
-        alpha = _up_the_tree(partial)
-        alphas[j] = alpha
-        for t in numba.prange(bounds.size - 1):  # w -= α v, and β²'s sum over the task
-            partial[t] = _pairwise(w, v, alpha, bounds[t], bounds[t + 1] - bounds[t], True)
-        beta = np.sqrt(_up_the_tree(partial))
-        betas[j] = beta
-        for i in numba.prange(n):  # v, previous ← w / β, v (β = 0: the Krylov space is exhausted, w kept)
-            previous[i] = v[i]
-            v[i] = w[i] / beta if beta else w[i]
-            x[i] = scale[i] * v[i]
+        _product(indptr, indices, data, scale, x, previous, beta, v, w, bounds, partial)
+        alphas[j] = alpha = _up_the_tree(partial)
+        betas[j] = beta = _next(scale, alpha, v, previous, w, x, bounds, partial)
     return beta
