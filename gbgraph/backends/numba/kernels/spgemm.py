@@ -137,7 +137,7 @@ def _rows_in_place(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_c
             position += written
 
 
-@parallel_above(_product_work, "a_indptr", "b_indptr")
+@parallel_above(lambda a_indptr: int(a_indptr[-1]), "a_indptr")
 @numba.njit(cache=True, parallel=True)
 def _block_room(a_indptr, a_indices, b_indptr, blocks, total, room):
     """``room``: the bounds of each block's stretch of a buffer of ``total`` entries, shared
