@@ -111,33 +111,14 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
 
 class _HostLanczos:
     """Lanczos' recurrence on S = diag(scale) A diag(scale), from the unit vector v:
-    ``run(first, last)`` takes steps first .. last - 1 and returns (α, β) of every step so far.
-
-    For a CSR A of float64 values the steps run as numba's passes
-    (:func:`gbgraph.backends.numba.kernels.lanczos.lanczos_steps`, on its threads), which
-    compute the numpy and scipy operations below bit for bit."""
+    ``run(first, last)`` takes steps first .. last - 1 and returns (α, β) of every step so far."""
 
     def __init__(self, A, scale, v, steps):
         self.A, self.scale, self.v = A, scale, v
         self.previous, self.beta = np.zeros_like(v), 0.0
         self.alphas, self.betas = np.zeros(steps), np.zeros(steps)
-        self.compiled = sp.issparse(A) and A.format == "csr" and A.dtype == np.float64 and v.dtype == np.float64
-        if self.compiled:
-            from ..backends.numba.kernels import lanczos
-
-            self.vectors = np.zeros((4, v.size))  # v, previous, w, scale v
-            self.vectors[0] = v
-            self.bounds = lanczos.tasks(v.size)
-            self.scale = np.ones(v.size) if scale is None else scale  # × 1 is exact
 
     def run(self, first, last):
-        if self.compiled:
-            from ..backends.numba.kernels.lanczos import lanczos_steps
-
-            A = self.A
-            self.beta = lanczos_steps(A.indptr, A.indices, A.data, self.scale, self.vectors, self.beta, first, last,
-                                      self.bounds, self.alphas, self.betas)
-            return self.alphas[:last], self.betas[:last]
         scale, v = self.scale, self.v
         for j in range(first, last):
             w = self.A @ (v if scale is None else scale * v)  # Lanczos: S v_j = β_(j-1) v_(j-1) + α_j v_j + β_j v_(j+1)
