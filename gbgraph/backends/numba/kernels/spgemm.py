@@ -115,9 +115,9 @@ def _rows_in_place(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_c
                    sizes, counts, reached, ordered):
     """Rows of A B as scipy's ``csr_matmat`` writes them, their columns then sorted where
     ``ordered``, in one pass: block t writes its rows one after the other from ``room[t]``
-    while they fit before ``room[t + 1]``. ``sizes[i]``,
-    ``counts[i]``: row i's distinct columns and entries; ``reached[t]``: the block's first
-    row that did not fit (``blocks[t + 1]`` when all did)."""
+    while they fit before ``room[t + 1]``. ``sizes[i]``, ``counts[i]``: row i's distinct
+    columns and entries; ``reached[t]``: the block's first row that did not fit
+    (``blocks[t + 1]`` when all did)."""
     for t in numba.prange(blocks.size - 1):
         following = np.full(n_col, -1, np.int64)
         sums = np.zeros(n_col, data.dtype)
