@@ -1,19 +1,21 @@
-"""SA-AMG setup, before and after session 10's products (amg39), in one process.
+"""SA-AMG setup, before and after a change of its host code, in one process.
 
-The host Galerkin products changed (numba's threads, the same hierarchy bit for bit); this
-times ``gg.amg.smoothed_aggregation_solver(A, "mis2")``'s setup with the earlier products
-("before": scipy's ``R @ (A @ P)`` and ``sort_indices``) and with the new kernel ("after"),
-alternated with pyamg's
-``smoothed_aggregation_solver`` setup (the peer) in one process, so that a busy machine
-weighs on all three alike. Prints medians of wall and CPU time (every thread's) and checks
-that both hierarchies are the same bit for bit.
+Times ``gg.amg.smoothed_aggregation_solver(A, "mis2")``'s setup as it was ("before") and as it
+is ("after"), alternated with pyamg's ``smoothed_aggregation_solver`` setup (the peer) in one
+process, so that a busy machine weighs on all three alike. "before" is, with ``--old TREE``,
+that tree's ``gbgraph/amg/__init__.py`` and ``kernels/spgemm.py`` (session 11: e947982's,
+``/work/main/.old``); without it, session 10's change: scipy's Galerkin products ``R @ (A @ P)``
+and ``sort_indices`` instead of the numba kernel. Prints medians of wall and CPU time (every
+thread's) and checks that both hierarchies are the same bit for bit.
 
 Usage::
 
     python benchmarks/bench_amg_setup_ab.py --sizes 60 100 --repeat 5 --json out.json
+    python benchmarks/bench_amg_setup_ab.py --old /work/main/.old --sizes 60 100 --repeat 5
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import time
@@ -44,6 +46,21 @@ def _setup(A, variant):
         amg._galerkin = galerkin
 
 
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=None)  # a module
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _old_setup(tree):
+    """The solver function of ``tree``'s ``gbgraph/amg/__init__.py``, with its products."""
+    spgemm = _load("gbgraph.backends.numba.kernels._spgemm_old", f"{tree}/gbgraph/backends/numba/kernels/spgemm.py")
+    module = _load("gbgraph.amg._amg_old", f"{tree}/gbgraph/amg/__init__.py")
+    module.matmat = spgemm.matmat
+    return lambda A: module.smoothed_aggregation_solver(A, "mis2")
+
+
 def _pyamg(A):
     import pyamg
     return pyamg.smoothed_aggregation_solver(A)
@@ -59,12 +76,14 @@ def main(argv=None):
     parser.add_argument("--sizes", nargs="*", type=int, default=[60, 100])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--old", metavar="TREE", help="'before' is this source tree's setup")
     args = parser.parse_args(argv)
+    before = _old_setup(args.old) if args.old else (lambda A: _setup(A, "before"))
     rows = []
     print(f"SA-AMG setup, ms, median of {args.repeat} alternated runs (wall / CPU of all threads)")
     for size in args.sizes:
         A = gg.generators.laplace3d(size)
-        runs = {"before": lambda: _setup(A, "before"), "after": lambda: _setup(A, "after"),
+        runs = {"before": lambda: before(A), "after": lambda: _setup(A, "after"),
                 "pyamg": lambda: _pyamg(sp.csr_matrix(A))}
         hierarchies = {name: run() for name, run in runs.items()}  # first use: compiles, loads caches
         same = _arrays(hierarchies["before"]) == _arrays(hierarchies["after"])

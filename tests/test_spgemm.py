@@ -73,7 +73,9 @@ def test_mixed_index_and_value_types(twin):
     _same(spgemm.matmat(A, B), A @ B)
 
 
-def test_galerkin_product_of_a_laplacian(twin):
+@pytest.mark.parametrize("room", [0.0, 0.3, spgemm.ROOM, 100.0])  # every row counted first .. none
+def test_galerkin_product_of_a_laplacian(twin, room, monkeypatch):
+    monkeypatch.setattr(spgemm, "ROOM", room)
     A = laplace3d(12)
     T = sp.csr_array((np.ones(A.shape[0]), np.arange(A.shape[0]) // 8, np.arange(A.shape[0] + 1)),
                      shape=(A.shape[0], A.shape[0] // 8))

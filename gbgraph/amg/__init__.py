@@ -24,7 +24,7 @@ from ..backends.numba.kernels.spgemm import matmat
 from ..errors import InvalidGraphError
 from ..graph import (as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, checked_on_gpu,
                      symmetrize)
-from ..solvers.polynomial import spectral_radius
+from ..solvers.polynomial import inverse, spectral_radius
 from . import multilevel
 from .setup import _unpack, build_levels
 
@@ -244,12 +244,13 @@ def _next_level(level, C, AggOp, smooth, improve, symmetry, keep):
     from pyamg.multilevel import MultilevelSolver
 
     A = level.A
-    if A.shape[0] > 1 and np.all(A.diagonal() >= 0):  # ρ(D⁻¹A) as on the GPU, for Jacobi in improve too
-        A.rho_D_inv = spectral_radius(A, A.diagonal())
+    diagonal = A.diagonal()
+    if A.shape[0] > 1 and np.all(diagonal >= 0):  # ρ(D⁻¹A) as on the GPU, for Jacobi in improve too
+        A.rho_D_inv = spectral_radius(A, diagonal)
     level.B = _improved_candidates(A, level.B, improve)
     T, B = fit_candidates(AggOp, level.B)
-    P = _smoothed_prolongator(A, T, C, B, smooth)
-    R = sp.csr_array(P.T.conjugate())
+    P = _smoothed_prolongator(A, diagonal, T, C, B, smooth)
+    R = sp.csr_array(P.T.conjugate(copy=False).tocsr())  # Pᴴ: a real P's transpose needs no copy first
     if keep:
         level.C, level.AggOp, level.T = C, AggOp, T
     level.P, level.R = P, R
@@ -276,17 +277,19 @@ def _improved_candidates(A, B, improve):
     return relaxation_as_linear_operator((name, options), A, np.zeros((A.shape[0], 1))) @ B
 
 
-def _smoothed_prolongator(A, T, C, B, smooth):
-    """P = (I - ω/ρ D⁻¹A)ᵈ T, pyamg's ``jacobi_prolongation_smoother`` (or T for None).
+def _smoothed_prolongator(A, diagonal, T, C, B, smooth):
+    """P = (I - ω/ρ D⁻¹A)ᵈ T, pyamg's ``jacobi_prolongation_smoother`` (or T for None), for
+    A's ``diagonal``.
 
     With only ``omega`` and ``degree`` given, the product is pyamg's own, operation for
     operation, with ρ from :func:`_spectral_radius` instead of pyamg's Arnoldi estimate, and
     ρ is kept on A as ``A.rho_D_inv``, where pyamg's Jacobi relaxation (``rho_D_inv_A``)
-    reads it instead of estimating the same radius again. Other options
+    reads it instead of estimating the same radius again. The products D⁻¹A T run as
+    :func:`~gbgraph.backends.numba.kernels.spgemm.matmat` (scipy's, bit for bit, on numba's
+    threads), of the CSR form scipy's own product converts T to. Other options
     (``filter_entries``, ``weighting``) go to pyamg's function.
     """
     from pyamg.aggregation.smooth import jacobi_prolongation_smoother
-    from pyamg.util.utils import get_diagonal, scale_rows
 
     name, options = _unpack(smooth)
     if name is None:
@@ -295,25 +298,28 @@ def _smoothed_prolongator(A, T, C, B, smooth):
         raise ValueError(f"smooth must be 'jacobi' or None, got {name!r}")
     if set(options) - {"omega", "degree"}:
         return sp.csr_array(jacobi_prolongation_smoother(A, T, C, B, **options))
-    D_inv_A = scale_rows(A, get_diagonal(A, inv=True), copy=True)
+    A.sort_indices()  # as pyamg's get_diagonal does, in place: the level's smoothers sweep A so
     if not hasattr(A, "rho_D_inv"):
-        A.rho_D_inv = _spectral_radius(A, D_inv_A)
-    D_inv_A = (options.get("omega", 4.0 / 3.0) / A.rho_D_inv) * D_inv_A
+        A.rho_D_inv = _spectral_radius(A, diagonal)
+    # (ω/ρ) (D⁻¹ A), in pyamg's order: each entry times its row's 1/d, then the product by ω/ρ
+    D_inv_A = sp.csr_array(A)  # A's index arrays, shared (a constructor from arrays could narrow their type)
+    D_inv_A.data = A.data * np.repeat(inverse(diagonal), np.diff(A.indptr))
+    D_inv_A.data *= options.get("omega", 4.0 / 3.0) / A.rho_D_inv
     P = T
     for _ in range(options.get("degree", 1)):
-        P = P - (D_inv_A @ P)
+        P = P - matmat(D_inv_A, sp.csr_array(P))  # D⁻¹A plus.times P
     return sp.csr_array(P)
 
 
-def _spectral_radius(A, D_inv_A):
+def _spectral_radius(A, diagonal):
     """ρ(D⁻¹A) by :func:`gbgraph.solvers.polynomial.spectral_radius` (Lanczos on
     D^-½ A D^-½, the same estimate as on the GPU), or pyamg's estimator for a diagonal that
     is not positive (pyamg's Arnoldi process on D⁻¹A)."""
     from pyamg.util.linalg import approximate_spectral_radius
+    from pyamg.util.utils import scale_rows
 
-    diagonal = A.diagonal()
     if A.shape[0] < 2 or not np.all(diagonal >= 0):
-        return approximate_spectral_radius(D_inv_A)
+        return approximate_spectral_radius(scale_rows(A, inverse(diagonal), copy=True))
     return spectral_radius(A, diagonal)
 
 

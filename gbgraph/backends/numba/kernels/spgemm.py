@@ -6,8 +6,11 @@ its entries B's row in stored order) into an accumulator that starts at 0, drops
 entries whose sum is exactly 0, and emits a row's columns from a linked list, in reverse
 order of their first touch. The kernels here do the same operations in the same order, row
 by row, with the rows split into fixed blocks that threads run apart; each row is computed
-alone, so the result is the same whatever the number of threads. Two passes, as scipy's:
-each row's distinct columns (its slots), then the sums written into those slots.
+alone, so the result is the same whatever the number of threads. One pass where scipy makes
+two (each row's distinct columns, then the sums into their slots): each block of rows writes
+its rows one after the other into a stretch of a buffer sized from the factors' entries,
+and the rows are moved to their place after; the rows past a block's stretch are counted
+first, as scipy does.
 """
 
 import numba
@@ -18,6 +21,11 @@ from .threads import parallel_above
 
 __all__ = ["matmat"]
 
+
+#: Room for a product's entries before its rows are counted, in entries of its two factors:
+#: the Galerkin products of SA-AMG on Laplace3D hold 0.1-0.9 of that; rows past it are
+#: counted first (:func:`_slots`), as scipy does
+ROOM = 1.25
 
 #: A term of a product costs about as much as reading 8 stored entries in the pull product
 #: (:data:`~gbgraph.backends.numba.kernels.threads.PARALLEL_WORK`'s unit): 10-12 ns over both
@@ -65,51 +73,96 @@ def _insertion_sort(indices, data, begin, end):
         data[f + 1] = value
 
 
+@numba.njit(cache=True, inline="always")
+def _accumulated(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, i, following, sums):
+    """Row i of A B into ``sums``, its columns linked from the returned head in ``following``
+    (scipy's linked list, last touched first); returns (head, the row's distinct columns)."""
+    head = -2
+    length = 0
+    for jj in range(np.uint64(a_indptr[i]), np.uint64(a_indptr[i + 1])):  # unsigned: no wraparound test
+        j = np.uint64(a_indices[jj])
+        v = a_data[jj]
+        for kk in range(np.uint64(b_indptr[j]), np.uint64(b_indptr[j + 1])):
+            k = np.uint64(b_indices[kk])
+            sums[k] += v * b_data[kk]
+            if following[k] == -1:
+                following[k] = head
+                head = np.int64(k)
+                length += 1
+    return head, length
+
+
+@numba.njit(cache=True, inline="always")
+def _emitted(head, length, following, sums, indices, data, position, write):
+    """The row's nonzero sums written from ``position`` in the list's order (where ``write``),
+    the list and sums cleared; returns the entries written."""
+    start = position
+    for _ in range(length):
+        if write and sums[head] != 0:
+            indices[position] = head
+            data[position] = sums[head]
+            position += 1
+        previous = head
+        head = following[head]
+        following[previous] = -1
+        sums[previous] = 0
+    return position - start
+
+
 @parallel_above(_product_work, "a_indptr", "b_indptr")
 @numba.njit(cache=True, parallel=True)
-def _sums(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_col, blocks, starts, indices, data, counts,
-          ordered):
-    """Row i of A B into ``indices``/``data`` from ``starts[i]``, as scipy's ``csr_matmat``
-    writes it, its columns then sorted where ``ordered``; ``counts[i]``: its entries, the
-    nonzero sums."""
+def _rows_in_place(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_col, blocks, room, indices, data,
+                   sizes, counts, reached, ordered):
+    """Rows of A B as scipy's ``csr_matmat`` writes them, their columns then sorted where
+    ``ordered``, in one pass: block t writes its rows one after the other from ``room[t]``
+    while they fit before ``room[t + 1]``. ``sizes[i]``, ``counts[i]``: row i's distinct
+    columns and entries; ``reached[t]``: the block's first row that did not fit
+    (``blocks[t + 1]`` when all did)."""
     for t in numba.prange(blocks.size - 1):
-        following = np.full(n_col, -1, np.int64)  # the linked list of the row's columns
+        following = np.full(n_col, -1, np.int64)
         sums = np.zeros(n_col, data.dtype)
+        position = room[t]
+        reached[t] = blocks[t + 1]
         for i in range(blocks[t], blocks[t + 1]):
-            head = -2
-            length = 0
-            for jj in range(np.uint64(a_indptr[i]), np.uint64(a_indptr[i + 1])):
-                j = np.uint64(a_indices[jj])
-                v = a_data[jj]
-                for kk in range(np.uint64(b_indptr[j]), np.uint64(b_indptr[j + 1])):
-                    k = np.uint64(b_indices[kk])
-                    sums[k] += v * b_data[kk]
-                    if following[k] == -1:
-                        following[k] = head
-                        head = np.int64(k)
-                        length += 1
-            position = starts[i]
-            for _ in range(length):
-                if sums[head] != 0:
-                    indices[position] = head
-                    data[position] = sums[head]
-                    position += 1
-                previous = head
-                head = following[head]
-                following[previous] = -1
-                sums[previous] = 0
-            counts[i] = position - starts[i]
+            head, length = _accumulated(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, i, following, sums)
+            fits = position + length <= room[t + 1]
+            written = _emitted(head, length, following, sums, indices, data, position, fits)
+            if not fits:
+                reached[t] = i
+                break
+            sizes[i] = length
+            counts[i] = written
             if ordered:
-                _insertion_sort(indices, data, starts[i], position)
+                _insertion_sort(indices, data, position, position + written)
+            position += written
 
 
-@numba.njit(cache=True)
-def _compact(indptr, starts, counts, indices, data, out_indices, out_data):
-    """Rows' entries moved from their slots to ``indptr``'s positions."""
-    for i in range(counts.size):
-        source = starts[i]
-        target = indptr[i]
-        for e in range(counts[i]):
+@parallel_above(lambda a_indptr: int(a_indptr[-1]), "a_indptr")
+@numba.njit(cache=True, parallel=True)
+def _block_room(a_indptr, a_indices, b_indptr, blocks, total, room):
+    """``room``: the bounds of each block's stretch of a buffer of ``total`` entries, shared
+    in proportion to the terms of the block's rows, and no more than those terms."""
+    terms = np.zeros(blocks.size - 1, np.int64)
+    for t in numba.prange(blocks.size - 1):
+        count = 0
+        for jj in range(np.uint64(a_indptr[blocks[t]]), np.uint64(a_indptr[blocks[t + 1]])):
+            j = np.uint64(a_indices[jj])
+            count += b_indptr[j + 1] - b_indptr[j]
+        terms[t] = count
+    everything = max(terms.sum(), 1)
+    room[0] = 0
+    for t in range(blocks.size - 1):
+        room[t + 1] = room[t] + min(terms[t], (total * terms[t] + everything - 1) // everything)
+
+
+@parallel_above(np.size, "out_indices")
+@numba.njit(cache=True, parallel=True)
+def _moved(blocks, room, reached, indptr, indices, data, out_indices, out_data):
+    """The rows each block wrote into its room moved to their place in the product."""
+    for t in numba.prange(blocks.size - 1):
+        source = room[t]
+        target = indptr[blocks[t]]
+        for e in range(indptr[reached[t]] - target):
             out_indices[target + e] = indices[source + e]
             out_data[target + e] = data[source + e]
 
@@ -152,31 +205,41 @@ def matmat(A, B, *, ordered=False, index_type=None):
             or dtype.kind not in "fc" or A.nnz == 0 or B.nnz == 0):
         return _scipy_product(A, B, ordered, index_type)
     index_arrays = (A.indptr, A.indices, B.indptr, B.indices)
+    a_data, b_data = A.data.astype(dtype, copy=False), B.data.astype(dtype, copy=False)
     blocks = _blocks(M)
+    room = np.empty(blocks.size, np.int64)
+    _block_room(A.indptr, A.indices, B.indptr, blocks, int(ROOM * (A.nnz + B.nnz)), room)
+    indices = np.empty(room[-1], np.int64)
+    data = np.empty(room[-1], dtype)
     sizes = np.empty(M, np.int64)
-    _slots(A.indptr, A.indices, B.indptr, B.indices, N, blocks, sizes)
-    starts = np.zeros(M + 1, np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    if starts[-1] == 0:
-        return _scipy_product(A, B, ordered, index_type)
-    indices = np.empty(starts[-1], np.int64)
-    data = np.empty(starts[-1], dtype)
     counts = np.empty(M, np.int64)
-    _sums(A.indptr, A.indices, A.data.astype(dtype, copy=False), B.indptr, B.indices,
-          B.data.astype(dtype, copy=False), N, blocks, starts, indices, data, counts, ordered)
+    reached = np.empty(blocks.size - 1, np.int64)
+    _rows_in_place(A.indptr, A.indices, a_data, B.indptr, B.indices, b_data, N, blocks, room, indices, data, sizes,
+                   counts, reached, ordered)
+    rest = []  # the rows past a block's room: counted (scipy's first pass), then into room of their size
+    for first, last in zip(reached.tolist(), blocks[1:].tolist()):
+        if first < last:
+            span = np.array([first, last], np.int64)
+            _slots(A.indptr, A.indices, B.indptr, B.indices, N, span, sizes)
+            size = int(sizes[first:last].sum())
+            rest.append((first, last, np.empty(size, np.int64), np.empty(size, dtype)))
+            _rows_in_place(A.indptr, A.indices, a_data, B.indptr, B.indices, b_data, N, span,
+                           np.array([0, size], np.int64), rest[-1][2], rest[-1][3], sizes, counts, reached[:1].copy(),
+                           ordered)
+    total = int(sizes.sum())  # scipy's count of the product's entries, exact zeros included
+    if total == 0:  # no entry reached: scipy's own form of an empty product
+        return _scipy_product(A, B, ordered, index_type)
     if index_type is None:
-        index_type = sp.get_index_dtype(index_arrays, maxval=starts[-1])  # scipy's choice for its product
-    if np.array_equal(counts, sizes):
-        indptr = starts
-    else:  # some sums were exactly 0
-        indptr = np.zeros(M + 1, np.int64)
-        np.cumsum(counts, out=indptr[1:])
-        out_indices = np.empty(indptr[-1], np.int64)
-        out_data = np.empty(indptr[-1], dtype)
-        _compact(indptr, starts, counts, indices, data, out_indices, out_data)
-        indices, data = out_indices, out_data
-    return sp.csr_array((data, indices.astype(index_type, copy=False), indptr.astype(index_type, copy=False)),
-                        shape=(M, N))
+        index_type = sp.get_index_dtype(index_arrays, maxval=total)  # scipy's choice for its product
+    indptr = np.zeros(M + 1, index_type)
+    np.cumsum(counts, out=indptr[1:])
+    out_indices = np.empty(indptr[-1], index_type)
+    out_data = np.empty(indptr[-1], dtype)
+    _moved(blocks, room, reached, indptr, indices, data, out_indices, out_data)
+    for first, last, rest_indices, rest_data in rest:
+        out_indices[indptr[first]:indptr[last]] = rest_indices[:indptr[last] - indptr[first]]
+        out_data[indptr[first]:indptr[last]] = rest_data[:indptr[last] - indptr[first]]
+    return sp.csr_array((out_data, out_indices, indptr), shape=(M, N))
 
 
 def _scipy_product(A, B, ordered, index_type):
