@@ -134,14 +134,18 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
     if method in WEIGHTED_METHODS:
         check_weights(graph)
         check_symmetric_values(graph, _HEAVY_REMEDY)
+    weighted = graph.weights is not None and method in WEIGHTED_METHODS
+    alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
+    host = be.fused("capped_hec") if method == "hec" else None
+    if host is not None:  # backend="numba": HEC and its cap in one compiled call, the verbs' labels and rounds
+        labels, count, rounds = host(graph, heavy.host_keys(graph, seed), alike, weights, cap, heavy.CAP_PASSES)
+        return CoarseMapping(labels, count, method, rounds)
     fused = be.fused(method)
     if fused is not None:  # backend="native": Algorithm 3 as fused kernels, the verbs' labels and rounds
         labels, count, rounds = fused(graph, seed)
         if cap is None or heavy.within_cap(be, labels, count, weights, cap):  # then capped_hec's own result
             return CoarseMapping(labels, count, method, rounds)
-    weighted = graph.weights is not None and method in WEIGHTED_METHODS
     A = be.adjacency(graph, weighted=weighted)
-    alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
     keys = heavy.Keys(be, graph, seed, alike)
     if cap is not None:
         labels, count, rounds = heavy.capped_hec(be, graph, A, keys, weights, cap)

@@ -47,7 +47,7 @@ from .._labels import labelled, node_values
 from ..backends.operators import RowOperator
 from ..graph import Graph, as_graph, check_weights_option, choose_weights, csr_on_device
 from .coarsen import CoarseningStallWarning, coarsen
-from ..hashing import Packing
+from .heavy import host_keys
 from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
 from .refine_fm import HostGraph, bisection_key, fm_refine, rebalance
@@ -520,7 +520,7 @@ def _level_weights(be, h, vw):
 
 def host_graph(level, weights, seed):
     """A level on the host with its tie-breaking keys (the project's hash with the seed)."""
-    return HostGraph(level.graph, weights, Packing(level.n, 64, np)(np.arange(level.n, dtype=np.int64), seed))
+    return HostGraph(level.graph, weights, host_keys(level.graph, seed))
 
 
 def initial_bisection(h, weights, bounds, targets, seed, seconds):
