@@ -136,7 +136,7 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
         check_symmetric_values(graph, _HEAVY_REMEDY)
     weighted = graph.weights is not None and method in WEIGHTED_METHODS
     alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
-    host = be.fused("capped_hec") if method == "hec" else None
+    host = be.fused("capped_hec") if method == "hec" and graph.nnz <= COMPILED_HEC_ENTRIES else None
     if host is not None:  # backend="numba": HEC and its cap in one compiled call, the verbs' labels and rounds
         labels, count, rounds = host(graph, heavy.host_keys(graph, seed), alike, weights, cap, heavy.CAP_PASSES)
         return CoarseMapping(labels, count, method, rounds)
@@ -152,6 +152,14 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
     else:
         labels, count, rounds = _ALGORITHMS[method](be, graph, A, keys)
     return CoarseMapping(labels, count, method, rounds)
+
+
+#: Levels of at most this many stored entries take the numba backend's compiled HEC
+#: (``fused("capped_hec")``, sequential) instead of the verbs: on small levels the verbs'
+#: calls from Python were most of the time (a partition's coarsest-graph bisections: 3 to 15
+#: times faster), on large ones the verbs' products run on every thread (one thread: about
+#: even at 10⁶ entries, docs/partitioning.md, "Session 11").
+COMPILED_HEC_ENTRIES = 1 << 20
 
 
 def _equal_weights(graph):

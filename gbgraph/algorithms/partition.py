@@ -50,7 +50,7 @@ from .coarsen import CoarseningStallWarning, coarsen
 from .heavy import host_keys
 from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
-from .refine_fm import HostGraph, bisection_key, fm_refine, rebalance
+from .refine_fm import HostGraph, bisection_key, refine_level
 
 __all__ = ["PartitionResult", "bisect", "partition", "chosen", "REFINEMENTS", "METHODS"]
 
@@ -551,10 +551,11 @@ def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=
     start = time.perf_counter()
     hg = None
     for i in range(top - 1, stop - 1, -1):
-        sides = _host(project(be, sides, h[i].labels)).astype(np.int8)
+        labels = h[i].labels
+        # p = P ⊕any.second p_c, a gather: on the host directly where the labels are
+        sides = sides[labels] if isinstance(labels, np.ndarray) else _host(project(be, sides, labels)).astype(np.int8)
         hg = host_graph(h[i], weights[i], seed)
-        rebalance(hg, sides, bounds)
-        fm_refine(hg, sides, bounds, targets)
+        refine_level(hg, sides, bounds, targets)
     key = bisection_key(hg or host_graph(h[stop], weights[stop], seed), sides, bounds)
     seconds["refine"] += time.perf_counter() - start
     return be.xp.asarray(sides), key

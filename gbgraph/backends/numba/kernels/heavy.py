@@ -38,13 +38,15 @@ def capped_hec(indptr, indices, w, alike, keys, vw, cap, capped, passes):
     HEC among the released vertices (``heavy.CAP_PASSES``)."""
     n = indptr.size - 1
     pending = np.ones(n, np.bool_)
+    light = n
     if capped:
         for v in range(n):
             pending[v] = vw[v] < cap  # Jet's rule: a vertex at the cap neither joins nor is joined
-    H = np.empty(n, np.int64)
+            light -= not pending[v]
+    H, target = np.empty(n, np.int64), np.empty(n, np.int64)
     free = np.zeros(n, np.bool_)
-    _heavy(indptr, indices, w, alike, keys, pending, H)
-    rounds = _visit(H, keys, pending, free)
+    _heavy(indptr, indices, w, alike, keys, pending, light == n, H, target)
+    rounds = _visit(H, target, pending, free)
     parent = np.arange(n)
     for v in range(n):
         if free[v]:
@@ -64,8 +66,8 @@ def capped_hec(indptr, indices, w, alike, keys, vw, cap, capped, passes):
         pending[:] = False
         pending[released] = True
         free[:] = False
-        _heavy(indptr, indices, w, alike, keys, pending, H)  # HEC among the released
-        rounds += _visit(H, keys, pending, free)
+        _heavy(indptr, indices, w, alike, keys, pending, False, H, target)  # HEC among the released
+        rounds += _visit(H, target, pending, free)
         for v in released:
             if free[v]:
                 parent[v] = H[v]
@@ -74,37 +76,39 @@ def capped_hec(indptr, indices, w, alike, keys, vw, cap, capped, passes):
 
 
 @numba.njit(cache=True)
-def _heavy(indptr, indices, w, alike, keys, pending, H):
+def _heavy(indptr, indices, w, alike, keys, pending, every, H, target):
     """``H(u)`` for the pending rows over the pending neighbours (u itself where there is
-    none, and for the other rows)."""
+    none, and for the other rows), and ``target(u) = H(u)`` where u waits on it (``key(u) >
+    key(H(u))``; the candidates are pending), else -1. ``every``: all are pending. As
+    ``heavy._heaviest``, the comparison is computed rather than branched on and the columns
+    are read as unsigned integers (keys are nonzero: a non-candidate reads key 0; weights
+    are >= 0, so the first candidate is heavier than the start, -1)."""
     for u in range(indptr.size - 1):
         H[u] = u
-        if not pending[u]:
+        target[u] = -1
+        if not (every or pending[u]):
             continue
-        best = -1
-        heaviest = 0.0
+        best = np.int64(-1)
+        heaviest = -1.0
         top = np.uint64(0)
-        for p in range(indptr[u], indptr[u + 1]):
-            v = indices[p]
-            if not pending[v]:
-                continue
-            key = keys[v]
-            if best < 0:
-                better = True
-            elif alike:
+        for p in range(np.uint64(indptr[u]), np.uint64(indptr[u + 1])):
+            v = np.uint64(indices[p])
+            key = keys[v] if every or pending[v] else np.uint64(0)
+            if alike:
                 better = key > top
             else:
-                better = w[p] > heaviest or (w[p] == heaviest and key > top)
-            if better:
-                best, top = v, key
-                if not alike:
-                    heaviest = w[p]
+                better = (key != 0) & ((w[p] > heaviest) | ((w[p] == heaviest) & (key > top)))
+                heaviest = w[p] if better else heaviest
+            top = key if better else top
+            best = np.int64(v) if better else best
         if best >= 0:
             H[u] = best
+            if keys[u] > top:
+                target[u] = best
 
 
 @numba.njit(cache=True)
-def _visit(H, keys, pending, free):
+def _visit(H, target, pending, free):
     """Algorithm 3's visit of the pending vertices by decreasing key: ``free`` set where a
     vertex is unmapped when visited; returns the rounds ``visit_in_order`` takes (0 when no
     pending vertex has a heavy neighbour)."""
@@ -114,35 +118,33 @@ def _visit(H, keys, pending, free):
     for u in range(n):
         if pending[u] and H[u] != u:
             moving = True
-            if pending[H[u]] and keys[u] > keys[H[u]]:
-                waiting[H[u]] += 1
+            if target[u] >= 0:
+                waiting[target[u]] += 1
     if not moving:
         for u in range(n):
             free[u] = pending[u]
         return 0
-    claimed = np.zeros(n, np.bool_)
+    claimed, decided = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
     depth = np.zeros(n, np.int64)
-    stack = np.empty(n, np.int64)
-    top = 0
-    for u in range(n):
-        if pending[u] and waiting[u] == 0:
-            stack[top] = u
-            top += 1
     deepest = 0
-    while top:
-        top -= 1
-        u = stack[top]
-        free[u] = not claimed[u]
-        deepest = max(deepest, depth[u])
-        t = H[u]
-        if t != u and pending[t] and keys[u] > keys[t]:  # u waits on t
+    for s in range(n):
+        if not pending[s] or waiting[s] != 0 or decided[s]:
+            continue
+        u = s  # a leaf: nothing waits on it; follow its chain while it decides the next vertex
+        while True:
+            decided[u] = True
+            free[u] = not claimed[u]
+            deepest = max(deepest, depth[u])
+            t = target[u]
+            if t < 0:
+                break
             if free[u]:
                 claimed[t] = True  # l.11-12: H(u) is mapped with u
             depth[t] = max(depth[t], depth[u] + 1)
             waiting[t] -= 1
-            if waiting[t] == 0:
-                stack[top] = t
-                top += 1
+            if waiting[t] != 0:
+                break
+            u = t
     return 1 + deepest
 
 
@@ -151,21 +153,17 @@ def _roots(parent):
     """Each vertex's root under ``parent``, the roots numbered in ascending order: (labels,
     count)."""
     n = parent.size
-    root = np.empty(n, np.int64)
+    labels = np.empty(n, np.int64)
+    count = 0
+    for v in range(n):
+        if parent[v] == v:
+            labels[v] = count
+            count += 1
     for v in range(n):
         r = v
         while parent[r] != r:
             r = parent[r]
-        root[v] = r
-    number = np.full(n, -1, np.int64)
-    count = 0
-    for v in range(n):
-        if root[v] == v:
-            number[v] = count
-            count += 1
-    labels = np.empty(n, np.int64)
-    for v in range(n):
-        labels[v] = number[root[v]]
+        labels[v] = labels[r]
     return labels, count
 
 
