@@ -39,6 +39,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from .. import backends
@@ -398,8 +399,17 @@ def _full(be, values):
 
 
 def _induced(be, graph, members):
-    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``."""
+    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``: two
+    products on the device, the rows and columns picked directly on the host (the same
+    entries, in order; the products' calls cost more than the work on a coarsest graph's
+    sides)."""
     xp, n, m = be.xp, graph.n, members.size
+    if xp is np:  # on the host, the rows and columns of S picked directly: the product's entries, in order
+        weighted = graph.weights is not None
+        sub_indptr, sub_indices, weights = _induced_host(graph.indptr, graph.indices, graph.weights.astype(
+            np.float64, copy=False) if weighted else np.zeros(0), members, n)
+        index_dtype = np.int32 if max(m, sub_indices.size) < 2**31 else np.int64
+        return Graph(m, sub_indptr, sub_indices.astype(index_dtype), weights if weighted else None)
     A = be.adjacency(graph, weighted=True)
     rows = be.extract(A, members)  # E A: the rows of S
     indptr = xp.zeros(n + 1, xp.int64)
@@ -408,12 +418,40 @@ def _induced(be, graph, members):
     sub = be.mxm("plus_times", rows, Et)  # A(S, S) = (E A) Eᵀ: one product per entry, exact
     sub_indptr, sub_indices, values = be.to_csr(sub)
     weights = None if graph.weights is None else values.astype(xp.float64)
-    if xp is np:
-        index_dtype = np.int32 if max(m, sub_indices.size) < 2**31 else np.int64
-        return Graph(m, sub_indptr.astype(np.int64), sub_indices.astype(index_dtype), weights)
     return as_graph(csr_on_device(xp, sub_indptr, sub_indices,
                                   xp.ones(sub_indices.size) if weights is None else weights, (m, m)),
                     weights=graph.weights is not None)
+
+
+@numba.njit(cache=True)
+def _induced_host(indptr, indices, weights, members, n):
+    """CSR of ``A(S, S)`` for the sorted ``members`` S: each member's row keeps its columns in
+    S, renumbered by their place in S (an increasing map, so rows stay sorted), with their
+    weights (none for an empty ``weights``), as the product ``(E A) Eᵀ`` gives them: one term
+    per entry. Returns (indptr, indices, weights), int64 and float64."""
+    place = np.full(n, -1, np.int64)
+    for i in range(members.size):
+        place[members[i]] = i
+    sub_indptr = np.zeros(members.size + 1, np.int64)
+    for i in range(members.size):
+        v = members[i]
+        kept = 0
+        for t in range(indptr[v], indptr[v + 1]):
+            kept += place[indices[t]] >= 0
+        sub_indptr[i + 1] = sub_indptr[i] + kept
+    sub_indices = np.empty(sub_indptr[-1], np.int64)
+    sub_weights = np.empty(sub_indptr[-1] if weights.size else 0)
+    o = 0
+    for i in range(members.size):
+        v = members[i]
+        for t in range(indptr[v], indptr[v + 1]):
+            j = place[indices[t]]
+            if j >= 0:
+                sub_indices[o] = j
+                if weights.size:
+                    sub_weights[o] = weights[t]
+                o += 1
+    return sub_indptr, sub_indices, sub_weights
 
 
 def bounds_of(total, counts, eps, integral, unit=False):
