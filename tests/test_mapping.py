@@ -227,6 +227,19 @@ def test_numba_equals_suitesparse(A, method):
     assert got.rounds == expected.rounds
 
 
+@given(A=weighted_graphs(), seed=st.integers(0, 3), cap=st.integers(1, 12), data=st.data())
+def test_compiled_capped_hec_is_the_verbs(A, seed, cap, data):
+    # numba runs HEC and its cap as one compiled loop (kernels/heavy.py), suitesparse as verbs
+    from gbgraph.algorithms.mapping import map_vertices
+
+    n = A.shape[0]
+    weights = np.array(data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n)), np.int64)
+    got, expected = (map_vertices(gg.backends.backend(name), gg.as_graph(A), "hec", seed, float(cap), weights)
+                     for name in ("numba", "suitesparse"))
+    np.testing.assert_array_equal(got.labels, expected.labels)
+    assert (got.n_coarse, got.rounds) == (expected.n_coarse, expected.rounds)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_deterministic_across_runs_and_threads(method, graphblas_threads):
     A = sp.csr_array(abs(sp.csr_array(gg.io.read_matrix_market(real_graph("PGPgiantcompo"))[0])))

@@ -221,6 +221,22 @@ def test_fm_never_ends_worse_than_its_input(A, data):
     assert cut == pytest.approx(after[1])
 
 
+@given(A=random_graphs(max_n=60, min_n=2), data=st.data())
+@settings(max_examples=40)
+def test_refine_level_is_rebalance_then_fm(A, data):
+    # the compiled level (one call) makes the moves of the two calls from Python
+    n = A.shape[0]
+    vw = np.asarray(data.draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)), np.float64)
+    parts = np.asarray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), np.int8)
+    bounds, targets = bounds_of(vw.sum(), (1, 1), data.draw(st.sampled_from([0.0, 0.1])), True)
+    hg = HostGraph(gg.as_graph(A), vw, np.arange(n, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(n))
+    expected = parts.copy()
+    rebalance(hg, expected, bounds)
+    cut = fm_refine(hg, expected, bounds, targets)
+    assert refine_fm.refine_level(hg, parts, bounds, targets) == cut
+    np.testing.assert_array_equal(parts, expected)
+
+
 def scipy_gains(A, parts):
     """(gain, ext) of every vertex by scipy: ext(v) = Σ_j A(v, j) [p(j) ≠ p(v)], gain = ext - own."""
     A = sp.csr_array(A, dtype=np.float64)

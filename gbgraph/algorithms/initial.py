@@ -20,18 +20,19 @@ References
 import numba
 import numpy as np
 
-from .refine_fm import (_connections, _fm_pass, _overload, _push, _rebalance, _remove, _side_weights, _update,
-                        pass_limit)
+from .refine_fm import _integral, _overload, _push, _remove, _repair_and_refine, _side_weights, _update, pass_limit
 
 __all__ = ["greedy_growing", "TRIES"]
 
-#: Start vertices tried on the coarsest graph.
-TRIES = 16
+#: Start vertices tried on the coarsest graph (16 until session 11: 8 gave the same
+#: geometric-mean cuts on the 22 shared graphs, 0.901 and 0.983 of KaMinPar's at k = 2 and 8,
+#: and took a fifth off ``partition(A, 8)``'s time on the skewed graphs; docs/partitioning.md).
+TRIES = 8
 #: FM passes at most per try (``refine_fm.fm_refine``'s default).
 MAX_PASSES = 32
 
 
-def greedy_growing(hg, bounds, targets, *, tries=TRIES):
+def greedy_growing(hg, bounds, targets, *, tries=None):
     """The best of ``tries`` grown, balanced and FM-refined bisections of a small graph.
 
     Parameters
@@ -39,7 +40,8 @@ def greedy_growing(hg, bounds, targets, *, tries=TRIES):
     hg : refine_fm.HostGraph
     bounds, targets : sequence of two floats
         Heaviest allowed and ideal weight of each side.
-    tries : int
+    tries : int, optional
+        Start vertices (default :data:`TRIES`).
 
     Returns
     -------
@@ -58,8 +60,9 @@ def greedy_growing(hg, bounds, targets, *, tries=TRIES):
     order = np.argsort(~hg.keys, kind="stable")  # larger keys first
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     vw = hg.vertex_weights
-    integral = bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)  # as fm_refine decides
+    integral = _integral(vw)  # as fm_refine decides
     limit = pass_limit(hg.n)  # fm_refine's default
+    tries = TRIES if tries is None else tries
     return _best_grown(*hg.arrays(), order, min(tries, max(hg.n, 1)), bounds, targets, limit, integral)
 
 
@@ -67,8 +70,8 @@ def greedy_growing(hg, bounds, targets, *, tries=TRIES):
 def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limit, integral):
     """The tries of :func:`greedy_growing` in one compiled loop (a coarsest graph has about
     50 vertices, where a call from Python per step cost more than the steps): each try is
-    grown, repaired by ``refine_fm.rebalance`` and refined by ``refine_fm.fm_refine``'s
-    passes, the same calls in the same order, on one workspace."""
+    grown, then repaired and refined by ``refine_fm.refine_level``'s compiled steps, on one
+    workspace."""
     n = indptr.size - 1
     gain, ext = np.empty(n), np.empty(n)
     heap, hg, hk = np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64)
@@ -78,23 +81,8 @@ def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limi
     b_over, b_cut = np.inf, np.inf
     for t in range(tries):
         parts = _grow(indptr, indices, w, vw, key, order, t, bounds[0], targets[0])
-        _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
-        _connections(indptr, indices, w, parts, gain, ext)  # fm_refine's first state (refine_fm._prepare)
-        found = 0
-        for v in range(n):
-            pos[v] = -1
-            locked[v] = False
-            if ext[v] > 0.0:
-                boundary[found] = v
-                found += 1
-        count[0] = found
-        pw = _side_weights(parts, vw)
-        cut = 0.0
-        for _ in range(MAX_PASSES):
-            cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext,
-                                  heap, hg, hk, pos, locked, moves, boundary, count, pw)
-            if moved == 0:
-                break
+        cut = _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, MAX_PASSES, gain,
+                                 ext, heap, hg, hk, pos, locked, moves, boundary, count)
         over = _overload(_side_weights(parts, vw), bounds)
         if t == 0 or over < b_over or (over == b_over and cut < b_cut):
             best, b_over, b_cut = parts, over, cut

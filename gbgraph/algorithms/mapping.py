@@ -134,12 +134,17 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
     if method in WEIGHTED_METHODS:
         check_weights(graph)
         check_symmetric_values(graph, _HEAVY_REMEDY)
+    weighted = graph.weights is not None and method in WEIGHTED_METHODS
+    host = be.fused("capped_hec") if method == "hec" and graph.nnz <= COMPILED_HEC_ENTRIES else None
+    if host is not None:  # backend="numba": HEC and its cap in one compiled call, the verbs' labels and rounds
+        alike = not weighted or _equal_weights(graph)
+        labels, count, rounds = host(graph, heavy.host_keys(graph, seed), alike, weights, cap, heavy.CAP_PASSES)
+        return CoarseMapping(labels, count, method, rounds)
     fused = be.fused(method)
     if fused is not None:  # backend="native": Algorithm 3 as fused kernels, the verbs' labels and rounds
         labels, count, rounds = fused(graph, seed)
         if cap is None or heavy.within_cap(be, labels, count, weights, cap):  # then capped_hec's own result
             return CoarseMapping(labels, count, method, rounds)
-    weighted = graph.weights is not None and method in WEIGHTED_METHODS
     A = be.adjacency(graph, weighted=weighted)
     alike = not weighted or _equal_weights(graph)  # then keys alone decide heavy neighbours
     keys = heavy.Keys(be, graph, seed, alike)
@@ -148,6 +153,14 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
     else:
         labels, count, rounds = _ALGORITHMS[method](be, graph, A, keys)
     return CoarseMapping(labels, count, method, rounds)
+
+
+#: Levels of at most this many stored entries take the numba backend's compiled HEC
+#: (``fused("capped_hec")``, sequential) instead of the verbs: on small levels the verbs'
+#: calls from Python were most of the time (one thread, levels of 50-1,400 vertices: 0.13-0.17
+#: ms -> 0.005-0.04 ms), on large ones the verbs' products run on every thread (one thread:
+#: about even at 10⁶ entries; docs/partitioning.md, "Session 11").
+COMPILED_HEC_ENTRIES = 1 << 20
 
 
 def _equal_weights(graph):

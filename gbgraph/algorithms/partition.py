@@ -39,6 +39,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from .. import backends
@@ -47,10 +48,10 @@ from .._labels import labelled, node_values
 from ..backends.operators import RowOperator
 from ..graph import Graph, as_graph, check_weights_option, choose_weights, csr_on_device
 from .coarsen import CoarseningStallWarning, coarsen
-from ..hashing import Packing
+from .heavy import host_keys
 from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
-from .refine_fm import HostGraph, bisection_key, fm_refine, rebalance
+from .refine_fm import HostGraph, bisection_key, refine_level
 
 __all__ = ["PartitionResult", "bisect", "partition", "chosen", "REFINEMENTS", "METHODS"]
 
@@ -398,8 +399,17 @@ def _full(be, values):
 
 
 def _induced(be, graph, members):
-    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``."""
+    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``: two
+    products on the device, the rows and columns picked directly on the host (the same
+    entries, in order; the products' calls cost more than the work on a coarsest graph's
+    sides)."""
     xp, n, m = be.xp, graph.n, members.size
+    if xp is np:  # on the host, the rows and columns of S picked directly: the product's entries, in order
+        weighted = graph.weights is not None
+        sub_indptr, sub_indices, weights = _induced_host(graph.indptr, graph.indices, graph.weights.astype(
+            np.float64, copy=False) if weighted else np.zeros(0), members, n)
+        index_dtype = np.int32 if max(m, sub_indices.size) < 2**31 else np.int64
+        return Graph(m, sub_indptr, sub_indices.astype(index_dtype), weights if weighted else None)
     A = be.adjacency(graph, weighted=True)
     rows = be.extract(A, members)  # E A: the rows of S
     indptr = xp.zeros(n + 1, xp.int64)
@@ -408,12 +418,40 @@ def _induced(be, graph, members):
     sub = be.mxm("plus_times", rows, Et)  # A(S, S) = (E A) Eᵀ: one product per entry, exact
     sub_indptr, sub_indices, values = be.to_csr(sub)
     weights = None if graph.weights is None else values.astype(xp.float64)
-    if xp is np:
-        index_dtype = np.int32 if max(m, sub_indices.size) < 2**31 else np.int64
-        return Graph(m, sub_indptr.astype(np.int64), sub_indices.astype(index_dtype), weights)
     return as_graph(csr_on_device(xp, sub_indptr, sub_indices,
                                   xp.ones(sub_indices.size) if weights is None else weights, (m, m)),
                     weights=graph.weights is not None)
+
+
+@numba.njit(cache=True)
+def _induced_host(indptr, indices, weights, members, n):
+    """CSR of ``A(S, S)`` for the sorted ``members`` S: each member's row keeps its columns in
+    S, renumbered by their place in S (an increasing map, so rows stay sorted), with their
+    weights (none for an empty ``weights``), as the product ``(E A) Eᵀ`` gives them: one term
+    per entry. Returns (indptr, indices, weights), int64 and float64."""
+    place = np.full(n, -1, np.int64)
+    for i in range(members.size):
+        place[members[i]] = i
+    sub_indptr = np.zeros(members.size + 1, np.int64)
+    for i in range(members.size):
+        v = members[i]
+        kept = 0
+        for t in range(indptr[v], indptr[v + 1]):
+            kept += place[indices[t]] >= 0
+        sub_indptr[i + 1] = sub_indptr[i] + kept
+    sub_indices = np.empty(sub_indptr[-1], np.int64)
+    sub_weights = np.empty(sub_indptr[-1] if weights.size else 0)
+    o = 0
+    for i in range(members.size):
+        v = members[i]
+        for t in range(indptr[v], indptr[v + 1]):
+            j = place[indices[t]]
+            if j >= 0:
+                sub_indices[o] = j
+                if weights.size:
+                    sub_weights[o] = weights[t]
+                o += 1
+    return sub_indptr, sub_indices, sub_weights
 
 
 def bounds_of(total, counts, eps, integral, unit=False):
@@ -520,7 +558,7 @@ def _level_weights(be, h, vw):
 
 def host_graph(level, weights, seed):
     """A level on the host with its tie-breaking keys (the project's hash with the seed)."""
-    return HostGraph(level.graph, weights, Packing(level.n, 64, np)(np.arange(level.n, dtype=np.int64), seed))
+    return HostGraph(level.graph, weights, host_keys(level.graph, seed))
 
 
 def initial_bisection(h, weights, bounds, targets, seed, seconds):
@@ -551,10 +589,11 @@ def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=
     start = time.perf_counter()
     hg = None
     for i in range(top - 1, stop - 1, -1):
-        sides = _host(project(be, sides, h[i].labels)).astype(np.int8)
+        labels = h[i].labels
+        # p = P ⊕any.second p_c, a gather: on the host directly where the labels are
+        sides = sides[labels] if isinstance(labels, np.ndarray) else _host(project(be, sides, labels)).astype(np.int8)
         hg = host_graph(h[i], weights[i], seed)
-        rebalance(hg, sides, bounds)
-        fm_refine(hg, sides, bounds, targets)
+        refine_level(hg, sides, bounds, targets)
     key = bisection_key(hg or host_graph(h[stop], weights[stop], seed), sides, bounds)
     seconds["refine"] += time.perf_counter() - start
     return be.xp.asarray(sides), key

@@ -27,7 +27,7 @@ References
 import numba
 import numpy as np
 
-__all__ = ["fm_refine", "rebalance", "bisection_key", "pass_limit", "HostGraph"]
+__all__ = ["fm_refine", "rebalance", "refine_level", "bisection_key", "pass_limit", "HostGraph"]
 
 
 class HostGraph:
@@ -110,6 +110,32 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     return cut
 
 
+def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
+    """:func:`rebalance`, then :func:`fm_refine`: the same moves, in one compiled call (a
+    small level paid more for the two calls from Python and their workspaces than for its
+    passes). Returns the cut.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp, gbgraph as gg
+    >>> path = sp.diags([np.ones(5), np.ones(5)], [-1, 1])      # 0 - 1 - 2 - 3 - 4 - 5
+    >>> hg = HostGraph(gg.as_graph(path), np.ones(6), np.arange(6, dtype=np.uint64) + 1)
+    >>> parts = np.array([0, 0, 0, 0, 1, 0], np.int8)           # side 0 overweight
+    >>> refine_level(hg, parts, (3, 3), (3, 3)), parts.tolist()
+    (1.0, [0, 0, 0, 1, 1, 1])
+    """
+    limit = pass_limit(hg.n) if limit is None else limit
+    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), max_passes,
+                              *_workspace(hg.n)[:-1])
+
+
+def _integral(vw):
+    """Whether the vertex weights are whole numbers with an exact total, so that passes may
+    carry the sides' weights instead of summing them again (they would get the same numbers)."""
+    return bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)
+
+
 def pass_limit(n):
     """FM's default: a pass of a level of n vertices stops after ``max(50, n // 200)``
     moves without a new best, at most 500 (METIS 5's 2-way FM: ``max(15, n / 100)``, at most
@@ -137,8 +163,7 @@ def _prepare(hg, parts, work):
     boundary[:found.size] = found
     count[0] = found.size
     pw[:] = _side_weights(parts, hg.vertex_weights)
-    vw = hg.vertex_weights
-    return bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)
+    return _integral(hg.vertex_weights)
 
 
 def rebalance(hg, parts, bounds):
@@ -195,6 +220,31 @@ def _workspace(n):
     return (np.empty(n), np.empty(n), np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64),
             np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
             np.zeros(1, np.int64), np.zeros(2))
+
+
+@numba.njit(cache=True)
+def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, max_passes, gain, ext,
+                       heap, hg, hk, pos, locked, moves, boundary, count):
+    """:func:`rebalance`, then :func:`fm_refine`'s first state (:func:`_prepare`) and its
+    passes, on one workspace; returns the cut."""
+    _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
+    _connections(indptr, indices, w, parts, gain, ext)
+    found = 0
+    for v in range(parts.size):
+        pos[v] = -1
+        locked[v] = False
+        if ext[v] > 0.0:
+            boundary[found] = v
+            found += 1
+    count[0] = found
+    pw = _side_weights(parts, vw)
+    cut = 0.0
+    for _ in range(max_passes):
+        cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg,
+                              hk, pos, locked, moves, boundary, count, pw)
+        if moved == 0:
+            break
+    return cut
 
 
 @numba.njit(cache=True)

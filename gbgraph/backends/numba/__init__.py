@@ -29,7 +29,7 @@ from . import generic, verbs
 from . import operators as compiled
 from .operators import check_kind as _kind
 from .containers import Matrix, Vector
-from .kernels import coarse, products, semirings, sets
+from .kernels import coarse, heavy, products, semirings, sets
 
 __all__ = ["NumbaBackend", "Matrix", "Vector"]
 
@@ -421,7 +421,18 @@ class NumbaBackend(Backend):
         return self.assign(out, w, mask=mask, structure=structure, complement=complement)
 
     def fused(self, algorithm):
-        return self._coarse_by_sort if algorithm == "coarse_by_sort" else None
+        return {"coarse_by_sort": self._coarse_by_sort, "capped_hec": self._capped_hec}.get(algorithm)
+
+    def _capped_hec(self, graph, keys, alike, weights, cap, passes):
+        """``heavy.hec`` (``cap`` None) or ``heavy.capped_hec`` as one compiled loop
+        (``kernels/heavy.py``): the same (labels, count, rounds), bit for bit, without a call
+        from Python per round, which was most of the time of a small level."""
+        w = np.empty(0) if alike else graph.weights
+        capped = cap is not None
+        vw = weights if capped else np.empty(0, np.int64)
+        labels, count, rounds = heavy.capped_hec(graph.indptr, graph.indices, w, alike, keys, vw,
+                                                 float(cap) if capped else 0.0, capped, passes)
+        return labels, int(count), int(rounds)
 
     def _coarse_by_sort(self, graph, labels, k, low_degree_end):
         """Gilbert et al.'s construction with sort-based deduplication as numba kernels
