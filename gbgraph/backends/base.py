@@ -876,8 +876,11 @@ class Backend(abc.ABC):
         (Algorithm 3's visit, ``f(H, keys, pending)``) and ``"roots"`` (``f(parent)``) are
         :mod:`gbgraph.algorithms.heavy`'s rounds, which the cupy backend answers with
         kernels that walk each chain once: on a GPU each round costs a launch and a host
-        read, more than the whole walk. Every other backend runs the verbs. None of these
-        is part of the protocol.
+        read, more than the whole walk. ``"capped_hec"`` (``f(graph, keys, alike, weights,
+        cap, passes)``: Algorithm 3 with its weight cap, whole) is what the numba backend
+        answers for the small levels of a hierarchy, where a call from Python per round cost
+        more than the level's work (the partitioner's hierarchies). Every other backend runs
+        the verbs. None of these is part of the protocol.
 
         Returns
         -------
