@@ -186,6 +186,35 @@ def test_kway_fm_vertex_weights_bound_the_parts():
     assert cut == scipy_cut(A, parts)
 
 
+@given(A=random_graphs(max_n=80, min_n=2), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_localized_searches_alone_keep_balance_and_never_get_worse(A, data):
+    """Localized searches without FM passes (the boundary found by a sweep): from a balanced
+    start the cut, counted by scipy, does not grow and the parts stay within the bound."""
+    n = A.shape[0]
+    k = data.draw(st.integers(2, min(6, n)))
+    start = np.arange(n) % k
+    data.draw(st.randoms(use_true_random=False)).shuffle(start)
+    parts = start.copy()
+    bound = float(np.ceil(1.03 * n / k))
+    over, cut = refine_kway.kway_fm(host_graph(A), parts, k, bound, max_passes=0, local_rounds=3)
+    assert over == 0 and np.bincount(parts, minlength=k).max() <= bound
+    assert cut == scipy_cut(A, parts) <= scipy_cut(A, start)
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_localized_searches_alone_improve_a_random_partition(k):
+    """On a grid, rounds of localized searches from a random balanced partition take a
+    quarter or more off its cut (each search improves its own region; their edge budget
+    stops them long before FM passes would stop)."""
+    A = grid2d(30, 30)
+    n = A.shape[0]
+    start = np.random.default_rng(1).permutation(n) % k
+    parts = start.copy()
+    over, cut = refine_kway.kway_fm(host_graph(A), parts, k, 1.03 * n / k, max_passes=0, local_rounds=4)
+    assert over == 0 and cut == scipy_cut(A, parts) < 0.75 * scipy_cut(A, start)
+
+
 def test_kway_fm_is_deterministic():
     A = delaunay_n14()
     start = np.random.default_rng(3).integers(0, 8, A.shape[0])
