@@ -45,6 +45,21 @@ def test_grid_parts_balance_and_cut_from_scipy(k):
     assert r.cut == scipy_cut(A, parts)
 
 
+@pytest.mark.parametrize("k", [3, 8])
+def test_real_weights_whose_coarse_sums_round_apart(k):
+    """Random real weights on a grid: a coarse level's two sums of one edge differ in their
+    last bits, and the coarsest graph's sides, bisected as graphs of their own, must not be
+    refused as asymmetric (the default for k > 2 raised AsymmetricValuesError here)."""
+    A = sp.csr_array(grid2d(120, 120))
+    upper = sp.triu(A, 1).tocsr()
+    upper.data = np.random.default_rng(0).random(upper.nnz) + 0.5
+    W = (upper + upper.T).tocsr()
+    r = gg.partition(W, k)
+    parts = assert_valid(W, r, k, 0.03)
+    assert set(parts.tolist()) == set(range(k))
+    assert r.imbalance <= 0.03 + 1e-12
+
+
 @pytest.mark.parametrize("k", [4, 8])
 def test_cut_no_worse_than_slabs(k):
     """Slabs of whole grid rows (an independent, balanced partition) cut (k - 1) · 60 edges;

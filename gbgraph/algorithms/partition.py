@@ -46,7 +46,7 @@ from .. import backends
 from .._checks import check_integer
 from .._labels import labelled, node_values
 from ..backends.operators import RowOperator
-from ..graph import Graph, as_graph, check_weights_option, choose_weights, csr_on_device
+from ..graph import SYMMETRIC_VALUES, Graph, as_graph, check_weights_option, choose_weights, csr_on_device
 from .coarsen import CoarseningStallWarning, coarsen
 from .heavy import host_keys
 from .initial import greedy_growing
@@ -399,10 +399,20 @@ def _full(be, values):
 
 
 def _induced(be, graph, members):
-    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``: two
-    products on the device, the rows and columns picked directly on the host (the same
-    entries, in order; the products' calls cost more than the work on a coarsest graph's
-    sides)."""
+    """``A(S, S) = E A Eᵀ`` with E the |S| × n selection of the rows ``members``, carrying
+    the finding that the weights are symmetric: a coarse level's two sums of one edge may
+    round apart (``coarsen``'s ``_carry_checks``), and a side of such a level is bisected
+    as a graph of its own, whose check would otherwise refuse those last bits."""
+    sub = _picked(be, graph, members)
+    if (graph.known(SYMMETRIC_VALUES) or (None,))[0] == 0:
+        sub.cached(SYMMETRIC_VALUES, lambda: (0, None, None))
+    return sub
+
+
+def _picked(be, graph, members):
+    """:func:`_induced`'s ``A(S, S)``: two products on the device, the rows and columns
+    picked directly on the host (the same entries, in order; the products' calls cost more
+    than the work on a coarsest graph's sides)."""
     xp, n, m = be.xp, graph.n, members.size
     if xp is np:  # on the host, the rows and columns of S picked directly: the product's entries, in order
         weighted = graph.weights is not None
