@@ -44,7 +44,9 @@ class Keys:
         self.pattern = be.adjacency(graph) if alike else None
         self.nv = (graph.n + 1).bit_length()
         self.low = np.uint64((1 << self.nv) - 1)
-        self.values = graph.cached(("mapping", "keys", be.name, seed), lambda: keys_of(graph.n, seed, be.xp))
+        self.values = host_keys(graph, seed) if be.xp is np else graph.cached(
+            ("mapping", "keys", be.name, seed),
+            lambda: Packing(graph.n, 64, be.xp)(be.xp.arange(graph.n, dtype=be.xp.int64), seed))
         self.all = graph.cached(("mapping", "key vector", be.name, seed), lambda: full_vector(be, self.values))
 
     def vector(self, ids):
@@ -68,14 +70,10 @@ class Keys:
         return key | tail | (field.astype(u) << u(64 - bits))
 
 
-def keys_of(n, seed, xp):
-    """The values of :class:`Keys`: ``hash(v, seed)`` packed above ``v + 1`` (uint64)."""
-    return Packing(n, 64, xp)(xp.arange(n, dtype=xp.int64), seed)
-
-
 def host_keys(graph, seed):
-    """:func:`keys_of` on the host, made once per graph and seed by one compiled call (the same
-    values): the compiled HEC and the partitioner's FM of a level share them."""
+    """The values of :class:`Keys` on the host, ``hash(v, seed)`` packed above ``v + 1``
+    (uint64), made once per graph and seed by one compiled call: the verbs on a host backend,
+    the compiled HEC and the partitioner's FM of a level share them."""
     return graph.cached(("keys", "host", seed),
                         lambda: Packing(graph.n, 64, np).numba(np.arange(graph.n, dtype=np.int64), seed))
 
