@@ -256,9 +256,13 @@ def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
     hg = HostGraph(gg.as_graph(A), np.ones(n), np.arange(n, dtype=np.uint64) * np.uint64(2654435761))
     work = refine_fm._workspace(n)
     gain, ext, _, _, _, pos, locked, _, boundary, count, side_weights = work
-    integral = refine_fm._prepare(hg, parts, work)
+    integral = refine_fm._integral(hg.vertex_weights)
+    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    # the first pass's state, as refine_level makes it (no repair, no pass), with the sides' weights
+    refine_fm._repair_and_refine(*hg.arrays(), parts, bounds, targets, 5, integral, 0, False, *work[:-1])
+    side_weights[:] = refine_fm._side_weights(parts, hg.vertex_weights)
     for _ in range(3):  # each pass starts from what the one before left
-        refine_fm._fm_pass(*hg.arrays(), parts, np.asarray(bounds), np.asarray(targets), 5, integral, *work)
+        refine_fm._fm_pass(*hg.arrays(), parts, bounds, targets, 5, integral, *work)
         expected_gain, expected_ext = scipy_gains(A, parts)
         assert np.array_equal(gain, expected_gain) and np.array_equal(ext, expected_ext)
         assert boundary[:count[0]].tolist() == np.flatnonzero(expected_ext > 0).tolist()

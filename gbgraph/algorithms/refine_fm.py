@@ -97,17 +97,7 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     >>> fm_refine(hg, parts, (3, 3), (3, 3)), parts.tolist()
     (1.0, [0, 0, 0, 1, 1, 1])
     """
-    n = hg.n
-    limit = pass_limit(n) if limit is None else limit
-    work = _workspace(n)
-    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    integral = _prepare(hg, parts, work)
-    cut = 0.0
-    for _ in range(max_passes):
-        cut, moved = _fm_pass(*hg.arrays(), parts, bounds, targets, limit, integral, *work)
-        if moved == 0:
-            break
-    return cut
+    return _refined(hg, parts, bounds, targets, limit, max_passes, repair=False)
 
 
 def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
@@ -124,10 +114,15 @@ def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     >>> refine_level(hg, parts, (3, 3), (3, 3)), parts.tolist()
     (1.0, [0, 0, 0, 1, 1, 1])
     """
+    return _refined(hg, parts, bounds, targets, limit, max_passes, repair=True)
+
+
+def _refined(hg, parts, bounds, targets, limit, max_passes, repair):
+    """:func:`fm_refine` (after :func:`rebalance` where ``repair``) as one compiled call."""
     limit = pass_limit(hg.n) if limit is None else limit
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), max_passes,
-                              *_workspace(hg.n)[:-1])
+                              repair, *_workspace(hg.n)[:-1])
 
 
 def _integral(vw):
@@ -148,22 +143,6 @@ def pass_limit(n):
     (50, 250, 500)
     """
     return min(max(50, n // 200), 500)
-
-
-def _prepare(hg, parts, work):
-    """The state a first pass starts from: every gain, the boundary (sorted), the sides'
-    weights, empty heaps, no locks. Returns whether the vertex weights are whole numbers
-    with an exact total, so that passes may carry the sides' weights instead of summing
-    them again (they would get the same numbers)."""
-    gain, ext, _, _, _, pos, locked, _, boundary, count, pw = work
-    _connections(hg.indptr, hg.indices, hg.weights, parts, gain, ext)
-    pos[:] = -1
-    locked[:] = False
-    found = np.flatnonzero(ext > 0.0)
-    boundary[:found.size] = found
-    count[0] = found.size
-    pw[:] = _side_weights(parts, hg.vertex_weights)
-    return _integral(hg.vertex_weights)
 
 
 def rebalance(hg, parts, bounds):
@@ -223,11 +202,13 @@ def _workspace(n):
 
 
 @numba.njit(cache=True)
-def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, max_passes, gain, ext,
-                       heap, hg, hk, pos, locked, moves, boundary, count):
-    """:func:`rebalance`, then :func:`fm_refine`'s first state (:func:`_prepare`) and its
-    passes, on one workspace; returns the cut."""
-    _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
+def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, max_passes, repair,
+                       gain, ext, heap, hg, hk, pos, locked, moves, boundary, count):
+    """:func:`rebalance` where ``repair``, then the state a first FM pass starts from (every
+    gain, the boundary in order, empty heaps, no locks, the sides' weights) and the passes,
+    on one workspace; returns the cut."""
+    if repair:
+        _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
     _connections(indptr, indices, w, parts, gain, ext)
     found = 0
     for v in range(parts.size):
