@@ -250,6 +250,36 @@ def test_rounds_give_the_ordered_passes(monkeypatch, backend, method, distance):
     assert (result.n_colors, result.iterations) == (expected.n_colors, expected.iterations)
 
 
+def _cliques_and_leaves():
+    # disjoint 40-cliques: the first round colors one vertex of each (few), and so do the 0s
+    cliques = sp.block_diag([np.ones((40, 40)) - np.eye(40)] * 20)
+    # a 100-clique, four leaves on each vertex: one local maximum, many 0s (the leaves)
+    A = sp.lil_array((500, 500))
+    A[:100, :100] = np.ones((100, 100)) - np.eye(100)
+    for leaf in range(100, 500):
+        A[leaf % 100, leaf] = A[leaf, leaf % 100] = 1
+    # every fourth vertex of a 1,024-clique, the others isolated: the sampled rows lie in the
+    # clique (few maxima), the isolated vertices make the first round color many
+    B = sp.lil_array((4096, 4096))
+    B[::4, ::4] = 1
+    B.setdiag(0)
+    return {"cliques": cliques, "leaves": A, "sampled": B}
+
+
+@pytest.mark.parametrize("backend", ["numba", "suitesparse"])
+@pytest.mark.parametrize("graph", ["cliques", "leaves", "sampled"])
+def test_greedy_whose_first_round_colors_few_is_one_sweep(backend, graph):
+    # the host's sweep of every row in key order when a sample says the first round colors
+    # few: the colors and rounds of the rounds and their finish, whether the 0s are few,
+    # the local maxima among them are, or the sample was wrong
+    A = sp.csr_array(_cliques_and_leaves()[graph])
+    r = gg.color(A, backend=backend)
+    colors, rounds = speculative_greedy_coloring(A, _degree_keys(A)[0])
+    np.testing.assert_array_equal(r.colors, colors)
+    assert r.iterations == rounds
+    assert (rounds == 1) == (graph != "sampled")
+
+
 @pytest.mark.parametrize("dtype", ["uint64", "int64", "int32", "uint32", "int8"])
 @pytest.mark.parametrize("spread", ["narrow", "wide"])
 def test_ordered_sweeps_sort_rows_as_numpys_stable_argsort(dtype, spread):

@@ -34,6 +34,10 @@ _ORDERED = ("greedy", "jones_plassmann", "sequential")
 PRIORITIES = ("random", "largest_degree")
 #: A round that colors under 1/_TAIL of the vertices left hands over to the dense-subgraph finish.
 _TAIL = 32
+#: Rows whose first round guesses whether it colors few (:func:`_few_maxima_guessed`).
+_SAMPLE = 1024
+#: Rounds over fewer than 1/_SCATTERED of the rows read a key only for a same-color column.
+_SCATTERED = 8
 _SEEDS = 2**63  # seeds reach the cupy hash kernel as a signed 64-bit round number
 
 
@@ -291,6 +295,12 @@ SAME_GROUP_WON = RowOperator(_same_group_won, fill=(0, -1), name="same_group_won
 #: of the contest, on the tentative colors written into ``colors`` and every vertex's key
 #: (full vectors: nothing to expand), whose result is the next round's uncolored vertices.
 SAME_COLOR_LOST = RowOperator(_same_color_lost, fill=None, name="same_color_lost", constants=_ROW)
+#: :data:`SAME_COLOR_LOST` stopping every row at its first rival, reading a column's key only
+#: where it holds i's color: for the late rounds, whose rows are scattered (under
+#: 1/``_SCATTERED`` of all), so that a key read is a cache miss (Laplace3D 100³'s round 4,
+#: 48,598 rows: 3.1 -> 1.5 ms; round 3, 231,588 rows, 2.4 -> 4.1: mispredicted).
+SAME_COLOR_LOST_SCATTERED = RowOperator(_same_color_lost, fill=None, name="same_color_lost_scattered",
+                                        constants={"LONG": 0})
 #: ``lost = [A ⊕max.second key > key]``, True or no entry: :data:`SAME_COLOR_LOST` where
 #: every vertex holds color 0 (the first round on the host), without reading the colors.
 LARGER_KEY_NEAR = RowOperator(_larger_key_near, fill=None, name="larger_key_near", constants=_ROW)
@@ -520,6 +530,18 @@ class _Keys:
         Laplace3D 100³ under cProfile."""
         return self._graph.cached(("color", "keys", self.xp.__name__, self.seed, priority),
                                   lambda: _ordered(self, self.xp.arange(self.n, dtype=self.xp.int64), priority))
+
+    def ranks(self, priority):
+        """Every vertex's place in the vertex order ``priority`` (int64, n - 1 for the first
+        vertex down to 0), made once per graph, seed and order as the keys are: an ordered
+        sweep sorts ranks by counting, where it would sort the keys by radix each call
+        (coAuthorsDBLP: about 5 ms, 2 SpMV)."""
+        def ranked():
+            xp = self.xp
+            rank = xp.empty(self.n, xp.int64)
+            rank[xp.argsort(~self.every(priority))] = xp.arange(self.n - 1, -1, -1, dtype=xp.int64)  # unique keys
+            return rank
+        return self._graph.cached(("color", "ranks", self.xp.__name__, self.seed, priority), ranked)
 
     def random(self, ids):
         return self._hash(ids)
@@ -884,6 +906,10 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
         U = be.full(n, be.values(keys_all).copy(), "uint64")
     else:
         U = be.vector(ids, be.values(keys_all), n)
+    if host and _few_maxima_guessed(be, A, keys_all):
+        colors = _swept(be, A, keys, priority, keys_all)
+        if colors is not None:
+            return _result(be.values(_recolor(be, A, colors, keys, hops)), 1)
     # colors(i) = -1: i has no color yet (first fit skips it); on the host every vertex
     # starts with the first round's first fit, 0
     colors = be.full(n, 0 if host else -1, "int64")
@@ -895,7 +921,8 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
             else:
                 t = be.mxv(FIRST_FIT, A, colors, mask=U)  # t<U> = the first fit of each
                 be.assign(colors, t, mask=t)  # colors<t> = t
-                lost = be.mxv(SAME_COLOR_LOST, A, (keys_all, colors), mask=U)  # lost<U> = [a larger key took c_i]
+                contest = SAME_COLOR_LOST_SCATTERED if be.nvals(U) * _SCATTERED < n else SAME_COLOR_LOST
+                lost = be.mxv(contest, A, (keys_all, colors), mask=U)  # lost<U> = [a larger key took c_i]
             be.assign(colors, -1, mask=lost)  # colors<lost> = -1
             return (lost,)
         if hops == 1:  # a first fit is never -1 here, so the vertices that lost are U<¬won>
@@ -924,8 +951,39 @@ def _speculative(be, graph, keys, hops, priority, max_iter):
         # the sweep reads (a copy of) the colors at random: in int32 on the host (coAuthorsDBLP,
         # Elasticity3D 40³: a tenth off the sweep)
         before = be.full(n, be.values(colors), _sweep_dtype(keys)) if host else colors
-        be.assign(colors, _first_fits(be, A, before, U, keys_all, hops), mask=U)  # colors<U> = first fit, in key order
+        order = be.full(n, keys.ranks(priority), "int64") if host else keys_all  # ranks: no sort of the keys
+        be.assign(colors, _first_fits(be, A, before, U, order, hops), mask=U)  # colors<U> = first fit, in key order
     return _result(be.values(_recolor(be, A, colors, keys, hops)), rounds)
+
+
+def _few_maxima_guessed(be, A, keys_all):
+    """Whether the first round looks to color few vertices (under ``1 / _TAIL`` of those it
+    leaves): the keys' local maxima among ``_SAMPLE`` rows spread over the graph, which
+    decide only which way :func:`_speculative` tries first (dense neighbourhoods of
+    degree-led keys: Elasticity3D, coAuthorsDBLP, about 1% of the rows)."""
+    n = keys_all.size
+    sample = be.vector(be.xp.arange(0, n, max(1, n // _SAMPLE), dtype=be.xp.int64), True, n)
+    lost = be.mxv(LARGER_KEY_NEAR, A, keys_all, mask=sample)  # lost<sample> = [A ⊕max.second key > key]
+    won = be.nvals(sample) - be.nvals(lost)
+    return _few(won, be.nvals(sample) - won)
+
+
+def _swept(be, A, keys, priority, keys_all):
+    """The colors of the first round and the sweep after it, when that round colors few (on
+    the host at distance 1), from one sweep of every row in key order; None when it colors
+    more. The first round's winners are the keys' local maxima, each before all its
+    neighbours in key order: the sweep gives them 0, and every other vertex its first fit
+    after the same colored neighbours as the sweep after the round (its winners and the
+    earlier vertices). The maxima are among the 0s: counted there (where the 0s are not few
+    already), they say whether the rounds would have stopped after the first."""
+    n = keys_all.size
+    order = be.full(n, keys.ranks(priority), "int64")  # ranks in key order: the sweep sorts them by counting
+    colors = be.mxv(FIRST_FIT, A, _before_sweep(be, n, keys, 1), order=order)  # first fit, row after row
+    zeros = be.select("valueeq", colors, 0)
+    won = be.nvals(zeros)
+    if not _few(won, n - won):  # as many maxima as 0s would not be few: count them
+        won -= be.nvals(be.mxv(LARGER_KEY_NEAR, A, keys_all, mask=zeros))  # lost<zeros> = [A ⊕max.second key > key]
+    return colors if _few(won, n - won) else None
 
 
 def _recolor(be, A, colors, keys, hops):
