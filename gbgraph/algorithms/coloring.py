@@ -304,6 +304,10 @@ SAME_COLOR_LOST_SCATTERED = RowOperator(_same_color_lost, fill=None, name="same_
 #: ``lost = [A ⊕max.second key > key]``, True or no entry: :data:`SAME_COLOR_LOST` where
 #: every vertex holds color 0 (the first round on the host), without reading the colors.
 LARGER_KEY_NEAR = RowOperator(_larger_key_near, fill=None, name="larger_key_near", constants=_ROW)
+#: :data:`LARGER_KEY_NEAR` stopping every row at its first larger key: the maxima among a
+#: sweep's 0s (:func:`_swept`), mostly short rows beside larger ones, which meet one early
+#: (coAuthorsDBLP's 83,918: 1.2 -> 0.6 ms).
+LARGER_KEY_FIRST = RowOperator(_larger_key_near, fill=None, name="larger_key_first", constants={"LONG": 0})
 #: Distance 2, one window: ``bit<U> = lowest zero of (A ⊕bor.second netword)``; with
 #: ``order=`` and ``push="bor"``, the rows one after another, each bit pushed into its nets.
 FREE_BIT = RowOperator(_free_bit, fill=0, name="free_bit")
@@ -974,15 +978,16 @@ def _swept(be, A, keys, priority, keys_all):
     more. The first round's winners are the keys' local maxima, each before all its
     neighbours in key order: the sweep gives them 0, and every other vertex its first fit
     after the same colored neighbours as the sweep after the round (its winners and the
-    earlier vertices). The maxima are among the 0s: counted there (where the 0s are not few
-    already), they say whether the rounds would have stopped after the first."""
+    earlier vertices). The maxima are among the 0s: counted there (:data:`LARGER_KEY_FIRST`,
+    where the 0s are not few already), they say whether the rounds would have stopped after
+    the first."""
     n = keys_all.size
     order = be.full(n, keys.ranks(priority), "int64")  # ranks in key order: the sweep sorts them by counting
     colors = be.mxv(FIRST_FIT, A, _before_sweep(be, n, keys, 1), order=order)  # first fit, row after row
     zeros = be.select("valueeq", colors, 0)
     won = be.nvals(zeros)
     if not _few(won, n - won):  # as many maxima as 0s would not be few: count them
-        won -= be.nvals(be.mxv(LARGER_KEY_NEAR, A, keys_all, mask=zeros))  # lost<zeros> = [A ⊕max.second key > key]
+        won -= be.nvals(be.mxv(LARGER_KEY_FIRST, A, keys_all, mask=zeros))  # lost<zeros> = [A ⊕max.second key > key]
     return colors if _few(won, n - won) else None
 
 
