@@ -1,10 +1,12 @@
-# Parts of the ordered sweeps of gg.color (numba, one thread, CPU time, min of 9):
-# the sort of the order (by_decreasing), the sweep kernel, the verb's copies.
+# Parts of the ordered sweeps of gg.color (numba, one thread, CPU time, min of 9): the sort of
+# the order (by_decreasing), the sweep kernel alone in key, class and index order, the verb.
+# python sweep_parts.py GRAPH...
 import sys, time, numpy as np, scipy.sparse as sp, gbgraph as gg
 from gbgraph import backends
 from gbgraph.algorithms import coloring as C
 from gbgraph.backends.numba import operators as O
 from gbgraph.backends.numba.kernels.coloring import by_decreasing
+from gbgraph.backends.numba import _values
 backends.set_threads(1)
 clock = time.process_time
 be = backends.backend("numba")
@@ -22,8 +24,6 @@ for spec in sys.argv[1:]:
     colors = gg.color(G).colors
     M = be.adjacency(G)
     ip, ix = M.indptr, M.indices
-    vals = O._values(M) if hasattr(O, "_values") else np.ones(0, bool)
-    from gbgraph.backends.numba import _values
     vals = _values(M)
     c32 = np.full(n, -1, np.int32)
     spmv = mn(lambda: A @ x, 30)
