@@ -246,7 +246,8 @@ def test_later_rounds_seed_the_boundary_near_the_changed_vertices(A, data):
     refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1])
     seeds = refine_kway._near(hg.indptr, hg.indices, changed, reach, *boundary)
     rows = [slice(hg.indptr[v], hg.indptr[v + 1]) for v in range(n)]
-    on_boundary = np.array([np.any((parts[hg.indices[r]] != parts[v]) & (hg.weights[r] > 0)) for v, r in enumerate(rows)])
+    on_boundary = np.array([np.any((parts[hg.indices[r]] != parts[v]) & (hg.weights[r] > 0))
+                            for v, r in enumerate(rows)])
     near = np.zeros(n)
     near[changed] = 1
     step = sp.eye_array(n, format="csr") + sp.csr_array((np.ones(hg.indices.size), hg.indices, hg.indptr), (n, n))
