@@ -470,8 +470,9 @@ FM_TOLERANCE = 0.001
 #: Rounds of localized searches (:func:`_kway_local`) after the FM passes of a level; a round
 #: that keeps no move ends them, and a round after the first seeds only near the moves of the
 #: one before (:data:`LOCAL_REACH`). One round took the geometric-mean cut at k = 8 from 0.983
-#: to 0.953 of KaMinPar's; three, the later ones near the moves, to 0.949 for 3% more time,
-#: where two full rounds took 6% (docs/partitioning.md, "Session 12").
+#: to 0.953 of KaMinPar's; three, the later ones near the moves, to 0.949 for 3% more time
+#: (two full rounds: 6%), which the boundary renewal of :func:`_renew_boundary` pays back
+#: (docs/partitioning.md, "Session 12").
 LOCAL_ROUNDS = 3
 #: A localized search stops after this many moves without a new best, or when its cut is more
 #: than :data:`LOCAL_DEPTH` mean edge weights above its best.
@@ -486,7 +487,7 @@ LOCAL_SEED = 2.0
 LOCAL_BUDGET = 1.0
 #: A round of searches after the first seeds only the boundary vertices at most this many
 #: edges from a vertex the round before moved: a search where nothing changed since would
-#: mostly repeat one that found nothing (2 cut no less, 0.9498 against 0.9494).
+#: mostly repeat one that found nothing (with 3 rounds, 2 edges cut 0.9498, 1 edge 0.9494).
 LOCAL_REACH = 1
 
 
