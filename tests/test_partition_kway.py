@@ -230,6 +230,50 @@ def test_localized_searches_alone_improve_a_random_partition(k):
     assert over == 0 and cut == scipy_cut(A, parts) < 0.75 * scipy_cut(A, start)
 
 
+@given(A=random_graphs(max_n=60, min_n=2), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_later_rounds_seed_the_boundary_near_the_changed_vertices(A, data):
+    """A round of searches after the first seeds the boundary vertices at most ``reach`` edges
+    from a vertex the round before moved: scipy's reachability, ``(I + A)^reach``, and a
+    boundary counted from the rows."""
+    n = A.shape[0]
+    k = data.draw(st.integers(2, min(4, n)))
+    parts = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), np.int64)
+    changed = np.flatnonzero(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    reach = data.draw(st.integers(1, 2))
+    hg = host_graph(A)
+    boundary = (np.empty(n, np.int64), np.full(1, -1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
+    refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1])
+    seeds = refine_kway._near(hg.indptr, hg.indices, changed, reach, *boundary)
+    rows = [slice(hg.indptr[v], hg.indptr[v + 1]) for v in range(n)]
+    on_boundary = np.array([np.any((parts[hg.indices[r]] != parts[v]) & (hg.weights[r] > 0))
+                            for v, r in enumerate(rows)])
+    near = np.zeros(n)
+    near[changed] = 1
+    step = sp.eye_array(n, format="csr") + sp.csr_array((np.ones(hg.indices.size), hg.indices, hg.indptr), (n, n))
+    for _ in range(reach):
+        near = step @ near
+    assert seeds.tolist() == np.flatnonzero(on_boundary & (near > 0)).tolist()
+    assert not boundary[2].any()  # the stamps are clear for the next round
+
+
+def test_later_rounds_of_searches_never_undo_the_first(monkeypatch):
+    """Rounds after the first search only near the moved vertices and keep a search only when
+    it improves: three rounds cut less than the first alone (with an edge budget that leaves
+    the later rounds work)."""
+    monkeypatch.setattr(refine_kway, "LOCAL_BUDGET", 20.0)
+    A = delaunay_n14()
+    n = A.shape[0]
+    start = np.random.default_rng(5).permutation(n) % 8
+    cuts = []
+    for rounds in (1, 3):
+        parts = start.copy()
+        over, cut = refine_kway.kway_fm(host_graph(A), parts, 8, 1.03 * n / 8, max_passes=0, local_rounds=rounds)
+        assert over == 0 and cut == scipy_cut(A, parts)
+        cuts.append(cut)
+    assert cuts[1] < cuts[0]
+
+
 def test_kway_fm_is_deterministic():
     A = delaunay_n14()
     start = np.random.default_rng(3).integers(0, 8, A.shape[0])
