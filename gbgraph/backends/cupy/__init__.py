@@ -390,7 +390,55 @@ class CupyBackend(Backend):
         return replay.iterate(step, state, first, stop, check, stall)
 
     def fused(self, algorithm):
-        return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots}.get(algorithm)
+        return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots,
+                "jet_judge": self._jet_judge, "jet_rebalance": self._jet_rebalance,
+                "resumed_rounds": replay.resumed}.get(algorithm)
+
+    def _jet_rebalance(self, sigma, loss, weights, keys, side, amount):
+        """refine_jet's rebalancing round in one call: the vertices of side ``side`` (σ = 1 -
+        2 side) with weight w > 0, by increasing ℓ (1 / w) (ties: larger key first) up to and
+        including the first at which their weights reach ``amount`` (``_rebalance_moves``'
+        verbs and ``lightest_prefix``: the same expressions, so the same vertices), flipped in
+        place, σ<moves> = -σ. Returns how many moved. Through the verbs a round cost a dozen
+        calls and three host reads; here a sort and two reads."""
+        s, w = sigma.values, weights.values
+        ids = cupy.flatnonzero((s == 1.0 - 2.0 * side) & (w > 0.0))  # w<σ = 1 - 2 side, w > 0>
+        if not ids.size or not amount > 0:
+            return 0
+        w_ids = w[ids]
+        score = 0.0 + loss.values[ids] * (1.0 / w_ids)  # 0 ⊕ ℓ ⊗ (1 / w), as the verbs round it
+        order = cupy.lexsort(cupy.stack((~keys.values[ids], score)))
+        total = cupy.cumsum(w_ids[order].astype(cupy.float64))
+        count = min(int(cupy.searchsorted(total, amount, side="left")) + 1, ids.size)
+        taken = ids[order[:count]]
+        s[taken] = -s[taken]
+        return count
+
+    def _jet_judge(self, loss, wsigma, sigma, degrees, total, bounds, keep, patience, max_rounds):
+        """refine_jet's test between Jet rounds as device work (``kernels/jet.cu``), for a
+        level's full vectors ℓ, w σ and σ: ``judge(moves)`` (moves: the Jet round's, or None
+        after a rebalancing round) judges the bisection with no host wait, keeps the best one
+        in ``judge.best`` (bool array) and empties ``moves`` when no Jet round comes next;
+        ``judge.read()`` gives (what comes next: "jet", "rebalance" or None, rounds judged,
+        side weights) in one read. With ``"resumed_rounds"`` (:func:`replay.resumed`) a
+        level's Jet rounds run recorded, the host reading nothing between them; the host
+        test cost two reductions read back and a copy a round (0.25-0.4 ms on an H200)."""
+        judge = kernels.JetJudge(loss.values, wsigma.values, sigma.values, degrees, total, bounds, keep, patience,
+                                 max_rounds)
+
+        def run(moves=None):
+            if moves is not None and moves.count is None:  # an eager round's host-known count
+                moves.exact()
+                moves.count = cupy.full(1, moves.nvals, cupy.int64)
+            judge(None if moves is None else moves.count)
+
+        def read():
+            state = judge.state.get()
+            mode = {0: None, 1: "jet", 2: "rebalance"}[int(state[judge.MODE])]
+            return mode, int(state[judge.ROUNDS]), (float(state[judge.PW0]), float(state[judge.PW1]))
+
+        run.read, run.best = read, judge.best
+        return run
 
     def _visit(self, H, keys, pending):
         """heavy.py's ``visit_in_order`` in one pass (``kernels/mapping.cu``): each chain of

@@ -18,7 +18,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["JetJudge", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
@@ -411,6 +411,34 @@ def number_roots(root, listed, count):
     _get("mapping.cu", "gbgraph::number_roots")(grid, (_THREADS,), (listed, count, label))
     _get("mapping.cu", "gbgraph::relabel")(grid, (_THREADS,), (root, np.int64(n), label))
     return root
+
+
+class JetJudge:
+    """jet.cu's test between a level's Jet rounds (refine_jet's ``_Rounds._judge``) on the
+    device: ``judge(moves_count)`` adds ℓ and w σ (``jet_sums``, a grid fixed per level, so
+    the same order each run), judges (``jet_judge``: the state in :attr:`state`, and the
+    worklist's count emptied when no Jet round comes next) and copies σ < 0 into
+    :attr:`best` when the bisection is a new best (``jet_best``); no launch waits for the
+    host. ``moves_count`` is None for a judge after a rebalancing round."""
+
+    #: jet.cu's JetState, the places read back: rounds, mode, side weights.
+    ROUNDS, MODE, PW0, PW1, SIZE = 0, 5, 6, 7, 9
+
+    def __init__(self, loss, wsigma, sigma, degrees, total, bounds, keep, patience, max_rounds):
+        n = sigma.size
+        self._n, self._loss, self._wsigma, self._sigma = np.int64(n), loss, wsigma, sigma
+        self._grid = max(1, min(-(-n // _THREADS), 1024))  # jet_judge adds the partial sums with one block
+        self._partial = cupy.empty(2 * self._grid, cupy.float64)
+        self._scalars = tuple(np.float64(x) for x in (degrees, total, bounds[0], bounds[1], keep, patience, max_rounds))
+        self.state = cupy.zeros(self.SIZE, cupy.float64)
+        self.best = cupy.zeros(n, cupy.bool_)
+        self._kernels = tuple(_get("jet.cu", f"gbgraph::{name}") for name in ("jet_sums", "jet_judge", "jet_best"))
+
+    def __call__(self, moves_count=None):
+        sums, judge, best = self._kernels
+        sums((self._grid,), (_THREADS,), (self._loss, self._wsigma, self._n, self._partial))
+        judge((1,), (_THREADS,), (self._partial, np.int32(self._grid)) + self._scalars + (_ptr(moves_count), self.state))
+        best((_blocks(int(self._n)),), (_THREADS,), (self._sigma, self._n, self.state, self.best))
 
 
 #: ``build``'s ``dup`` operators with a device kernel, on the integer types of

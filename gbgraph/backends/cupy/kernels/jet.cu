@@ -1,0 +1,112 @@
+// The cupy backend's answer to Backend.fused("jet_judge") (gbgraph/algorithms/refine_jet.py):
+// the test between Jet rounds on the device, so that a level's recorded rounds run with no
+// host read in between. Every other backend runs _Rounds._judge on the host: the cut and the
+// side weights from two sums, the best bisection and the patience count. Here the sums are a
+// fixed-order tree (the same values on every run; exact, as on the host, while the weights
+// are integers), the judge's state lives in device memory and the judge ends the round by
+// emptying the worklist when a rebalancing round (host) or the end of the level comes next.
+#pragma once
+
+namespace gbgraph {
+
+constexpr int JET_THREADS = 256;
+
+// The judge's state, doubles: rounds judged, rounds since the last real improvement, the best
+// key (overload, cut) and whether there is one, what comes next, the side weights, whether
+// the last judge kept a new best.
+enum JetState { J_ROUNDS, J_SINCE, J_OVER, J_CUT, J_HAS_KEY, J_MODE, J_PW0, J_PW1, J_IMPROVED, J_SIZE };
+enum JetMode { J_STOP = 0, J_JET = 1, J_REBALANCE = 2 };
+
+__device__ __forceinline__ void block_sum2(double& a, double& b)
+{
+    __shared__ double sa[JET_THREADS], sb[JET_THREADS];
+    sa[threadIdx.x] = a;
+    sb[threadIdx.x] = b;
+    __syncthreads();
+    for (int half = JET_THREADS / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            sa[threadIdx.x] += sa[threadIdx.x + half];
+            sb[threadIdx.x] += sb[threadIdx.x + half];
+        }
+        __syncthreads();
+    }
+    a = sa[0];
+    b = sb[0];
+}
+
+// partial[2 b], partial[2 b + 1]: block b's sums of loss and wsigma, over a grid-stride walk
+// whose grid the launcher fixes per level (so every run adds in one order).
+__global__ void jet_sums(const double* loss, const double* wsigma, long long n, double* partial)
+{
+    double a = 0.0, b = 0.0;
+    for (long long i = blockIdx.x * (long long)JET_THREADS + threadIdx.x; i < n; i += (long long)gridDim.x * JET_THREADS) {
+        a += loss[i];
+        b += wsigma[i];
+    }
+    block_sum2(a, b);
+    if (threadIdx.x == 0) {
+        partial[2 * blockIdx.x] = a;
+        partial[2 * blockIdx.x + 1] = b;
+    }
+}
+
+// One block: the partial sums added, then _Rounds._judge's rule by thread 0 (the same
+// operations on doubles as the host's). moves_count (null for a judge after a rebalancing
+// round) is the Jet round's move count: a round that moved nothing ends the level unjudged,
+// as iterate ends on an empty worklist; a judge that sends the level elsewhere empties it.
+__global__ void jet_judge(const double* partial, int blocks, double degrees, double total, double bound0,
+                          double bound1, double keep, double patience, double max_rounds, long long* moves_count,
+                          double* state)
+{
+    double a = 0.0, b = 0.0;
+    for (int k = threadIdx.x; k < blocks; k += JET_THREADS) {
+        a += partial[2 * k];
+        b += partial[2 * k + 1];
+    }
+    block_sum2(a, b);
+    if (threadIdx.x != 0)
+        return;
+    state[J_IMPROVED] = 0.0;
+    if (moves_count != nullptr && *moves_count == 0) {
+        state[J_MODE] = J_STOP;
+        return;
+    }
+    if (state[J_ROUNDS] == max_rounds) {
+        state[J_MODE] = J_STOP;
+    } else {
+        state[J_ROUNDS] += 1.0;
+        const double cut = (degrees - a) / 4;  // Σ ext / 2 = (Σ d - Σ ℓ) / 4
+        const double heavy = (total - b) / 2;  // side 1's weight: Σ w (1 - σ) / 2
+        const double pw0 = total - heavy, pw1 = heavy;
+        const double o0 = pw0 - bound0, o1 = pw1 - bound1;
+        const double over = (o0 < 0.0 ? 0.0 : o0) + (o1 < 0.0 ? 0.0 : o1);
+        const bool has = state[J_HAS_KEY] != 0.0;
+        const double k0 = state[J_OVER], k1 = state[J_CUT];
+        if (!has || over < k0 || (over == k0 && cut < k1)) {
+            const bool real = !has || over < k0 || cut < keep * k1;
+            state[J_SINCE] = real ? 0.0 : state[J_SINCE] + 1.0;
+            state[J_OVER] = over;
+            state[J_CUT] = cut;
+            state[J_HAS_KEY] = 1.0;
+            state[J_IMPROVED] = 1.0;
+        } else {
+            state[J_SINCE] += 1.0;
+        }
+        state[J_PW0] = pw0;
+        state[J_PW1] = pw1;
+        state[J_MODE] = state[J_SINCE] >= patience ? J_STOP : over > 0.0 ? J_REBALANCE : J_JET;
+    }
+    if (moves_count != nullptr && state[J_MODE] != J_JET)
+        *moves_count = 0;
+}
+
+// best = σ < 0 where the last judge kept a new best.
+__global__ void jet_best(const double* sigma, long long n, const double* state, bool* best)
+{
+    if (state[J_IMPROVED] == 0.0)
+        return;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        best[i] = sigma[i] < 0.0;
+}
+
+}  // namespace gbgraph
