@@ -142,7 +142,7 @@ def test_gpu_jet_rounds_are_recorded():
     assert r.imbalance <= 0.03 + 1e-12
 
 
-_DEVICE_TEST = ("jet_judge", "jet_rebalance", "resumed_rounds")
+_DEVICE_TEST = ("jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds")
 
 
 @pytest.mark.gpu
@@ -150,10 +150,10 @@ _DEVICE_TEST = ("jet_judge", "jet_rebalance", "resumed_rounds")
 @pytest.mark.parametrize("k", [2, 4])
 @pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0, id="elasticity3d-8")])
 def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
-    # the test between rounds and the rebalancing rounds on the device (fused "jet_judge",
-    # "jet_rebalance", "resumed_rounds") against the host's check and the verbs, both on the
-    # cupy backend: the same parts and, level by level, the same number of rounds judged;
-    # one recording per device level
+    # the test between rounds, the moves and the rebalancing rounds on the device (fused
+    # "jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds") against the host's check and
+    # the verbs, both on the cupy backend: the same parts and, level by level, the same
+    # number of rounds judged; one recording per device level
     from gbgraph.backends.cupy import CupyBackend, replay
 
     A = _on_device(sp.csr_array(make(), dtype=np.float64))

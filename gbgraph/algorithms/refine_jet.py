@@ -192,11 +192,16 @@ class _Rounds:
     def step(self, moves, r):
         """A Jet round (the last round's moves, the worklist, unread); its moves, emptied
         by the device's judge when no Jet round comes next."""
-        be = self.be
-        moves = _jet_moves(be, self.lv, self.sigma, self.loss, self.locks)
-        be.assign(self.locks, 0.0, mask=None)  # locks = 0
-        be.assign(self.locks, -np.inf, mask=moves)  # locks<moves> = -inf
-        self._flip(moves)
+        be, lv = self.be, self.lv
+        fused = be.fused("jet_moves")  # the same moves, locks and σ in three kernels (cupy)
+        moves = None if fused is None else fused(lv.A, lv.theta, self.loss, self.locks, self.sigma, lv.keys)
+        if moves is None:
+            moves = _jet_moves(be, lv, self.sigma, self.loss, self.locks)
+            be.assign(self.locks, 0.0, mask=None)  # locks = 0
+            be.assign(self.locks, -np.inf, mask=moves)  # locks<moves> = -inf
+            self._flip(moves)
+        else:
+            self._update()
         if self.judge is not None:
             self.judge(moves)
         return (moves,)

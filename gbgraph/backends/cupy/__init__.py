@@ -391,8 +391,21 @@ class CupyBackend(Backend):
 
     def fused(self, algorithm):
         return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots,
-                "jet_judge": self._jet_judge, "jet_rebalance": self._jet_rebalance,
+                "jet_judge": self._jet_judge, "jet_moves": self._jet_moves, "jet_rebalance": self._jet_rebalance,
                 "resumed_rounds": replay.resumed}.get(algorithm)
+
+    def _jet_moves(self, A, theta, loss, locks, sigma, keys):
+        """refine_jet's Jet round up to ℓ (``_jet_moves``, then locks<moves> = -inf, 0
+        elsewhere, and σ<moves> = -σ) in three kernels and the moves' compaction
+        (``kernels/jet.cu``), where the verbs cost some twenty launches a round: the moves
+        (the select's vector), locks and σ written in place. The same sums in the same order
+        as the verbs' (the afterburner's row operator), so the same moves."""
+        if A.values is not None and A.values.dtype != np.float64:
+            return None
+        score = kernels.jet_candidates_scores(A, theta.values, loss.values, locks.values, sigma.values, keys.values)
+        moves = self.select("valuege", Vector(sigma.size, None, score), 0.0)  # the moves: g' >= 0
+        kernels.jet_flip(score, locks.values, sigma.values)
+        return moves
 
     def _jet_rebalance(self, sigma, loss, weights, keys, side, amount):
         """refine_jet's rebalancing round in one call: the vertices of side ``side`` (σ = 1 -

@@ -18,7 +18,7 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["JetJudge", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["JetJudge", "jet_candidates_scores", "jet_flip", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
@@ -439,6 +439,28 @@ class JetJudge:
         sums((self._grid,), (_THREADS,), (self._loss, self._wsigma, self._n, self._partial))
         judge((1,), (_THREADS,), (self._partial, np.int32(self._grid)) + self._scalars + (_ptr(moves_count), self.state))
         best((_blocks(int(self._n)),), (_THREADS,), (self._sigma, self._n, self.state, self.best))
+
+
+def jet_candidates_scores(A, theta, loss, locks, sigma, keys):
+    """jet.cu's ``jet_candidates`` then ``jet_afterburner`` on a level's CSR matrix ``A`` and
+    full float64 arrays (keys uint64): the afterburner's score at Jet's candidates, -inf
+    elsewhere (float64, length n)."""
+    n = sigma.size
+    u, score = cupy.empty(n, cupy.float64), cupy.empty(n, cupy.float64)
+    grid = (_blocks(n),)
+    _get("jet.cu", "gbgraph::jet_candidates")(grid, (_THREADS,), (np.int64(n), theta, loss, locks, sigma, u))
+    iso = A.values is None
+    name = f"gbgraph::jet_afterburner<{c_type(A.indices.dtype)}, {str(iso).lower()}>"
+    _get("jet.cu", name)(grid, (_THREADS,), (A.indptr, A.indices, _ptr(A.values), np.int64(n), loss, sigma, keys, u,
+                                             np.float64(-np.inf), score))
+    return score
+
+
+def jet_flip(score, locks, sigma):
+    """jet.cu's ``jet_flip``: locks = -inf where score >= 0, else 0, and σ flipped there, in place."""
+    n = sigma.size
+    _get("jet.cu", "gbgraph::jet_flip")((_blocks(n),), (_THREADS,), (np.int64(n), score, np.float64(-np.inf), locks,
+                                                                     sigma))
 
 
 #: ``build``'s ``dup`` operators with a device kernel, on the integer types of

@@ -109,4 +109,52 @@ __global__ void jet_best(const double* sigma, long long n, const double* state, 
         best[i] = sigma[i] < 0.0;
 }
 
+// The cupy backend's answer to Backend.fused("jet_moves"): a Jet round's moves in three passes
+// where refine_jet's _jet_moves, the locks and the flip cost some twenty verbs, each a launch.
+// jet_candidates: u = 2σ where Jet's filter (θ - ℓ) + locks >= 0 keeps the vertex, else 0.
+__global__ void jet_candidates(long long n, const double* theta, const double* loss, const double* locks,
+                               const double* sigma, double* u)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        u[i] = (theta[i] - loss[i]) + locks[i] >= 0.0 ? sigma[i] * 2.0 : 0.0;
+}
+
+// The afterburner (refine_jet's RANKED_ABOVE, the same sum in column order from 0.0, the
+// rank g = -ℓ and the keys breaking ties), score = (Σ A(i, j) u(j) over j ranked above i) σ(i)
+// - ℓ(i) at the candidates (u != 0), minus_inf elsewhere. u(j) is ±2 or 0, so each product and
+// σ's are exact: a contracted multiply-add rounds as the verbs' separate kernels do.
+template <typename I, bool ISO>
+__global__ void jet_afterburner(const long long* indptr, const I* cols, const double* vals, long long n,
+                                const double* loss, const double* sigma, const unsigned long long* keys,
+                                const double* u, double minus_inf, double* score)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        if (u[i] == 0.0) {
+            score[i] = minus_inf;
+            continue;
+        }
+        const double rank = -loss[i];
+        const unsigned long long key = keys[i];
+        double acc = 0.0;
+        for (long long p = indptr[i]; p < indptr[i + 1]; ++p) {
+            const long long j = cols[p];
+            const double other = -loss[j];
+            if (other > rank || (other == rank && keys[j] > key))
+                acc += (ISO ? 1.0 : vals[p]) * u[j];
+        }
+        score[i] = acc * sigma[i] - loss[i];
+    }
+}
+
+// The moves (score >= 0): locks = -inf there and 0 elsewhere, σ flipped there.
+__global__ void jet_flip(long long n, const double* score, double minus_inf, double* locks, double* sigma)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const bool move = score[i] >= 0.0;
+        locks[i] = move ? minus_inf : 0.0;
+        if (move)
+            sigma[i] = -sigma[i];
+    }
+}
+
 }  // namespace gbgraph
