@@ -148,7 +148,8 @@ _DEVICE_TEST = ("jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds")
 @pytest.mark.gpu
 @needs_gpu
 @pytest.mark.parametrize("k", [2, 4])
-@pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0, id="elasticity3d-8")])
+@pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0,
+                                                        id="elasticity3d-8")])
 def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
     # the test between rounds, the moves and the rebalancing rounds on the device (fused
     # "jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds") against the host's check and

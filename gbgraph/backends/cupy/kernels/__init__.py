@@ -18,11 +18,11 @@ from importlib import resources
 import cupy
 import numpy as np
 
-__all__ = ["JetJudge", "jet_candidates_scores", "jet_flip", "inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
+__all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "reduceat_sum", "scatter", "scatter_scalar", "gather_op", "compact",
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
-           "KERNEL_DIR"]
+           "JetJudge", "jet_candidates_scores", "jet_flip", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -437,7 +437,8 @@ class JetJudge:
     def __call__(self, moves_count=None):
         sums, judge, best = self._kernels
         sums((self._grid,), (_THREADS,), (self._loss, self._wsigma, self._n, self._partial))
-        judge((1,), (_THREADS,), (self._partial, np.int32(self._grid)) + self._scalars + (_ptr(moves_count), self.state))
+        judge((1,), (_THREADS,),
+              (self._partial, np.int32(self._grid)) + self._scalars + (_ptr(moves_count), self.state))
         best((_blocks(int(self._n)),), (_THREADS,), (self._sigma, self._n, self.state, self.best))
 
 
