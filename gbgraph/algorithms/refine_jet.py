@@ -32,9 +32,10 @@ are full and written in place, its moves are the worklist, and iterate's check b
 rounds (:class:`_Rounds`) reads the cut and the side weights, keeps the best bisection and
 runs the rebalancing rounds. On the cupy backend that test is device work at the end of the
 recorded round instead (``fused("jet_judge")``), which empties the worklist when the host has
-a rebalancing round to run (``fused("jet_rebalance")``, one call) or the level ends; the
-host then resumes the same recording (``fused("resumed_rounds")``), so that the Jet rounds
-between run with no host read. A GPU hierarchy's coarsest levels are refined on the host
+a rebalancing round to run (``fused("jet_rebalance")``: the same vertices, with no host
+read) or the level ends; the host then resumes the same recording (``fused("resumed_rounds")``),
+so that the Jet rounds between run with no host read, and a round's moves take three kernels
+(``fused("jet_moves")``). A GPU hierarchy's coarsest levels are refined on the host
 (:func:`_level_on`); every backend gives the same sides.
 
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
@@ -169,9 +170,10 @@ class _Rounds:
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
         self.best, self.key, self.since, self.rounds, self.stopped = None, None, 0, 0, False
         self._update()
-        judge, self.resumed = be.fused("jet_judge"), be.fused("resumed_rounds")
+        judge, self.resumed, self.rebalanced = (be.fused(name) for name in ("jet_judge", "resumed_rounds",
+                                                                           "jet_rebalance"))
         self.judge = None
-        if judge is not None and self.resumed is not None:  # the test on the device (:meth:`resume`)
+        if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
             self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
                                PATIENCE, MAX_ROUNDS)
             self.best, self.go = self.judge.best, be.full(n, 0.0, "float64")
@@ -214,9 +216,7 @@ class _Rounds:
             mode, self.rounds, pw = self.judge.read()
             if mode != "rebalance":
                 return self.go if mode == "jet" else None
-            if not self._rebalance(pw):
-                return None
-            self.judge()
+            self.judge(self._rebalance(pw))  # a round that moved nothing ends the level, unjudged
 
     def check(self, state=None, r=None):
         """1 when a Jet round comes next (after any rebalancing rounds), 0 to stop."""
@@ -231,18 +231,18 @@ class _Rounds:
                 return 0
 
     def _rebalance(self, pw):
-        """A rebalancing round from side weights ``pw``: σ and ℓ updated; False when it
-        moves nothing. A backend that answers ``fused("jet_rebalance")`` (cupy) takes the
-        vertices and flips them in one call, the verbs' choice bit for bit, where the verbs
-        cost a dozen calls and three host reads (1-2 ms a round on an H200)."""
+        """A rebalancing round from side weights ``pw``: σ, ℓ and w σ updated. Returns
+        whether it moved anything, or, where the test is on the device, how many it moved
+        as a device scalar for the judge: a backend that answers ``fused("jet_rebalance")``
+        (cupy) takes the vertices and flips them with no host read, the verbs' choice bit for
+        bit, where the verbs cost a dozen calls and three host reads (1-2 ms a round on an
+        H200)."""
         be, lv = self.be, self.lv
         side, amount = _rebalance_amount(pw, self.bounds, self.targets)
-        fused = be.fused("jet_rebalance")
-        if fused is not None:
-            if not fused(self.sigma, self.loss, lv.w, lv.keys, side, amount):  # σ<moves> = -σ
-                return False
+        if self.judge is not None:
+            moved = self.rebalanced(self.sigma, self.loss, lv.w, lv.keys, side, amount)  # σ<moves> = -σ
             self._update()
-            return True
+            return moved
         moves = _rebalance_moves(be, lv, self.sigma, self.loss, side, amount)
         if be.nvals(moves) == 0:
             return False

@@ -408,30 +408,26 @@ class CupyBackend(Backend):
         return moves
 
     def _jet_rebalance(self, sigma, loss, weights, keys, side, amount):
-        """refine_jet's rebalancing round in one call: the vertices of side ``side`` (σ = 1 -
-        2 side) with weight w > 0, by increasing ℓ (1 / w) (ties: larger key first) up to and
-        including the first at which their weights reach ``amount`` (``_rebalance_moves``'
-        verbs and ``lightest_prefix``: the same expressions, so the same vertices), flipped in
-        place, σ<moves> = -σ. Returns how many moved. Through the verbs a round cost a dozen
-        calls and three host reads; here a sort and two reads."""
-        s, w = sigma.values, weights.values
-        ids = cupy.flatnonzero((s == 1.0 - 2.0 * side) & (w > 0.0))  # w<σ = 1 - 2 side, w > 0>
-        if not ids.size or not amount > 0:
-            return 0
-        w_ids = w[ids]
-        score = 0.0 + loss.values[ids] * (1.0 / w_ids)  # 0 ⊕ ℓ ⊗ (1 / w), as the verbs round it
-        order = cupy.lexsort(cupy.stack((~keys.values[ids], score)))
-        total = cupy.cumsum(w_ids[order].astype(cupy.float64))
-        count = min(int(cupy.searchsorted(total, amount, side="left")) + 1, ids.size)
-        taken = ids[order[:count]]
-        s[taken] = -s[taken]
-        return count
+        """refine_jet's rebalancing round with no host read: the vertices of side ``side`` (σ
+        = 1 - 2 side) with weight w > 0, by increasing ℓ (1 / w) (ties: larger key first) up
+        to and including the first at which their weights reach ``amount``
+        (``_rebalance_moves``' verbs and ``lightest_prefix``: the same keys, sort, prefix sums
+        and search), flipped in place, σ<moves> = -σ. The sort runs over every vertex, the
+        others keyed last, so that no count comes to the host. Returns how many moved, a
+        device scalar for the judge (``fused("jet_judge")``). Through the verbs a round cost
+        a dozen calls and three host reads."""
+        s = sigma.values
+        sort_keys, movable = kernels.jet_rebalance_keys(s, loss.values, weights.values, keys.values, 1.0 - 2.0 * side)
+        order = cupy.lexsort(sort_keys)
+        total = cupy.cumsum(weights.values[order])
+        found = cupy.searchsorted(total, amount, side="left")
+        return kernels.jet_rebalance_flip(order, found, movable, amount > 0, s)
 
     def _jet_judge(self, loss, wsigma, sigma, degrees, total, bounds, keep, patience, max_rounds):
         """refine_jet's test between Jet rounds as device work (``kernels/jet.cu``), for a
-        level's full vectors ℓ, w σ and σ: ``judge(moves)`` (moves: the Jet round's, or None
-        after a rebalancing round) judges the bisection with no host wait, keeps the best one
-        in ``judge.best`` (bool array) and empties ``moves`` when no Jet round comes next;
+        level's full vectors ℓ, w σ and σ: ``judge(moves)`` (the Jet round's moves, the count
+        a rebalancing round moved, or None) judges the bisection with no host wait, keeps the
+        best one in ``judge.best`` (bool array) and empties ``moves`` when no Jet round comes next;
         ``judge.read()`` gives (what comes next: "jet", "rebalance" or None, rounds judged,
         side weights) in one read. With ``"resumed_rounds"`` (:func:`replay.resumed`) a
         level's Jet rounds run recorded, the host reading nothing between them; the host
@@ -440,6 +436,8 @@ class CupyBackend(Backend):
                                  max_rounds)
 
         def run(moves=None):
+            if isinstance(moves, cupy.ndarray):  # a rebalancing round's count (``fused("jet_rebalance")``)
+                return judge(moves)
             if moves is not None and moves.count is None:  # an eager round's host-known count
                 moves.exact()
                 moves.count = cupy.full(1, moves.nvals, cupy.int64)

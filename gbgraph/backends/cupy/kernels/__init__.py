@@ -22,7 +22,7 @@ __all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "red
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
-           "JetJudge", "jet_candidates_scores", "jet_flip", "KERNEL_DIR"]
+           "JetJudge", "jet_candidates_scores", "jet_flip", "jet_rebalance_keys", "jet_rebalance_flip", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -462,6 +462,27 @@ def jet_flip(score, locks, sigma):
     n = sigma.size
     _get("jet.cu", "gbgraph::jet_flip")((_blocks(n),), (_THREADS,), (np.int64(n), score, np.float64(-np.inf), locks,
                                                                      sigma))
+
+
+def jet_rebalance_keys(sigma, loss, w, keys, side_sigma):
+    """(sort keys, movable count): jet.cu's ``jet_rebalance_keys`` over full float64 arrays
+    (keys uint64): a (2, n) float64 array for ``cupy.lexsort`` and the count of the movable
+    vertices (uint64, one element), on the device."""
+    n = sigma.size
+    sort_keys, movable = cupy.empty((2, n), cupy.float64), cupy.zeros(1, cupy.uint64)
+    _get("jet.cu", "gbgraph::jet_rebalance_keys")((_blocks(n),), (_THREADS,),
+                                                  (np.int64(n), sigma, loss, w, keys, np.float64(side_sigma),
+                                                   np.float64(np.inf), sort_keys, movable))
+    return sort_keys, movable
+
+
+def jet_rebalance_flip(order, found, movable, positive, sigma):
+    """jet.cu's ``jet_rebalance_flip``: σ flipped in place at the first ``min(found + 1,
+    movable)`` of ``order`` (none unless ``positive``); that count as a device scalar."""
+    moved = cupy.empty(1, cupy.int64)
+    _get("jet.cu", "gbgraph::jet_rebalance_flip")((_blocks(sigma.size),), (_THREADS,),
+                                                  (order, found, movable, bool(positive), sigma, moved))
+    return moved
 
 
 #: ``build``'s ``dup`` operators with a device kernel, on the integer types of

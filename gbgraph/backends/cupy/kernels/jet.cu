@@ -157,4 +157,39 @@ __global__ void jet_flip(long long n, const double* score, double minus_inf, dou
     }
 }
 
+// The cupy backend's answer to Backend.fused("jet_rebalance"), around a lexsort: the sort keys
+// of refine_jet's rebalancing round over every vertex, (float64(~key), 0 + ℓ (1 / w)) as
+// lightest_prefix stacks them, +inf in place of the score off the movable vertices (side σ =
+// side_sigma, w > 0), so that they sort after every movable one; *movable counts those.
+__global__ void jet_rebalance_keys(long long n, const double* sigma, const double* loss, const double* w,
+                                   const unsigned long long* key, double side_sigma, double inf, double* sort_keys,
+                                   unsigned long long* movable)
+{
+    unsigned long long mine = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const bool m = sigma[i] == side_sigma && w[i] > 0.0;
+        sort_keys[i] = (double)(~key[i]);
+        sort_keys[n + i] = m ? 0.0 + loss[i] * (1.0 / w[i]) : inf;
+        mine += m;
+    }
+    for (int offset = 16; offset > 0; offset >>= 1)
+        mine += __shfl_down_sync(0xffffffffu, mine, offset);
+    if ((threadIdx.x & 31) == 0 && mine)
+        atomicAdd(movable, mine);
+}
+
+// The first min(*found + 1, *movable) vertices of ``order`` flipped (none unless positive: the
+// amount to move is > 0), their count in *moved: lightest_prefix's count from the prefix sums'
+// searchsorted (*found), on the device.
+__global__ void jet_rebalance_flip(const long long* order, const long long* found, const unsigned long long* movable,
+                                   bool positive, double* sigma, long long* moved)
+{
+    const long long most = (long long)*movable;
+    const long long take = positive ? (*found + 1 < most ? *found + 1 : most) : 0;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < take; k += (long long)gridDim.x * blockDim.x)
+        sigma[order[k]] = -sigma[order[k]];
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *moved = take;
+}
+
 }  // namespace gbgraph
