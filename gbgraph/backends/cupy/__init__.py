@@ -427,7 +427,8 @@ class CupyBackend(Backend):
         """refine_jet's test between Jet rounds as device work (``kernels/jet.cu``), for a
         level's full vectors ℓ, w σ and σ: ``judge(moves)`` (the Jet round's moves, the count
         a rebalancing round moved, or None) judges the bisection with no host wait, keeps the
-        best one in ``judge.best`` (bool array) and empties ``moves`` when no Jet round comes next;
+        best one in ``judge.best`` (bool array) and empties ``moves`` when no Jet round comes
+        next;
         ``judge.read()`` gives (what comes next: "jet", "rebalance" or None, rounds judged,
         side weights) in one read. With ``"resumed_rounds"`` (:func:`replay.resumed`) a
         level's Jet rounds run recorded, the host reading nothing between them; the host
@@ -436,12 +437,13 @@ class CupyBackend(Backend):
                                  max_rounds)
 
         def run(moves=None):
-            if isinstance(moves, cupy.ndarray):  # a rebalancing round's count (``fused("jet_rebalance")``)
-                return judge(moves)
-            if moves is not None and moves.count is None:  # an eager round's host-known count
-                moves.exact()
-                moves.count = cupy.full(1, moves.nvals, cupy.int64)
-            judge(None if moves is None else moves.count)
+            count = moves  # None, or a rebalancing round's count (``fused("jet_rebalance")``)
+            if isinstance(moves, Vector):
+                if moves.count is None:  # an eager round's host-known count
+                    moves.exact()
+                    moves.count = cupy.full(1, moves.nvals, cupy.int64)
+                count = moves.count
+            judge(count)
 
         def read():
             state = judge.state.get()
