@@ -32,8 +32,8 @@ class _Levels:
 
     def __init__(self, sync):
         self.rows, self._sync = [], sync
-        self._saved = (refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves)
-        self._refine, self._rounds, self._moves = self._saved
+        self._saved = (refine_jet._refine_level, refine_jet._Rounds)
+        self._refine, self._rounds = self._saved
 
     def __enter__(self):
         levels = self
@@ -42,6 +42,10 @@ class _Levels:
             def __init__(self, *args):
                 super().__init__(*args)
                 levels.rows[-1]["state"] = self
+
+            def _rebalance(self, pw):
+                levels.rows[-1]["rebalances"] += 1
+                return super()._rebalance(pw)
 
         def refine(be, level, *args):
             levels.rows.append({"backend": be.name, "n": level.n, "nnz": level.nnz, "rebalances": 0})
@@ -54,15 +58,11 @@ class _Levels:
             row["rounds"] = row.pop("state").rounds
             return sides
 
-        def rebalance(*args):
-            levels.rows[-1]["rebalances"] += 1
-            return levels._moves(*args)
-
-        refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves = refine, Rounds, rebalance
+        refine_jet._refine_level, refine_jet._Rounds = refine, Rounds
         return self
 
     def __exit__(self, *exc):
-        refine_jet._refine_level, refine_jet._Rounds, refine_jet._rebalance_moves = self._saved
+        refine_jet._refine_level, refine_jet._Rounds = self._saved
 
 
 def main(argv=None):

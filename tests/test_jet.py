@@ -140,3 +140,35 @@ def test_gpu_jet_rounds_are_recorded():
     r = gg.bisect(_on_device(gg.generators.laplace3d(20)), refine="jet", tries=1)
     assert replay.recordings > before
     assert r.imbalance <= 0.03 + 1e-12
+
+
+_DEVICE_TEST = ("jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds")
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("k", [2, 4])
+@pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0,
+                                                        id="elasticity3d-8")])
+def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
+    # the test between rounds, the moves and the rebalancing rounds on the device (fused
+    # "jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds") against the host's check and
+    # the verbs, both on the cupy backend: the same parts and, level by level, the same
+    # number of rounds judged; one recording per device level
+    from gbgraph.backends.cupy import CupyBackend, replay
+
+    A = _on_device(sp.csr_array(make(), dtype=np.float64))
+    monkeypatch.setattr(coarsen, "HOST_LEVEL_ENTRIES", -1)  # every level on the device
+    seen = _rounds_seen(monkeypatch)
+    recorded = replay.recordings
+    device = gg.partition(A, k, refine="jet", tries=1)
+    assert seen and all(level.judge is not None for level in seen)
+    assert replay.recordings - recorded <= len(seen)  # a level that stops before its first Jet round records none
+    device_rounds = [level.rounds for level in seen]
+    seen.clear()
+    fused = CupyBackend.fused
+    monkeypatch.setattr(CupyBackend, "fused", lambda be, name: None if name in _DEVICE_TEST else fused(be, name))
+    host = gg.partition(A, k, refine="jet", tries=1)
+    assert all(level.judge is None for level in seen)
+    assert [level.rounds for level in seen] == device_rounds
+    np.testing.assert_array_equal(device.parts.get(), host.parts.get())

@@ -30,7 +30,12 @@ A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`,
 cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
 are full and written in place, its moves are the worklist, and iterate's check between
 rounds (:class:`_Rounds`) reads the cut and the side weights, keeps the best bisection and
-runs the rebalancing rounds. A GPU hierarchy's coarsest levels are refined on the host
+runs the rebalancing rounds. On the cupy backend that test is device work at the end of the
+recorded round instead (``fused("jet_judge")``), which empties the worklist when the host has
+a rebalancing round to run (``fused("jet_rebalance")``: the same vertices, with no host
+read) or the level ends; the host then resumes the same recording (``fused("resumed_rounds")``),
+so that the Jet rounds between run with no host read, and a round's moves take three kernels
+(``fused("jet_moves")``). A GPU hierarchy's coarsest levels are refined on the host
 (:func:`_level_on`); every backend gives the same sides.
 
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
@@ -153,7 +158,10 @@ class _Rounds:
     :meth:`check` is ``iterate``'s test before each Jet round: it reads the cut and the side
     weights (two reductions), keeps the best bisection seen and the patience count, and
     runs the rebalancing rounds that come before the next Jet round (a sort, on the host's
-    count), so that one recording of :meth:`step` serves a whole level."""
+    count), so that one recording of :meth:`step` serves a whole level. A backend that
+    answers ``fused("jet_judge")`` and ``fused("resumed_rounds")`` (cupy) makes the same
+    test on the device at the end of each round instead, and the host wakes only for the
+    rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values."""
 
     def __init__(self, be, lv, sides, bounds, targets):
         n, xp = lv.zero.size, be.xp
@@ -162,15 +170,53 @@ class _Rounds:
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
         self.best, self.key, self.since, self.rounds, self.stopped = None, None, 0, 0, False
         self._update()
+        judge, self.resumed, self.rebalanced = (be.fused(name) for name in ("jet_judge", "resumed_rounds",
+                                                                           "jet_rebalance"))
+        self.judge = None
+        if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
+            self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
+                               PATIENCE, MAX_ROUNDS)
+            self.best, self.go = self.judge.best, be.full(n, 0.0, "float64")
+
+    def run(self):
+        """The level's rounds: through ``iterate`` with :meth:`check`, or, where the backend
+        judges on the device, recorded with the judge inside (``fused("resumed_rounds")``),
+        the host waking for :meth:`resume` only."""
+        if self.judge is None:
+            full = self.be.full(self.lv.zero.size, 0.0, "float64")  # a full worklist: round 0 runs
+            self.be.iterate(self.step, (full,), check=self.check)
+            return
+        self.judge()  # the test before round 0
+        go = self.resume()
+        if go is not None:
+            self.resumed(self.step, (go,), self.resume)
 
     def step(self, moves, r):
-        """A Jet round (the last round's moves, the worklist, unread); its moves."""
-        be = self.be
-        moves = _jet_moves(be, self.lv, self.sigma, self.loss, self.locks)
-        be.assign(self.locks, 0.0, mask=None)  # locks = 0
-        be.assign(self.locks, -np.inf, mask=moves)  # locks<moves> = -inf
-        self._flip(moves)
+        """A Jet round (the last round's moves, the worklist, unread); its moves, emptied
+        by the device's judge when no Jet round comes next."""
+        be, lv = self.be, self.lv
+        fused = be.fused("jet_moves")  # the same moves, locks and σ in three kernels (cupy)
+        moves = None if fused is None else fused(lv.A, lv.theta, self.loss, self.locks, self.sigma, lv.keys)
+        if moves is None:
+            moves = _jet_moves(be, lv, self.sigma, self.loss, self.locks)
+            be.assign(self.locks, 0.0, mask=None)  # locks = 0
+            be.assign(self.locks, -np.inf, mask=moves)  # locks<moves> = -inf
+            self._flip(moves)
+        else:
+            self._update()
+        if self.judge is not None:
+            self.judge(moves)
         return (moves,)
+
+    def resume(self, state=None):
+        """:meth:`check` where the backend judges on the device: reads the judge's state
+        (one read), runs the rebalancing rounds that come next, each judged on the device;
+        the worklist to go on with, or None to stop."""
+        while True:
+            mode, self.rounds, pw = self.judge.read()
+            if mode != "rebalance":
+                return self.go if mode == "jet" else None
+            self.judge(self._rebalance(pw))  # a round that moved nothing ends the level, unjudged
 
     def check(self, state=None, r=None):
         """1 when a Jet round comes next (after any rebalancing rounds), 0 to stop."""
@@ -180,11 +226,28 @@ class _Rounds:
                 return 0
             if pw is None:
                 return 1
-            moves = _rebalance_moves(self.be, self.lv, self.sigma, self.loss, pw, self.bounds, self.targets)
-            if self.be.nvals(moves) == 0:
+            if not self._rebalance(pw):
                 self.stopped = True
                 return 0
-            self._flip(moves)
+
+    def _rebalance(self, pw):
+        """A rebalancing round from side weights ``pw``: σ, ℓ and w σ updated. Returns
+        whether it moved anything, or, where the test is on the device, how many it moved
+        as a device scalar for the judge: a backend that answers ``fused("jet_rebalance")``
+        (cupy) takes the vertices and flips them with no host read, the verbs' choice bit for
+        bit, where the verbs cost a dozen calls and three host reads (1-2 ms a round on an
+        H200)."""
+        be, lv = self.be, self.lv
+        side, amount = _rebalance_amount(pw, self.bounds, self.targets)
+        if self.judge is not None:
+            moved = self.rebalanced(self.sigma, self.loss, lv.w, lv.keys, side, amount)  # σ<moves> = -σ
+            self._update()
+            return moved
+        moves = _rebalance_moves(be, lv, self.sigma, self.loss, side, amount)
+        if be.nvals(moves) == 0:
+            return False
+        self._flip(moves)
+        return True
 
     def _judge(self):
         """Counts a round and keeps the best bisection; sets :attr:`stopped` after
@@ -224,12 +287,11 @@ class _Rounds:
 def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
     """Rounds on one level until :class:`_Rounds` stops them; the best sides seen (int8).
 
-    The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate` (the cupy
-    backend records one as a CUDA graph and replays it); a round's only result is its
-    moves, the worklist, so that the rounds stop when one moves nothing."""
-    lv = _Level(be, level, vertex_weights, seed, c)
-    rounds = _Rounds(be, lv, sides, bounds, targets)
-    be.iterate(rounds.step, (be.full(level.n, 0.0, "float64"),), check=rounds.check)  # a full worklist: round 0 runs
+    The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, or on the
+    cupy backend recorded once with the test inside (:meth:`_Rounds.run`); a round's only
+    result is its moves, the worklist, so that the rounds stop when one moves nothing."""
+    rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets)
+    rounds.run()
     return rounds.best.astype(be.xp.int8)
 
 
@@ -245,13 +307,17 @@ def _jet_moves(be, lv, sigma, loss, locks):
     return be.select("valuege", score, 0.0)  # the moves: g' >= 0
 
 
-def _rebalance_moves(be, lv, sigma, loss, pw, bounds, targets):
-    """Vertices off the overweight side, least loss per weight first, enough to bring it
-    halfway between its target and its bound without overloading the other side."""
+def _rebalance_amount(pw, bounds, targets):
+    """(the overweight side s, the weight to move off it): enough to bring it halfway between
+    its target and its bound without overloading the other side."""
     s = 0 if pw[0] - bounds[0] >= pw[1] - bounds[1] else 1
     want = pw[s] - (targets[s] + bounds[s]) / 2
     room = bounds[1 - s] - pw[1 - s]
-    amount = min(max(want, pw[s] - bounds[s]), max(room, pw[s] - bounds[s]))
+    return s, min(max(want, pw[s] - bounds[s]), max(room, pw[s] - bounds[s]))
+
+
+def _rebalance_moves(be, lv, sigma, loss, s, amount):
+    """Vertices off side s, least loss per weight first, up to ``amount`` of weight."""
     on_side = be.select("valueeq", sigma, 1.0 - 2.0 * s)  # σ<σ = 1 - 2s>
     movable = be.select("valuegt", lv.w, 0.0, mask=on_side)  # w<side s, w > 0>
     per_weight = be.ewise_add("plus", lv.zero,

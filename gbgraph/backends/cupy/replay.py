@@ -30,7 +30,7 @@ from . import kernels
 from ..base import stalled
 from .containers import Vector
 
-__all__ = ["captured", "iterate"]
+__all__ = ["captured", "iterate", "resumed"]
 
 
 def iterate(step, state, first, stop, check, stall=None):
@@ -67,6 +67,40 @@ def iterate(step, state, first, stop, check, stall=None):
             state = tuple(step(*state, r))
         r += 1
     return state, r
+
+
+def resumed(step, state, resume):
+    """Rounds ``state = step(*state, r)`` from ``r = 0`` while ``state[0]`` has entries, recorded
+    once; when it has none, ``resume(state)`` (on the host) gives a vector like ``state[0]`` to
+    go on with, or None to stop. Returns ``(state, r)``.
+
+    The cupy backend's answer to ``Backend.fused("resumed_rounds")``: an algorithm whose test
+    between rounds is device work inside the round (refine_jet's judge, which empties the
+    worklist when the host has something to do) leaves the rounds only for that work, and
+    comes back to the same recording, where :func:`iterate` would record the round again. The
+    rounds run one launch each, then in a while node (:data:`LOOP_AFTER`), as in iterate."""
+    global recordings
+    replay = _Replay(step, tuple(_counted(v) for v in state), 0)
+    state, r = replay.results, 1
+    recordings += replay.replayable
+    while True:
+        while state[0].entry_count():
+            if not replay.replayable:  # eagerly, as on the CPU
+                state = tuple(step(*state, r))
+                r += 1
+                continue
+            if not replay.looped and r - replay.first >= LOOP_AFTER:
+                replay.loop()
+            replay.launch()
+            r = int(replay.round.get()) if replay.looped else r + 1
+        more = resume(tuple(_view(v) for v in state))
+        if more is None:
+            return state, r
+        more = _counted(more)
+        if replay.replayable:
+            replay._copies[0](more, state[0])  # into the recorded buffers
+        else:
+            state = (more,) + state[1:]
 
 
 #: Rounds recorded as CUDA graphs so far (tests check that an algorithm's rounds replay).

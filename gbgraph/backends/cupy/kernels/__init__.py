@@ -22,7 +22,7 @@ __all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "red
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
-           "KERNEL_DIR"]
+           "JetJudge", "jet_candidates_scores", "jet_flip", "jet_rebalance_keys", "jet_rebalance_flip", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -411,6 +411,78 @@ def number_roots(root, listed, count):
     _get("mapping.cu", "gbgraph::number_roots")(grid, (_THREADS,), (listed, count, label))
     _get("mapping.cu", "gbgraph::relabel")(grid, (_THREADS,), (root, np.int64(n), label))
     return root
+
+
+class JetJudge:
+    """jet.cu's test between a level's Jet rounds (refine_jet's ``_Rounds._judge``) on the
+    device: ``judge(moves_count)`` adds ℓ and w σ (``jet_sums``, a grid fixed per level, so
+    the same order each run), judges (``jet_judge``: the state in :attr:`state`, and the
+    worklist's count emptied when no Jet round comes next) and copies σ < 0 into
+    :attr:`best` when the bisection is a new best (``jet_best``); no launch waits for the
+    host. ``moves_count`` is None for a judge after a rebalancing round."""
+
+    #: jet.cu's JetState, the places read back: rounds, mode, side weights.
+    ROUNDS, MODE, PW0, PW1, SIZE = 0, 5, 6, 7, 9
+
+    def __init__(self, loss, wsigma, sigma, degrees, total, bounds, keep, patience, max_rounds):
+        n = sigma.size
+        self._n, self._loss, self._wsigma, self._sigma = np.int64(n), loss, wsigma, sigma
+        self._grid = max(1, min(-(-n // _THREADS), 1024))  # jet_judge adds the partial sums with one block
+        self._partial = cupy.empty(2 * self._grid, cupy.float64)
+        self._scalars = tuple(np.float64(x) for x in (degrees, total, bounds[0], bounds[1], keep, patience, max_rounds))
+        self.state = cupy.zeros(self.SIZE, cupy.float64)
+        self.best = cupy.zeros(n, cupy.bool_)
+        self._kernels = tuple(_get("jet.cu", f"gbgraph::{name}") for name in ("jet_sums", "jet_judge", "jet_best"))
+
+    def __call__(self, moves_count=None):
+        sums, judge, best = self._kernels
+        sums((self._grid,), (_THREADS,), (self._loss, self._wsigma, self._n, self._partial))
+        judge((1,), (_THREADS,),
+              (self._partial, np.int32(self._grid)) + self._scalars + (_ptr(moves_count), self.state))
+        best((_blocks(int(self._n)),), (_THREADS,), (self._sigma, self._n, self.state, self.best))
+
+
+def jet_candidates_scores(A, theta, loss, locks, sigma, keys):
+    """jet.cu's ``jet_candidates`` then ``jet_afterburner`` on a level's CSR matrix ``A`` and
+    full float64 arrays (keys uint64): the afterburner's score at Jet's candidates, -inf
+    elsewhere (float64, length n)."""
+    n = sigma.size
+    u, score = cupy.empty(n, cupy.float64), cupy.empty(n, cupy.float64)
+    grid = (_blocks(n),)
+    _get("jet.cu", "gbgraph::jet_candidates")(grid, (_THREADS,), (np.int64(n), theta, loss, locks, sigma, u))
+    iso = A.values is None
+    name = f"gbgraph::jet_afterburner<{c_type(A.indices.dtype)}, {str(iso).lower()}>"
+    _get("jet.cu", name)(grid, (_THREADS,), (A.indptr, A.indices, _ptr(A.values), np.int64(n), loss, sigma, keys, u,
+                                             np.float64(-np.inf), score))
+    return score
+
+
+def jet_flip(score, locks, sigma):
+    """jet.cu's ``jet_flip``: locks = -inf where score >= 0, else 0, and σ flipped there, in place."""
+    n = sigma.size
+    _get("jet.cu", "gbgraph::jet_flip")((_blocks(n),), (_THREADS,), (np.int64(n), score, np.float64(-np.inf), locks,
+                                                                     sigma))
+
+
+def jet_rebalance_keys(sigma, loss, w, keys, side_sigma):
+    """(sort keys, movable count): jet.cu's ``jet_rebalance_keys`` over full float64 arrays
+    (keys uint64): a (2, n) float64 array for ``cupy.lexsort`` and the count of the movable
+    vertices (uint64, one element), on the device."""
+    n = sigma.size
+    sort_keys, movable = cupy.empty((2, n), cupy.float64), cupy.zeros(1, cupy.uint64)
+    _get("jet.cu", "gbgraph::jet_rebalance_keys")((_blocks(n),), (_THREADS,),
+                                                  (np.int64(n), sigma, loss, w, keys, np.float64(side_sigma),
+                                                   np.float64(np.inf), sort_keys, movable))
+    return sort_keys, movable
+
+
+def jet_rebalance_flip(order, found, movable, positive, sigma):
+    """jet.cu's ``jet_rebalance_flip``: σ flipped in place at the first ``min(found + 1,
+    movable)`` of ``order`` (none unless ``positive``); that count as a device scalar."""
+    moved = cupy.empty(1, cupy.int64)
+    _get("jet.cu", "gbgraph::jet_rebalance_flip")((_blocks(sigma.size),), (_THREADS,),
+                                                  (order, found, movable, bool(positive), sigma, moved))
+    return moved
 
 
 #: ``build``'s ``dup`` operators with a device kernel, on the integer types of

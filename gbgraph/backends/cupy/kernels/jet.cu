@@ -1,0 +1,195 @@
+// The cupy backend's answer to Backend.fused("jet_judge") (gbgraph/algorithms/refine_jet.py):
+// the test between Jet rounds on the device, so that a level's recorded rounds run with no
+// host read in between. Every other backend runs _Rounds._judge on the host: the cut and the
+// side weights from two sums, the best bisection and the patience count. Here the sums are a
+// fixed-order tree (the same values on every run; exact, as on the host, while the weights
+// are integers), the judge's state lives in device memory and the judge ends the round by
+// emptying the worklist when a rebalancing round (host) or the end of the level comes next.
+#pragma once
+
+namespace gbgraph {
+
+constexpr int JET_THREADS = 256;
+
+// The judge's state, doubles: rounds judged, rounds since the last real improvement, the best
+// key (overload, cut) and whether there is one, what comes next, the side weights, whether
+// the last judge kept a new best.
+enum JetState { J_ROUNDS, J_SINCE, J_OVER, J_CUT, J_HAS_KEY, J_MODE, J_PW0, J_PW1, J_IMPROVED, J_SIZE };
+enum JetMode { J_STOP = 0, J_JET = 1, J_REBALANCE = 2 };
+
+__device__ __forceinline__ void block_sum2(double& a, double& b)
+{
+    __shared__ double sa[JET_THREADS], sb[JET_THREADS];
+    sa[threadIdx.x] = a;
+    sb[threadIdx.x] = b;
+    __syncthreads();
+    for (int half = JET_THREADS / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            sa[threadIdx.x] += sa[threadIdx.x + half];
+            sb[threadIdx.x] += sb[threadIdx.x + half];
+        }
+        __syncthreads();
+    }
+    a = sa[0];
+    b = sb[0];
+}
+
+// partial[2 b], partial[2 b + 1]: block b's sums of loss and wsigma, over a grid-stride walk
+// whose grid the launcher fixes per level (so every run adds in one order).
+__global__ void jet_sums(const double* loss, const double* wsigma, long long n, double* partial)
+{
+    double a = 0.0, b = 0.0;
+    for (long long i = blockIdx.x * (long long)JET_THREADS + threadIdx.x; i < n; i += (long long)gridDim.x * JET_THREADS) {
+        a += loss[i];
+        b += wsigma[i];
+    }
+    block_sum2(a, b);
+    if (threadIdx.x == 0) {
+        partial[2 * blockIdx.x] = a;
+        partial[2 * blockIdx.x + 1] = b;
+    }
+}
+
+// One block: the partial sums added, then _Rounds._judge's rule by thread 0 (the same
+// operations on doubles as the host's). moves_count (null for a judge after a rebalancing
+// round) is the Jet round's move count: a round that moved nothing ends the level unjudged,
+// as iterate ends on an empty worklist; a judge that sends the level elsewhere empties it.
+__global__ void jet_judge(const double* partial, int blocks, double degrees, double total, double bound0,
+                          double bound1, double keep, double patience, double max_rounds, long long* moves_count,
+                          double* state)
+{
+    double a = 0.0, b = 0.0;
+    for (int k = threadIdx.x; k < blocks; k += JET_THREADS) {
+        a += partial[2 * k];
+        b += partial[2 * k + 1];
+    }
+    block_sum2(a, b);
+    if (threadIdx.x != 0)
+        return;
+    state[J_IMPROVED] = 0.0;
+    if (moves_count != nullptr && *moves_count == 0) {
+        state[J_MODE] = J_STOP;
+        return;
+    }
+    if (state[J_ROUNDS] == max_rounds) {
+        state[J_MODE] = J_STOP;
+    } else {
+        state[J_ROUNDS] += 1.0;
+        const double cut = (degrees - a) / 4;  // Σ ext / 2 = (Σ d - Σ ℓ) / 4
+        const double heavy = (total - b) / 2;  // side 1's weight: Σ w (1 - σ) / 2
+        const double pw0 = total - heavy, pw1 = heavy;
+        const double o0 = pw0 - bound0, o1 = pw1 - bound1;
+        const double over = (o0 < 0.0 ? 0.0 : o0) + (o1 < 0.0 ? 0.0 : o1);
+        const bool has = state[J_HAS_KEY] != 0.0;
+        const double k0 = state[J_OVER], k1 = state[J_CUT];
+        if (!has || over < k0 || (over == k0 && cut < k1)) {
+            const bool real = !has || over < k0 || cut < keep * k1;
+            state[J_SINCE] = real ? 0.0 : state[J_SINCE] + 1.0;
+            state[J_OVER] = over;
+            state[J_CUT] = cut;
+            state[J_HAS_KEY] = 1.0;
+            state[J_IMPROVED] = 1.0;
+        } else {
+            state[J_SINCE] += 1.0;
+        }
+        state[J_PW0] = pw0;
+        state[J_PW1] = pw1;
+        state[J_MODE] = state[J_SINCE] >= patience ? J_STOP : over > 0.0 ? J_REBALANCE : J_JET;
+    }
+    if (moves_count != nullptr && state[J_MODE] != J_JET)
+        *moves_count = 0;
+}
+
+// best = σ < 0 where the last judge kept a new best.
+__global__ void jet_best(const double* sigma, long long n, const double* state, bool* best)
+{
+    if (state[J_IMPROVED] == 0.0)
+        return;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        best[i] = sigma[i] < 0.0;
+}
+
+// The cupy backend's answer to Backend.fused("jet_moves"): a Jet round's moves in three passes
+// where refine_jet's _jet_moves, the locks and the flip cost some twenty verbs, each a launch.
+// jet_candidates: u = 2σ where Jet's filter (θ - ℓ) + locks >= 0 keeps the vertex, else 0.
+__global__ void jet_candidates(long long n, const double* theta, const double* loss, const double* locks,
+                               const double* sigma, double* u)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        u[i] = (theta[i] - loss[i]) + locks[i] >= 0.0 ? sigma[i] * 2.0 : 0.0;
+}
+
+// The afterburner (refine_jet's RANKED_ABOVE, the same sum in column order from 0.0, the
+// rank g = -ℓ and the keys breaking ties), score = (Σ A(i, j) u(j) over j ranked above i) σ(i)
+// - ℓ(i) at the candidates (u != 0), minus_inf elsewhere. u(j) is ±2 or 0, so each product and
+// σ's are exact: a contracted multiply-add rounds as the verbs' separate kernels do.
+template <typename I, bool ISO>
+__global__ void jet_afterburner(const long long* indptr, const I* cols, const double* vals, long long n,
+                                const double* loss, const double* sigma, const unsigned long long* keys,
+                                const double* u, double minus_inf, double* score)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        if (u[i] == 0.0) {
+            score[i] = minus_inf;
+            continue;
+        }
+        const double rank = -loss[i];
+        const unsigned long long key = keys[i];
+        double acc = 0.0;
+        for (long long p = indptr[i]; p < indptr[i + 1]; ++p) {
+            const long long j = cols[p];
+            const double other = -loss[j];
+            if (other > rank || (other == rank && keys[j] > key))
+                acc += (ISO ? 1.0 : vals[p]) * u[j];
+        }
+        score[i] = acc * sigma[i] - loss[i];
+    }
+}
+
+// The moves (score >= 0): locks = -inf there and 0 elsewhere, σ flipped there.
+__global__ void jet_flip(long long n, const double* score, double minus_inf, double* locks, double* sigma)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const bool move = score[i] >= 0.0;
+        locks[i] = move ? minus_inf : 0.0;
+        if (move)
+            sigma[i] = -sigma[i];
+    }
+}
+
+// The cupy backend's answer to Backend.fused("jet_rebalance"), around a lexsort: the sort keys
+// of refine_jet's rebalancing round over every vertex, (float64(~key), 0 + ℓ (1 / w)) as
+// lightest_prefix stacks them, +inf in place of the score off the movable vertices (side σ =
+// side_sigma, w > 0), so that they sort after every movable one; *movable counts those.
+__global__ void jet_rebalance_keys(long long n, const double* sigma, const double* loss, const double* w,
+                                   const unsigned long long* key, double side_sigma, double inf, double* sort_keys,
+                                   unsigned long long* movable)
+{
+    unsigned long long mine = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const bool m = sigma[i] == side_sigma && w[i] > 0.0;
+        sort_keys[i] = (double)(~key[i]);
+        sort_keys[n + i] = m ? 0.0 + loss[i] * (1.0 / w[i]) : inf;
+        mine += m;
+    }
+    for (int offset = 16; offset > 0; offset >>= 1)
+        mine += __shfl_down_sync(0xffffffffu, mine, offset);
+    if ((threadIdx.x & 31) == 0 && mine)
+        atomicAdd(movable, mine);
+}
+
+// The first min(*found + 1, *movable) vertices of ``order`` flipped (none unless positive: the
+// amount to move is > 0), their count in *moved: lightest_prefix's count from the prefix sums'
+// searchsorted (*found), on the device.
+__global__ void jet_rebalance_flip(const long long* order, const long long* found, const unsigned long long* movable,
+                                   bool positive, double* sigma, long long* moved)
+{
+    const long long most = (long long)*movable;
+    const long long take = positive ? (*found + 1 < most ? *found + 1 : most) : 0;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < take; k += (long long)gridDim.x * blockDim.x)
+        sigma[order[k]] = -sigma[order[k]];
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *moved = take;
+}
+
+}  // namespace gbgraph
