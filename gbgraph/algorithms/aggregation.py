@@ -14,7 +14,7 @@ from .._labels import labelled
 from ..backends.operators import RowOperator, local
 from ..results import Aggregation
 from ..graph import as_graph
-from .mis import _closes_on_host, _mis2
+from .mis import _degrees, _mis2
 from ..hashing import packing_bits
 
 __all__ = ["Aggregation", "aggregate", "METHODS"]
@@ -114,15 +114,17 @@ BETTER_GROUP = RowOperator(_better_group, fill=(-1, False, 0), constants={"LIMIT
 
 def _gathers_three(i, start, stop, cols, vals, label):
     """[1] Alg.3 l.9 for a candidate root i: the unaggregated vertices of its closed
-    neighbourhood (itself among them), kept when there are at least 3."""
+    neighbourhood (itself and its row's columns), kept when there are at least 3."""
     count = 0
+    if label[i] < 0:
+        count = 1
     for p in range(np.uint64(start), np.uint64(stop)):
         if label[np.uint64(cols[p])] < 0:
             count += 1
     return count, count >= 3
 
 
-#: ``mxv(GATHERS_THREE, A + I, labels, mask=candidates)``: the candidate roots kept in phase 2
+#: ``mxv(GATHERS_THREE, A, labels, mask=candidates)``: the candidate roots kept in phase 2
 #: (:func:`_gathers_three`; labels -1 or absent where unaggregated), each with its aggregate's size.
 GATHERS_THREE = RowOperator(_gathers_three, fill=-1, name="gathers_three")
 
@@ -197,7 +199,7 @@ def aggregate(A, method="mis2", *, backend=None):
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
+    graph = as_graph(A, weights=False)
     if graph.n >= 2**32:
         raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
     be = backends.for_graph(backend, graph)
@@ -214,14 +216,13 @@ def _aggregate(be, graph, secondary):
     fused = be.fused("aggregate")
     if fused is not None:  # backend="native": the same phases as fused kernels
         return fused(graph, secondary)
-    A = be.adjacency(graph, closed=True)
+    A = be.adjacency(graph)  # no A + I: each phase adds a row's own vertex itself
     bits = packing_bits(n)
     roots = _mis2(be, graph, bits, n + 1).vertices  # [1] Alg.3 l.3
     labels = be.full(n, -1, "int64")
     reached = _grow(be, A, n, roots, 0)  # l.4-6
     be.assign(labels, reached, mask=reached)  # label<reached> = reached
-    # size<roots> = A ⊕plus.pair labels: each root's closed neighbourhood
-    sizes = be.values(be.mxv("plus_pair", A, labels, mask=be.vector(roots, True, n)))
+    sizes = _degrees(graph, xp)[roots] + 1  # each root's closed neighbourhood, all of it in its aggregate
     shared = None  # the vertices next to two roots
     if secondary:
         more, more_sizes, shared = _secondary_roots(be, graph, A, labels, roots.size, bits)  # l.8-11
@@ -232,7 +233,8 @@ def _aggregate(be, graph, secondary):
 
 
 def _grow(be, A, n, roots, first_id):
-    """Aggregate k = root k and its neighbours: ``reached = ids ⊕any.first A``.
+    """Aggregate k = root k and its neighbours: ``reached = ids ⊕any.first (A + I)``, the
+    push of the roots' rows with the roots added.
 
     ``ids`` holds each root's aggregate id, ``first_id`` on, at the roots only. Roots form a
     distance-2 independent set, so a closed neighbourhood holds at most one root: the
@@ -243,7 +245,8 @@ def _grow(be, A, n, roots, first_id):
     """
     xp = be.xp
     ids = be.vector(roots, xp.arange(first_id, first_id + roots.size, dtype=xp.int64), n)
-    return be.vxm("any_first", ids, A)  # reached = ids ⊕any.first A
+    reached = be.vxm("any_first", ids, A)  # reached = ids ⊕any.first A
+    return be.ewise_add("first", ids, reached)  # reached = ids ∪ reached: the roots in their own
 
 
 def _secondary_roots(be, graph, A, labels, first_id, bits):
