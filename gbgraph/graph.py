@@ -142,9 +142,10 @@ def as_graph(A, *, weights=True, closed=False, name="A"):
         save a float64 array of nnz entries.
     closed : bool
         Also make the pattern of A + I (:meth:`Graph.closed_csr`, kept on the graph) in the
-        pass that checks the rows, for the algorithms that read closed neighbourhoods
-        (MIS, aggregation): one pass over A where a later :meth:`Graph.closed_csr` reads it
-        again. An input that stores its diagonal is A + I already.
+        pass that checks the rows, for code that reads closed neighbourhoods as rows of
+        A + I: one pass over A where a later :meth:`Graph.closed_csr` reads it again. An
+        input that stores its diagonal is A + I already. (gbgraph's MIS and aggregation
+        take each row's own vertex beside its columns on the host, and make A + I on a GPU.)
     name : str
         How error messages refer to the input.
 

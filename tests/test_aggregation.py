@@ -244,8 +244,8 @@ def test_better_group_ends_in_the_better_group(backend, seed, limit):
 @pytest.mark.parametrize("backend", backend_params())
 @pytest.mark.parametrize("seed", range(3))
 def test_gathers_three_counts_the_unaggregated_closed_neighbours(backend, seed):
-    """``mxv(GATHERS_THREE, A + I, labels, mask=candidates)`` against a loop over the rows:
-    the unaggregated vertices (label -1 or absent) of each candidate's closed
+    """``mxv(GATHERS_THREE, A, labels, mask=candidates)`` against a loop over the rows of
+    A + I: the unaggregated vertices (label -1 or absent) of each candidate's closed
     neighbourhood, kept where there are 3 or more."""
     be = gg.backend(backend)
     rng = np.random.default_rng(seed)
@@ -264,7 +264,7 @@ def test_gathers_three_counts_the_unaggregated_closed_neighbours(backend, seed):
         if count >= 3:
             expected[i] = count
     xp = be.xp
-    A = be.matrix(xp.asarray(closed.indptr), xp.asarray(closed.indices), ncols=n)
+    A = be.matrix(xp.asarray(M.indptr), xp.asarray(M.indices), ncols=n)
     labels = be.vector(xp.asarray(present), xp.asarray(label[present]), n)
     kept = be.mxv(aggregation.GATHERS_THREE, A, labels, mask=be.vector(xp.asarray(candidates), True, n))
     assert dict(zip(_host(be.indices(kept)).tolist(), _host(be.values(kept)).tolist())) == expected

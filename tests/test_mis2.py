@@ -166,35 +166,41 @@ def test_suitesparse_masked_accumulate_into_sparse_vector_still_crashes():
         "the masked accumulate no longer crashes; suitesparse-graphblas is fixed")
 
 
-@pytest.mark.parametrize("call", ["mis1", "mis2", "misk", "aggregate"])
-@pytest.mark.parametrize("backend, host_closed", [(None, True), ("numba", True), ("suitesparse", True),
-                                                  ("cupy", False), ("native", False)])
-def test_host_a_plus_i_only_for_a_host_backend(monkeypatch, call, backend, host_closed):
-    """as_graph makes A + I on the host only for a backend that reads it there: a GPU backend
-    makes its own from the graph's arrays on the device. Without CuPy the GPU backends stop
-    after as_graph, with the ImportError that names the extras."""
+@pytest.mark.parametrize("call", ["mis1", "mis2", "misk", "aggregate", "mis2-quality"])
+@pytest.mark.parametrize("backend", [None, "numba", "suitesparse", "cupy", "native"])
+def test_no_host_a_plus_i(monkeypatch, call, backend):
+    """No A + I is made on the host, for any backend: as_graph is asked for none, and the
+    host's rounds read the graph's own pattern (no Graph.closed_csr), their row operators
+    taking each row's own value. Without CuPy the GPU backends stop after as_graph, with the
+    ImportError that names the extras."""
     import gbgraph.algorithms.aggregation as aggregation
     import gbgraph.algorithms.mis as mis
 
     module = aggregation if call == "aggregate" else mis
-    closed, real = [], module.as_graph
+    options, real = [], module.as_graph
 
-    def spy(A, **options):
-        closed.append(options["closed"])
-        return real(A, **options)
+    def spy(A, **given):
+        options.append(given)
+        return real(A, **given)
+
+    def no_closed_csr(*args, **kwargs):
+        raise AssertionError("A + I made on the host")
 
     monkeypatch.setattr(module, "as_graph", spy)
+    if backend not in ("cupy", "native"):
+        monkeypatch.setattr(gg.Graph, "closed_csr", no_closed_csr)
     run = {"mis1": gg.mis1, "mis2": gg.mis2, "misk": lambda A, backend: gg.misk(A, 3, backend=backend),
-           "aggregate": gg.aggregate}[call]
+           "aggregate": gg.aggregate,
+           "mis2-quality": lambda A, backend: gg.mis2(A, "quality", backend=backend)}[call]  # frontier rounds
     try:
         run(laplace3d(4), backend=backend)
     except ImportError as e:
         assert backend in ("cupy", "native") and "cuda" in str(e)
-    assert closed == [host_closed]
+    assert options == [{"weights": False}]
 
 
-def test_host_a_plus_i_for_backend_instances():
-    """A Backend instance counts by its array module: numpy's backends read the host A + I."""
-    from gbgraph.algorithms.mis import _closes_on_host
+def test_a_plus_i_only_on_a_gpu_backend():
+    """A Backend instance counts by its array module: numpy's backends read A itself."""
+    from gbgraph.algorithms.mis import _stores_diagonal
 
-    assert _closes_on_host(gg.backend("numba")) and _closes_on_host(gg.backend("suitesparse"))
+    assert not _stores_diagonal(gg.backend("numba")) and not _stores_diagonal(gg.backend("suitesparse"))

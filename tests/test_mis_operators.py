@@ -3,8 +3,11 @@ arrays, on every CPU backend, and their CUDA translation against numba on the ho
 
 A round decides with one row operator (``y<wl1> = decide(A; M, T)``), keeps its worklists
 with one IndexUnaryOp (``select(IN < x < OUT)``) and updates a frontier level with one row
-operator (the moved minima); the MIS results themselves are checked against independent
-oracles in tests/test_mis_family.py and tests/test_mis2.py.
+operator (the moved minima); on the host its column pass is one more (the least over a
+closed neighbourhood). The row operators read a row's own value beside its columns, so they
+take A (the host's rounds) or A + I (a GPU's) alike: both are checked. The MIS results
+themselves are checked against independent oracles in tests/test_mis_family.py and
+tests/test_mis2.py.
 """
 
 import subprocess
@@ -84,6 +87,11 @@ def _decide_reference(indptr, cols, M, T, rows, IN, OUT):
     return np.array(y, T.dtype)
 
 
+def _adjacency(be, graph, closed):
+    """The graph's matrix on ``be``, A + I when ``closed``."""
+    return be.adjacency(graph, closed=closed)
+
+
 def _vector(be, values, rows):
     """A backend vector holding ``values`` at ``rows`` (None: full)."""
     n = values.size
@@ -95,7 +103,8 @@ def _vector(be, values, rows):
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("bits", BITS)
 @pytest.mark.parametrize("seed", [0, 1])
-def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed):
+@pytest.mark.parametrize("closed", [False, True], ids=["A", "A+I"])
+def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed, closed):
     rng = np.random.default_rng(seed)
     A, indptr, cols, status, T, M = _ball_case(seed, rng, bits)
     n = A.shape[0]
@@ -104,9 +113,8 @@ def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed):
     rows = np.flatnonzero(rng.random(n) < 0.6)
     be = gg.backend(backend)
     graph = gg.as_graph(A, weights=False)
-    y = be.mxv(mis._operators(status).decide, be.adjacency(graph, closed=True), (be.full(n, M, M.dtype.name),
-                                                                                 be.full(n, T, T.dtype.name)),
-               mask=be.vector(rows, True, n))
+    y = be.mxv(mis._operators(status).decide, _adjacency(be, graph, closed),
+               (be.full(n, M, M.dtype.name), be.full(n, T, T.dtype.name)), mask=be.vector(rows, True, n))
     want = _decide_reference(indptr, cols, M, T, rows, status.IN, status.OUT)
     np.testing.assert_array_equal(be.indices(y), rows)
     assert be.values(y).dtype == T.dtype
@@ -150,7 +158,8 @@ def test_undecided_at_keeps_the_entries_of_undecided_rows(backend, bits):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("bits", BITS)
-def test_moved_least_keeps_the_minima_that_changed(backend, bits):
+@pytest.mark.parametrize("closed", [False, True], ids=["A", "A+I"])
+def test_moved_least_keeps_the_minima_that_changed(backend, bits, closed):
     rng = np.random.default_rng(9)
     A, indptr, cols, _, below, least = _ball_case(4, rng, bits)
     n = A.shape[0]
@@ -160,12 +169,29 @@ def test_moved_least_keeps_the_minima_that_changed(backend, bits):
     rows = np.flatnonzero(rng.random(n) < 0.7)
     be = gg.backend(backend)
     graph = gg.as_graph(A, weights=False)
-    moved = be.mxv(mis.MOVED_LEAST, be.adjacency(graph, closed=True),
+    moved = be.mxv(mis.MOVED_LEAST, _adjacency(be, graph, closed),
                    (be.full(n, below, below.dtype.name), be.full(n, M, M.dtype.name)), mask=be.vector(rows, True, n))
     expected = np.array([i for i in rows if least[i] != M[i]], np.int64)
     np.testing.assert_array_equal(be.indices(moved), expected)
     np.testing.assert_array_equal(be.values(moved), least[expected])
     assert 0 < expected.size < rows.size
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("bits", BITS)
+@pytest.mark.parametrize("closed", [False, True], ids=["A", "A+I"])
+def test_least_closed_is_the_least_over_each_closed_neighbourhood(backend, bits, closed):
+    rng = np.random.default_rng(15)
+    A, indptr, cols, _, T, least = _ball_case(6, rng, bits)
+    n = A.shape[0]
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    assert (np.diff(sp.csr_array(A).indptr)[rows] == 0).any()  # isolated vertices among the rows: no columns
+    be = gg.backend(backend)
+    graph = gg.as_graph(A, weights=False)
+    got = be.mxv(mis.LEAST_CLOSED, _adjacency(be, graph, closed), be.full(n, T, T.dtype.name),
+                 mask=be.vector(rows, True, n))
+    np.testing.assert_array_equal(be.indices(got), rows)
+    np.testing.assert_array_equal(be.values(got), least[rows])
 
 
 def test_operators_are_made_once_per_kind_of_status():

@@ -14,7 +14,7 @@ from .._labels import labelled
 from ..backends.operators import RowOperator, local
 from ..results import Aggregation
 from ..graph import as_graph
-from .mis import _closes_on_host, _mis2
+from .mis import _degrees, _mis2
 from ..hashing import packing_bits
 
 __all__ = ["Aggregation", "aggregate", "METHODS"]
@@ -114,15 +114,17 @@ BETTER_GROUP = RowOperator(_better_group, fill=(-1, False, 0), constants={"LIMIT
 
 def _gathers_three(i, start, stop, cols, vals, label):
     """[1] Alg.3 l.9 for a candidate root i: the unaggregated vertices of its closed
-    neighbourhood (itself among them), kept when there are at least 3."""
+    neighbourhood (itself and its row's columns), kept when there are at least 3."""
     count = 0
+    if label[i] < 0:
+        count = 1
     for p in range(np.uint64(start), np.uint64(stop)):
         if label[np.uint64(cols[p])] < 0:
             count += 1
     return count, count >= 3
 
 
-#: ``mxv(GATHERS_THREE, A + I, labels, mask=candidates)``: the candidate roots kept in phase 2
+#: ``mxv(GATHERS_THREE, A, labels, mask=candidates)``: the candidate roots kept in phase 2
 #: (:func:`_gathers_three`; labels -1 or absent where unaggregated), each with its aggregate's size.
 GATHERS_THREE = RowOperator(_gathers_three, fill=-1, name="gathers_three")
 
@@ -197,7 +199,7 @@ def aggregate(A, method="mis2", *, backend=None):
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
+    graph = as_graph(A, weights=False)
     if graph.n >= 2**32:
         raise ValueError(f"aggregate supports fewer than 2**32 vertices, the graph has n = {graph.n:,}")
     be = backends.for_graph(backend, graph)
@@ -214,14 +216,13 @@ def _aggregate(be, graph, secondary):
     fused = be.fused("aggregate")
     if fused is not None:  # backend="native": the same phases as fused kernels
         return fused(graph, secondary)
-    A = be.adjacency(graph, closed=True)
+    A = be.adjacency(graph)  # no A + I: each phase adds a row's own vertex itself
     bits = packing_bits(n)
     roots = _mis2(be, graph, bits, n + 1).vertices  # [1] Alg.3 l.3
     labels = be.full(n, -1, "int64")
-    reached = _grow(be, A, n, roots, 0)  # l.4-6
+    reached = _grow(be, A, n, labels, roots, 0)  # l.4-6
     be.assign(labels, reached, mask=reached)  # label<reached> = reached
-    # size<roots> = A ⊕plus.pair labels: each root's closed neighbourhood
-    sizes = be.values(be.mxv("plus_pair", A, labels, mask=be.vector(roots, True, n)))
+    sizes = _degrees(graph, xp)[roots] + 1  # each root's closed neighbourhood, all of it in its aggregate
     shared = None  # the vertices next to two roots
     if secondary:
         more, more_sizes, shared = _secondary_roots(be, graph, A, labels, roots.size, bits)  # l.8-11
@@ -231,18 +232,21 @@ def _aggregate(be, graph, secondary):
     return Aggregation(labels, roots, int(roots.size))
 
 
-def _grow(be, A, n, roots, first_id):
-    """Aggregate k = root k and its neighbours: ``reached = ids ⊕any.first A``.
+def _grow(be, A, n, labels, roots, first_id):
+    """Aggregate k = root k and its neighbours: labels the roots, ``labels<ids> = ids``, and
+    returns their neighbours with their roots' ids, ``reached = ids ⊕any.first A``.
 
     ``ids`` holds each root's aggregate id, ``first_id`` on, at the roots only. Roots form a
     distance-2 independent set, so a closed neighbourhood holds at most one root: the
     product, a push from the roots' rows, reaches each vertex next to a root once, with
-    that root's id. It reads the roots' rows alone (coAuthorsDBLP's phase 1: 130,000
-    entries of 2.25 million; 4.7 -> 1.6 ms on one thread against a pull of every row's
-    maximum over a full vector of ids).
+    that root's id, and no root. It reads the roots' rows alone (coAuthorsDBLP's phase 1:
+    130,000 entries of 2.25 million; 4.7 -> 1.6 ms on one thread against a pull of every
+    row's maximum over a full vector of ids). The roots are written apart, not added to
+    ``reached`` (their union took 0.5 ms, the assign a few µs).
     """
     xp = be.xp
     ids = be.vector(roots, xp.arange(first_id, first_id + roots.size, dtype=xp.int64), n)
+    be.assign(labels, ids, mask=ids)  # labels<ids> = ids
     return be.vxm("any_first", ids, A)  # reached = ids ⊕any.first A
 
 
@@ -260,7 +264,7 @@ def _secondary_roots(be, graph, A, labels, first_id, bits):
     # kept<candidates> = GATHERS_THREE(A, labels): the candidate and its unaggregated neighbours
     kept = be.mxv(GATHERS_THREE, A, labels, mask=be.vector(candidates, True, n))
     more = be.indices(kept)
-    reached = _grow(be, A, n, more, first_id)  # l.11
+    reached = _grow(be, A, n, labels, more, first_id)  # l.11
     grown = be.apply("identity", reached, mask=unaggregated, structure=False)  # grown<unaggregated> = reached
     be.assign(labels, grown, mask=grown)  # label<grown> = grown
     # shared<¬unaggregated> = reached

@@ -142,7 +142,7 @@ def mis1(A, priority="degree", *, backend=None, packing=None, max_iter=None):
     True
     """
     _check_choice("priority", priority, MIS1_PRIORITIES)
-    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
+    graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -237,7 +237,7 @@ def mis2(A, priority="refresh", *, backend=None, priority_hash="xorshift*", pack
     if priority == "quality" and priority_hash != "xorshift*":
         raise ValueError(f"priority_hash applies to priority='refresh' or 'fixed', got priority='quality' "
                          f"with priority_hash={priority_hash!r}")
-    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
+    graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -314,7 +314,7 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     True
     """
     k = check_integer("k", k, minimum=1)
-    graph = as_graph(A, weights=False, closed=_closes_on_host(backend))  # A + I in the checking pass
+    graph = as_graph(A, weights=False)
     be = backends.for_graph(backend, graph)
     graph = graph.on_device_of(be.xp)
     with be.guard(graph):
@@ -323,18 +323,14 @@ def misk(A, k, *, backend=None, packing=None, max_iter=None):
     return labelled(A, result, sets=("vertices",))
 
 
-#: Backends (by name) whose matrices live on a GPU, where the algorithms make A + I.
-_DEVICE_BACKENDS = ("cupy", "native")
-
-
-def _closes_on_host(backend):
-    """Whether :func:`~gbgraph.as_graph` should make A + I on the host in its checking pass
-    for ``backend`` (a name, a Backend or None): not for a GPU backend, which makes A + I from
-    the graph's arrays on the device (the host copy would be an unused pass of nnz + n
-    entries)."""
-    if isinstance(backend, backends.Backend):
-        return backend.xp is np
-    return backend not in _DEVICE_BACKENDS
+def _stores_diagonal(be):
+    """Whether the rounds read A + I on ``be`` (a GPU backend, which makes it from the graph's
+    arrays on the device) or the graph's own pattern (the host backends, whose row operators
+    take row i's own value beside its columns': no copy of A + I, a pass of nnz + n entries
+    that cost ``gg.mis2`` of coAuthorsDBLP 3.3 ms of its 48 on one thread). On a GPU the
+    column pass then stays the built-in ``min_second`` product, a warp a row where a row
+    operator takes a thread a row."""
+    return be.xp is not np
 
 
 def _statuses(graph, priority, packing, xp, priority_hash="xorshift*"):
@@ -390,7 +386,7 @@ def _rounds(be, graph, statuses, k, max_iter, candidates=None):
     fused = be.fused(f"mis{k}")
     if fused is not None:  # backend="native": the same rounds in one kernel
         return fused(graph, statuses, max_iter, candidates)
-    A = be.adjacency(graph, closed=True)
+    A = be.adjacency(graph, closed=_stores_diagonal(be))  # A + I, or A with each row's own value implied
     T = be.full(n, statuses.OUT, statuses.dtype)
     levels = [be.full(n, statuses.IN, statuses.dtype) for _ in range(k - 1)]
     every = be.full(n, True, "bool")  # l.6-7
@@ -492,14 +488,15 @@ def _refresh_rows(be, T, wl1, status, it):
 
 
 def _refresh_columns(be, A, T, M, wl2, status, shrink):
-    """l.17-22 and l.34: ``M<wl2> = A ⊕min.second T``; returns the next wl2.
+    """l.17-22 and l.34: ``M<wl2> = (A + I) ⊕min.second T``; returns the next wl2.
 
     ``T`` is the level below ``M`` (the row statuses for the first level). The next wl2
     keeps the columns with IN < M < OUT: no IN vertex within reach and not all of it OUT.
     ``shrink`` is False when no column can leave (round 0 without candidates): then it is
     all of Mw (a closed neighbourhood is never empty), a mask like the later ones.
     """
-    Mw = be.mxv("min_second", A, T, mask=wl2)  # l.18: M<wl2> = A ⊕min.second T
+    least = "min_second" if _stores_diagonal(be) else LEAST_CLOSED
+    Mw = be.mxv(least, A, T, mask=wl2)  # l.18: M<wl2> = (A + I) ⊕min.second T
     be.assign(M, Mw, mask=wl2)  # M<wl2> = Mw
     if not shrink:
         return Mw
@@ -509,28 +506,32 @@ def _refresh_columns(be, A, T, M, wl2, status, shrink):
 def _decide(be, A, T, M, wl1, status):
     """l.24-31: mark the rows of ``wl1`` IN or OUT; returns ``y``, their new statuses.
 
-    ``M`` is the top level (T itself for distance 1). ``D = A ⊕min.second M`` over row v is
+    ``M`` is the top level (T itself for distance 1). ``D = (A + I) ⊕min.second M`` over row v is
     the minimum of T over the ball of radius k: IN if an IN vertex lies within it (l.25-27),
     and T_v if v has the least status in it, since M_w <= T_v for every w in N[v]
     (l.28-30). ``_RoundOperators.decide`` computes D and the decision row by row, so ``y``
     is IN, OUT, or T_v where v stays undecided (``select(IN < y < OUT)`` is the next
     worklist): one pass where ``D``, ``D == T``, ``D == IN`` and ``min(D, T)`` took four.
     """
-    y = be.mxv(_operators(status).decide, A, (M, T), mask=wl1)  # l.25-30: y<wl1> = decide(A ⊕min.second M, T)
+    y = be.mxv(_operators(status).decide, A, (M, T), mask=wl1)  # l.25-30: y<wl1> = decide((A + I) ⊕min.second M, T)
     be.assign(T, y, mask=y)  # l.26, l.29: T<y> = y
     return y
 
 
 def _reach(be, A, changed):
-    """``changed ⊕any.first A``: the vertices whose closed neighbourhood holds an entry of
-    ``changed`` (A is symmetric), by a push over the changed rows (its values are never read)."""
-    return be.vxm("any_first", changed, A)  # reached = changed ⊕any.first A
+    """``changed ⊕any.first (A + I)``: the vertices whose closed neighbourhood holds an entry
+    of ``changed`` (A is symmetric), by a push over the changed rows (its values are never
+    read); ``changed`` itself added where A stores no diagonal."""
+    reached = be.vxm("any_first", changed, A)  # reached = changed ⊕any.first A
+    if _stores_diagonal(be):
+        return reached
+    return be.ewise_add("first", changed, reached)  # reached = changed ∪ reached
 
 
 def _update_level(be, A, below, M, changed):
     """l.17-22 for the columns next to a change of the level below; returns where M moved."""
     touched = _reach(be, A, changed)
-    # l.18: moved<touched> = A ⊕min.second below, kept where it is not M
+    # l.18: moved<touched> = (A + I) ⊕min.second below, kept where it is not M
     moved = be.mxv(MOVED_LEAST, A, (below, M), mask=touched)
     be.assign(M, moved, mask=moved)  # M<moved> = moved
     return moved
@@ -545,14 +546,19 @@ def _decide_near(be, A, T, M, changed, status):
 
 # ---- operators of the rounds (gbgraph.backends.operators): every backend compiles them ----
 
-def _least(start, stop, cols, M):
-    """The least value of M over a row's columns (a closed neighbourhood is never empty),
-    read at unsigned positions and indices (numba tests a signed index for wraparound on
-    every read)."""
-    d = M[np.uint64(cols[start])]
-    for p in range(np.uint64(start) + np.uint64(1), np.uint64(stop)):
+def _least(i, start, stop, cols, M):
+    """The least value of M over row i's closed neighbourhood: M(i) and its columns' (A
+    may store the diagonal or not: the least is the same), read at unsigned positions and
+    indices (numba tests a signed index for wraparound on every read)."""
+    d = M[i]
+    for p in range(np.uint64(start), np.uint64(stop)):
         d = min(d, M[np.uint64(cols[p])])
     return d
+
+
+def _least_closed(i, start, stop, cols, vals, M):
+    """:func:`_least` as a row operator: every row present."""
+    return _least(i, start, stop, cols, M), True
 
 
 def _decision(t, d, joined, left):
@@ -567,12 +573,12 @@ def _decision(t, d, joined, left):
 
 def _decide_int32(i, start, stop, cols, vals, M, T):
     """:func:`_decision` of row i, for statuses stored as int32 (32-bit packings)."""
-    return _decision(T[i], _least(start, stop, cols, M), np.int32(IN), np.int32(OUT)), True  # noqa: F821
+    return _decision(T[i], _least(i, start, stop, cols, M), np.int32(IN), np.int32(OUT)), True  # noqa: F821
 
 
 def _decide_uint64(i, start, stop, cols, vals, M, T):
     """:func:`_decision` of row i, for statuses stored as uint64 (64-bit packings)."""
-    return _decision(T[i], _least(start, stop, cols, M), np.uint64(IN), np.uint64(OUT)), True  # noqa: F821
+    return _decision(T[i], _least(i, start, stop, cols, M), np.uint64(IN), np.uint64(OUT)), True  # noqa: F821
 
 
 def _undecided_int32(x, i, j, wanted):
@@ -597,7 +603,7 @@ def _undecided_at_uint64(x, i, j, T):
 
 def _moved_least(i, start, stop, cols, vals, below, M):
     """The least value of ``below`` over row i's columns, present where it is not M(i)."""
-    d = _least(start, stop, cols, below)
+    d = _least(i, start, stop, cols, below)
     return d, d != M[i]
 
 
@@ -609,7 +615,7 @@ class _RoundOperators:
     Attributes
     ----------
     decide : RowOperator
-        ``y<wl1> = decide(A; M, T)``: ``D = A ⊕min.second M`` and the decision of l.25-30
+        ``y<wl1> = decide(A; M, T)``: ``D = (A + I) ⊕min.second M`` and the decision of l.25-30
         in one pass, ``y = IN`` if ``D == T``, ``OUT`` if ``D == IN``, else ``T``; every
         row present, in T's dtype.
     undecided : IndexUnaryOp
@@ -640,9 +646,13 @@ def _operators(status):
     return _round_operators(status.dtype, int(status.IN), int(status.OUT))
 
 
-#: ``moved<touched> = A ⊕min.second below``, kept where it differs from M: a level's new
+#: ``moved<touched> = (A + I) ⊕min.second below``, kept where it differs from M: a level's new
 #: minima where they moved, in one pass (the frontier rounds' l.18).
 MOVED_LEAST = RowOperator(_moved_least, fill=None, name="mis_moved_least", helpers=(_least,))
+
+#: ``M<wl2> = (A + I) ⊕min.second T`` over a matrix that stores no diagonal: the column pass
+#: of the host backends (:func:`_stores_diagonal`).
+LEAST_CLOSED = RowOperator(_least_closed, fill=None, name="mis_least_closed", helpers=(_least,))
 
 
 def _max_iter(graph, max_iter):
