@@ -50,18 +50,30 @@ class HostGraph:
         self.n = graph.n
         self.indptr = graph.indptr.astype(np.int64, copy=False)
         self.indices = graph.indices  # int32 or int64: the loops compile for either, no copy
-        self.weights = graph.cached(("refine_fm", "weights"), lambda: _edge_weights(graph))
+        self.weights = self.edge_weights(graph)
         self.vertex_weights = _host(vertex_weights).astype(np.float64)
         self.keys = _host(keys)
+        self.whole = self.whole_weights(graph)
 
     def arrays(self):
         return self.indptr, self.indices, self.weights, self.vertex_weights, self.keys
 
+    @staticmethod
+    def edge_weights(graph):
+        """float64 edge weights of a host graph, ones for a pattern (kept with the graph:
+        every try of a partition refines the same input level)."""
+        return graph.cached(("refine_fm", "weights"), lambda: np.ones(graph.nnz) if graph.weights is None else
+                            graph.weights.astype(np.float64, copy=False))
 
-def _edge_weights(graph):
-    """float64 edge weights, ones for a pattern (kept with the graph: every try of a
-    partition refines the same input level)."""
-    return np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64, copy=False)
+    @staticmethod
+    def whole_weights(graph):
+        """Whether a host graph's edge weights are whole numbers with an exact total: then
+        every order of summing a cut gives the same number (FM's running cut is a sweep's)."""
+        def whole():
+            w = HostGraph.edge_weights(graph)
+            return bool(np.all(w == np.floor(w)) and w.sum() < 2.0**53)
+
+        return graph.weights is None or graph.cached(("refine_fm", "whole"), whole)
 
 
 def _host(x):
@@ -117,12 +129,39 @@ def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     return _refined(hg, parts, bounds, targets, limit, max_passes, repair=True)
 
 
+def refine_projected(hg, parts, bounds, targets, labels=None, coarse_ext=None):
+    """:func:`refine_level` of sides projected through ``labels`` from a coarse level whose
+    refinement left ``coarse_ext`` (each coarse vertex's weight to the other side; None: the
+    first level, every row summed). Returns (:func:`bisection_key` of the result, ``ext``
+    of this level for the next finer one).
+
+    A vertex whose coarse vertex has no weight to the other side has none either (its
+    neighbours lie in that coarse vertex's neighbours, all on its side), so its row is summed
+    only when a neighbour's move first reaches it, as it was then: the same gains as
+    summing every row first, without reading the rows of the levels' interiors. The key's
+    cut is FM's own where the edge weights are whole numbers (exact in any order), instead
+    of a sweep over the level's edges."""
+    limit = pass_limit(hg.n)
+    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    work = _workspace(hg.n)
+    cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), 32, True,
+                             *work[:-1], *_hint(labels, coarse_ext))
+    if not hg.whole:
+        return bisection_key(hg, parts, bounds), work[1]
+    return (float(_overload(_side_weights(parts, hg.vertex_weights), bounds)), float(cut)), work[1]
+
+
 def _refined(hg, parts, bounds, targets, limit, max_passes, repair):
     """:func:`fm_refine` (after :func:`rebalance` where ``repair``) as one compiled call."""
     limit = pass_limit(hg.n) if limit is None else limit
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), max_passes,
-                              repair, *_workspace(hg.n)[:-1])
+                              repair, *_workspace(hg.n)[:-1], *_hint())
+
+
+def _hint(labels=None, coarse_ext=None):
+    """:func:`_repair_and_refine`'s (labels, hint): empty for none."""
+    return (np.empty(0, np.int64), np.empty(0)) if coarse_ext is None else (labels, coarse_ext)
 
 
 def _integral(vw):
@@ -203,17 +242,28 @@ def _workspace(n):
 
 @numba.njit(cache=True)
 def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, max_passes, repair,
-                       gain, ext, heap, hg, hk, pos, locked, moves, boundary, count):
+                       gain, ext, heap, hg, hk, pos, locked, moves, boundary, count, labels, hint):
     """:func:`rebalance` where ``repair``, then the state a first FM pass starts from (every
     gain, the boundary in order, empty heaps, no locks, the sides' weights) and the passes,
-    on one workspace; returns the cut."""
-    if repair:
+    on one workspace; returns the cut. With a ``hint`` (the coarse level's ``ext``, through
+    ``labels``; empty: none) and no repair needed, only the rows of the coarse boundary's vertices are
+    summed; the others' ``ext`` is 0 and their gain NaN until :func:`_move` sums it."""
+    sums = hint.size == 0
+    if repair and _overload(_side_weights(parts, vw), bounds) > 0.0:  # moves: the coarse boundary is not this one's
         _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
-    _connections(indptr, indices, w, parts, gain, ext)
+        sums = True
+    if sums:
+        _connections(indptr, indices, w, parts, gain, ext)
     found = 0
     for v in range(parts.size):
         pos[v] = -1
         locked[v] = False
+        if not sums:
+            if hint[labels[v]] > 0.0:
+                _recount(indptr, indices, w, parts, gain, ext, v)
+            else:
+                ext[v] = 0.0
+                gain[v] = np.nan
         if ext[v] > 0.0:
             boundary[found] = v
             found += 1
@@ -377,6 +427,8 @@ def _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, loc
         u = indices[t]
         if u == v:
             continue
+        if np.isnan(gain[u]):  # not summed yet (refine_projected): as before the move, v on side s
+            _recount_as(indptr, indices, w, parts, gain, ext, u, v, s)
         if parts[u] == s:
             ext[u] += w[t]
             gain[u] += 2.0 * w[t]
@@ -473,6 +525,21 @@ def _recount(indptr, indices, w, parts, gain, ext, v):
             e += w[t]
     ext[v] = e
     gain[v] = e - own
+
+
+@numba.njit(cache=True)
+def _recount_as(indptr, indices, w, parts, gain, ext, u, v, s):
+    """:func:`_recount` of u with v on side s: its row's sums before v moved."""
+    e = 0.0
+    own = 0.0
+    for t in range(indptr[u], indptr[u + 1]):
+        x = indices[t]
+        if (s if x == v else parts[x]) == parts[u]:
+            own += w[t]
+        else:
+            e += w[t]
+    ext[u] = e
+    gain[u] = e - own
 
 
 @numba.njit(cache=True)
