@@ -259,11 +259,11 @@ def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
     integral = refine_fm._integral(hg.vertex_weights)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     # the first pass's state, as refine_level makes it (no repair, no pass), with the sides' weights
-    refine_fm._repair_and_refine(*hg.arrays(), parts, bounds, targets, 5, integral, 0, False, *work[:-1],
+    refine_fm._repair_and_refine(*hg.arrays(), parts, bounds, targets, 5, integral, hg.whole, 0, False, *work[:-1],
                                  *refine_fm._hint())
     side_weights[:] = refine_fm._side_weights(parts, hg.vertex_weights)
     for _ in range(3):  # each pass starts from what the one before left
-        refine_fm._fm_pass(*hg.arrays(), parts, bounds, targets, 5, integral, *work)
+        refine_fm._fm_pass(*hg.arrays(), parts, bounds, targets, 5, integral, hg.whole, *work)
         expected_gain, expected_ext = scipy_gains(A, parts)
         assert np.array_equal(gain, expected_gain) and np.array_equal(ext, expected_ext)
         assert boundary[:count[0]].tolist() == np.flatnonzero(expected_ext > 0).tolist()

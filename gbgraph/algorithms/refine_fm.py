@@ -144,7 +144,8 @@ def refine_projected(hg, parts, bounds, targets, labels=None, coarse_ext=None):
     limit = pass_limit(hg.n)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     work = _workspace(hg.n)
-    cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), 32, True,
+    cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole, 32,
+                             True,
                              *work[:-1], *_hint(labels, coarse_ext))
     if not hg.whole:
         return bisection_key(hg, parts, bounds), work[1]
@@ -155,8 +156,8 @@ def _refined(hg, parts, bounds, targets, limit, max_passes, repair):
     """:func:`fm_refine` (after :func:`rebalance` where ``repair``) as one compiled call."""
     limit = pass_limit(hg.n) if limit is None else limit
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), max_passes,
-                              repair, *_workspace(hg.n)[:-1], *_hint())
+    return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole,
+                              max_passes, repair, *_workspace(hg.n)[:-1], *_hint())
 
 
 def _hint(labels=None, coarse_ext=None):
@@ -241,11 +242,12 @@ def _workspace(n):
 
 
 @numba.njit(cache=True)
-def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, max_passes, repair,
+def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, max_passes, repair,
                        gain, ext, heap, hg, hk, pos, locked, moves, boundary, count, labels, hint):
     """:func:`rebalance` where ``repair``, then the state a first FM pass starts from (every
     gain, the boundary in order, empty heaps, no locks, the sides' weights) and the passes,
-    on one workspace; returns the cut. With a ``hint`` (the coarse level's ``ext``, through
+    on one workspace; returns the cut. ``exact``: the edge weights are whole numbers with an
+    exact total (:meth:`HostGraph.whole_weights`). With a ``hint`` (the coarse level's ``ext``, through
     ``labels``; empty: none) and no repair needed, only the rows of the coarse boundary's vertices are
     summed; the others' ``ext`` is 0 and their gain NaN until :func:`_move` sums it."""
     sums = hint.size == 0
@@ -271,8 +273,8 @@ def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limi
     pw = _side_weights(parts, vw)
     cut = 0.0
     for _ in range(max_passes):
-        cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg,
-                              hk, pos, locked, moves, boundary, count, pw)
+        cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, gain, ext,
+                              heap, hg, hk, pos, locked, moves, boundary, count, pw)
         if moved == 0:
             break
     return cut
@@ -468,7 +470,7 @@ def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
 
 
 @numba.njit(cache=True)
-def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg, hk, pos,
+def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, gain, ext, heap, hg, hk, pos,
              locked, moves, boundary, count_boundary, side_weights):
     """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone.
 
@@ -476,7 +478,9 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integra
     computes them), the boundary (``ext > 0``) sorted, ``pos`` at -1 and ``locked`` False,
     and with ``integral`` the sides' weights, so that a pass costs its boundary and its
     moves' neighbourhoods instead of a sweep over every edge and vertex. The cut sums the
-    boundary's ``ext`` in vertex order, as a sum over every vertex would (the others add 0)."""
+    boundary's ``ext`` in vertex order, as a sum over every vertex would (the others add 0).
+    With ``exact`` edge weights the moves' running sums are the sums afresh, so the moves
+    rolled back are undone on them too and nothing is summed again."""
     total = 0.0
     sizes = np.zeros(2, np.int64)
     for i in range(count_boundary[0]):
@@ -506,10 +510,14 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integra
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
         v = moves[i]
         pw[parts[v]] -= vw[v]
-        parts[v] = 1 - parts[v]
+        if exact:
+            _flip(indptr, indices, w, v, parts, gain, ext)
+        else:
+            parts[v] = 1 - parts[v]
         pw[parts[v]] += vw[v]
     side_weights[:] = pw
-    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary)
+    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary,
+             exact)
     return b_cut, kept
 
 
@@ -528,6 +536,25 @@ def _recount(indptr, indices, w, parts, gain, ext, v):
 
 
 @numba.njit(cache=True)
+def _flip(indptr, indices, w, v, parts, gain, ext):
+    """v to the other side, with :func:`_move`'s sums and no heap: a move rolled back."""
+    s = parts[v]
+    parts[v] = 1 - s
+    ext[v] = ext[v] - gain[v]
+    gain[v] = -gain[v]
+    for t in range(indptr[v], indptr[v + 1]):
+        u = indices[t]
+        if u == v:
+            continue
+        if parts[u] == s:
+            ext[u] += w[t]
+            gain[u] += 2.0 * w[t]
+        else:
+            ext[u] -= w[t]
+            gain[u] -= 2.0 * w[t]
+
+
+@numba.njit(cache=True)
 def _recount_as(indptr, indices, w, parts, gain, ext, u, v, s):
     """:func:`_recount` of u with v on side s: its row's sums before v moved."""
     e = 0.0
@@ -543,9 +570,10 @@ def _recount_as(indptr, indices, w, parts, gain, ext, u, v, s):
 
 
 @numba.njit(cache=True)
-def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary):
+def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary,
+             exact):
     """After a pass: the gains the pass touched (its moved vertices and their neighbours)
-    summed afresh, the boundary updated, the heaps emptied, the locks released. ``pos`` of
+    summed afresh (unless ``exact``: the running sums are those sums), the boundary updated, the heaps emptied, the locks released. ``pos`` of
     a vertex out of the heaps is -1, so it marks the vertices already recounted (-2); it is
     -1 again at the end. The heaps' rows and ``moves`` serve as scratch."""
     for s in range(2):
@@ -558,7 +586,8 @@ def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, mov
         for t in range(indptr[v], indptr[v + 1] + 1):
             u = indices[t] if t < indptr[v + 1] else v
             if pos[u] == -1:
-                _recount(indptr, indices, w, parts, gain, ext, u)
+                if not exact:
+                    _recount(indptr, indices, w, parts, gain, ext, u)
                 pos[u] = -2
                 heap[0, stamp] = u
                 stamp += 1
