@@ -562,6 +562,9 @@ def _level_weights(be, h, vw):
     weights = [vw]
     for level in h.levels[:-1]:
         n = level.n
+        if isinstance(level.labels, np.ndarray) and isinstance(vw, np.ndarray):  # on the host: one compiled loop
+            weights.append(_summed(level.labels, weights[-1], int(level.labels.max()) + 1 if n else 0))
+            continue
         summed = be.build(level.labels, weights[-1], n, dup="plus")  # Pᵀ w: w_c(labels(i)) += w(i), in order of i
         coarse = be.xp.zeros(int(level.labels.max()) + 1 if n else 0, weights[-1].dtype)
         coarse[be.indices(summed)] = be.values(summed)
@@ -569,15 +572,26 @@ def _level_weights(be, h, vw):
     return weights
 
 
-def host_graph(level, weights, seed):
-    """A level on the host with its tie-breaking keys (the project's hash with the seed)."""
-    return HostGraph(level.graph, weights, host_keys(level.graph, seed))
+@numba.njit(cache=True)
+def _summed(labels, w, k):
+    """``Pᵀ ⊕plus.second w`` on the host: ``w_c(labels(i)) += w(i)`` in order of i, as the
+    backend's build sums duplicates (the same numbers, without its calls)."""
+    coarse = np.zeros(k, w.dtype)
+    for i in range(labels.size):
+        coarse[labels[i]] += w[i]
+    return coarse
 
 
-def initial_bisection(h, weights, bounds, targets, seed, seconds):
+def host_graph(level, weights, seed, whole=None):
+    """A level on the host with its tie-breaking keys (the project's hash with the seed);
+    ``whole``: :meth:`HostGraph.whole_weights`, where the caller knows it."""
+    return HostGraph(level.graph, weights, host_keys(level.graph, seed), whole)
+
+
+def initial_bisection(h, weights, bounds, targets, seed, seconds, whole=None):
     """Greedy graph growing on the coarsest level (host), as int8 sides."""
     start = time.perf_counter()
-    sides = greedy_growing(host_graph(h[-1], weights[-1], seed), bounds, targets)
+    sides = greedy_growing(host_graph(h[-1], weights[-1], seed, whole), bounds, targets)
     seconds["initial"] += time.perf_counter() - start
     return sides
 
@@ -597,8 +611,10 @@ def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=
     (overload, cut) on level ``stop`` counted on the host (the same arrays on every backend,
     so the same key) and that level's ``ext`` (None where no level was refined)."""
     top = len(h) - 1 if top is None else top
+    # a coarse edge weight sums fine ones: whole numbers with an exact total on the input, so on every level
+    whole = HostGraph.whole_weights(h[0].graph) if isinstance(h[0].graph.indptr, np.ndarray) else None
     if sides is None:
-        sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
+        sides = initial_bisection(h, weights, bounds, targets, seed, seconds, whole)
     sides = _host(sides).astype(np.int8, copy=False)
     start = time.perf_counter()
     key = None
@@ -608,10 +624,10 @@ def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=
         # p = P ⊕any.second p_c, a gather: on the host directly where the labels are
         sides = sides[labels] if on_host else _host(project(be, sides, labels)).astype(np.int8)
         # the coarse level's boundary where the labels are on the host (on the device: every row summed)
-        key, ext = refine_projected(host_graph(h[i], weights[i], seed), sides, bounds, targets, labels,
+        key, ext = refine_projected(host_graph(h[i], weights[i], seed, whole), sides, bounds, targets, labels,
                                     ext if on_host else None)
     if key is None:
-        key = bisection_key(host_graph(h[stop], weights[stop], seed), sides, bounds)
+        key = bisection_key(host_graph(h[stop], weights[stop], seed, whole), sides, bounds)
     seconds["refine"] += time.perf_counter() - start
     return be.xp.asarray(sides), key, ext
 

@@ -45,7 +45,7 @@ class HostGraph:
         uint64 tie-breaking keys, distinct (the project's hash).
     """
 
-    def __init__(self, graph, vertex_weights, keys):
+    def __init__(self, graph, vertex_weights, keys, whole=None):
         graph = graph.on_device_of(np)
         self.n = graph.n
         self.indptr = graph.indptr.astype(np.int64, copy=False)
@@ -53,7 +53,14 @@ class HostGraph:
         self.weights = self.edge_weights(graph)
         self.vertex_weights = _host(vertex_weights).astype(np.float64)
         self.keys = _host(keys)
-        self.whole = self.whole_weights(graph)
+        self._graph, self._whole = graph, whole
+
+    @property
+    def whole(self):
+        """:meth:`whole_weights` of the graph (given, or decided on first use)."""
+        if self._whole is None:
+            self._whole = self.whole_weights(self._graph)
+        return self._whole
 
     def arrays(self):
         return self.indptr, self.indices, self.weights, self.vertex_weights, self.keys
