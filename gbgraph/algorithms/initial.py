@@ -82,8 +82,9 @@ def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limi
     b_over, b_cut = np.inf, np.inf
     for t in range(tries):
         parts = _grow(indptr, indices, w, vw, key, order, t, bounds[0], targets[0])
-        cut = _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, MAX_PASSES,
-                                 True, gain, ext, heap, hg, hk, pos, locked, moves, boundary, count, labels, hint)
+        cut = _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact,
+                                 MAX_PASSES, True, gain, ext, heap, hg, hk, pos, locked, moves, boundary, count, labels,
+                                 hint)
         over = _overload(_side_weights(parts, vw), bounds)
         if t == 0 or over < b_over or (over == b_over and cut < b_cut):
             best, b_over, b_cut = parts, over, cut

@@ -427,23 +427,16 @@ def _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, loc
     """Move v to the other side; neighbours' gains change by twice the edge weight, and
     unlocked ones enter or leave their side's heap as they become or stop being boundary."""
     s = parts[v]
-    parts[v] = 1 - s
+    _flip_own(v, parts, gain, ext)
     pw[s] -= vw[v]
     pw[1 - s] += vw[v]
-    ext[v] = ext[v] - gain[v]  # what was internal is now external
-    gain[v] = -gain[v]
     for t in range(indptr[v], indptr[v + 1]):
         u = indices[t]
         if u == v:
             continue
         if np.isnan(gain[u]):  # not summed yet (refine_projected): as before the move, v on side s
             _recount_as(indptr, indices, w, parts, gain, ext, u, v, s)
-        if parts[u] == s:
-            ext[u] += w[t]
-            gain[u] += 2.0 * w[t]
-        else:
-            ext[u] -= w[t]
-            gain[u] -= 2.0 * w[t]
+        _shift(u, w[t], s, parts, gain, ext)
         if locked[u]:
             continue
         side = parts[u]
@@ -546,43 +539,50 @@ def _recount(indptr, indices, w, parts, gain, ext, v):
 def _flip(indptr, indices, w, v, parts, gain, ext):
     """v to the other side, with :func:`_move`'s sums and no heap: a move rolled back."""
     s = parts[v]
-    parts[v] = 1 - s
-    ext[v] = ext[v] - gain[v]
-    gain[v] = -gain[v]
+    _flip_own(v, parts, gain, ext)
     for t in range(indptr[v], indptr[v + 1]):
         u = indices[t]
-        if u == v:
-            continue
-        if parts[u] == s:
-            ext[u] += w[t]
-            gain[u] += 2.0 * w[t]
-        else:
-            ext[u] -= w[t]
-            gain[u] -= 2.0 * w[t]
+        if u != v:
+            _shift(u, w[t], s, parts, gain, ext)
+
+
+@numba.njit(cache=True, inline="always")
+def _flip_own(v, parts, gain, ext):
+    """v to the other side, its own sums swapped: what was internal is now external."""
+    parts[v] = 1 - parts[v]
+    ext[v] = ext[v] - gain[v]
+    gain[v] = -gain[v]
+
+
+@numba.njit(cache=True, inline="always")
+def _shift(u, weight, s, parts, gain, ext):
+    """u's sums after a neighbour over an edge of ``weight`` left side s: twice the weight
+    in gain, towards u's side or away from it."""
+    if parts[u] == s:
+        ext[u] += weight
+        gain[u] += 2.0 * weight
+    else:
+        ext[u] -= weight
+        gain[u] -= 2.0 * weight
 
 
 @numba.njit(cache=True)
 def _recount_as(indptr, indices, w, parts, gain, ext, u, v, s):
     """:func:`_recount` of u with v on side s: its row's sums before v moved."""
-    e = 0.0
-    own = 0.0
-    for t in range(indptr[u], indptr[u + 1]):
-        x = indices[t]
-        if (s if x == v else parts[x]) == parts[u]:
-            own += w[t]
-        else:
-            e += w[t]
-    ext[u] = e
-    gain[u] = e - own
+    moved = parts[v]
+    parts[v] = s
+    _recount(indptr, indices, w, parts, gain, ext, u)
+    parts[v] = moved
 
 
 @numba.njit(cache=True)
 def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary,
              exact):
     """After a pass: the gains the pass touched (its moved vertices and their neighbours)
-    summed afresh (unless ``exact``: the running sums are those sums), the boundary updated, the heaps emptied, the locks released. ``pos`` of
-    a vertex out of the heaps is -1, so it marks the vertices already recounted (-2); it is
-    -1 again at the end. The heaps' rows and ``moves`` serve as scratch."""
+    summed afresh (unless ``exact``: the running sums are those sums), the boundary updated,
+    the heaps emptied, the locks released. ``pos`` of a vertex out of the heaps is -1, so it
+    marks the vertices already recounted (-2); it is -1 again at the end. The heaps' rows and
+    ``moves`` serve as scratch."""
     for s in range(2):
         for i in range(sizes[s]):
             pos[heap[s, i]] = -1

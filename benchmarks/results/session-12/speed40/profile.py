@@ -2,7 +2,8 @@
 session 12, speed40): the partitioner's steps wrapped with time.process_time (no profiler),
 medians over rounds after an untimed run. Run from the repository root:
 
-    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-12/speed40/profile.py [k] [graphs]
+    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD \
+        python benchmarks/results/session-12/speed40/profile.py [k] [graphs]
 """
 
 import collections
@@ -42,7 +43,8 @@ current = {"n": 0}
 timed(C, "map_vertices", lambda be, graph, *a: f"HEC mapping, {level(graph.n)} level")
 timed(C, "_coarse_level", lambda be, graph, *a: f"coarse graph, {level(graph.n)} level")
 timed(P, "initial_bisection", lambda *a: "initial bisections (8 grown starts)")
-timed(P, "refine_projected" if hasattr(P, "refine_projected") else "refine_level", lambda hg, *a: f"FM, {level(hg.n)} level")
+timed(P, "refine_projected" if hasattr(P, "refine_projected") else "refine_level",  # this branch / 6bc62d6
+      lambda hg, *a: f"FM, {level(hg.n)} level")
 timed(P, "coarsen", lambda *a: "hierarchies (all)")
 timed(P, "_cut", lambda *a: "final cut")
 k = int(sys.argv[1]) if len(sys.argv) > 1 else 2
@@ -66,5 +68,5 @@ for name in sys.argv[2:] or ["c-55", "cond-mat-2005", "pgp-strong-2009", "debian
     for p in sorted(med):
         if p != "total":
             print(f"    {p:<40} {1e3 * med[p]:7.1f} ms  {100 * med[p] / med['total']:4.0f}%")
-    print(f"    {'rest (Python, checks, projections, keys)':<40} {1e3 * other:7.1f} ms  {100 * other / med['total']:4.0f}%",
-          flush=True)
+    rest = "rest (Python, checks, projections, keys)"
+    print(f"    {rest:<40} {1e3 * other:7.1f} ms  {100 * other / med['total']:4.0f}%", flush=True)
