@@ -151,9 +151,8 @@ def refine_projected(hg, parts, bounds, targets, labels=None, coarse_ext=None):
     limit = pass_limit(hg.n)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     work = _workspace(hg.n)
-    cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole, 32,
-                             True,
-                             *work[:-1], *_hint(labels, coarse_ext))
+    cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole,
+                             32, True, *work[:-1], *_hint(labels, coarse_ext))  # refine_level's 32 passes at most
     if not hg.whole:
         return bisection_key(hg, parts, bounds), work[1]
     return (float(_overload(_side_weights(parts, hg.vertex_weights), bounds)), float(cut)), work[1]
@@ -254,9 +253,10 @@ def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limi
     """:func:`rebalance` where ``repair``, then the state a first FM pass starts from (every
     gain, the boundary in order, empty heaps, no locks, the sides' weights) and the passes,
     on one workspace; returns the cut. ``exact``: the edge weights are whole numbers with an
-    exact total (:meth:`HostGraph.whole_weights`). With a ``hint`` (the coarse level's ``ext``, through
-    ``labels``; empty: none) and no repair needed, only the rows of the coarse boundary's vertices are
-    summed; the others' ``ext`` is 0 and their gain NaN until :func:`_move` sums it."""
+    exact total (:meth:`HostGraph.whole_weights`). With a ``hint`` (the coarse level's
+    ``ext``, through ``labels``; empty: none) and no repair needed, only the rows of the
+    coarse boundary's vertices are summed; the others' ``ext`` is 0 and their gain NaN until
+    :func:`_move` sums it."""
     sums = hint.size == 0
     if repair and _overload(_side_weights(parts, vw), bounds) > 0.0:  # moves: the coarse boundary is not this one's
         _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
