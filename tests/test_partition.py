@@ -237,6 +237,40 @@ def test_refine_level_is_rebalance_then_fm(A, data):
     np.testing.assert_array_equal(parts, expected)
 
 
+@pytest.mark.parametrize("real", [False, True])
+@given(data=st.data())
+@settings(max_examples=30)
+def test_refine_projected_is_refine_level(real, data):
+    # a grid's sides refined on its HEC level (the coarse graph P^T A P by scipy) and projected:
+    # summing only the coarse boundary's rows makes refine_level's moves, and the key is the
+    # sweep's (real weights: FM's sums stay those of every row summed first)
+    nx, ny = data.draw(st.integers(3, 16)), data.draw(st.integers(3, 16))
+    A = sp.csr_array(grid2d(nx, ny), dtype=np.float64)
+    n = nx * ny
+    if real:
+        upper = sp.triu(A, 1).tocsr()
+        upper.data = np.asarray(data.draw(st.lists(st.floats(0.1, 3.0), min_size=upper.nnz, max_size=upper.nnz)))
+        A = sp.csr_array(upper + upper.T)
+    labels = np.asarray(gg.coarse_mapping(A, "hec", seed=data.draw(st.integers(0, 99))).labels, np.int64)
+    P = sp.csr_array((np.ones(n), (np.arange(n), labels)))
+    C = (P.T @ A @ P).tolil()
+    C.setdiag(0)
+    C = sp.csr_array(C)
+    vw = np.asarray(data.draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)), np.float64)
+    bounds, targets = bounds_of(vw.sum(), (1, 1), data.draw(st.sampled_from([0.0, 0.1])), True)
+    keys = lambda m: np.arange(m, dtype=np.uint64) * np.uint64(2654435761) + np.uint64(m)  # noqa: E731
+    coarse = HostGraph(gg.as_graph(C), np.bincount(labels, weights=vw), keys(C.shape[0]))
+    sides = np.asarray(data.draw(st.lists(st.integers(0, 1), min_size=C.shape[0], max_size=C.shape[0])), np.int8)
+    _, ext = refine_fm.refine_projected(coarse, sides, bounds, targets)
+    hg = HostGraph(gg.as_graph(A), vw, keys(n))
+    parts, expected = sides[labels], sides[labels]
+    cut = refine_fm.refine_level(hg, expected, bounds, targets)
+    key, _ = refine_fm.refine_projected(hg, parts, bounds, targets, labels, ext)
+    np.testing.assert_array_equal(parts, expected)
+    assert key == bisection_key(hg, parts, bounds)
+    assert key[1] == pytest.approx(cut)
+
+
 def scipy_gains(A, parts):
     """(gain, ext) of every vertex by scipy: ext(v) = Σ_j A(v, j) [p(j) ≠ p(v)], gain = ext - own."""
     A = sp.csr_array(A, dtype=np.float64)
@@ -246,10 +280,12 @@ def scipy_gains(A, parts):
     return ext - (degree - ext), ext
 
 
+@pytest.mark.parametrize("exact", [True, False])
 @given(A=random_graphs(max_n=60, min_n=2), data=st.data())
 @settings(max_examples=60)
-def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
-    """A pass carries its gains to the next (patterns: every sum is exact, so equal)."""
+def test_fm_pass_leaves_exact_gains_for_the_next(exact, A, data):
+    """A pass carries its gains to the next (patterns: every sum is exact, so equal), whether
+    it undoes its rolled-back moves on the running sums (``exact``) or sums their rows again."""
     n = A.shape[0]
     parts = np.asarray(data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), np.int8)
     bounds, targets = bounds_of(float(n), (1, 1), data.draw(st.sampled_from([0.0, 0.2])), True)
@@ -259,10 +295,11 @@ def test_fm_pass_leaves_exact_gains_for_the_next(A, data):
     integral = refine_fm._integral(hg.vertex_weights)
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     # the first pass's state, as refine_level makes it (no repair, no pass), with the sides' weights
-    refine_fm._repair_and_refine(*hg.arrays(), parts, bounds, targets, 5, integral, 0, False, *work[:-1])
+    refine_fm._repair_and_refine(*hg.arrays(), parts, bounds, targets, 5, integral, exact, 0, False, *work[:-1],
+                                 *refine_fm._hint())
     side_weights[:] = refine_fm._side_weights(parts, hg.vertex_weights)
     for _ in range(3):  # each pass starts from what the one before left
-        refine_fm._fm_pass(*hg.arrays(), parts, bounds, targets, 5, integral, *work)
+        refine_fm._fm_pass(*hg.arrays(), parts, bounds, targets, 5, integral, exact, *work)
         expected_gain, expected_ext = scipy_gains(A, parts)
         assert np.array_equal(gain, expected_gain) and np.array_equal(ext, expected_ext)
         assert boundary[:count[0]].tolist() == np.flatnonzero(expected_ext > 0).tolist()

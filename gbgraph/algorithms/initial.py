@@ -63,11 +63,11 @@ def greedy_growing(hg, bounds, targets, *, tries=None):
     integral = _integral(vw)  # as fm_refine decides
     limit = pass_limit(hg.n)  # fm_refine's default
     tries = TRIES if tries is None else tries
-    return _best_grown(*hg.arrays(), order, min(tries, max(hg.n, 1)), bounds, targets, limit, integral)
+    return _best_grown(*hg.arrays(), order, min(tries, max(hg.n, 1)), bounds, targets, limit, integral, hg.whole)
 
 
 @numba.njit(cache=True)
-def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limit, integral):
+def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limit, integral, exact):
     """The tries of :func:`greedy_growing` in one compiled loop (a coarsest graph has about
     50 vertices, where a call from Python per step cost more than the steps): each try is
     grown, then repaired and refined by ``refine_fm.refine_level``'s compiled steps, on one
@@ -77,12 +77,14 @@ def _best_grown(indptr, indices, w, vw, key, order, tries, bounds, targets, limi
     heap, hg, hk = np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64)
     pos, locked, moves = np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64)
     boundary, count = np.empty(n, np.int64), np.zeros(1, np.int64)
+    labels, hint = np.empty(0, np.int64), np.empty(0)  # no coarse boundary: every row summed
     best = np.ones(n, np.int8)
     b_over, b_cut = np.inf, np.inf
     for t in range(tries):
         parts = _grow(indptr, indices, w, vw, key, order, t, bounds[0], targets[0])
-        cut = _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, MAX_PASSES, True,
-                                 gain, ext, heap, hg, hk, pos, locked, moves, boundary, count)
+        cut = _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact,
+                                 MAX_PASSES, True, gain, ext, heap, hg, hk, pos, locked, moves, boundary, count, labels,
+                                 hint)
         over = _overload(_side_weights(parts, vw), bounds)
         if t == 0 or over < b_over or (over == b_over and cut < b_cut):
             best, b_over, b_cut = parts, over, cut

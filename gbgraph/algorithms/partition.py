@@ -51,7 +51,7 @@ from .coarsen import CoarseningStallWarning, coarsen
 from .heavy import host_keys
 from .initial import greedy_growing
 from .mapping import METHODS as MAPPINGS
-from .refine_fm import HostGraph, bisection_key, refine_level
+from .refine_fm import HostGraph, bisection_key, cut_and_weights, refine_projected
 
 __all__ = ["PartitionResult", "bisect", "partition", "chosen", "REFINEMENTS", "METHODS"]
 
@@ -285,7 +285,7 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
             for piece in pieces[1:]:
                 parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
             parts = be.values(parts)
-        cut, weights = _cut(be, graph, parts), _part_weights(be, parts, vw, k)
+        cut, weights = _cut(be, graph, parts, k), _part_weights(be, parts, vw, k)
     total = float(weights.sum())
     worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
     return labelled(A, PartitionResult(parts, cut, weights, worst, k, levels, seconds), maps=("parts",))
@@ -341,6 +341,8 @@ def _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, ba
     graph = as_graph(A)
     be = backends.for_graph(backend, graph)
     graph = choose_weights(graph.on_device_of(be.xp), weights, "the cut sums edge weights")
+    if graph.weights is None:  # a pattern's ones are symmetric: recorded, its coarse levels' counts need no check
+        graph.cached(SYMMETRIC_VALUES, lambda: (0, None, None))
     vertex_weights = node_values(A, vertex_weights, "vertex_weights")  # a dict node -> weight for networkx input
     return graph, be, _vertex_weights(vertex_weights, graph, be.xp), float(imbalance), seed
 
@@ -510,17 +512,18 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             opt.seconds["build"] += sum(level.seconds[1] for level in hierarchy.levels[:-1])
         if opt.refine == "fm":  # on the host: the key is one sweep over the level FM holds
             stop = min(SELECT_LEVEL, len(hierarchy) - 1)
-            sides, key = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds, stop=stop)
+            sides, key, ext = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds, stop=stop)
         else:
-            stop = 0
+            stop, ext = 0, None
             sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
             key = _quality(be, graph, vw, sides, bounds)
-        finalists.append((key, t, sides, hierarchy, weights, seed, stop))
+        finalists.append((key, t, sides, hierarchy, weights, seed, stop, ext))
         finalists = sorted(finalists, key=lambda c: c[:2])[:FINALISTS]  # the others' hierarchies are freed
     best, best_key = None, None
-    for key, t, sides, hierarchy, weights, seed, stop in sorted(finalists, key=lambda c: c[1]):
+    for key, t, sides, hierarchy, weights, seed, stop, ext in sorted(finalists, key=lambda c: c[1]):
         if stop:
-            sides, key = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds, sides=sides, top=stop)
+            sides, key, _ = _fm_levels(be, hierarchy, weights, bounds, targets, seed, opt.seconds, sides=sides,
+                                       top=stop, ext=ext)
         if best_key is None or key < best_key:
             best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
     return best, levels
@@ -559,6 +562,9 @@ def _level_weights(be, h, vw):
     weights = [vw]
     for level in h.levels[:-1]:
         n = level.n
+        if isinstance(level.labels, np.ndarray) and isinstance(vw, np.ndarray):  # on the host: one compiled loop
+            weights.append(_summed(level.labels, weights[-1], int(level.labels.max()) + 1 if n else 0))
+            continue
         summed = be.build(level.labels, weights[-1], n, dup="plus")  # Pᵀ w: w_c(labels(i)) += w(i), in order of i
         coarse = be.xp.zeros(int(level.labels.max()) + 1 if n else 0, weights[-1].dtype)
         coarse[be.indices(summed)] = be.values(summed)
@@ -566,15 +572,26 @@ def _level_weights(be, h, vw):
     return weights
 
 
-def host_graph(level, weights, seed):
-    """A level on the host with its tie-breaking keys (the project's hash with the seed)."""
-    return HostGraph(level.graph, weights, host_keys(level.graph, seed))
+@numba.njit(cache=True)
+def _summed(labels, w, k):
+    """``Pᵀ ⊕plus.second w`` on the host: ``w_c(labels(i)) += w(i)`` in order of i, as the
+    backend's build sums duplicates (the same numbers, without its calls)."""
+    coarse = np.zeros(k, w.dtype)
+    for i in range(labels.size):
+        coarse[labels[i]] += w[i]
+    return coarse
 
 
-def initial_bisection(h, weights, bounds, targets, seed, seconds):
+def host_graph(level, weights, seed, whole=None):
+    """A level on the host with its tie-breaking keys (the project's hash with the seed);
+    ``whole``: :meth:`HostGraph.whole_weights`, where the caller knows it."""
+    return HostGraph(level.graph, weights, host_keys(level.graph, seed), whole)
+
+
+def initial_bisection(h, weights, bounds, targets, seed, seconds, whole=None):
     """Greedy graph growing on the coarsest level (host), as int8 sides."""
     start = time.perf_counter()
-    sides = greedy_growing(host_graph(h[-1], weights[-1], seed), bounds, targets)
+    sides = greedy_growing(host_graph(h[-1], weights[-1], seed, whole), bounds, targets)
     seconds["initial"] += time.perf_counter() - start
     return sides
 
@@ -587,26 +604,32 @@ def project(be, coarse, labels):
     return be.values(be.extract(_full(be, coarse), labels))  # p = p_c(labels)
 
 
-def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=None, top=None):
-    """Initial bisection on the coarsest level (or the given ``sides`` of level ``top``),
-    then at each finer level down to ``stop``: project, repair the balance, FM passes.
-    Sequential on the host; the sides go back to the device, with their (overload, cut) on
-    level ``stop`` counted on the host (the same arrays on every backend, so the same key)."""
+def _fm_levels(be, h, weights, bounds, targets, seed, seconds, *, stop=0, sides=None, top=None, ext=None):
+    """Initial bisection on the coarsest level (or the given ``sides`` of level ``top``, whose
+    refinement left ``ext``), then at each finer level down to ``stop``: project, repair the
+    balance, FM passes. Sequential on the host; the sides go back to the device, with their
+    (overload, cut) on level ``stop`` counted on the host (the same arrays on every backend,
+    so the same key) and that level's ``ext`` (None where no level was refined)."""
     top = len(h) - 1 if top is None else top
+    # a coarse edge weight sums fine ones: whole numbers with an exact total on the input, so on every level
+    whole = HostGraph.whole_weights(h[0].graph) if isinstance(h[0].graph.indptr, np.ndarray) else None
     if sides is None:
-        sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
+        sides = initial_bisection(h, weights, bounds, targets, seed, seconds, whole)
     sides = _host(sides).astype(np.int8, copy=False)
     start = time.perf_counter()
-    hg = None
+    key = None
     for i in range(top - 1, stop - 1, -1):
         labels = h[i].labels
+        on_host = isinstance(labels, np.ndarray)
         # p = P ⊕any.second p_c, a gather: on the host directly where the labels are
-        sides = sides[labels] if isinstance(labels, np.ndarray) else _host(project(be, sides, labels)).astype(np.int8)
-        hg = host_graph(h[i], weights[i], seed)
-        refine_level(hg, sides, bounds, targets)
-    key = bisection_key(hg or host_graph(h[stop], weights[stop], seed), sides, bounds)
+        sides = sides[labels] if on_host else _host(project(be, sides, labels)).astype(np.int8)
+        # the coarse level's boundary where the labels are on the host (on the device: every row summed)
+        key, ext = refine_projected(host_graph(h[i], weights[i], seed, whole), sides, bounds, targets, labels,
+                                    ext if on_host else None)
+    if key is None:
+        key = bisection_key(host_graph(h[stop], weights[stop], seed, whole), sides, bounds)
     seconds["refine"] += time.perf_counter() - start
-    return be.xp.asarray(sides), key
+    return be.xp.asarray(sides), key, ext
 
 
 def _refiner(name):
@@ -644,12 +667,17 @@ def _same_part_sum(i, start, stop, cols, vals, u, parts):
 SAME_PART_SUM = RowOperator(_same_part_sum, fill=None, name="same_part_sum")
 
 
-def _cut(be, graph, parts):
+def _cut(be, graph, parts, k):
     """``½ Σ_ij A(i, j) [p(i) ≠ p(j)]``: the weighted degrees minus the weight inside each
     part (the product over same-part neighbours), halved. A pattern counts edges with
     ``plus_pair``. An int for whole-number weights (a sum of them below 2**53 is exact in
-    float64), so that a cut prints the same for a pattern and for its weights of 1.0."""
+    float64), so that a cut prints the same for a pattern and for its weights of 1.0; on the
+    host those are summed in one compiled sweep over the edges (the same number in any
+    order, without two products' calls)."""
     n = graph.n
+    if be.xp is np and HostGraph.whole_weights(graph):
+        return int(cut_and_weights(graph.indptr, graph.indices, HostGraph.edge_weights(graph), np.zeros(n), parts,
+                                   k)[0])
     if graph.weights is None:
         A, semiring, ones = be.adjacency(graph), "plus_pair", be.full(n, 1, "int64")
     else:

@@ -45,23 +45,42 @@ class HostGraph:
         uint64 tie-breaking keys, distinct (the project's hash).
     """
 
-    def __init__(self, graph, vertex_weights, keys):
+    def __init__(self, graph, vertex_weights, keys, whole=None):
         graph = graph.on_device_of(np)
         self.n = graph.n
         self.indptr = graph.indptr.astype(np.int64, copy=False)
         self.indices = graph.indices  # int32 or int64: the loops compile for either, no copy
-        self.weights = graph.cached(("refine_fm", "weights"), lambda: _edge_weights(graph))
+        self.weights = self.edge_weights(graph)
         self.vertex_weights = _host(vertex_weights).astype(np.float64)
         self.keys = _host(keys)
+        self._graph, self._whole = graph, whole
+
+    @property
+    def whole(self):
+        """:meth:`whole_weights` of the graph (given, or decided on first use)."""
+        if self._whole is None:
+            self._whole = self.whole_weights(self._graph)
+        return self._whole
 
     def arrays(self):
         return self.indptr, self.indices, self.weights, self.vertex_weights, self.keys
 
+    @staticmethod
+    def edge_weights(graph):
+        """float64 edge weights of a host graph, ones for a pattern (kept with the graph:
+        every try of a partition refines the same input level)."""
+        return graph.cached(("refine_fm", "weights"), lambda: np.ones(graph.nnz) if graph.weights is None else
+                            graph.weights.astype(np.float64, copy=False))
 
-def _edge_weights(graph):
-    """float64 edge weights, ones for a pattern (kept with the graph: every try of a
-    partition refines the same input level)."""
-    return np.ones(graph.nnz) if graph.weights is None else graph.weights.astype(np.float64, copy=False)
+    @staticmethod
+    def whole_weights(graph):
+        """Whether a host graph's edge weights are whole numbers with an exact total: then
+        every order of summing a cut gives the same number (FM's running cut is a sweep's)."""
+        def whole():
+            w = HostGraph.edge_weights(graph)
+            return bool(np.all(w == np.floor(w)) and w.sum() < 2.0**53)
+
+        return graph.weights is None or graph.cached(("refine_fm", "whole"), whole)
 
 
 def _host(x):
@@ -117,12 +136,39 @@ def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     return _refined(hg, parts, bounds, targets, limit, max_passes, repair=True)
 
 
+def refine_projected(hg, parts, bounds, targets, labels=None, coarse_ext=None):
+    """:func:`refine_level` of sides projected through ``labels`` from a coarse level whose
+    refinement left ``coarse_ext`` (each coarse vertex's weight to the other side; None: the
+    first level, every row summed). Returns (:func:`bisection_key` of the result, ``ext``
+    of this level for the next finer one).
+
+    A vertex whose coarse vertex has no weight to the other side has none either (its
+    neighbours lie in that coarse vertex's neighbours, all on its side), so its row is summed
+    only when a neighbour's move first reaches it, as it was then: the same gains as
+    summing every row first, without reading the rows of the levels' interiors. The key's
+    cut is FM's own where the edge weights are whole numbers (exact in any order), instead
+    of a sweep over the level's edges."""
+    limit = pass_limit(hg.n)
+    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
+    work = _workspace(hg.n)
+    cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole,
+                             32, True, *work[:-1], *_hint(labels, coarse_ext))  # refine_level's 32 passes at most
+    if not hg.whole:
+        return bisection_key(hg, parts, bounds), work[1]
+    return (float(_overload(_side_weights(parts, hg.vertex_weights), bounds)), float(cut)), work[1]
+
+
 def _refined(hg, parts, bounds, targets, limit, max_passes, repair):
     """:func:`fm_refine` (after :func:`rebalance` where ``repair``) as one compiled call."""
     limit = pass_limit(hg.n) if limit is None else limit
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), max_passes,
-                              repair, *_workspace(hg.n)[:-1])
+    return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole,
+                              max_passes, repair, *_workspace(hg.n)[:-1], *_hint())
+
+
+def _hint(labels=None, coarse_ext=None):
+    """:func:`_repair_and_refine`'s (labels, hint): empty for none."""
+    return (np.empty(0, np.int64), np.empty(0)) if coarse_ext is None else (labels, coarse_ext)
 
 
 def _integral(vw):
@@ -202,18 +248,31 @@ def _workspace(n):
 
 
 @numba.njit(cache=True)
-def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, max_passes, repair,
-                       gain, ext, heap, hg, hk, pos, locked, moves, boundary, count):
+def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, max_passes, repair,
+                       gain, ext, heap, hg, hk, pos, locked, moves, boundary, count, labels, hint):
     """:func:`rebalance` where ``repair``, then the state a first FM pass starts from (every
     gain, the boundary in order, empty heaps, no locks, the sides' weights) and the passes,
-    on one workspace; returns the cut."""
-    if repair:
+    on one workspace; returns the cut. ``exact``: the edge weights are whole numbers with an
+    exact total (:meth:`HostGraph.whole_weights`). With a ``hint`` (the coarse level's
+    ``ext``, through ``labels``; empty: none) and no repair needed, only the rows of the
+    coarse boundary's vertices are summed; the others' ``ext`` is 0 and their gain NaN until
+    :func:`_move` sums it."""
+    sums = hint.size == 0
+    if repair and _overload(_side_weights(parts, vw), bounds) > 0.0:  # moves: the coarse boundary is not this one's
         _rebalance(indptr, indices, w, vw, key, parts, bounds, gain, ext, heap, hg, hk, pos)
-    _connections(indptr, indices, w, parts, gain, ext)
+        sums = True
+    if sums:
+        _connections(indptr, indices, w, parts, gain, ext)
     found = 0
     for v in range(parts.size):
         pos[v] = -1
         locked[v] = False
+        if not sums:
+            if hint[labels[v]] > 0.0:
+                _recount(indptr, indices, w, parts, gain, ext, v)
+            else:
+                ext[v] = 0.0
+                gain[v] = np.nan
         if ext[v] > 0.0:
             boundary[found] = v
             found += 1
@@ -221,8 +280,8 @@ def _repair_and_refine(indptr, indices, w, vw, key, parts, bounds, targets, limi
     pw = _side_weights(parts, vw)
     cut = 0.0
     for _ in range(max_passes):
-        cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg,
-                              hk, pos, locked, moves, boundary, count, pw)
+        cut, moved = _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, gain, ext,
+                              heap, hg, hk, pos, locked, moves, boundary, count, pw)
         if moved == 0:
             break
     return cut
@@ -368,21 +427,16 @@ def _move(indptr, indices, w, v, parts, gain, ext, heap, hg, hk, sizes, pos, loc
     """Move v to the other side; neighbours' gains change by twice the edge weight, and
     unlocked ones enter or leave their side's heap as they become or stop being boundary."""
     s = parts[v]
-    parts[v] = 1 - s
+    _flip_own(v, parts, gain, ext)
     pw[s] -= vw[v]
     pw[1 - s] += vw[v]
-    ext[v] = ext[v] - gain[v]  # what was internal is now external
-    gain[v] = -gain[v]
     for t in range(indptr[v], indptr[v + 1]):
         u = indices[t]
         if u == v:
             continue
-        if parts[u] == s:
-            ext[u] += w[t]
-            gain[u] += 2.0 * w[t]
-        else:
-            ext[u] -= w[t]
-            gain[u] -= 2.0 * w[t]
+        if np.isnan(gain[u]):  # not summed yet (refine_projected): as before the move, v on side s
+            _recount_as(indptr, indices, w, parts, gain, ext, u, v, s)
+        _shift(u, w[t], s, parts, gain, ext)
         if locked[u]:
             continue
         side = parts[u]
@@ -416,7 +470,7 @@ def _choose(heap, sizes, gain, key, pw, bounds, targets, vw):
 
 
 @numba.njit(cache=True)
-def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, gain, ext, heap, hg, hk, pos,
+def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integral, exact, gain, ext, heap, hg, hk, pos,
              locked, moves, boundary, count_boundary, side_weights):
     """One FM pass; returns (cut, moves kept). Moves after the best prefix are undone.
 
@@ -424,7 +478,9 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integra
     computes them), the boundary (``ext > 0``) sorted, ``pos`` at -1 and ``locked`` False,
     and with ``integral`` the sides' weights, so that a pass costs its boundary and its
     moves' neighbourhoods instead of a sweep over every edge and vertex. The cut sums the
-    boundary's ``ext`` in vertex order, as a sum over every vertex would (the others add 0)."""
+    boundary's ``ext`` in vertex order, as a sum over every vertex would (the others add 0).
+    With ``exact`` edge weights the moves' running sums are the sums afresh, so the moves
+    rolled back are undone on them too and nothing is summed again."""
     total = 0.0
     sizes = np.zeros(2, np.int64)
     for i in range(count_boundary[0]):
@@ -454,10 +510,14 @@ def _fm_pass(indptr, indices, w, vw, key, parts, bounds, targets, limit, integra
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
         v = moves[i]
         pw[parts[v]] -= vw[v]
-        parts[v] = 1 - parts[v]
+        if exact:
+            _flip(indptr, indices, w, v, parts, gain, ext)
+        else:
+            parts[v] = 1 - parts[v]
         pw[parts[v]] += vw[v]
     side_weights[:] = pw
-    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary)
+    _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary,
+             exact)
     return b_cut, kept
 
 
@@ -476,11 +536,53 @@ def _recount(indptr, indices, w, parts, gain, ext, v):
 
 
 @numba.njit(cache=True)
-def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary):
+def _flip(indptr, indices, w, v, parts, gain, ext):
+    """v to the other side, with :func:`_move`'s sums and no heap: a move rolled back."""
+    s = parts[v]
+    _flip_own(v, parts, gain, ext)
+    for t in range(indptr[v], indptr[v + 1]):
+        u = indices[t]
+        if u != v:
+            _shift(u, w[t], s, parts, gain, ext)
+
+
+@numba.njit(cache=True, inline="always")
+def _flip_own(v, parts, gain, ext):
+    """v to the other side, its own sums swapped: what was internal is now external."""
+    parts[v] = 1 - parts[v]
+    ext[v] = ext[v] - gain[v]
+    gain[v] = -gain[v]
+
+
+@numba.njit(cache=True, inline="always")
+def _shift(u, weight, s, parts, gain, ext):
+    """u's sums after a neighbour over an edge of ``weight`` left side s: twice the weight
+    in gain, towards u's side or away from it."""
+    if parts[u] == s:
+        ext[u] += weight
+        gain[u] += 2.0 * weight
+    else:
+        ext[u] -= weight
+        gain[u] -= 2.0 * weight
+
+
+@numba.njit(cache=True)
+def _recount_as(indptr, indices, w, parts, gain, ext, u, v, s):
+    """:func:`_recount` of u with v on side s: its row's sums before v moved."""
+    moved = parts[v]
+    parts[v] = s
+    _recount(indptr, indices, w, parts, gain, ext, u)
+    parts[v] = moved
+
+
+@numba.njit(cache=True)
+def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, moves, count, boundary, count_boundary,
+             exact):
     """After a pass: the gains the pass touched (its moved vertices and their neighbours)
-    summed afresh, the boundary updated, the heaps emptied, the locks released. ``pos`` of
-    a vertex out of the heaps is -1, so it marks the vertices already recounted (-2); it is
-    -1 again at the end. The heaps' rows and ``moves`` serve as scratch."""
+    summed afresh (unless ``exact``: the running sums are those sums), the boundary updated,
+    the heaps emptied, the locks released. ``pos`` of a vertex out of the heaps is -1, so it
+    marks the vertices already recounted (-2); it is -1 again at the end. The heaps' rows and
+    ``moves`` serve as scratch."""
     for s in range(2):
         for i in range(sizes[s]):
             pos[heap[s, i]] = -1
@@ -491,7 +593,8 @@ def _restore(indptr, indices, w, parts, gain, ext, heap, sizes, pos, locked, mov
         for t in range(indptr[v], indptr[v + 1] + 1):
             u = indices[t] if t < indptr[v + 1] else v
             if pos[u] == -1:
-                _recount(indptr, indices, w, parts, gain, ext, u)
+                if not exact:
+                    _recount(indptr, indices, w, parts, gain, ext, u)
                 pos[u] = -2
                 heap[0, stamp] = u
                 stamp += 1
