@@ -100,18 +100,10 @@ RANKED = 128
 
 @numba.njit(cache=True, inline="always")
 def _emitted_in_order(head, length, following, sums, columns, values, indices, data, position):
-    """:func:`_emitted` with the row's columns in increasing order, through the scratch
-    ``columns`` and ``values``; returns the entries written."""
-    kept = 0
-    for _ in range(length):
-        if sums[head] != 0:
-            columns[kept] = head
-            values[kept] = sums[head]
-            kept += 1
-        previous = head
-        head = following[head]
-        following[previous] = -1
-        sums[previous] = 0
+    """:func:`_emitted` with the row's columns in increasing order: written first to the
+    scratch ``columns`` and ``values``, then each entry to its rank; returns the entries
+    written."""
+    kept = _emitted(head, length, following, sums, columns, values, 0, True)
     if kept > RANKED:
         order = np.argsort(columns[:kept])
         for e in range(kept):
