@@ -15,9 +15,13 @@ Usage::
 """
 
 import argparse
+import importlib
 import importlib.util
 import json
 import os
+import re
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -53,11 +57,24 @@ def _load(name, path):
     return module
 
 
+def old_products(tree):
+    """``tree``'s ``kernels/spgemm.py`` as a module: a copy in a temporary folder, since
+    numba caches its compiled kernels beside the source, and entries written from a module
+    loaded under another name break the other tree's own imports of that source."""
+    folder = tempfile.mkdtemp()
+    with open(f"{tree}/gbgraph/backends/numba/kernels/spgemm.py") as f:
+        source = re.sub(r"^from \.threads import", "from gbgraph.backends.numba.kernels.threads import", f.read(),
+                        flags=re.M)
+    with open(f"{folder}/spgemm_old.py", "w") as f:
+        f.write(source)
+    sys.path.insert(0, folder)
+    return importlib.import_module("spgemm_old")
+
+
 def _old_setup(tree):
     """The solver function of ``tree``'s ``gbgraph/amg/__init__.py``, with its products."""
-    spgemm = _load("gbgraph.backends.numba.kernels._spgemm_old", f"{tree}/gbgraph/backends/numba/kernels/spgemm.py")
     module = _load("gbgraph.amg._amg_old", f"{tree}/gbgraph/amg/__init__.py")
-    module.matmat = spgemm.matmat
+    module.matmat = old_products(tree).matmat
     return lambda A: module.smoothed_aggregation_solver(A, "mis2")
 
 

@@ -1,5 +1,5 @@
 """SA-AMG setup of two source trees of gbgraph, alternated in fresh processes, each beside
-pyamg's setup in the same process.
+pyamg's setup in the same process (Laplace3D, and Elasticity3D with ``--elasticity``).
 
 For each round and each tree, a process with ``PYTHONPATH=<tree>`` builds
 ``gg.amg.smoothed_aggregation_solver(A, "mis2")`` and ``pyamg.smoothed_aggregation_solver``
@@ -8,7 +8,7 @@ numba, OpenMP and OpenBLAS threads and ``GBGRAPH_WARMUP=0``. Prints the medians 
 CPU time (every thread's) per tree, ours beside pyamg's, with the load average, and the
 SA-AMG hierarchy's hash (every level's A, P, R arrays and dtypes) per tree.
 
-    python benchmarks/bench_amg_trees.py /work/main/.old . --sizes 60 100 --threads 1 --json out.json
+    python benchmarks/bench_amg_trees.py /work/main/.old . --sizes 60 100 --elasticity 40 --threads 1 --json out.json
 """
 
 import argparse
@@ -23,8 +23,9 @@ _CHILD = r"""
 import hashlib, json, os, sys, time
 import scipy.sparse as sp
 import gbgraph as gg, pyamg
-size, repeat = int(sys.argv[1]), int(sys.argv[2])
-A = gg.generators.laplace3d(size)
+generator, size = sys.argv[1].split(":")
+repeat = int(sys.argv[2])
+A = getattr(gg.generators, generator)(int(size))
 M = sp.csr_matrix(A)
 ml = gg.amg.smoothed_aggregation_solver(A, "mis2")
 pyamg.smoothed_aggregation_solver(M)
@@ -48,6 +49,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trees", nargs=2, help="the two trees: before, after")
     parser.add_argument("--sizes", nargs="*", type=int, default=[60, 100])
+    parser.add_argument("--elasticity", nargs="*", type=int, default=[], help="Elasticity3D sizes too")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=2)
@@ -58,20 +60,21 @@ def main(argv=None):
                OPENBLAS_NUM_THREADS=threads)
     rows = []
     print(f"SA-AMG setup, ms: median wall / CPU of {args.rounds} rounds x {args.repeat} runs, {threads} thread(s)")
-    for size in args.sizes:
+    problems = [f"laplace3d:{size}" for size in args.sizes] + [f"elasticity3d:{size}" for size in args.elasticity]
+    for problem in problems:
         results = {tree: [] for tree in args.trees}
         for _ in range(args.rounds):
             for tree in args.trees:
-                out = subprocess.run([sys.executable, "-c", _CHILD, str(size), str(args.repeat)], check=True,
+                out = subprocess.run([sys.executable, "-c", _CHILD, problem, str(args.repeat)], check=True,
                                      capture_output=True, text=True, env=dict(env, PYTHONPATH=os.path.abspath(tree)))
                 results[tree].append(json.loads(out.stdout.splitlines()[-1]))
         loads = [r["load"] for rs in results.values() for r in rs]
-        print(f"laplace3d:{size}  load {min(loads):.1f}-{max(loads):.1f}")
+        print(f"{problem}  load {min(loads):.1f}-{max(loads):.1f}")
         for tree, rs in results.items():
             medians = {name: np.median([run for r in rs for run in r["runs"][name]], axis=0) for name in ("ours", "pyamg")}
             print(f"  {tree:<24} ours {medians['ours'][0]:7.0f} / {medians['ours'][1]:6.0f}   pyamg "
                   f"{medians['pyamg'][0]:7.0f} / {medians['pyamg'][1]:6.0f}   hierarchy {rs[0]['hash']}")
-            rows.append({"problem": f"laplace3d:{size}", "tree": tree, "threads": args.threads, "rounds": rs,
+            rows.append({"problem": problem, "tree": tree, "threads": args.threads, "rounds": rs,
                          "medians_ms": {k: v.tolist() for k, v in medians.items()}})
     if args.json:
         with open(args.json, "w") as f:

@@ -66,6 +66,19 @@ def test_product_is_scipys_bit_for_bit(twin, seed, options):
     _same(spgemm.matmat(A, B, ordered=True, index_type=np.int64), C64)
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("density", [0.005, 0.3])
+def test_sorted_rows_long_and_short_are_scipys(twin, seed, density):
+    # rows of tens of entries are ranked, rows longer than spgemm.RANKED sorted
+    rng = np.random.default_rng(seed)
+    A = _random(rng, (40, 30), 0.3)
+    B = _random(rng, (30, 600), density)
+    C = A @ B
+    C.sort_indices()
+    assert (np.diff(C.indptr).max() > spgemm.RANKED) == (density > 0.1)
+    _same(spgemm.matmat(A, B, ordered=True), C)
+
+
 def test_mixed_index_and_value_types(twin):
     rng = np.random.default_rng(5)
     A = _random(rng, (30, 40), 0.2, index_type=np.int64, dtype=np.float32)

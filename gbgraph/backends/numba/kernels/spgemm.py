@@ -57,22 +57,6 @@ def _slots(a_indptr, a_indices, b_indptr, b_indices, n_col, blocks, sizes):
             sizes[i] = count
 
 
-@numba.njit(cache=True)
-def _insertion_sort(indices, data, begin, end):
-    """``indices[begin:end]`` sorted, ``data`` along: a row of a Galerkin product holds tens
-    of entries, where an insertion sort costs less than a call of a general sort."""
-    for e in range(begin + 1, end):
-        column = indices[e]
-        value = data[e]
-        f = e - 1
-        while f >= begin and indices[f] > column:
-            indices[f + 1] = indices[f]
-            data[f + 1] = data[f]
-            f -= 1
-        indices[f + 1] = column
-        data[f + 1] = value
-
-
 @numba.njit(cache=True, inline="always")
 def _accumulated(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, i, following, sums):
     """Row i of A B into ``sums``, its columns linked from the returned head in ``following``
@@ -109,6 +93,33 @@ def _emitted(head, length, following, sums, indices, data, position, write):
     return position - start
 
 
+#: Rows of at most this many entries are sorted by counting each column's rank (their
+#: squares of comparisons run without branches), longer ones by numba's sort
+RANKED = 128
+
+
+@numba.njit(cache=True, inline="always")
+def _emitted_in_order(head, length, following, sums, columns, values, indices, data, position):
+    """:func:`_emitted` with the row's columns in increasing order: written first to the
+    scratch ``columns`` and ``values``, then each entry to its rank; returns the entries
+    written."""
+    kept = _emitted(head, length, following, sums, columns, values, 0, True)
+    if kept > RANKED:
+        order = np.argsort(columns[:kept])
+        for e in range(kept):
+            indices[position + e] = columns[order[e]]
+            data[position + e] = values[order[e]]
+        return kept
+    for e in range(kept):
+        column = columns[e]
+        rank = 0
+        for f in range(kept):
+            rank += columns[f] < column
+        indices[position + rank] = column
+        data[position + rank] = values[e]
+    return kept
+
+
 @parallel_above(_product_work, "a_indptr", "b_indptr")
 @numba.njit(cache=True, parallel=True)
 def _rows_in_place(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_col, blocks, room, indices, data,
@@ -121,19 +132,22 @@ def _rows_in_place(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_c
     for t in numba.prange(blocks.size - 1):
         following = np.full(n_col, -1, np.int64)
         sums = np.zeros(n_col, data.dtype)
+        columns = np.empty(n_col if ordered else 0, np.int64)
+        values = np.empty(n_col if ordered else 0, data.dtype)
         position = room[t]
         reached[t] = blocks[t + 1]
         for i in range(blocks[t], blocks[t + 1]):
             head, length = _accumulated(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, i, following, sums)
             fits = position + length <= room[t + 1]
-            written = _emitted(head, length, following, sums, indices, data, position, fits)
+            if ordered and fits:
+                written = _emitted_in_order(head, length, following, sums, columns, values, indices, data, position)
+            else:
+                written = _emitted(head, length, following, sums, indices, data, position, fits)
             if not fits:
                 reached[t] = i
                 break
             sizes[i] = length
             counts[i] = written
-            if ordered:
-                _insertion_sort(indices, data, position, position + written)
             position += written
 
 
