@@ -172,3 +172,33 @@ def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
     assert all(level.judge is None for level in seen)
     assert [level.rounds for level in seen] == device_rounds
     np.testing.assert_array_equal(device.parts.get(), host.parts.get())
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("n", [1, 2, 153, 1000, 4096])
+def test_gpu_small_rebalance_matches_sort(monkeypatch, n):
+    # a small level's rebalancing round in one block (kernels.jet_rebalance_small) against the
+    # large levels' path (lexsort, cumsum, searchsorted): the same vertices flipped, the same
+    # count, on scores and keys with many ties and integer weights, some 0
+    import cupy
+
+    from gbgraph.backends.cupy import CupyBackend, kernels
+    from gbgraph.backends.cupy.containers import Vector
+
+    rng = np.random.default_rng(n)
+    be = CupyBackend()
+    sigma = rng.choice([-1.0, 1.0], n)
+    loss, w = rng.integers(-3, 4, n).astype(np.float64), rng.integers(0, 4, n).astype(np.float64)
+    keys = rng.integers(0, 8, n, dtype=np.uint64) << np.uint64(61)  # float64(~key) ties too
+    vec = [Vector(n, None, cupy.asarray(a)) for a in (loss, w, keys)]
+    for side in (0, 1):
+        for amount in (-1.0, 0.0, 1.0, 0.37 * w.sum(), w.sum() + 1):
+            runs = []
+            for small in (kernels.JET_SMALL, 0):
+                monkeypatch.setattr(kernels, "JET_SMALL", small)
+                s = Vector(n, None, cupy.asarray(sigma))
+                moved = be._jet_rebalance(s, *vec, side, amount)
+                runs.append((s.values.get(), int(moved.get()[0])))
+            np.testing.assert_array_equal(runs[0][0], runs[1][0])
+            assert runs[0][1] == runs[1][1]

