@@ -307,6 +307,44 @@ def test_fm_pass_leaves_exact_gains_for_the_next(exact, A, data):
         assert (pos == -1).all() and not locked.any()
 
 
+@given(start=st.integers(0, 30), ops=st.lists(st.tuples(st.sampled_from(["push", "update", "remove", "pop"]),
+                                                      st.integers(0, 39), st.sampled_from([-2.0, -0.5, 0.0, 1.0, 3.5]))),
+       data=st.data())
+@settings(max_examples=100)
+def test_heap_top_is_the_largest_gain_then_key(start, ops, data):
+    """After a heapified start and random pushes, gain updates and removals (of the top or
+    of any entry), every slot's ``pos`` is right and the top is the entry of largest (gain,
+    key), as Python's sorted ranks the same entries (gains drawn from a few values, so ties
+    go to the keys)."""
+    n = 40
+    keys = np.asarray(data.draw(st.permutations(range(1, 10 * n)))[:n], np.uint64)  # distinct
+    heap, hg, hk = np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64)
+    pos, sizes = np.full(n, -1, np.int64), np.zeros(1, np.int64)
+    entries = {}  # vertex -> gain, the reference
+    for v in range(start):
+        entries[v] = float(v % 3)
+        refine_fm._append(heap, hg, hk, sizes, 0, pos, v, entries[v], keys[v])
+    refine_fm.heapify_one(heap, hg, hk, sizes[0], pos)
+    for op, v, g in ops:
+        if op == "pop" and entries:
+            v = int(heap[0])
+        if op == "push" and v not in entries:
+            refine_fm._push(heap, hg, hk, sizes, 0, pos, v, g, keys[v])
+            entries[v] = g
+        elif op == "update" and v in entries:
+            refine_fm._update(heap, hg, hk, sizes, 0, pos, v, g)
+            entries[v] = g
+        elif op in ("remove", "pop") and v in entries:
+            refine_fm._remove(heap, hg, hk, sizes, 0, pos, v)
+            del entries[v]
+        assert sizes[0] == len(entries)
+        assert sorted(int(heap[pos[u]]) for u in entries) == sorted(entries)
+        assert all(pos[u] == -1 for u in range(n) if u not in entries)
+        if entries:
+            top = sorted(entries, key=lambda u: (entries[u], int(keys[u])))[-1]
+            assert heap[0] == top and hg[0] == entries[top] and hk[0] == keys[top]
+
+
 @given(A=random_graphs(max_n=60, min_n=2), data=st.data())
 @settings(max_examples=40)
 def test_bisection_key_is_overload_and_cut(A, data):
