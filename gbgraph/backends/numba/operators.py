@@ -31,6 +31,7 @@ import sys
 import numba
 import numpy as np
 
+from ... import _sources
 from .. import operators as ops
 
 ops.register_local()  # the generated modules' operators call local()
@@ -51,9 +52,17 @@ _TRUE = np.ones(0, bool)  # a pattern's values: grown as needed, shared read-onl
 
 
 def cache_dir():
-    """The directory of the generated modules: ``$NUMBA_CACHE_DIR/gbgraph/operators`` when
-    numba's cache directory is set, else ``gbgraph/operators`` under ``$XDG_CACHE_HOME`` or
-    ``~/.cache``.
+    """The directory of the generated modules: ``gbgraph/operators/<sources>`` under
+    ``$NUMBA_CACHE_DIR`` when numba's cache directory is set, else under ``$XDG_CACHE_HOME``
+    or ``~/.cache``; ``<sources>`` changes with numba's and Python's versions and with any of
+    gbgraph's modules (:func:`gbgraph._sources.digest`).
+
+    A generated module's text names the operator's own functions but not the gbgraph kernels
+    it calls (``generic``, ``stack.local``, ...), and numba's cache of a module is checked
+    against that module's file only: without ``<sources>``, another gbgraph (another
+    environment, a newer version, an edited tree) would load kernels compiled with its
+    callees' old code (session 12 met this as a segmentation fault and misordered products
+    when worktrees of two versions shared the directory).
 
     Returns
     -------
@@ -61,11 +70,11 @@ def cache_dir():
 
     Examples
     --------
-    >>> cache_dir().parts[-2:]
+    >>> cache_dir().parts[-3:-1]
     ('gbgraph', 'operators')
     """
     base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
-    return pathlib.Path(base) / "gbgraph" / "operators"
+    return pathlib.Path(base) / "gbgraph" / "operators" / _sources.digest()[:16]
 
 
 @contextlib.contextmanager
