@@ -76,11 +76,8 @@ class HostGraph:
     def whole_weights(graph):
         """Whether a host graph's edge weights are whole numbers with an exact total: then
         every order of summing a cut gives the same number (FM's running cut is a sweep's)."""
-        def whole():
-            w = HostGraph.edge_weights(graph)
-            return bool(np.all(w == np.floor(w)) and w.sum() < 2.0**53)
-
-        return graph.weights is None or graph.cached(("refine_fm", "whole"), whole)
+        return graph.weights is None or graph.cached(("refine_fm", "whole"),
+                                                     lambda: _integral(HostGraph.edge_weights(graph)))
 
 
 def _host(x):
@@ -116,7 +113,7 @@ def fm_refine(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     >>> fm_refine(hg, parts, (3, 3), (3, 3)), parts.tolist()
     (1.0, [0, 0, 0, 1, 1, 1])
     """
-    return _refined(hg, parts, bounds, targets, limit, max_passes, repair=False)
+    return _refined(hg, parts, bounds, targets, limit, max_passes, repair=False)[0]
 
 
 def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
@@ -133,7 +130,7 @@ def refine_level(hg, parts, bounds, targets, *, limit=None, max_passes=32):
     >>> refine_level(hg, parts, (3, 3), (3, 3)), parts.tolist()
     (1.0, [0, 0, 0, 1, 1, 1])
     """
-    return _refined(hg, parts, bounds, targets, limit, max_passes, repair=True)
+    return _refined(hg, parts, bounds, targets, limit, max_passes, repair=True)[0]
 
 
 def refine_projected(hg, parts, bounds, targets, labels=None, coarse_ext=None):
@@ -148,22 +145,23 @@ def refine_projected(hg, parts, bounds, targets, labels=None, coarse_ext=None):
     summing every row first, without reading the rows of the levels' interiors. The key's
     cut is FM's own where the edge weights are whole numbers (exact in any order), instead
     of a sweep over the level's edges."""
-    limit = pass_limit(hg.n)
+    bounds = np.asarray(bounds, np.float64)
+    cut, ext = _refined(hg, parts, bounds, targets, None, 32, True, labels, coarse_ext)  # refine_level's defaults
+    if not hg.whole:
+        return bisection_key(hg, parts, bounds), ext
+    return (float(_overload(_side_weights(parts, hg.vertex_weights), bounds)), float(cut)), ext
+
+
+def _refined(hg, parts, bounds, targets, limit, max_passes, repair, labels=None, coarse_ext=None):
+    """:func:`fm_refine` (after :func:`rebalance` where ``repair``) as one compiled call, from
+    the coarse level's ``coarse_ext`` through ``labels`` where given (:func:`refine_projected`).
+    Returns (the cut, each vertex's weight to the other side)."""
+    limit = pass_limit(hg.n) if limit is None else limit
     bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
     work = _workspace(hg.n)
     cut = _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole,
-                             32, True, *work[:-1], *_hint(labels, coarse_ext))  # refine_level's 32 passes at most
-    if not hg.whole:
-        return bisection_key(hg, parts, bounds), work[1]
-    return (float(_overload(_side_weights(parts, hg.vertex_weights), bounds)), float(cut)), work[1]
-
-
-def _refined(hg, parts, bounds, targets, limit, max_passes, repair):
-    """:func:`fm_refine` (after :func:`rebalance` where ``repair``) as one compiled call."""
-    limit = pass_limit(hg.n) if limit is None else limit
-    bounds, targets = np.asarray(bounds, np.float64), np.asarray(targets, np.float64)
-    return _repair_and_refine(*hg.arrays(), parts, bounds, targets, limit, _integral(hg.vertex_weights), hg.whole,
-                              max_passes, repair, *_workspace(hg.n)[:-1], *_hint())
+                             max_passes, repair, *work[:-1], *_hint(labels, coarse_ext))
+    return cut, work[1]
 
 
 def _hint(labels=None, coarse_ext=None):
@@ -172,8 +170,9 @@ def _hint(labels=None, coarse_ext=None):
 
 
 def _integral(vw):
-    """Whether the vertex weights are whole numbers with an exact total, so that passes may
-    carry the sides' weights instead of summing them again (they would get the same numbers)."""
+    """Whether the weights are whole numbers with an exact total: for vertex weights, passes
+    may then carry the sides' weights instead of summing them again (they would get the
+    same numbers); for edge weights, :meth:`HostGraph.whole_weights`."""
     return bool(np.all(vw == np.floor(vw)) and vw.sum() < 2.0**53)
 
 
