@@ -640,7 +640,7 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
     """One round of localized k-way FM searches; returns (cut, moves kept).
 
     From each seed not yet moved in this round whose best move gains at least ``least``, a
-    search: its heap starts with the seed alone and takes in the unlocked neighbours of the
+    search: it moves the seed first, and its heap takes in the unlocked neighbours of the
     vertices it moves (their moves recomputed, as in :func:`_kway_pass`); it stops after
     ``limit`` moves without a new best (least overload, then cut) or when its cut is more than
     ``depth`` above its best, and rolls back to its best prefix. A moved vertex sits out the
@@ -661,16 +661,17 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
         if e <= 0.0 or d < 0 or g < least:
             continue
         dest[s] = d
-        gain[s] = g
-        _push(heap, hg, hk, sizes, 0, pos, s, g, key[s])
         first = count
         b_over, b_cut = _overloads(pw, bound), cut
-        kept, since = first, 0
-        while since < limit and sizes[0] > 0 and cut - b_cut <= depth:
-            v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk,
-                             sizes, pos, dest, gain, False)
-            if v < 0:
-                continue
+        kept, since, seeded = first, 0, True
+        while since < limit and (seeded or sizes[0] > 0) and cut - b_cut <= depth:
+            if seeded:  # the seed's move, just found, is the first (as from a heap of the seed alone)
+                v, seeded = s, False
+            else:
+                v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg,
+                                 hk, sizes, pos, dest, gain, False)
+                if v < 0:
+                    continue
             locked[v] = True  # _kway_pass's move step, repeated: as a shared compiled helper it ran 3-10% slower
             moves[count] = v
             froms[count] = parts[v]
