@@ -6,34 +6,17 @@ second of two runs. Run from the repository root:
     NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-13/kway40d/initial_phases.py c-55
 """
 
-import collections
+import importlib.util
 import pathlib
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3]))
-import gbgraph as gg  # noqa: E402
-from bench_partition import largest_component  # noqa: E402
-from common import matrix  # noqa: E402
-from gbgraph.algorithms import partition as P, refine_kway as K  # noqa: E402
-
-SPENT = collections.defaultdict(float)
-CALLS = collections.defaultdict(int)
-
-
-def wrap(module, name, label):
-    inner = getattr(module, name)
-
-    def timed(*args, **kwargs):
-        start = time.process_time()
-        try:
-            return inner(*args, **kwargs)
-        finally:
-            SPENT[label] += time.process_time() - start
-            CALLS[label] += 1
-    setattr(module, name, timed)
-
-
+spec = importlib.util.spec_from_file_location("profile13", pathlib.Path(__file__).resolve().with_name("profile.py"))
+profile13 = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(profile13)  # puts benchmarks/ on the path
+gg, largest_component, matrix, P, K = (profile13.gg, profile13.largest_component, profile13.matrix, profile13.P,
+                                       profile13.K)
+SPENT, CALLS, wrap = profile13.SPENT, profile13.CALLS, profile13.wrap
 wrap(P, "coarsen", "bisection hierarchies")
 wrap(P, "initial_bisection", "grown starts")
 wrap(P, "refine_projected", "bisection FM")

@@ -36,37 +36,41 @@ def wrap(module, name, label):
     setattr(module, name, timed)
 
 
-wrap(K, "coarsen", "hierarchy")
-wrap(K, "_initial", "initial")
-wrap(K, "kway_fm", "kway_fm")
-wrap(P, "host_graph", "host_graph")
-wrap(P, "project", "project")
-wrap(P, "_cut", "final cut")
-wrap(P, "_level_weights", "level weights")
+def main():
+    wrap(K, "coarsen", "hierarchy")
+    wrap(K, "_initial", "initial")
+    wrap(K, "kway_fm", "kway_fm")
+    wrap(P, "host_graph", "host_graph")
+    wrap(P, "project", "project")
+    wrap(P, "_cut", "final cut")
+    wrap(P, "_level_weights", "level weights")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("graphs", nargs="*", default=["debian_bookworm_deps", "c-55", "cond-mat-2005", "coAuthorsDBLP",
+                                                      "delaunay_n15", "usroads", "pgp-strong-2009", "mdual"])
+    parser.add_argument("--k", type=int, default=8)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    gg.backends.set_threads(1)
+    labels = ["hierarchy", "initial", "kway_fm", "host_graph", "project", "level weights", "final cut"]
+    print(f"{'graph':<21} {'total':>7} " + " ".join(f"{x:>13}" for x in labels) + "   rest  (ms, CPU, median)")
+    for name in args.graphs:
+        A = largest_component(matrix(f"/work/shared/data/{name}.mtx.gz"))
+        G = gg.as_graph(A)
+        gg.partition(G, args.k)
+        rows = collections.defaultdict(list)
+        for _ in range(args.runs):
+            SPENT.clear()
+            CALLS.clear()
+            start = time.process_time()
+            r = gg.partition(G, args.k)
+            rows["total"].append(time.process_time() - start)
+            for x in labels:
+                rows[x].append(SPENT[x])
+        med = {x: 1e3 * statistics.median(v) for x, v in rows.items()}
+        rest = med["total"] - sum(med[x] for x in labels)
+        print(f"{name:<21} {med['total']:7.1f} " + " ".join(f"{med[x]:7.1f} ({CALLS[x]:>3})" for x in labels)
+              + f" {rest:6.1f}  levels {len(r.levels)} coarsest {r.levels[-1]} cut {r.cut}", flush=True)
 
-parser = argparse.ArgumentParser()
-parser.add_argument("graphs", nargs="*", default=["debian_bookworm_deps", "c-55", "cond-mat-2005", "coAuthorsDBLP",
-                                                  "delaunay_n15", "usroads", "pgp-strong-2009", "mdual"])
-parser.add_argument("--k", type=int, default=8)
-parser.add_argument("--runs", type=int, default=5)
-args = parser.parse_args()
-gg.backends.set_threads(1)
-labels = ["hierarchy", "initial", "kway_fm", "host_graph", "project", "level weights", "final cut"]
-print(f"{'graph':<21} {'total':>7} " + " ".join(f"{x:>13}" for x in labels) + "   rest  (ms, CPU, median)")
-for name in args.graphs:
-    A = largest_component(matrix(f"/work/shared/data/{name}.mtx.gz"))
-    G = gg.as_graph(A)
-    gg.partition(G, args.k)
-    rows = collections.defaultdict(list)
-    for _ in range(args.runs):
-        SPENT.clear()
-        CALLS.clear()
-        start = time.process_time()
-        r = gg.partition(G, args.k)
-        rows["total"].append(time.process_time() - start)
-        for x in labels:
-            rows[x].append(SPENT[x])
-    med = {x: 1e3 * statistics.median(v) for x, v in rows.items()}
-    rest = med["total"] - sum(med[x] for x in labels)
-    print(f"{name:<21} {med['total']:7.1f} " + " ".join(f"{med[x]:7.1f} ({CALLS[x]:>3})" for x in labels)
-          + f" {rest:6.1f}  levels {len(r.levels)} coarsest {r.levels[-1]} cut {r.cut}", flush=True)
+
+if __name__ == "__main__":
+    main()
