@@ -301,24 +301,48 @@ def counted_hierarchies(monkeypatch):
     return calls
 
 
-def test_a_hierarchy_at_the_cap_gets_a_second_try(monkeypatch):
-    """c-55's first HEC hierarchy (seed 0) runs into the cap, so k-way builds a second one
-    (seed 1) and keeps one of the two single tries; a mesh far below the cap builds one."""
-    A = sp.csr_array(scipy.io.mmread(real_graph("c-55")) != 0)
+def undirected_pattern(name):
+    A = sp.csr_array(scipy.io.mmread(real_graph(name)) != 0)
     A = sp.csr_array(A + A.T)
     A.setdiag(False)
     A.eliminate_zeros()
+    return A
+
+
+def test_a_collapsed_hierarchy_is_replaced_by_the_next_seeds(monkeypatch):
+    """c-55's first HEC hierarchy (seed 0) runs into the cap and stops far below the cutoff
+    (fewer than AT_CAP_SIZE of its vertices), so k-way coarsens with seed 1, which does not
+    collapse, and refines that one alone: the parts of a single try with seed 1. A mesh far
+    below the cap builds one hierarchy."""
+    A = undirected_pattern("c-55")
     calls = counted_hierarchies(monkeypatch)
     kept = gg.partition(A, 8).parts
     assert calls == [0, 1]
     monkeypatch.setattr(refine_kway, "AT_CAP", np.inf)  # one hierarchy each
     singles = [gg.partition(A, 8, seed=s, tries=1).parts for s in (0, 1)]
-    assert any(np.array_equal(kept, s) for s in singles) and not np.array_equal(*singles)
-    calls.clear()
+    assert np.array_equal(kept, singles[1]) and not np.array_equal(*singles)
     monkeypatch.undo()
     calls = counted_hierarchies(monkeypatch)
     gg.partition(delaunay_n14(), 8)
     assert calls == [0]
+
+
+def test_a_hub_at_the_cap_alone_keeps_one_hierarchy(monkeypatch):
+    """debian_bookworm_deps' seed-0 hierarchy holds a hub at the cap, but its coarsest level is
+    near the cutoff (not collapsed): one hierarchy. Counting the vertices at the cap alone
+    (AT_CAP_SIZE = inf), seed 0's and seed 1's hierarchies both collapse, and both tries are
+    refined and ranked: one of the two single tries is kept."""
+    A = undirected_pattern("debian_bookworm_deps")
+    calls = counted_hierarchies(monkeypatch)
+    one = gg.partition(A, 8).parts
+    assert calls == [0]
+    monkeypatch.setattr(refine_kway, "AT_CAP_SIZE", np.inf)
+    calls.clear()
+    both = gg.partition(A, 8).parts
+    assert calls == [0, 1]
+    monkeypatch.setattr(refine_kway, "AT_CAP", np.inf)  # one hierarchy each
+    second = gg.partition(A, 8, seed=1).parts
+    assert np.array_equal(both, one) or np.array_equal(both, second)
 
 
 @pytest.mark.parametrize("refine", ["fm", "jet"])

@@ -214,8 +214,8 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
         (default :data:`TRIES`, 3). ``"kway"``: whole multilevel partitions, each from its
         own hierarchy (seeds ``seed, seed + 1, ...``); with FM they are ranked on the first
         coarse level and only the best is refined on the input (default
-        :data:`KWAY_TRIES`, 1; with FM one more when the first hierarchy runs into HEC's
-        cap, :data:`~gbgraph.algorithms.refine_kway.AT_CAP`).
+        :data:`KWAY_TRIES`, 1; with FM the next seed's hierarchy replaces a first one that
+        HEC collapsed into a vertex at its cap, :data:`~gbgraph.algorithms.refine_kway.AT_CAP`).
     coarsening, refine, seed, vertex_weights, weights, backend
         As in :func:`bisect`.
     imbalance : float

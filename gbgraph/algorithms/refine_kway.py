@@ -96,12 +96,18 @@ PER_PART = 64
 FM_PER_PART = 1024
 #: Bisections of the coarsest graph's recursive partition, each level of the recursion.
 INITIAL_TRIES = 3
-#: With k-way FM, a first hierarchy whose coarsest level holds a vertex of at least this
-#: fraction of HEC's cap (``coarsen``'s ``max_weight``) adds a try with the next seed, the two
-#: ranked on the first coarse level: HEC ran into the cap there, as it does on c-55 with seed 0
-#: (a k = 8 cut of 46,068 where seed 1 cuts 32,488); of the 21 shared graphs only c-55 and
-#: debian_bookworm_deps reach it (k = 8), the others stay below 0.5 of it.
+#: With k-way FM, a first hierarchy that HEC collapsed (its coarsest level holds a vertex of at
+#: least this fraction of HEC's cap, ``coarsen``'s ``max_weight``, and fewer than
+#: :data:`AT_CAP_SIZE` of the cutoff's vertices) is replaced by the next seed's, or, when that
+#: one collapsed too, both are refined and ranked on the first coarse level. c-55 with seed 0
+#: collapses (32,780 → 9,445 → 2,717 vertices, a k = 8 cut of 48,272 where seed 1 cuts 32,267);
+#: of the 22 shared graphs only c-55 and debian_bookworm_deps reach the cap (k = 8), the others
+#: stay below 0.5 of it.
 AT_CAP = 0.9
+#: The coarsest level of a collapsed hierarchy has fewer vertices than this fraction of the
+#: cutoff: debian_bookworm_deps' seed-0 hierarchy holds a hub at the cap but stops at 7,018 of
+#: the cutoff's 8,192 vertices and cuts less than seed 1's (docs/partitioning.md, "Session 13").
+AT_CAP_SIZE = 0.5
 
 
 def _best_part(i, start, stop, cols, vals, parts):
@@ -248,22 +254,36 @@ def kway_partition(be, graph, vw, k, opt):
     target = total / k
     bound = max((1.0 + opt.eps) * target, math.ceil(target - 1e-9) if integral else 0.0)
     seeded = opt.coarsening not in ("mis2", "mis2_basic")
-    best, best_key, kept = None, None, None
-    tries, t = opt.tries, 0
-    while t < tries:
-        seed = (opt.seed + t) % SEEDS if seeded else 0
+    per_part = FM_PER_PART if opt.refine == "fm" else PER_PART
+    cap = opt.max_weight(graph.n, k)
+    cutoff = max(50, per_part * k)
+
+    def hierarchy(seed):
+        """The hierarchy of one try, its levels' vertex weights, and whether HEC collapsed it."""
         start = time.perf_counter()
         with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
             warnings.simplefilter("ignore", CoarseningStallWarning)
-            per_part = FM_PER_PART if opt.refine == "fm" else PER_PART
-            cap = opt.max_weight(graph.n, k)
-            h = coarsen(graph, opt.coarsening, cutoff=max(50, per_part * k), seed=seed, max_weight=cap, backend=be)
-        if t == 0 and opt.refine == "fm" and cap is not None and float(h[-1].vertex_weights.max()) >= AT_CAP * cap:
-            tries += 1  # HEC ran into the cap: a hierarchy that may be degenerate gets a second opinion
+            h = coarsen(graph, opt.coarsening, cutoff=cutoff, seed=seed, max_weight=cap, backend=be)
         weights = [level.vertex_weights for level in h] if unit else _level_weights(be, h, vw)
         opt.seconds["coarsen"] += time.perf_counter() - start
         opt.seconds["map"] += sum(level.seconds[0] for level in h.levels[:-1])
         opt.seconds["build"] += sum(level.seconds[1] for level in h.levels[:-1])
+        collapsed = (opt.refine == "fm" and cap is not None and h[-1].n < AT_CAP_SIZE * cutoff
+                     and float(h[-1].vertex_weights.max()) >= AT_CAP * cap)
+        return h, weights, collapsed
+
+    best, best_key, kept, waiting = None, None, None, None
+    tries, t, shift = opt.tries, 0, 0
+    while t < tries:
+        seed = (opt.seed + t + shift) % SEEDS if seeded else 0
+        h, weights, collapsed = waiting or hierarchy(seed)  # a waiting hierarchy is this seed's
+        waiting = None
+        if t == 0 and collapsed:  # (only HEC has a cap, so the tries are seeded)
+            other = hierarchy((seed + 1) % SEEDS)
+            if other[2]:  # both collapsed: both are refined and ranked
+                tries, waiting = tries + 1, other
+            else:  # the next seed's hierarchy replaces this one
+                (h, weights, _), seed, shift = other, (seed + 1) % SEEDS, 1
         parts = _initial(be, h[-1].graph, weights[-1], k, seed, opt)
         start = time.perf_counter()
         if opt.refine == "fm":  # tries ranked at level 1: only the best is refined on the input
@@ -297,7 +317,10 @@ def _initial(be, graph, vw, k, seed, opt):
     steps = math.ceil(math.log2(k)) if k > 1 else 0
     step_eps = (1.0 + opt.eps) ** (1.0 / steps) - 1.0 if steps else opt.eps
     seconds = dict.fromkeys(opt.seconds, 0.0)
-    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, opt.cap)
+    # HEC's cap in vertex weight, as on the input: ``max_weight(n, 2)`` counts vertices, and a
+    # coarse vertex stands for ``W / n`` input vertices on average (the sides alike, roughly)
+    cap = None if opt.cap is None else opt.cap * float(be.xp.sum(vw)) / max(graph.n, 1)
+    inner = _Options(opt.coarsening, opt.refine, step_eps, seed, INITIAL_TRIES, seconds, graph.n, cap)
     ids = be.xp.arange(graph.n, dtype=be.xp.int64)
     pieces, _ = _split(be, graph, vw, k, 0, ids, inner)
     parts = pieces[0]
@@ -617,7 +640,7 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
     """One round of localized k-way FM searches; returns (cut, moves kept).
 
     From each seed not yet moved in this round whose best move gains at least ``least``, a
-    search: its heap starts with the seed alone and takes in the unlocked neighbours of the
+    search: it moves the seed first, and its heap takes in the unlocked neighbours of the
     vertices it moves (their moves recomputed, as in :func:`_kway_pass`); it stops after
     ``limit`` moves without a new best (least overload, then cut) or when its cut is more than
     ``depth`` above its best, and rolls back to its best prefix. A moved vertex sits out the
@@ -638,16 +661,17 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
         if e <= 0.0 or d < 0 or g < least:
             continue
         dest[s] = d
-        gain[s] = g
-        _push(heap, hg, hk, sizes, 0, pos, s, g, key[s])
         first = count
         b_over, b_cut = _overloads(pw, bound), cut
-        kept, since = first, 0
-        while since < limit and sizes[0] > 0 and cut - b_cut <= depth:
-            v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk,
-                             sizes, pos, dest, gain, False)
-            if v < 0:
-                continue
+        kept, since, seeded = first, 0, True
+        while since < limit and (seeded or sizes[0] > 0) and cut - b_cut <= depth:
+            if seeded:  # the seed's move, just found, is the first (as from a heap of the seed alone)
+                v, seeded = s, False
+            else:
+                v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg,
+                                 hk, sizes, pos, dest, gain, False)
+                if v < 0:
+                    continue
             locked[v] = True  # _kway_pass's move step, repeated: as a shared compiled helper it ran 3-10% slower
             moves[count] = v
             froms[count] = parts[v]
