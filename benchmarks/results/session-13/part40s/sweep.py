@@ -1,0 +1,38 @@
+"""Quality and CPU time of gg.partition's default under tries schedules of the bisection
+(issue 40, session 13, part40s): session 10's sweep (``../../session-10/partition/sweep.py``)
+with its configurations replaced. Run from the repository root:
+
+    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-13/part40s/sweep.py \\
+        --k 2 8 --configs default t2 --json sweep.json
+"""
+
+import importlib.util
+import pathlib
+
+HERE = pathlib.Path(__file__).resolve()
+spec = importlib.util.spec_from_file_location("sweep10", HERE.parents[2] / "session-10/partition/sweep.py")
+sweep = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sweep)
+
+from gbgraph.algorithms import initial  # noqa: E402  (sweep10 put benchmarks/ on the path and imported gbgraph)
+
+sweep.MODULES["I"] = initial
+sweep.DEFAULTS[("I", "TRIES")] = initial.TRIES
+P = sweep.MODULES["P"]
+for name in ("FINALIST_GAP",):
+    if hasattr(P, name):
+        sweep.DEFAULTS[("P", name)] = getattr(P, name)
+sweep.CONFIGS.clear()
+sweep.CONFIGS.update({
+    "default": (None, None, {}),
+    "t2": (None, None, {("P", "TRIES"): 2}),
+    "f1": (None, None, {("P", "FINALISTS"): 1}),
+    "t2f1": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1}),
+    "t2f1g16": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1, ("I", "TRIES"): 16}),
+    "t2f1s2": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1, ("P", "SELECT_LEVEL"): 2}),
+    **{f"t2gap{g}": (None, None, {("P", "TRIES"): 2, ("P", "FINALIST_GAP"): g / 100}) for g in (3, 5, 10)},
+    **{f"gap{g}": (None, None, {("P", "FINALIST_GAP"): g / 100}) for g in (1, 2, 3, 5, 8, 12)},
+})
+
+if __name__ == "__main__":
+    sweep.main()
