@@ -293,14 +293,19 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
             parts, levels = kway_partition(be, graph, vw, k, _Options(coarsening, refine, eps, seed, tries, seconds,
                                                                       graph.n, COARSE_CAP))
         else:
-            ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-            pieces, levels = _split(be, graph, vw, k, 0, ids, _Options(coarsening, refine, step_eps, seed, tries, seconds,
-                                                                       graph.n, COARSE_CAP, finalists))
-            parts = pieces[0]
-            for piece in pieces[1:]:
-                parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
-            parts = be.values(parts)
-        cut, weights = _cut(be, graph, parts, k), _part_weights(be, parts, vw, k)
+            opt = _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n, COARSE_CAP, finalists)
+            if k == 2:  # one bisection: its sides are the parts
+                sides, levels, key = multilevel_bisection(be, graph, vw, (1, 1), opt)
+                parts = sides.astype(be.xp.int64)
+            else:
+                pieces, levels = _split(be, graph, vw, k, 0, be.xp.arange(graph.n, dtype=be.xp.int64), opt)
+                parts = pieces[0]
+                for piece in pieces[1:]:
+                    parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
+                parts = be.values(parts)
+        # FM's key on the host holds the input's cut, exact for whole weights: no sweep to count it again
+        exact = k == 2 and method == "recursive" and refine == "fm" and be.xp is np and HostGraph.whole_weights(graph)
+        cut, weights = int(key[1]) if exact else _cut(be, graph, parts, k), _part_weights(be, parts, vw, k)
     total = float(weights.sum())
     worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
     return labelled(A, PartitionResult(parts, cut, weights, worst, k, levels, seconds), maps=("parts",))
@@ -399,7 +404,7 @@ def _split(be, graph, vw, k, first, ids, opt):
     if k == 1:
         return [be.vector(ids, be.xp.int64(first), n_input)], (graph.n,)  # parts<ids> = first
     k0 = k // 2
-    sides, levels = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
+    sides, levels, _ = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
     sides = _full(be, sides.astype(be.xp.int64))
     pieces = []
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
@@ -506,7 +511,8 @@ def bounds_of(total, counts, eps, integral, unit=False):
 def multilevel_bisection(be, graph, vw, counts, opt):
     """Sides (int8, 0/1, an array of ``be.xp``) of the best of ``opt.tries`` multilevel
     bisections whose sides will hold ``counts`` parts, and aim at those shares of the total
-    vertex weight; and the level sizes of the best one's hierarchy.
+    vertex weight; the level sizes of the best one's hierarchy; and its key (overload, cut)
+    on the input.
 
     Each try coarsens the input with its own seed. With FM, a try is refined only up to
     level :data:`SELECT_LEVEL`, where the tries are ranked (least overload, then cut: a
@@ -548,7 +554,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
                                        top=stop, ext=ext)
         if best_key is None or key < best_key:
             best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
-    return best, levels
+    return best, levels, best_key
 
 
 #: The level at which :func:`multilevel_bisection` ranks its FM tries. HEC's first level
