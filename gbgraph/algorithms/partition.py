@@ -65,8 +65,8 @@ METHODS = ("recursive", "kway")
 TRIES = 3
 #: The default (tries, finalists) of a bisection of a graph of at least :data:`SMALL_ENTRIES`
 #: entries: two hierarchies, the better at level 1 refined on the input. Against three tries
-#: and two finalists, 1.4-1.7 times faster on the 15 shared graphs of >= 30,000 vertices for
-#: 0.3-3% more cut on five of them (docs/partitioning.md, "Session 13").
+#: and two finalists: k = 2 about 1.6 times faster on the 15 shared graphs of >= 30,000
+#: vertices, with 1.5-6% more cut on five of them (docs/partitioning.md, "Session 13").
 LARGE_TRIES = (2, 1)
 #: Graphs below this many stored entries keep :data:`TRIES` and :data:`FINALISTS`: their
 #: three tries take a few milliseconds, and their cuts vary most with the seed (delaunay_n14's

@@ -1,30 +1,34 @@
 """Quality and CPU time of gg.partition's default under tries schedules of the bisection
-(issue 40, session 13, part40s): session 10's sweep (``../../session-10/partition/sweep.py``)
-with its configurations replaced. Run from the repository root:
+(issue 40, session 13, part40s): session 11's sweep (``../../session-11/init40/sweep.py``,
+session 10's with the grown starts' knob) with its configurations replaced. Run from the
+repository root:
 
     NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-13/part40s/sweep.py \\
-        --k 2 8 --configs default t2 --json sweep.json
+        --k 2 8 --configs default t2f1 --json sweep.json
+
+``t2``, ``f1``, ``t2f1``, ... set ``TRIES`` and ``FINALISTS``, which on this branch are the
+schedule of graphs below ``SMALL_ENTRIES`` only (``LARGE_TRIES`` the larger ones'): they ran
+on 81b2177 with ``finalist-gap-experiment.diff`` applied (FINALIST_GAP, which the ``gap*``
+configurations need).
 """
 
 import importlib.util
 import pathlib
 
 HERE = pathlib.Path(__file__).resolve()
-spec = importlib.util.spec_from_file_location("sweep10", HERE.parents[2] / "session-10/partition/sweep.py")
-sweep = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(sweep)
+spec = importlib.util.spec_from_file_location("sweep11", HERE.parents[2] / "session-11/init40/sweep.py")
+sweep11 = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sweep11)
+sweep = sweep11.sweep
 
-from gbgraph.algorithms import initial  # noqa: E402  (sweep10 put benchmarks/ on the path and imported gbgraph)
-
-sweep.MODULES["I"] = initial
-sweep.DEFAULTS[("I", "TRIES")] = initial.TRIES
 P = sweep.MODULES["P"]
-for name in ("FINALIST_GAP",):
+for name in ("FINALIST_GAP", "LARGE_TRIES"):
     if hasattr(P, name):
         sweep.DEFAULTS[("P", name)] = getattr(P, name)
 sweep.CONFIGS.clear()
 sweep.CONFIGS.update({
     "default": (None, None, {}),
+    "t3f2": (None, None, {("P", "LARGE_TRIES"): (3, 2)}),  # this branch with 81b2177's schedule everywhere
     "t2": (None, None, {("P", "TRIES"): 2}),
     "f1": (None, None, {("P", "FINALISTS"): 1}),
     "t2f1": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1}),
