@@ -34,6 +34,7 @@ sweep.CONFIGS.update({
     "t2f1": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1}),
     "t2f1g16": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1, ("I", "TRIES"): 16}),
     "t2f1s2": (None, None, {("P", "TRIES"): 2, ("P", "FINALISTS"): 1, ("P", "SELECT_LEVEL"): 2}),
+    **{f"g{t}": (None, None, {("I", "TRIES"): t}) for t in (2, 4, 6)},
     **{f"t2gap{g}": (None, None, {("P", "TRIES"): 2, ("P", "FINALIST_GAP"): g / 100}) for g in (3, 5, 10)},
     **{f"gap{g}": (None, None, {("P", "FINALIST_GAP"): g / 100}) for g in (1, 2, 3, 5, 8, 12)},
 })
