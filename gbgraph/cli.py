@@ -243,7 +243,7 @@ def _reweighted(args, graph, why):
 def _partition(args):
     graph, be, load = _load(args)
     graph = _reweighted(args, graph, "the cut sums edge weights")
-    method, tries = chosen(args.k, args.method, args.refine, args.tries)
+    method, tries = chosen(args.k, args.method, args.refine, args.tries, graph.nnz)
     t1 = time.perf_counter()
     result = partition(graph, args.k, method=args.method, coarsening=args.coarsening, refine=args.refine,
                        imbalance=args.imbalance, seed=args.seed, tries=args.tries, weights=args.weights, backend=be)

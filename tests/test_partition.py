@@ -177,6 +177,30 @@ def test_tries_keep_one_of_the_single_tries(monkeypatch, select, finalists):
         assert keys[matches[0]] == min(keys)
 
 
+@pytest.mark.parametrize("small", [False, True])
+def test_default_tries_by_the_graph_size(monkeypatch, graphblas_threads, small):
+    """By default a graph of at least ``SMALL_ENTRIES`` entries is bisected with two tries of
+    which one is refined on the input, so the result is one of ``tries=1``'s with the seeds
+    ``s`` and ``s + 1``; a smaller graph keeps ``tries=3``'s result. Either is the same on
+    both CPU backends and at 2 threads."""
+    from gbgraph.algorithms import partition as module
+
+    A = sp.csr_array(sp.random(900, 900, density=0.004, random_state=3) != 0)
+    A = sp.csr_array((A + A.T + grid2d(30, 30)) != 0)
+    A.setdiag(False)
+    A.eliminate_zeros()
+    monkeypatch.setattr(module, "SMALL_ENTRIES", A.nnz + 1 if small else A.nnz)
+    kept = gg.bisect(A, seed=5).parts
+    if small:
+        np.testing.assert_array_equal(kept, gg.bisect(A, seed=5, tries=3).parts)
+    else:
+        assert any(np.array_equal(kept, gg.bisect(A, seed=5 + t, tries=1).parts) for t in range(2))
+        assert module.chosen(2, entries=A.nnz) == ("recursive", 2)
+    np.testing.assert_array_equal(gg.bisect(A, seed=5, backend="suitesparse").parts, kept)
+    graphblas_threads(2)
+    np.testing.assert_array_equal(gg.bisect(A, seed=5).parts, kept)
+
+
 def test_seed_changes_the_order_not_the_validity():
     A = grid2d(25, 25)
     for seed in (0, 1, 2**63 - 1):

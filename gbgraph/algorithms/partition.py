@@ -60,8 +60,18 @@ REFINEMENTS = ("fm", "jet", "spectral")
 #: How :func:`partition` makes k parts: by recursive bisection, or directly
 #: (:mod:`~gbgraph.algorithms.refine_kway`).
 METHODS = ("recursive", "kway")
-#: Multilevel bisections run by default, each from its own hierarchy; the best is kept.
+#: Multilevel bisections run by default, each from its own hierarchy; the best is kept. A graph
+#: of at least :data:`SMALL_ENTRIES` stored entries gets :data:`LARGE_TRIES` instead.
 TRIES = 3
+#: The default (tries, finalists) of a bisection of a graph of at least :data:`SMALL_ENTRIES`
+#: entries: two hierarchies, the better at level 1 refined on the input. Against three tries
+#: and two finalists: k = 2 about 1.6 times faster on the 15 shared graphs of >= 30,000
+#: vertices, with 1.5-6% more cut on five of them (docs/partitioning.md, "Session 13").
+LARGE_TRIES = (2, 1)
+#: Graphs below this many stored entries keep :data:`TRIES` and :data:`FINALISTS`: their
+#: three tries take a few milliseconds, and their cuts vary most with the seed (delaunay_n14's
+#: two tries cut one edge more than METIS).
+SMALL_ENTRIES = 2**17
 #: Whole k-way partitions run by default by ``method="kway"`` (one hierarchy: its speed is
 #: the point; docs/partitioning.md, "Session 10", has 2 and 3 tries' cuts and times).
 KWAY_TRIES = 1
@@ -129,12 +139,14 @@ def bisect(A, *, coarsening="hec", refine="fm", imbalance=0.03, seed=0, tries=No
     seed : int
         Seed of the hash that orders vertices and breaks ties, 0 to 2**63 - 1.
     tries : int, optional
-        Multilevel bisections to run (default :data:`TRIES`, 3), with the seeds ``seed,
-        seed + 1, ...`` (each its own hierarchy); the best (least overload, then least cut)
-        is kept. The cut of one hierarchy varies by several percent with the seed. With
-        ``refine="fm"`` the tries are ranked on the first coarse level and only the best two
-        are refined on the input (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries
-        cost less than three times one.
+        Multilevel bisections to run, with the seeds ``seed, seed + 1, ...`` (each its own
+        hierarchy); the best (least overload, then least cut) is kept. The cut of one
+        hierarchy varies by several percent with the seed. With ``refine="fm"`` the tries
+        are ranked on the first coarse level and only the best two are refined on the input
+        (:data:`SELECT_LEVEL`, :data:`FINALISTS`), so three tries cost less than three times
+        one. Default: :data:`TRIES`, 3, on a graph of fewer than :data:`SMALL_ENTRIES`
+        (2**17) stored entries, else two tries of which the better at the first coarse level
+        is refined on the input (:data:`LARGE_TRIES`).
     vertex_weights : array_like or dict, optional
         Non-negative finite weight of each vertex (default: 1 each), on the graph's device;
         for a networkx graph also a dict node -> weight.
@@ -211,11 +223,12 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
         else ``"recursive"``. ``docs/partitioning.md`` compares the two.
     tries : int, optional
         ``"recursive"``: multilevel bisections per bisection step, as in :func:`bisect`
-        (default :data:`TRIES`, 3). ``"kway"``: whole multilevel partitions, each from its
-        own hierarchy (seeds ``seed, seed + 1, ...``); with FM they are ranked on the first
-        coarse level and only the best is refined on the input (default
-        :data:`KWAY_TRIES`, 1; with FM the next seed's hierarchy replaces a first one that
-        HEC collapsed into a vertex at its cap, :data:`~gbgraph.algorithms.refine_kway.AT_CAP`).
+        (its default by the input's entries: :data:`TRIES` or :data:`LARGE_TRIES`).
+        ``"kway"``: whole multilevel partitions, each from its own hierarchy (seeds ``seed,
+        seed + 1, ...``); with FM they are ranked on the first coarse level and only the
+        best is refined on the input (default :data:`KWAY_TRIES`, 1; with FM the next seed's
+        hierarchy replaces a first one that HEC collapsed into a vertex at its cap,
+        :data:`~gbgraph.algorithms.refine_kway.AT_CAP`).
     coarsening, refine, seed, vertex_weights, weights, backend
         As in :func:`bisect`.
     imbalance : float
@@ -261,11 +274,14 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
     ([0, 1, 2, 3], True)
     """
     k = check_integer("k", k, minimum=1)
+    given = tries
     method, tries = chosen(k, method, refine, tries)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     tries = check_integer("tries", tries, minimum=1)
     graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend)
+    method, tries = chosen(k, method, refine, given, graph.nnz)
+    finalists = LARGE_TRIES[1] if _large(method, refine, given, graph.nnz) else FINALISTS
     if k > graph.n:
         raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
     steps = math.ceil(math.log2(k)) if k > 1 else 0
@@ -278,33 +294,44 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
             parts, levels = kway_partition(be, graph, vw, k, _Options(coarsening, refine, eps, seed, tries, seconds,
                                                                       graph.n, COARSE_CAP))
         else:
-            ids = be.xp.arange(graph.n, dtype=be.xp.int64)
-            pieces, levels = _split(be, graph, vw, k, 0, ids,
-                                    _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n, COARSE_CAP))
-            parts = pieces[0]
-            for piece in pieces[1:]:
-                parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
-            parts = be.values(parts)
-        cut, weights = _cut(be, graph, parts, k), _part_weights(be, parts, vw, k)
+            opt = _Options(coarsening, refine, step_eps, seed, tries, seconds, graph.n, COARSE_CAP, finalists)
+            if k == 2:  # one bisection: its sides are the parts
+                sides, levels, key = multilevel_bisection(be, graph, vw, (1, 1), opt)
+                parts = sides.astype(be.xp.int64)
+            else:
+                pieces, levels = _split(be, graph, vw, k, 0, be.xp.arange(graph.n, dtype=be.xp.int64), opt)
+                parts = pieces[0]
+                for piece in pieces[1:]:
+                    parts = be.ewise_add("plus", parts, piece)  # the pieces cover disjoint vertices
+                parts = be.values(parts)
+        # FM's key on the host holds the input's cut, exact for whole weights: no sweep to count it again
+        exact = k == 2 and method == "recursive" and refine == "fm" and be.xp is np and HostGraph.whole_weights(graph)
+        cut, weights = int(key[1]) if exact else _cut(be, graph, parts, k), _part_weights(be, parts, vw, k)
     total = float(weights.sum())
     worst = float(weights.max()) * k / total - 1.0 if total > 0 else 0.0
     return labelled(A, PartitionResult(parts, cut, weights, worst, k, levels, seconds), maps=("parts",))
 
 
-def chosen(k, method=None, refine="fm", tries=None):
-    """The (method, tries) that :func:`partition` runs for these arguments: its defaults filled
-    in (the command line prints them).
+def chosen(k, method=None, refine="fm", tries=None, entries=0):
+    """The (method, tries) that :func:`partition` runs for these arguments on a graph of
+    ``entries`` stored entries: its defaults filled in (the command line prints them).
 
     Examples
     --------
-    >>> chosen(2), chosen(8), chosen(8, refine="jet"), chosen(8, "recursive", tries=1)
-    (('recursive', 3), ('kway', 1), ('recursive', 3), ('recursive', 1))
+    >>> chosen(2), chosen(2, entries=2**20), chosen(8), chosen(8, refine="jet"), chosen(8, "recursive", tries=1)
+    (('recursive', 3), ('recursive', 2), ('kway', 1), ('recursive', 3), ('recursive', 1))
     """
     if method is None:
         method = "kway" if k > 2 and refine == "fm" else "recursive"
     if tries is None:
-        tries = KWAY_TRIES if method == "kway" else TRIES
+        tries = KWAY_TRIES if method == "kway" else LARGE_TRIES[0] if _large(method, refine, tries, entries) else TRIES
     return method, tries
+
+
+def _large(method, refine, tries, entries):
+    """Whether recursive FM bisections take :data:`LARGE_TRIES` (no ``tries`` given, a graph
+    of at least :data:`SMALL_ENTRIES` entries)."""
+    return method == "recursive" and refine == "fm" and tries is None and entries >= SMALL_ENTRIES
 
 
 @dataclass(frozen=True)
@@ -317,6 +344,7 @@ class _Options:
     seconds: dict
     n: int
     cap: float = None
+    finalists: int = None  # None: FINALISTS
 
     def max_weight(self, n, k):
         """``coarsen``'s cap for a hierarchy of n vertices to cut into k parts (None: none)."""
@@ -377,7 +405,7 @@ def _split(be, graph, vw, k, first, ids, opt):
     if k == 1:
         return [be.vector(ids, be.xp.int64(first), n_input)], (graph.n,)  # parts<ids> = first
     k0 = k // 2
-    sides, levels = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
+    sides, levels, _ = multilevel_bisection(be, graph, vw, (k0, k - k0), opt)
     sides = _full(be, sides.astype(be.xp.int64))
     pieces = []
     for side, kk, offset in ((0, k0, first), (1, k - k0, first + k0)):
@@ -484,13 +512,14 @@ def bounds_of(total, counts, eps, integral, unit=False):
 def multilevel_bisection(be, graph, vw, counts, opt):
     """Sides (int8, 0/1, an array of ``be.xp``) of the best of ``opt.tries`` multilevel
     bisections whose sides will hold ``counts`` parts, and aim at those shares of the total
-    vertex weight; and the level sizes of the best one's hierarchy.
+    vertex weight; the level sizes of the best one's hierarchy; and its key (overload, cut)
+    on the input.
 
     Each try coarsens the input with its own seed. With FM, a try is refined only up to
     level :data:`SELECT_LEVEL`, where the tries are ranked (least overload, then cut: a
     level's cut is the cut of its sides projected onto the input); the best
-    :data:`FINALISTS` are refined on the finer levels and the best of them is kept (ties:
-    the earlier try)."""
+    :data:`FINALISTS` (``opt.finalists`` where given) are refined on the finer levels and the
+    best of them is kept (ties: the earlier try)."""
     total = float(be.xp.sum(vw)) if vw.size else 0.0
     integral = vw.dtype.kind in "iu"
     unit = integral and int(vw.max()) == int(vw.min()) == 1
@@ -518,7 +547,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
             key = _quality(be, graph, vw, sides, bounds)
         finalists.append((key, t, sides, hierarchy, weights, seed, stop, ext))
-        finalists = sorted(finalists, key=lambda c: c[:2])[:FINALISTS]  # the others' hierarchies are freed
+        finalists = sorted(finalists, key=lambda c: c[:2])[:opt.finalists or FINALISTS]  # the others' hierarchies are freed
     best, best_key = None, None
     for key, t, sides, hierarchy, weights, seed, stop, ext in sorted(finalists, key=lambda c: c[1]):
         if stop:
@@ -526,7 +555,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
                                        top=stop, ext=ext)
         if best_key is None or key < best_key:
             best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
-    return best, levels
+    return best, levels, best_key
 
 
 #: The level at which :func:`multilevel_bisection` ranks its FM tries. HEC's first level
