@@ -1,5 +1,6 @@
-"""Jet refinement's rounds: a level's rounds through ``Backend.iterate``, the small levels of a
-GPU hierarchy refined on the host, and the same parts wherever they run."""
+"""Jet refinement's rounds: a level's rounds through ``Backend.iterate``, the cupy backend's
+fused answers against the verbs, and the same parts wherever they run (a GPU hierarchy's
+small levels coarsened on the host or not)."""
 
 import numpy as np
 import pytest
