@@ -2,14 +2,14 @@
 (coarsen, initial, refine) of ``gg.bisect(..., refine="jet", tries=1)`` on the cupy backend,
 the HEC hierarchy alone, and each level's refinement (backend, vertices, entries, rounds,
 rebalancing rounds, milliseconds, each level synchronised); with ``--profile GRAPH``, a
-cProfile of one run on that graph. ``--device-only`` keeps every level on the device (no
-host levels in the coarsening nor in the refinement: ``coarsen.HOST_LEVEL_ENTRIES = -1``),
-for an A/B.
+cProfile of one run on that graph. ``--device-only`` keeps every level of the coarsening on
+the device too (``coarsen.HOST_LEVEL_ENTRIES = -1``; the refinement's levels are all on the
+device since session 13), for an A/B.
 
     python benchmarks/profile_jet.py --graphs laplace3d:100 wave.mtx.gz --profile laplace3d:100
 
 Needs CuPy and an NVIDIA GPU. The figures are quoted in benchmarks/results/partition-gpu.txt
-and docs/partitioning.md ("Session 10: GPU Jet").
+and docs/partitioning.md ("Session 10: GPU Jet" and after).
 """
 
 import argparse
@@ -74,14 +74,11 @@ def main(argv=None):
     parser.add_argument("--graphs", nargs="+", default=["laplace3d:100"], help="GRAPH specs as in the CLI")
     parser.add_argument("--profile", metavar="GRAPH", help="also print a cProfile of one run on this graph")
     parser.add_argument("--device-only", action="store_true", help="refine every level on the device")
-    parser.add_argument("--host-entries", type=int, help="refine_jet.HOST_LEVEL_ENTRIES (-1: Jet on the device)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per graph; the fastest is reported")
     parser.add_argument("--json", help="write the rows here")
     args = parser.parse_args(argv)
     if args.device_only:
         coarsen.HOST_LEVEL_ENTRIES = -1
-    if args.host_entries is not None:
-        refine_jet.HOST_LEVEL_ENTRIES = args.host_entries
     sync = cupy.cuda.Device().synchronize
     rows = []
     for spec in args.graphs:
@@ -117,8 +114,7 @@ def main(argv=None):
                   f"ms/round={row['ms'] / max(row['rounds'], 1):.3f}")
         rows.append({"graph": graph_name(spec), "n": A.shape[0], "cut": float(r.cut), "ms": 1e3 * elapsed,
                      "seconds": r.seconds, "recordings": recordings, "levels": levels.rows,
-                     "device_only": args.device_only,
-                     "host_entries": min(refine_jet.HOST_LEVEL_ENTRIES, coarsen.HOST_LEVEL_ENTRIES)})
+                     "device_only": args.device_only, "host_entries": coarsen.HOST_LEVEL_ENTRIES})
         if spec == args.profile:
             profile = cProfile.Profile()
             profile.enable()

@@ -1,5 +1,6 @@
-"""Jet refinement's rounds: a level's rounds through ``Backend.iterate``, the small levels of a
-GPU hierarchy refined on the host, and the same parts wherever they run."""
+"""Jet refinement's rounds: a level's rounds through ``Backend.iterate``, the cupy backend's
+fused answers against the verbs, and the same parts wherever they run (a GPU hierarchy's
+small levels coarsened on the host or not)."""
 
 import numpy as np
 import pytest
@@ -84,14 +85,12 @@ GRAPHS = [pytest.param(lambda: gg.generators.laplace3d(40), id="laplace3d-40"),
 
 
 def _same_everywhere(monkeypatch, A, k, tries=3):
-    """Jet's parts on numba, on the GPU with its small levels on the host, and on the GPU
-    alone: the same. Returns the backends that refined levels in the run with host levels."""
+    """Jet's parts on numba, on the GPU with its hierarchy's small levels coarsened on the
+    host, and on the GPU alone: the same, every level refined on the device."""
     cpu = gg.partition(A, k, refine="jet", tries=tries)
     seen = _levels_seen(monkeypatch)
     moved = gg.partition(_on_device(A), k, refine="jet", tries=tries)
-    limit = min(coarsen.HOST_LEVEL_ENTRIES, refine_jet.HOST_LEVEL_ENTRIES)
-    assert all(nnz <= limit for name, nnz in seen if name == "numba")
-    names = {name for name, _ in seen}
+    assert {name for name, _ in seen} == {"cupy"}
     seen.clear()
     monkeypatch.setattr(coarsen, "HOST_LEVEL_ENTRIES", -1)
     device = gg.partition(_on_device(A), k, refine="jet", tries=tries)
@@ -99,7 +98,6 @@ def _same_everywhere(monkeypatch, A, k, tries=3):
     np.testing.assert_array_equal(moved.parts.get(), cpu.parts)
     np.testing.assert_array_equal(device.parts.get(), cpu.parts)
     assert moved.cut == device.cut == cpu.cut
-    return names
 
 
 @pytest.mark.gpu
@@ -108,8 +106,7 @@ def _same_everywhere(monkeypatch, A, k, tries=3):
 @pytest.mark.parametrize("k", [2, 4])
 @pytest.mark.parametrize("make", GRAPHS)
 def test_gpu_host_levels_change_nothing(monkeypatch, make, k):
-    names = _same_everywhere(monkeypatch, sp.csr_array(make(), dtype=np.float64), k)
-    assert "numba" in names  # the coarse levels ran on the host
+    _same_everywhere(monkeypatch, sp.csr_array(make(), dtype=np.float64), k)
 
 
 @pytest.mark.gpu
@@ -118,17 +115,6 @@ def test_gpu_host_levels_change_nothing(monkeypatch, make, k):
 @pytest.mark.parametrize("path", shared_graphs())
 def test_gpu_host_levels_change_nothing_on_shared_graphs(monkeypatch, path):
     _same_everywhere(monkeypatch, sp.csr_array(gg.io.read_matrix_market(path)[0] != 0, dtype=np.float64), 2, tries=1)
-
-
-@pytest.mark.gpu
-@pytest.mark.host_levels
-@needs_gpu
-def test_gpu_large_levels_stay_on_the_device(monkeypatch):
-    seen = _levels_seen(monkeypatch)
-    gg.bisect(_on_device(gg.generators.laplace3d(40)), refine="jet", tries=1)
-    names = [name for name, _ in seen]
-    assert names[0] == "numba" and names[-1] == "cupy"  # coarsest first: host, then device to the input
-    assert names == sorted(names, key=lambda name: name == "cupy")  # one switch, never back
 
 
 @pytest.mark.gpu
@@ -142,7 +128,7 @@ def test_gpu_jet_rounds_are_recorded():
     assert r.imbalance <= 0.03 + 1e-12
 
 
-_DEVICE_TEST = ("jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds")
+_DEVICE_TEST = ("jet_level", "jet_judge", "jet_moves", "jet_update", "jet_rebalance", "resumed_rounds")
 
 
 @pytest.mark.gpu
@@ -151,10 +137,11 @@ _DEVICE_TEST = ("jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds")
 @pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0,
                                                         id="elasticity3d-8")])
 def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
-    # the test between rounds, the moves and the rebalancing rounds on the device (fused
-    # "jet_judge", "jet_moves", "jet_rebalance", "resumed_rounds") against the host's check and
-    # the verbs, both on the cupy backend: the same parts and, level by level, the same
-    # number of rounds judged; one recording per device level
+    # the level's set-up, the test between rounds, the moves, ℓ and w σ and the rebalancing
+    # rounds on the device (fused "jet_level", "jet_judge", "jet_moves", "jet_update",
+    # "jet_rebalance", "resumed_rounds") against the host's check and the verbs, both on the
+    # cupy backend: the same parts and, level by level, the same number of rounds judged; one
+    # recording per device level
     from gbgraph.backends.cupy import CupyBackend, replay
 
     A = _on_device(sp.csr_array(make(), dtype=np.float64))
@@ -202,3 +189,39 @@ def test_gpu_small_rebalance_matches_sort(monkeypatch, n):
                 runs.append((s.values.get(), int(moved.get()[0])))
             np.testing.assert_array_equal(runs[0][0], runs[1][0])
             assert runs[0][1] == runs[1][1]
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("degree", [4, 40])  # mxv's choice: a thread a row, a warp a row
+def test_gpu_fused_level_and_update_match_the_verbs(monkeypatch, degree):
+    # a level's θ, Σ d and Σ w (fused "jet_level") and ℓ, w σ (fused "jet_update") against the
+    # verbs, both on the cupy backend, on weights that are not whole numbers (so the order of
+    # the additions shows) and rows of every length, some empty: the same bits
+    import types
+
+    import cupy
+    import cupyx.scipy.sparse
+
+    from gbgraph.backends.cupy import CupyBackend
+
+    n, rng = 3000, np.random.default_rng(degree)
+    A = sp.random(n, n, density=degree / n, random_state=rng, data_rvs=rng.random)
+    keep = sp.diags((np.arange(n) >= 10).astype(np.float64))  # vertices 0-9 isolated
+    A = sp.csr_matrix(keep @ (A + A.T) @ keep)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    level = types.SimpleNamespace(graph=gg.as_graph(cupyx.scipy.sparse.csr_matrix(A)), n=n)
+    weights = cupy.asarray(rng.integers(0, 4, n))
+    sides = cupy.asarray(rng.integers(0, 2, n).astype(np.int8))
+    be, fused, runs = CupyBackend(), CupyBackend.fused, []
+    for off in ((), ("jet_level", "jet_update")):
+        monkeypatch.setattr(CupyBackend, "fused", lambda be, name: None if name in off else fused(be, name))
+        lv = refine_jet._Level(be, level, weights, 0, 0.75)
+        bound = lv.total / 2 * 1.03
+        rounds = refine_jet._Rounds(be, lv, sides, (bound, bound), (lv.total / 2,) * 2)
+        runs.append([be.values(v).get().view(np.uint64) for v in (lv.theta, rounds.loss, rounds.wsigma)]
+                    + [np.float64(lv.degrees).view(np.uint64), np.float64(lv.total).view(np.uint64)])
+    assert (A.getnnz(axis=1).mean() >= 16) == (degree == 40)
+    for fast, verbs in zip(*runs):
+        np.testing.assert_array_equal(fast, verbs)

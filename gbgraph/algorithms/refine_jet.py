@@ -34,9 +34,12 @@ runs the rebalancing rounds. On the cupy backend that test is device work at the
 recorded round instead (``fused("jet_judge")``), which empties the worklist when the host has
 a rebalancing round to run (``fused("jet_rebalance")``: the same vertices, with no host
 read) or the level ends; the host then resumes the same recording (``fused("resumed_rounds")``),
-so that the Jet rounds between run with no host read, and a round's moves take three kernels
-(``fused("jet_moves")``). A GPU hierarchy's coarsest levels are refined on the host
-(:func:`_level_on`); every backend gives the same sides.
+so that the Jet rounds between run with no host read, a round's moves take two kernels
+(``fused("jet_moves")``), ℓ and w σ one (``fused("jet_update")``), and a level's set-up one
+and a read (``fused("jet_level")``). Every level of a GPU
+hierarchy is refined on the device, its coarsest ones too (numba's rounds on host copies of
+them were dearer once the device's round cost 0.1 ms: ``docs/partitioning.md``, session 13);
+every backend gives the same sides.
 
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
 climb out of local minima within a pass; Jet moves many at once from a snapshot, so each
@@ -49,6 +52,7 @@ References
    https://doi.org/10.1137/23M1559129
 """
 
+import functools
 import time
 
 import numpy as np
@@ -56,8 +60,6 @@ import numpy as np
 from ..backends.operators import RowOperator
 from ..backends.partition_forms import lightest_prefix
 from ..hashing import Packing
-from . import coarsen
-from .coarsen import Level, _host_backend, _on_host
 from .partition import initial_bisection, project
 
 __all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS"]
@@ -70,14 +72,6 @@ TOLERANCE = 0.001
 MAX_ROUNDS = 200
 #: Jet's candidate filter: coarse levels, finest level.
 FILTER = (0.75, 0.25)
-#: A GPU hierarchy's levels of at most this many entries are refined on the host
-#: (:func:`_level_on`). Smaller than coarsen's: on an H200 a recorded Jet round costs
-#: 0.25-0.4 ms on any level, numba's 0.25-0.3 ms on levels of a few hundred vertices but
-#: 0.4-0.8 ms at 10,000-40,000 entries, and after those the device's rounds ran 1.4 times
-#: slower (host threads still busy); at 4,096 the two or three coarsest levels move, 1-12 ms
-#: less a level, most where rebalancing rounds (a sort on the device) are frequent
-#: (``benchmarks/results/session-10/jet40``).
-HOST_LEVEL_ENTRIES = 1 << 12
 
 
 def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
@@ -97,35 +91,17 @@ RANKED_ABOVE = RowOperator(_ranked_above, fill=(0.0, None, None), name="ranked_a
 
 
 def jet_levels(be, h, weights, bounds, targets, seed, seconds):
-    """Greedy graph growing on the coarsest level, then Jet rounds at every finer level:
-    on the host while the levels are small (:func:`_level_on`), then on ``be``."""
+    """Greedy graph growing on the coarsest level, then Jet rounds at every finer level on
+    ``be`` (the sides reach the device at the first level, through
+    :func:`~gbgraph.algorithms.partition.project`)."""
     sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
     start = time.perf_counter()
-    host = _host_backend(be)
     for i in range(len(h) - 2, -1, -1):
-        lb, level, w = _level_on(be, host, h[i], weights[i], sides)
-        sides = project(lb, sides, level.labels)
-        sides = _refine_level(lb, level, w, sides, bounds, targets, seed, FILTER[i == 0])
+        sides = project(be, sides, h[i].labels)
+        sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, FILTER[i == 0])
     sides = be.xp.asarray(sides)
     seconds["refine"] += time.perf_counter() - start
     return sides
-
-
-def _level_on(be, host, level, vertex_weights, sides):
-    """(backend, level, vertex weights) to refine ``level`` with: the host's copies while the
-    sides are still on the host (a GPU hierarchy's coarsest levels) and the level has at
-    most :data:`HOST_LEVEL_ENTRIES` entries (and coarsen's
-    :data:`~gbgraph.algorithms.coarsen.HOST_LEVEL_ENTRIES`), else as given.
-
-    On the cupy backend a recorded Jet round costs about the same on a level of a hundred
-    vertices as on one of a million (the check's host reads), and a rebalancing round, frequent
-    on the coarsest levels, several times that (a sort and a count read back); numba's rounds
-    on those levels cost less. The sides, the same on every backend, go to the device at the
-    first level that stays there (:func:`~gbgraph.algorithms.partition.project` moves them)."""
-    limit = min(HOST_LEVEL_ENTRIES, coarsen.HOST_LEVEL_ENTRIES)
-    if host is None or not isinstance(sides, np.ndarray) or level.nnz > limit:
-        return be, level, vertex_weights
-    return host, Level(_on_host(level.graph), level.labels.get()), vertex_weights.get()
 
 
 class _Level:
@@ -135,19 +111,29 @@ class _Level:
 
     def __init__(self, be, level, vertex_weights, seed, c):
         xp, n = be.xp, level.n
+        self._be = be
         self.A = be.adjacency(level.graph, weighted=True)
         self.zero = be.full(n, 0.0, "float64")
-        d = be.ewise_add("plus", self.zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
-        self.degrees = float(be.reduce(d, "plus") or 0.0)  # Σ d: twice the edge weight
-        connected = be.select("valuegt", d, 0.0)  # d<d > 0>
-        theta = be.apply("times", connected, right=c / (2.0 - c))  # c d / (2 - c)
-        self.theta = be.ewise_add("second", be.full(n, -1.0, "float64"), theta)
-        ids = xp.arange(n, dtype=xp.int64)
         self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
-        positive = be.select("valuegt", self.w, 0.0)  # w<w > 0>
-        self.w_inv = be.vector(be.indices(positive), 1.0 / be.values(positive), n)  # 1 / w where w > 0
+        fused = be.fused("jet_level")  # the same θ and totals in one kernel and one read (cupy)
+        found = None if fused is None else fused(self.A, self.w, c)
+        if found is None:
+            d = be.ewise_add("plus", self.zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
+            connected = be.select("valuegt", d, 0.0)  # d<d > 0>
+            theta = be.apply("times", connected, right=c / (2.0 - c))  # c d / (2 - c)
+            found = (be.ewise_add("second", be.full(n, -1.0, "float64"), theta),
+                     float(be.reduce(d, "plus") or 0.0),  # Σ d: twice the edge weight
+                     float(be.reduce(self.w, "plus") or 0.0))  # W = Σ w
+        self.theta, self.degrees, self.total = found
+        ids = xp.arange(n, dtype=xp.int64)
         self.keys = be.full(n, Packing(n, 64, xp)(ids, seed), "uint64")
-        self.total = float(be.reduce(self.w, "plus") or 0.0)  # W = Σ w
+
+    @functools.cached_property
+    def w_inv(self):
+        """1 / w where w > 0, for the verbs' rebalancing rounds (:func:`_rebalance_moves`)."""
+        be = self._be
+        positive = be.select("valuegt", self.w, 0.0)  # w<w > 0>
+        return be.vector(be.indices(positive), 1.0 / be.values(positive), self.w.size)  # 1 / w where w > 0
 
 
 class _Rounds:
@@ -279,6 +265,9 @@ class _Rounds:
 
     def _update(self):
         be, lv, sigma = self.be, self.lv, self.sigma
+        fused = be.fused("jet_update")  # the same ℓ and w σ in one kernel (cupy)
+        if fused is not None and fused(lv.A, sigma, lv.w, self.loss, self.wsigma):
+            return
         t = be.ewise_add("plus", lv.zero, be.mxv("plus_times", lv.A, sigma))  # t = A ⊕plus.times σ, full
         be.assign(self.loss, be.ewise_mult("times", sigma, t), mask=None)  # ℓ = σ t = int - ext
         be.assign(self.wsigma, be.ewise_mult("times", lv.w, sigma), mask=None)  # w σ

@@ -880,13 +880,13 @@ class Backend(abc.ABC):
         cap, passes)``: Algorithm 3 with its weight cap, whole) is what the numba backend
         answers for the small levels of a hierarchy, where a call from Python per round cost
         more than the level's work (the partitioner's hierarchies). Every other backend runs
-        the verbs. ``"jet_moves"``, ``"jet_judge"``, ``"jet_rebalance"`` and
-        ``"resumed_rounds"`` are :mod:`gbgraph.algorithms.refine_jet`'s round, its test
-        between rounds, its rebalancing round and a replay resumed after host work, which the
-        cupy backend answers with kernels (``jet.cu``) and one CUDA graph a level, so that the
-        rounds between two rebalancings read nothing back: through the verbs a round was about
-        twenty launches and two host reads, three times its GPU work. None of these is part of
-        the protocol.
+        the verbs. ``"jet_level"``, ``"jet_moves"``, ``"jet_update"``, ``"jet_judge"``,
+        ``"jet_rebalance"`` and ``"resumed_rounds"`` are :mod:`gbgraph.algorithms.refine_jet`'s
+        level set-up (θ, Σ d, Σ w), round, update of ℓ and w σ, test between rounds,
+        rebalancing round and a replay resumed after host work, which the cupy backend answers
+        with kernels (``jet.cu``) and one CUDA graph a level, so that the rounds between two
+        rebalancings read nothing back: through the verbs a round was about twenty launches
+        and two host reads, three times its GPU work. None of these is part of the protocol.
 
         Returns
         -------

@@ -391,21 +391,44 @@ class CupyBackend(Backend):
 
     def fused(self, algorithm):
         return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots,
-                "jet_judge": self._jet_judge, "jet_moves": self._jet_moves, "jet_rebalance": self._jet_rebalance,
-                "resumed_rounds": replay.resumed}.get(algorithm)
+                "jet_level": self._jet_level, "jet_judge": self._jet_judge, "jet_moves": self._jet_moves,
+                "jet_update": self._jet_update,
+                "jet_rebalance": self._jet_rebalance, "resumed_rounds": replay.resumed}.get(algorithm)
+
+    def _jet_level(self, A, weights, c):
+        """refine_jet's ``_Level`` set-up: (θ = c d / (2 - c) where the weighted degree d > 0,
+        else -1, as a full vector; Σ d; Σ w) from one kernel (``kernels/jet.cu``) and one read,
+        where the verbs cost a dozen launches and three host reads (about 2 ms a level on an
+        H200). d's rows are added as ``reduce_rows`` adds them, and both totals are
+        ``reduce``'s ``cupy.sum``, so the same values. None where ``A``'s values are not
+        float64 (the verbs then)."""
+        if A.values is None or A.values.dtype != np.float64:
+            return None
+        d, theta = kernels.jet_level(A, c / (2.0 - c))
+        degrees, total = (float(x) or 0.0 for x in cupy.stack((cupy.sum(d), cupy.sum(weights.values))).get())
+        return Vector(A.nrows, None, theta), degrees, total
 
     def _jet_moves(self, A, theta, loss, locks, sigma, keys):
         """refine_jet's Jet round up to ℓ (``_jet_moves``, then locks<moves> = -inf, 0
-        elsewhere, and σ<moves> = -σ) in three kernels and the moves' compaction
+        elsewhere, and σ<moves> = -σ) in two kernels and the moves' compaction
         (``kernels/jet.cu``), where the verbs cost some twenty launches a round: the moves
         (the select's vector), locks and σ written in place. The same sums in the same order
         as the verbs' (the afterburner's row operator), so the same moves."""
         if A.values is not None and A.values.dtype != np.float64:
             return None
-        score = kernels.jet_candidates_scores(A, theta.values, loss.values, locks.values, sigma.values, keys.values)
-        moves = self.select("valuege", Vector(sigma.size, None, score), 0.0)  # the moves: g' >= 0
-        kernels.jet_flip(score, locks.values, sigma.values)
-        return moves
+        score = kernels.jet_moves(A, theta.values, loss.values, locks.values, sigma.values, keys.values)
+        return self.select("valuege", Vector(sigma.size, None, score), 0.0)  # the moves: g' >= 0
+
+    def _jet_update(self, A, sigma, weights, loss, wsigma):
+        """refine_jet's ``_Rounds._update`` (ℓ = σ (A ⊕plus.times σ) and w σ, full vectors
+        written in place) in one kernel (``kernels/jet.cu``) where the verbs cost six
+        launches, each through the backend's Python (a rebalancing round runs them eagerly):
+        the product's rows reduced as the cupy ``mxv`` reduces them, so the same values.
+        Returns True, or None where ``A``'s values are not float64 (the verbs then)."""
+        if A.values is not None and A.values.dtype != np.float64:
+            return None
+        kernels.jet_update(A, sigma.values, weights.values, loss.values, wsigma.values)
+        return True
 
     def _jet_rebalance(self, sigma, loss, weights, keys, side, amount):
         """refine_jet's rebalancing round with no host read: the vertices of side ``side`` (σ

@@ -78,9 +78,12 @@ def resumed(step, state, resume):
     between rounds is device work inside the round (refine_jet's judge, which empties the
     worklist when the host has something to do) leaves the rounds only for that work, and
     comes back to the same recording, where :func:`iterate` would record the round again. The
-    rounds run one launch each, then in a while node (:data:`LOOP_AFTER`), as in iterate."""
+    round is recorded as the body of a while node from the start (where the driver has them),
+    since such a test bounds the rounds itself: a launch runs the rounds up to the next host
+    work, where one launch a round and a read of the worklist's count cost about as much as
+    the round's kernels (refine_jet's levels: 20-40 rounds each, seldom past LOOP_AFTER)."""
     global recordings
-    replay = _Replay(step, tuple(_counted(v) for v in state), 0)
+    replay = _Replay(step, tuple(_counted(v) for v in state), 0, looped=True)
     state, r = replay.results, 1
     recordings += replay.replayable
     while True:
@@ -92,13 +95,16 @@ def resumed(step, state, resume):
             if not replay.looped and r - replay.first >= LOOP_AFTER:
                 replay.loop()
             replay.launch()
-            r = int(replay.round.get()) if replay.looped else r + 1
+            r += 1
         more = resume(tuple(_view(v) for v in state))
         if more is None:
-            return state, r
+            return state, int(replay.round.get()) if replay.looped else r
+        ready = more.count is None and more.nvals > 0  # entries the host knows of: no read before the launch
         more = _counted(more)
         if replay.replayable:
             replay._copies[0](more, state[0])  # into the recorded buffers
+            if replay.looped and ready:
+                replay.launch()
         else:
             state = (more,) + state[1:]
 
@@ -147,9 +153,11 @@ class _Replay:
     ``state[0]`` has entries and the round is below a bound: then one :meth:`launch` runs
     the rounds (``looped``), and the host reads nothing between them. A round that cannot be
     recorded (it synchronises with the host) runs eagerly instead, and ``recorded`` is False.
+    With ``looped``, the first recording is already the while node's (where the driver has
+    them and the round is replayable), and its first launch runs the rounds.
     """
 
-    def __init__(self, step, state, r):
+    def __init__(self, step, state, r, looped=False):
         pool = cupy.get_default_memory_pool()
         kept = self._kept = []
 
@@ -161,8 +169,12 @@ class _Replay:
         self.first, self.round, self._state, self._step, self._keep = r, cupy.full((), r, cupy.int64), state, step, keep
         self._copies = [kernels.copy_entries(v.values) for v in state]  # compiled before recording
         self._advance = kernels.advance()
-        stream = _capture_stream(cupy.cuda.runtime.getDevice())
         self.recorded, self.looped = True, False
+        if looped and self._while(first=True):  # the rounds up to an empty worklist, recorded once
+            self.launch()
+            self.results = state
+            return
+        stream = _capture_stream(cupy.cuda.runtime.getDevice())
         with cupy.cuda.using_allocator(keep), stream:
             stream.begin_capture()
             try:
@@ -194,11 +206,17 @@ class _Replay:
         """From now on, :meth:`launch` runs the rounds in a while node, where the driver
         has them (else it stays one round): the round is recorded again, through
         cuda-bindings, as the node's body, ended by the kernel that sets its condition."""
+        self._while()
+
+    def _while(self, first=False):
+        """Records the round as the body of a while node (:meth:`loop`); whether it did: not
+        where the driver has no while nodes, nor for a round that is not replayable (its
+        capture is then dropped), nor, for the ``first`` recording, one that cannot be
+        captured (the plain recording then finds that out again and runs it eagerly)."""
         global loops
         if not _while_nodes():
-            return
-        loops += 1
-        self._bound = cupy.empty((), cupy.int64)  # the round the while node stops before
+            return False
+        bound = cupy.empty((), cupy.int64)  # the round the while node stops before
         node = _WhileNode.create()
         loop_while = kernels.loop_while()
         stream = _capture_stream(cupy.cuda.runtime.getDevice())
@@ -206,12 +224,22 @@ class _Replay:
             _checked(_cudart.cudaStreamBeginCapture(stream.ptr, _RELAXED))
             try:
                 self._record()
-                loop_while(self._state[0].count, self.round, self._bound, node.handle)
+                if self.replayable:
+                    loop_while(self._state[0].count, self.round, bound, node.handle)
             except Exception:
                 _abandon(stream)
+                node.destroy()
+                if first:
+                    return False
                 raise
             body = _checked(_cudart.cudaStreamEndCapture(stream.ptr))
-        self._graph, self.looped = node.around(body), True
+        if not self.replayable:
+            _checked(_cudart.cudaGraphDestroy(body))
+            node.destroy()
+            return False
+        loops += 1
+        self._bound, self._graph, self.looped = bound, node.around(body), True
+        return True
 
     def launch(self, bound=None):
         """One round, or (``looped``) the rounds while the worklist has entries and the
@@ -283,6 +311,10 @@ class _WhileNode:
             return None
         graph = _checked(_cudart.cudaGraphCreate(0))
         return cls(graph, int(_checked(_cudart.cudaGraphConditionalHandleCreate(graph, 1, 1))))  # cudaGraphCondAssignDefault
+
+    def destroy(self):
+        """Drops the graph, unused."""
+        _checked(_cudart.cudaGraphDestroy(self._graph))
 
     def around(self, body):
         """The graph that runs ``body`` (a recorded graph, cloned into the node; its last

@@ -22,7 +22,7 @@ __all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "red
            "packed_statuses", "gather", "build_atomic", "unclaimed", "roots", "count_args", "copy_entries", "advance", "coarse_by_sort", "gauss_seidel_sweep",
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
-           "JetJudge", "jet_candidates_scores", "jet_flip", "jet_rebalance_keys", "jet_rebalance_flip", "JET_SMALL",
+           "JetJudge", "jet_level", "jet_moves", "jet_update", "jet_rebalance_keys", "jet_rebalance_flip", "JET_SMALL",
            "jet_rebalance_small", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
@@ -443,10 +443,11 @@ class JetJudge:
         best((_blocks(int(self._n)),), (_THREADS,), (self._sigma, self._n, self.state, self.best))
 
 
-def jet_candidates_scores(A, theta, loss, locks, sigma, keys):
+def jet_moves(A, theta, loss, locks, sigma, keys):
     """jet.cu's ``jet_candidates`` then ``jet_afterburner`` on a level's CSR matrix ``A`` and
     full float64 arrays (keys uint64): the afterburner's score at Jet's candidates, -inf
-    elsewhere (float64, length n)."""
+    elsewhere (float64, length n); locks = -inf where the score is >= 0 (the moves), else 0,
+    and σ flipped there, in place."""
     n = sigma.size
     u, score = cupy.empty(n, cupy.float64), cupy.empty(n, cupy.float64)
     grid = (_blocks(n),)
@@ -454,15 +455,28 @@ def jet_candidates_scores(A, theta, loss, locks, sigma, keys):
     iso = A.values is None
     name = f"gbgraph::jet_afterburner<{c_type(A.indices.dtype)}, {str(iso).lower()}>"
     _get("jet.cu", name)(grid, (_THREADS,), (A.indptr, A.indices, _ptr(A.values), np.int64(n), loss, sigma, keys, u,
-                                             np.float64(-np.inf), score))
+                                             np.float64(-np.inf), score, locks))
     return score
 
 
-def jet_flip(score, locks, sigma):
-    """jet.cu's ``jet_flip``: locks = -inf where score >= 0, else 0, and σ flipped there, in place."""
+def jet_level(A, k):
+    """jet.cu's ``jet_level`` on a level's CSR matrix ``A`` (float64 values): (the weighted
+    degrees d, the threshold θ = d k where d > 0, else -1), float64 arrays of length n."""
+    n = A.nrows
+    d, theta = cupy.empty(n, cupy.float64), cupy.empty(n, cupy.float64)
+    _get("jet.cu", "gbgraph::jet_level")((_blocks(n),), (_THREADS,), (A.indptr, A.values, np.int64(n), np.float64(k),
+                                                                      d, theta))
+    return d, theta
+
+
+def jet_update(A, sigma, w, loss, wsigma):
+    """jet.cu's ``jet_update``: ℓ = σ (A ⊕plus.times σ) and w σ into ``loss`` and ``wsigma``
+    (full float64 arrays), the product's rows reduced as :func:`mxv_kernel`'s would."""
     n = sigma.size
-    _get("jet.cu", "gbgraph::jet_flip")((_blocks(n),), (_THREADS,), (np.int64(n), score, np.float64(-np.inf), locks,
-                                                                     sigma))
+    warps = A.avg_degree >= 16
+    name = f"gbgraph::jet_update<{c_type(A.indices.dtype)}, {str(A.values is None).lower()}, {str(warps).lower()}>"
+    _get("jet.cu", name)((_blocks(n * 32 if warps else n),), (_THREADS,),
+                         (A.indptr, A.indices, _ptr(A.values), np.int64(n), sigma, w, loss, wsigma))
 
 
 def jet_rebalance_keys(sigma, loss, w, keys, side_sigma):

@@ -6,6 +6,7 @@
 // are integers), the judge's state lives in device memory and the judge ends the round by
 // emptying the worklist when a rebalancing round (host) or the end of the level comes next.
 #pragma once
+#include "mxv.cu"
 
 namespace gbgraph {
 
@@ -109,7 +110,7 @@ __global__ void jet_best(const double* sigma, long long n, const double* state, 
         best[i] = sigma[i] < 0.0;
 }
 
-// The cupy backend's answer to Backend.fused("jet_moves"): a Jet round's moves in three passes
+// The cupy backend's answer to Backend.fused("jet_moves"): a Jet round's moves in two passes
 // where refine_jet's _jet_moves, the locks and the flip cost some twenty verbs, each a launch.
 // jet_candidates: u = 2σ where Jet's filter (θ - ℓ) + locks >= 0 keeps the vertex, else 0.
 __global__ void jet_candidates(long long n, const double* theta, const double* loss, const double* locks,
@@ -122,38 +123,81 @@ __global__ void jet_candidates(long long n, const double* theta, const double* l
 // The afterburner (refine_jet's RANKED_ABOVE, the same sum in column order from 0.0, the
 // rank g = -ℓ and the keys breaking ties), score = (Σ A(i, j) u(j) over j ranked above i) σ(i)
 // - ℓ(i) at the candidates (u != 0), minus_inf elsewhere. u(j) is ±2 or 0, so each product and
-// σ's are exact: a contracted multiply-add rounds as the verbs' separate kernels do.
+// σ's are exact: a contracted multiply-add rounds as the verbs' separate kernels do. Then the
+// move itself (score >= 0): locks = -inf there and 0 elsewhere, σ flipped there; no thread
+// reads another vertex's σ or locks here (u holds the neighbours' 2σ), so the flip needs no
+// pass of its own.
 template <typename I, bool ISO>
 __global__ void jet_afterburner(const long long* indptr, const I* cols, const double* vals, long long n,
-                                const double* loss, const double* sigma, const unsigned long long* keys,
-                                const double* u, double minus_inf, double* score)
+                                const double* loss, double* sigma, const unsigned long long* keys,
+                                const double* u, double minus_inf, double* score, double* locks)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-        if (u[i] == 0.0) {
-            score[i] = minus_inf;
-            continue;
+        double s = minus_inf;
+        if (u[i] != 0.0) {
+            const double rank = -loss[i];
+            const unsigned long long key = keys[i];
+            double acc = 0.0;
+            for (long long p = indptr[i]; p < indptr[i + 1]; ++p) {
+                const long long j = cols[p];
+                const double other = -loss[j];
+                if (other > rank || (other == rank && keys[j] > key))
+                    acc += (ISO ? 1.0 : vals[p]) * u[j];
+            }
+            s = acc * sigma[i] - loss[i];
         }
-        const double rank = -loss[i];
-        const unsigned long long key = keys[i];
-        double acc = 0.0;
-        for (long long p = indptr[i]; p < indptr[i + 1]; ++p) {
-            const long long j = cols[p];
-            const double other = -loss[j];
-            if (other > rank || (other == rank && keys[j] > key))
-                acc += (ISO ? 1.0 : vals[p]) * u[j];
-        }
-        score[i] = acc * sigma[i] - loss[i];
-    }
-}
-
-// The moves (score >= 0): locks = -inf there and 0 elsewhere, σ flipped there.
-__global__ void jet_flip(long long n, const double* score, double minus_inf, double* locks, double* sigma)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-        const bool move = score[i] >= 0.0;
+        score[i] = s;
+        const bool move = s >= 0.0;
         locks[i] = move ? minus_inf : 0.0;
         if (move)
             sigma[i] = -sigma[i];
+    }
+}
+
+// The cupy backend's answer to Backend.fused("jet_level"): refine_jet's _Level, the weighted
+// degrees d (a row's sum in order from its first entry, as reduce_rows' segment_reduce, then
+// 0 + d as the verbs' ewise_add with the zero vector: 0 on an empty row) and the filter's
+// threshold θ = d k (k = c / (2 - c)) where d > 0, else -1, in one pass where the verbs cost a
+// dozen launches and a host read of the rows that have entries.
+__global__ void jet_level(const long long* indptr, const double* vals, long long n, double k, double* d,
+                          double* theta)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        const long long start = indptr[i], stop = indptr[i + 1];
+        double di = 0.0;
+        if (start < stop) {
+            double acc = vals[start];
+            for (long long p = start + 1; p < stop; ++p)
+                acc = acc + vals[p];
+            di = 0.0 + acc;
+        }
+        d[i] = di;
+        theta[i] = di > 0.0 ? di * k : -1.0;
+    }
+}
+
+// The cupy backend's answer to Backend.fused("jet_update"): refine_jet's _Rounds._update in
+// one pass where its verbs cost six launches: t = A ⊕plus.times σ by the cupy mxv's own row
+// reductions (a thread a row, or a warp a row on graphs of average degree >= 16, as
+// mxv_kernel chooses; the same order of additions), then ℓ = σ (0 + t), 0 on an empty row
+// (the verbs' ewise_add with the zero vector), and w σ.
+template <typename I, bool ISO, bool WARPS>
+__global__ void jet_update(const long long* indptr, const I* cols, const double* vals, long long n,
+                           const double* sigma, const double* w, double* loss, double* wsigma)
+{
+    const double* a = ISO ? nullptr : vals;
+    const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long k = WARPS ? thread >> 5 : thread; k < n; k += WARPS ? step >> 5 : step) {
+        double acc;
+        const bool hit = WARPS ? reduce_row_warp<Plus<double>, TimesOp<double>>(
+                                     k, threadIdx.x & 31, indptr, cols, a, sigma, (const unsigned char*)nullptr, acc)
+                               : reduce_row<Plus<double>, TimesOp<double>>(
+                                     k, indptr, cols, a, sigma, (const unsigned char*)nullptr, acc);
+        if (!WARPS || (threadIdx.x & 31) == 0) {
+            loss[k] = sigma[k] * (hit ? 0.0 + acc : 0.0);
+            wsigma[k] = w[k] * sigma[k];
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 // entries; nullptr: all present). Row r's result goes to out[k] for the k-th listed row,
 // with found[k] = 1 if the row met an entry. The reduction visits each row in column order,
 // so every backend and run sees the same order of operations.
+#pragma once
 #include "vector.cu"
 
 namespace gbgraph {
@@ -67,9 +68,32 @@ __global__ void mxv_rows(const long long* rows, const long long* count_ptr, long
     }
 }
 
-// One warp per listed row, for dense rows (Kokkos Kernels switches at average degree 16):
+// Row r by a whole warp, for dense rows (Kokkos Kernels switches at average degree 16):
 // lanes take strided entries, then a fixed shuffle tree combines them, so the order of
-// operations depends on the row length only.
+// operations depends on the row length only. Lane 0 gets the row's result.
+template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I, typename P>
+__device__ __forceinline__ bool reduce_row_warp(long long r, int lane, const P* indptr, const I* indices,
+                                                const TA* a, const TU* u, const unsigned char* present, TW& acc)
+{
+    acc = Monoid::identity();
+    bool hit = false;
+    for (long long p = indptr[r] + lane; p < indptr[r + 1]; p += 32) {
+        const long long j = indices[p];
+        if (present != nullptr && !present[j]) continue;
+        const TW x = Mult::op(a == nullptr ? TA(1) : a[p], u[j], j);
+        acc = hit ? Monoid::op(acc, x) : x;
+        hit = true;
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        TW other = __shfl_down_sync(0xffffffffu, acc, offset);
+        bool other_hit = __shfl_down_sync(0xffffffffu, hit, offset);
+        if (other_hit) acc = hit ? Monoid::op(acc, other) : other;
+        hit = hit || other_hit;
+    }
+    return hit;
+}
+
+// One warp per listed row (reduce_row_warp).
 template <typename Monoid, typename Mult, typename TW, typename TA, typename TU, typename I>
 __global__ void mxv_warps(const long long* rows, const long long* count_ptr, long long count, const long long* indptr,
                           const I* indices, const TA* a, const TU* u, const unsigned char* present, TW* out,
@@ -80,21 +104,8 @@ __global__ void mxv_warps(const long long* rows, const long long* count_ptr, lon
     const long long n = entries(count_ptr, count);
     for (long long k = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; k < n; k += warps) {
         const long long r = rows == nullptr ? k : rows[k];
-        TW acc = Monoid::identity();
-        bool hit = false;
-        for (long long p = indptr[r] + lane; p < indptr[r + 1]; p += 32) {
-            const long long j = indices[p];
-            if (present != nullptr && !present[j]) continue;
-            const TW x = Mult::op(a == nullptr ? TA(1) : a[p], u[j], j);
-            acc = hit ? Monoid::op(acc, x) : x;
-            hit = true;
-        }
-        for (int offset = 16; offset > 0; offset >>= 1) {
-            TW other = __shfl_down_sync(0xffffffffu, acc, offset);
-            bool other_hit = __shfl_down_sync(0xffffffffu, hit, offset);
-            if (other_hit) acc = hit ? Monoid::op(acc, other) : other;
-            hit = hit || other_hit;
-        }
+        TW acc;
+        const bool hit = reduce_row_warp<Monoid, Mult>(r, lane, indptr, indices, a, u, present, acc);
         if (lane == 0) {
             out[k] = acc;
             if (found != nullptr) found[k] = hit;

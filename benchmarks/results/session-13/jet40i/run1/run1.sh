@@ -1,0 +1,24 @@
+# jet40i run 1: GPU tests, then bench A/B alternated new, base (81b2177), new, base, then profile_jet
+set -u
+S=$(date +%s)
+nvidia-smi --query-gpu=name --format=csv,noheader
+BASE=$(cd ../jet40i-base && pwd)
+echo "== tests"; timeout 150 python3 -m pytest -q -m gpu -n 16 -p no:cacheprovider tests/test_jet.py tests/test_partition.py tests/test_gpu.py > $OUT/pytest.txt 2>&1
+tail -1 $OUT/pytest.txt; grep -E "^FAILED|^ERROR|Error" $OUT/pytest.txt | head -20
+echo "elapsed $(( $(date +%s) - S )) s"
+D=$PWD/data
+GB="laplace3d:100 $D/coAuthorsDBLP.mtx.gz $D/delaunay_n17.mtx.gz $D/mdual.mtx.gz $D/usroads-48.mtx.gz $D/usroads.mtx.gz $D/wave.mtx.gz"
+B="python3 -W ignore bench_partition.py --backend cupy --tries 1 --k 2 --repeat 3 --threads 16 --graphs $GB"
+for r in new1 base1 new2 base2; do
+  case $r in new*) T=$PWD;; base*) T=$BASE;; esac
+  ONLY="--only hec+jet"; [ $r = new1 ] && ONLY="--only hec+jet kaminpar"
+  echo "== bench $r"; (cd $PWD/benchmarks && PYTHONPATH=/tmp/site:$T timeout 90 $B $ONLY --json $OUT/bench-$r.json 2>&1 | grep -v "^ *$" | cut -c1-160)
+  echo "elapsed $(( $(date +%s) - S )) s"
+done
+P="python3 -W ignore profile_jet.py --graphs $D/coAuthorsDBLP.mtx.gz $D/delaunay_n17.mtx.gz $D/wave.mtx.gz $D/usroads.mtx.gz"
+for r in new base new-dev; do
+  case $r in new*) T=$PWD;; base*) T=$BASE;; esac
+  X=""; [ $r = new-dev ] && X="--host-entries -1"
+  echo "== profile $r"; (cd $PWD/benchmarks && PYTHONPATH=/tmp/site:$T timeout 40 $P $X --json $OUT/profile-$r.json 2>&1 | cut -c1-200 | head -60)
+  echo "elapsed $(( $(date +%s) - S )) s"
+done
