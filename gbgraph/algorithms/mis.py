@@ -546,12 +546,32 @@ def _decide_near(be, A, T, M, changed, status):
 
 # ---- operators of the rounds (gbgraph.backends.operators): every backend compiles them ----
 
+def _at(M, cols, p, last):
+    """M at the column of position p, or of position ``last`` past it."""
+    return M[np.uint64(cols[min(p, last)])]
+
+
 def _least(i, start, stop, cols, M):
     """The least value of M over row i's closed neighbourhood: M(i) and its columns' (A
     may store the diagonal or not: the least is the same), read at unsigned positions and
-    indices (numba tests a signed index for wraparound on every read)."""
+    indices (numba tests a signed index for wraparound on every read).
+
+    A row of one to eight columns reads eight, its last one again past its end (a minimum
+    is the same over repeated values), as independent loads and a tree of minima with no
+    branch: a loop's exit, at a count that changes from row to row, is mispredicted about
+    once a row, which cost more than the reads (every row of coAuthorsDBLP, degrees 1-48:
+    3.6 -> 2.7 ms; delaunay_n17 1.2 -> 0.7 ms, one thread)."""
     d = M[i]
-    for p in range(np.uint64(start), np.uint64(stop)):
+    first = np.uint64(start)
+    end = np.uint64(stop)
+    if first < end and end - first <= np.uint64(8):
+        last = end - np.uint64(1)
+        low = min(min(_at(M, cols, first, last), _at(M, cols, first + np.uint64(1), last)),
+                  min(_at(M, cols, first + np.uint64(2), last), _at(M, cols, first + np.uint64(3), last)))
+        high = min(min(_at(M, cols, first + np.uint64(4), last), _at(M, cols, first + np.uint64(5), last)),
+                   min(_at(M, cols, first + np.uint64(6), last), _at(M, cols, first + np.uint64(7), last)))
+        return min(d, min(low, high))
+    for p in range(first, end):
         d = min(d, M[np.uint64(cols[p])])
     return d
 
@@ -631,7 +651,7 @@ class _RoundOperators:
             "int32": (_decide_int32, _undecided_int32, _undecided_at_int32),
             "uint64": (_decide_uint64, _undecided_uint64, _undecided_at_uint64)}[dtype]
         self.decide = RowOperator(decide, fill=None, name=f"mis_decide_{dtype}", constants=constants,
-                                  helpers=(_least, _decision))
+                                  helpers=(_at, _least, _decision))
         self.undecided = IndexUnaryOp(undecided, name=f"mis_undecided_{dtype}", constants=constants)
         self.undecided_at = IndexUnaryOp(undecided_at, name=f"mis_undecided_at_{dtype}", constants=constants)
 
@@ -648,11 +668,11 @@ def _operators(status):
 
 #: ``moved<touched> = (A + I) ⊕min.second below``, kept where it differs from M: a level's new
 #: minima where they moved, in one pass (the frontier rounds' l.18).
-MOVED_LEAST = RowOperator(_moved_least, fill=None, name="mis_moved_least", helpers=(_least,))
+MOVED_LEAST = RowOperator(_moved_least, fill=None, name="mis_moved_least", helpers=(_at, _least))
 
 #: ``M<wl2> = (A + I) ⊕min.second T`` over a matrix that stores no diagonal: the column pass
 #: of the host backends (:func:`_stores_diagonal`).
-LEAST_CLOSED = RowOperator(_least_closed, fill=None, name="mis_least_closed", helpers=(_least,))
+LEAST_CLOSED = RowOperator(_least_closed, fill=None, name="mis_least_closed", helpers=(_at, _least))
 
 
 def _max_iter(graph, max_iter):
