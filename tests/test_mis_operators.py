@@ -111,6 +111,8 @@ def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed, closed):
     # M: the minima of T over closed neighbourhoods, some disturbed
     M[rng.random(n) < 0.05] = status.IN
     rows = np.flatnonzero(rng.random(n) < 0.6)
+    degrees = np.diff(sp.csr_array(A).indptr)[rows]
+    assert ((1 <= degrees) & (degrees <= 8)).any() and (degrees > 8).any()  # rows read as eight columns, and longer
     be = gg.backend(backend)
     graph = gg.as_graph(A, weights=False)
     y = be.mxv(mis._operators(status).decide, _adjacency(be, graph, closed),
@@ -185,7 +187,9 @@ def test_least_closed_is_the_least_over_each_closed_neighbourhood(backend, bits,
     A, indptr, cols, _, T, least = _ball_case(6, rng, bits)
     n = A.shape[0]
     rows = np.flatnonzero(rng.random(n) < 0.7)
-    assert (np.diff(sp.csr_array(A).indptr)[rows] == 0).any()  # isolated vertices among the rows: no columns
+    degrees = np.diff(sp.csr_array(A).indptr)[rows]
+    assert (degrees == 0).any()  # isolated vertices among the rows: no columns
+    assert ((1 <= degrees) & (degrees <= 8)).any() and (degrees > 8).any()  # rows read as eight columns, and longer
     be = gg.backend(backend)
     graph = gg.as_graph(A, weights=False)
     got = be.mxv(mis.LEAST_CLOSED, _adjacency(be, graph, closed), be.full(n, T, T.dtype.name),
