@@ -387,7 +387,7 @@ def _rounds(be, graph, statuses, k, max_iter, candidates=None):
     if fused is not None:  # backend="native": the same rounds in one kernel
         return fused(graph, statuses, max_iter, candidates)
     A = be.adjacency(graph, closed=_stores_diagonal(be))  # A + I, or A with each row's own value implied
-    ops = _operators(statuses, _irregular(be, graph))
+    ops = _operators(statuses, _irregular(be, graph))  # the round operators of these statuses and this graph
     T = be.full(n, statuses.OUT, statuses.dtype)
     levels = [be.full(n, statuses.IN, statuses.dtype) for _ in range(k - 1)]
     every = be.full(n, True, "bool")  # l.6-7
@@ -561,8 +561,8 @@ def _least(i, start, stop, cols, M):
     to eight columns reads eight, its last one again past its end (a minimum is the same
     over repeated values), as independent loads and a tree of minima with no branch: a
     loop's exit, at a count that changes from row to row, is mispredicted about once a row,
-    which cost more than the reads (every row of coAuthorsDBLP, degrees 1-48: 3.6 -> 2.7 ms;
-    delaunay_n17 1.2 -> 0.7 ms, one thread). Where rows keep their length (a mesh's), the
+    which cost more than the reads (every row of coAuthorsDBLP, degrees 1-48: 3.9 -> 3.0 ms;
+    delaunay_n17 1.27 -> 0.73 ms, one thread). Where rows keep their length (a mesh's), the
     loop's exit is predicted and its fewer reads cost less (Laplace3D 100³: 5.1 against
     5.2 ms, and ``mis2`` 6% more): ``SHORT`` is 0 there, and every row takes the loop."""
     d = M[i]
