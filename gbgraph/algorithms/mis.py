@@ -689,8 +689,8 @@ def _irregular(be, graph):
     (Laplace3D, Elasticity3D, mdual), the irregular graphs of ../shared/data at 20-91%
     (delaunay_n17 80%, coAuthorsDBLP 75%, 4elt 28%, c-55 20%). The GPU keeps the loop (a
     thread a row), and so do graphs of fewer rows than the sample: their rounds take
-    microseconds either way, and the loop's operators are the ones the warm-up compiles
-    (gbgraph/_warmup.py, on 64 vertices); the twins compile at the first irregular graph."""
+    microseconds either way (the warm-up, gbgraph/_warmup.py, compiles the loop's operators on
+    64 vertices and the twins on a larger irregular graph)."""
     if be.xp is not np or graph.n < _SAMPLE + 2:
         return False
     rows = np.linspace(0, graph.n - 3, _SAMPLE).astype(np.int64)
