@@ -189,6 +189,19 @@ def _workload():
     gg.as_graph(gg.generators.laplace3d(4))  # the generator's and as_graph's kernels, for later sessions
     for call in calls:
         call("numba")
+    gg.mis2(_irregular_graph(), backend="numba")  # the twins of MIS-2's operators for irregular graphs: 1.4 s
+
+
+def _irregular_graph(n=5000):
+    """A path with a chord from every third vertex: row lengths that change from row to row,
+    on more rows than MIS-2's sample (``mis._irregular``)."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    rows = np.concatenate((np.arange(n - 1), np.arange(0, n - 2, 3)))
+    cols = np.concatenate((np.arange(1, n), np.arange(2, n, 3)))
+    upper = sp.coo_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    return (upper + upper.T).tocsr()
 
 
 def _small_graphs(size=4):

@@ -104,16 +104,19 @@ def _vector(be, values, rows):
 @pytest.mark.parametrize("bits", BITS)
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("closed", [False, True], ids=["A", "A+I"])
-def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed, closed):
+@pytest.mark.parametrize("short", [False, True], ids=["loop", "short"])
+def test_decide_equals_the_rule_of_lines_25_to_30(backend, bits, seed, closed, short):
     rng = np.random.default_rng(seed)
     A, indptr, cols, status, T, M = _ball_case(seed, rng, bits)
     n = A.shape[0]
     # M: the minima of T over closed neighbourhoods, some disturbed
     M[rng.random(n) < 0.05] = status.IN
     rows = np.flatnonzero(rng.random(n) < 0.6)
+    degrees = np.diff(sp.csr_array(A).indptr)[rows]
+    assert ((1 <= degrees) & (degrees <= 8)).any() and (degrees > 8).any()  # rows read as eight columns, and longer
     be = gg.backend(backend)
     graph = gg.as_graph(A, weights=False)
-    y = be.mxv(mis._operators(status).decide, _adjacency(be, graph, closed),
+    y = be.mxv(mis._operators(status, short).decide, _adjacency(be, graph, closed),
                (be.full(n, M, M.dtype.name), be.full(n, T, T.dtype.name)), mask=be.vector(rows, True, n))
     want = _decide_reference(indptr, cols, M, T, rows, status.IN, status.OUT)
     np.testing.assert_array_equal(be.indices(y), rows)
@@ -180,15 +183,18 @@ def test_moved_least_keeps_the_minima_that_changed(backend, bits, closed):
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("bits", BITS)
 @pytest.mark.parametrize("closed", [False, True], ids=["A", "A+I"])
-def test_least_closed_is_the_least_over_each_closed_neighbourhood(backend, bits, closed):
+@pytest.mark.parametrize("short", [False, True], ids=["loop", "short"])
+def test_least_closed_is_the_least_over_each_closed_neighbourhood(backend, bits, closed, short):
     rng = np.random.default_rng(15)
-    A, indptr, cols, _, T, least = _ball_case(6, rng, bits)
+    A, indptr, cols, status, T, least = _ball_case(6, rng, bits)
     n = A.shape[0]
     rows = np.flatnonzero(rng.random(n) < 0.7)
-    assert (np.diff(sp.csr_array(A).indptr)[rows] == 0).any()  # isolated vertices among the rows: no columns
+    degrees = np.diff(sp.csr_array(A).indptr)[rows]
+    assert (degrees == 0).any()  # isolated vertices among the rows: no columns
+    assert ((1 <= degrees) & (degrees <= 8)).any() and (degrees > 8).any()  # rows read as eight columns, and longer
     be = gg.backend(backend)
     graph = gg.as_graph(A, weights=False)
-    got = be.mxv(mis.LEAST_CLOSED, _adjacency(be, graph, closed), be.full(n, T, T.dtype.name),
+    got = be.mxv(mis._operators(status, short).least_closed, _adjacency(be, graph, closed), be.full(n, T, T.dtype.name),
                  mask=be.vector(rows, True, n))
     np.testing.assert_array_equal(be.indices(got), rows)
     np.testing.assert_array_equal(be.values(got), least[rows])
@@ -198,6 +204,18 @@ def test_operators_are_made_once_per_kind_of_status():
     a, b = Packing(100, 32), FixedPacking.from_priorities(np.zeros(100, np.uint64), 32)
     assert mis._operators(a) is mis._operators(b)
     assert mis._operators(Packing(100, 64)) is not mis._operators(a)
+    assert mis._operators(a, True) is mis._operators(b, True) is not mis._operators(a)
+
+
+def test_short_rows_are_read_as_eight_on_large_irregular_graphs_only():
+    host = gg.backend("numba")
+    R = sp.random(6000, 6000, density=0.001, random_state=np.random.default_rng(3), format="csr")
+    irregular = gg.as_graph(((R + R.T) > 0).astype(np.float64), weights=False)
+    degrees = np.diff(irregular.indptr)
+    assert np.mean(degrees[1:] != degrees[:-1]) > 0.5  # random degrees: lengths change at most rows
+    assert mis._irregular(host, irregular)
+    assert not mis._irregular(host, gg.as_graph(laplace3d(20), weights=False))  # lengths change at 7% of the rows
+    assert not mis._irregular(host, gg.as_graph(_graph(2), weights=False))  # random, but fewer rows than the sample
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

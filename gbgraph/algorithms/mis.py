@@ -387,27 +387,29 @@ def _rounds(be, graph, statuses, k, max_iter, candidates=None):
     if fused is not None:  # backend="native": the same rounds in one kernel
         return fused(graph, statuses, max_iter, candidates)
     A = be.adjacency(graph, closed=_stores_diagonal(be))  # A + I, or A with each row's own value implied
+    ops = _operators(statuses, _irregular(be, graph))  # the round operators of these statuses and this graph
     T = be.full(n, statuses.OUT, statuses.dtype)
     levels = [be.full(n, statuses.IN, statuses.dtype) for _ in range(k - 1)]
     every = be.full(n, True, "bool")  # l.6-7
     wl1 = every if candidates is None else candidates
     if statuses.refresh:
-        return _refreshed_rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, max_iter)
-    return _fixed_rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, max_iter, masked=candidates is not None)
+        return _refreshed_rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, ops, max_iter)
+    return _fixed_rounds(be, A, T, levels, wl1, [every] * (k - 1), statuses, ops, max_iter,
+                         masked=candidates is not None)
 
 
-def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter):
+def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, ops, max_iter):
     """Rounds with statuses refreshed every round: the same verbs on the worklists each
     time, round 0 included, which :meth:`~gbgraph.backends.base.Backend.iterate` runs (and
     the cupy backend compiles into one kernel). In round 0 without candidates every T is a
     priority, so no column can leave: its select of the columns keeps them all, one pass
     that makes round 0 the same step as the others."""
     k = len(levels) + 1
-    undecided = _operators(statuses).undecided
+    undecided = ops.undecided
 
     def round_(wl1, *columns_and_round):  # state (wl1, column worklists...), round
         *columns, it = columns_and_round
-        y = _worklist_round(be, A, T, levels, wl1, columns, statuses, it, True)
+        y = _worklist_round(be, A, T, levels, wl1, columns, statuses, ops, it, True)
         return (be.select(undecided, y, True), *columns)  # l.33: wl1 = select(IN < y < OUT)
 
     rounds = 0
@@ -421,11 +423,11 @@ def _refreshed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter):
     return MISResult(be.indices(be.select("valueeq", T, statuses.IN)), rounds)  # l.37: select(T == IN)
 
 
-def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, masked):
+def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, ops, max_iter, masked):
     """Rounds with fixed statuses: worklist rounds, then frontier rounds once two rounds in
     a row decide under ``1 / _NARROW`` of the undecided rows (see :func:`_rounds`)."""
     k = len(levels) + 1
-    undecided = _operators(statuses).undecided
+    undecided = ops.undecided
     remaining = previous = be.nvals(wl1)
     rounds, frontier = 0, None
     while remaining:  # l.9
@@ -433,20 +435,20 @@ def _fixed_rounds(be, A, T, levels, wl1, open_columns, statuses, max_iter, maske
             raise StallError(f"MIS-{k}: {remaining:,} of {be.nvals(T):,} vertices undecided after "
                              f"max_iter={max_iter} rounds")
         if frontier is None:
-            y = _worklist_round(be, A, T, levels, wl1, open_columns, statuses, rounds, rounds > 0 or masked)
+            y = _worklist_round(be, A, T, levels, wl1, open_columns, statuses, ops, rounds, rounds > 0 or masked)
             wl1 = be.select(undecided, y, True)  # l.33: wl1 = select(IN < y < OUT)
             decided, remaining = remaining - be.nvals(wl1), be.nvals(wl1)
             if (previous + decided) * _NARROW < remaining:
                 frontier = be.select(undecided, y, False)  # frontier = select(y == IN or y == OUT)
             previous = decided
         else:
-            frontier = _frontier_round(be, A, T, levels, frontier, statuses)
+            frontier = _frontier_round(be, A, T, levels, frontier, ops)
             remaining -= be.nvals(frontier)
         rounds += 1
     return MISResult(be.indices(be.select("valueeq", T, statuses.IN)), rounds)  # l.37: select(T == IN)
 
 
-def _worklist_round(be, A, T, levels, wl1, open_columns, statuses, it, shrink):
+def _worklist_round(be, A, T, levels, wl1, open_columns, statuses, ops, it, shrink):
     """l.11-31 over the worklists; returns the new statuses of wl1 (:func:`_decide`).
 
     Updates ``open_columns`` (the column worklists, one per level) in place. ``shrink`` is
@@ -456,12 +458,12 @@ def _worklist_round(be, A, T, levels, wl1, open_columns, statuses, it, shrink):
         _refresh_rows(be, T, wl1, statuses, it)
     below = T
     for j, M in enumerate(levels):
-        open_columns[j] = _refresh_columns(be, A, below, M, open_columns[j], statuses, shrink)
+        open_columns[j] = _refresh_columns(be, A, below, M, open_columns[j], ops, shrink)
         below = M
-    return _decide(be, A, T, below, wl1, statuses)
+    return _decide(be, A, T, below, wl1, ops)
 
 
-def _frontier_round(be, A, T, levels, decided, statuses):
+def _frontier_round(be, A, T, levels, decided, ops):
     """l.17-31 for what the rows ``decided`` last round reach; returns the rows decided now.
 
     With fixed statuses a row changes only when it is decided, and a level's minimum only
@@ -478,7 +480,7 @@ def _frontier_round(be, A, T, levels, decided, statuses):
     for M in levels:
         changed = _update_level(be, A, below, M, changed)
         below = M
-    return _decide_near(be, A, T, below, changed, statuses)
+    return _decide_near(be, A, T, below, changed, ops)
 
 
 def _refresh_rows(be, T, wl1, status, it):
@@ -487,7 +489,7 @@ def _refresh_rows(be, T, wl1, status, it):
     be.assign(T, P, mask=P)  # l.14: T<P> = P
 
 
-def _refresh_columns(be, A, T, M, wl2, status, shrink):
+def _refresh_columns(be, A, T, M, wl2, ops, shrink):
     """l.17-22 and l.34: ``M<wl2> = (A + I) ⊕min.second T``; returns the next wl2.
 
     ``T`` is the level below ``M`` (the row statuses for the first level). The next wl2
@@ -495,15 +497,15 @@ def _refresh_columns(be, A, T, M, wl2, status, shrink):
     ``shrink`` is False when no column can leave (round 0 without candidates): then it is
     all of Mw (a closed neighbourhood is never empty), a mask like the later ones.
     """
-    least = "min_second" if _stores_diagonal(be) else LEAST_CLOSED
+    least = "min_second" if _stores_diagonal(be) else ops.least_closed
     Mw = be.mxv(least, A, T, mask=wl2)  # l.18: M<wl2> = (A + I) ⊕min.second T
     be.assign(M, Mw, mask=wl2)  # M<wl2> = Mw
     if not shrink:
         return Mw
-    return be.select(_operators(status).undecided, Mw, True)  # l.34: select(IN < Mw < OUT)
+    return be.select(ops.undecided, Mw, True)  # l.34: select(IN < Mw < OUT)
 
 
-def _decide(be, A, T, M, wl1, status):
+def _decide(be, A, T, M, wl1, ops):
     """l.24-31: mark the rows of ``wl1`` IN or OUT; returns ``y``, their new statuses.
 
     ``M`` is the top level (T itself for distance 1). ``D = (A + I) ⊕min.second M`` over row v is
@@ -513,7 +515,7 @@ def _decide(be, A, T, M, wl1, status):
     is IN, OUT, or T_v where v stays undecided (``select(IN < y < OUT)`` is the next
     worklist): one pass where ``D``, ``D == T``, ``D == IN`` and ``min(D, T)`` took four.
     """
-    y = be.mxv(_operators(status).decide, A, (M, T), mask=wl1)  # l.25-30: y<wl1> = decide((A + I) ⊕min.second M, T)
+    y = be.mxv(ops.decide, A, (M, T), mask=wl1)  # l.25-30: y<wl1> = decide((A + I) ⊕min.second M, T)
     be.assign(T, y, mask=y)  # l.26, l.29: T<y> = y
     return y
 
@@ -537,21 +539,43 @@ def _update_level(be, A, below, M, changed):
     return moved
 
 
-def _decide_near(be, A, T, M, changed, status):
+def _decide_near(be, A, T, M, changed, ops):
     """l.24-31 for the undecided rows next to a change of the top level; returns the rows decided."""
-    operators = _operators(status)
-    rows = be.select(operators.undecided_at, _reach(be, A, changed), (T,))  # rows = select(IN < T(i) < OUT, reached)
-    return be.select(operators.undecided, _decide(be, A, T, M, rows, status), False)  # select(y == IN or y == OUT)
+    rows = be.select(ops.undecided_at, _reach(be, A, changed), (T,))  # rows = select(IN < T(i) < OUT, reached)
+    return be.select(ops.undecided, _decide(be, A, T, M, rows, ops), False)  # select(y == IN or y == OUT)
 
 
 # ---- operators of the rounds (gbgraph.backends.operators): every backend compiles them ----
 
+def _at(M, cols, p, last):
+    """M at the column of position p, or of position ``last`` past it."""
+    return M[np.uint64(cols[min(p, last)])]
+
+
 def _least(i, start, stop, cols, M):
     """The least value of M over row i's closed neighbourhood: M(i) and its columns' (A
     may store the diagonal or not: the least is the same), read at unsigned positions and
-    indices (numba tests a signed index for wraparound on every read)."""
+    indices (numba tests a signed index for wraparound on every read).
+
+    Where the operator's constant ``SHORT`` is 8 (:func:`_irregular` graphs), a row of one
+    to eight columns reads eight, its last one again past its end (a minimum is the same
+    over repeated values), as independent loads and a tree of minima with no branch: a
+    loop's exit, at a count that changes from row to row, is mispredicted about once a row,
+    which cost more than the reads (every row of coAuthorsDBLP, degrees 1-48: 3.9 -> 3.0 ms;
+    delaunay_n17 1.27 -> 0.73 ms, one thread). Where rows keep their length (a mesh's), the
+    loop's exit is predicted and its fewer reads cost less (Laplace3D 100³: 5.1 against
+    5.2 ms, and ``mis2`` 6% more): ``SHORT`` is 0 there, and every row takes the loop."""
     d = M[i]
-    for p in range(np.uint64(start), np.uint64(stop)):
+    first = np.uint64(start)
+    end = np.uint64(stop)
+    if first < end and end - first <= np.uint64(SHORT):  # noqa: F821
+        last = end - np.uint64(1)
+        low = min(min(_at(M, cols, first, last), _at(M, cols, first + np.uint64(1), last)),
+                  min(_at(M, cols, first + np.uint64(2), last), _at(M, cols, first + np.uint64(3), last)))
+        high = min(min(_at(M, cols, first + np.uint64(4), last), _at(M, cols, first + np.uint64(5), last)),
+                   min(_at(M, cols, first + np.uint64(6), last), _at(M, cols, first + np.uint64(7), last)))
+        return min(d, min(low, high))
+    for p in range(first, end):
         d = min(d, M[np.uint64(cols[p])])
     return d
 
@@ -610,10 +634,15 @@ def _moved_least(i, start, stop, cols, vals, below, M):
 class _RoundOperators:
     """The operators of one kind of statuses (container dtype, IN, OUT as constants; each
     dtype casts them itself, since numba types a mixed int32/int64 or uint64/int64
-    expression as int64 or float64).
+    expression as int64 or float64) and of one kind of graph: ``short`` where rows of one to
+    eight columns are read as eight (:func:`_least`, :func:`_irregular`).
 
     Attributes
     ----------
+    least_closed : RowOperator
+        ``M<wl2> = (A + I) ⊕min.second T`` over a matrix that stores no diagonal, the column
+        pass of the host backends (:func:`_stores_diagonal`): :data:`LEAST_CLOSED`, or its
+        twin that reads short rows as eight columns.
     decide : RowOperator
         ``y<wl1> = decide(A; M, T)``: ``D = (A + I) ⊕min.second M`` and the decision of l.25-30
         in one pass, ``y = IN`` if ``D == T``, ``OUT`` if ``D == IN``, else ``T``; every
@@ -625,34 +654,63 @@ class _RoundOperators:
         ``select(undecided_at, x, (T,))`` keeps the entries i of x with IN < T(i) < OUT.
     """
 
-    def __init__(self, dtype, IN, OUT):
-        constants = {"IN": IN, "OUT": OUT}
+    def __init__(self, dtype, IN, OUT, short):
+        constants = {"IN": IN, "OUT": OUT, "SHORT": 8 if short else 0}
         decide, undecided, undecided_at = {
             "int32": (_decide_int32, _undecided_int32, _undecided_at_int32),
             "uint64": (_decide_uint64, _undecided_uint64, _undecided_at_uint64)}[dtype]
-        self.decide = RowOperator(decide, fill=None, name=f"mis_decide_{dtype}", constants=constants,
-                                  helpers=(_least, _decision))
+        suffix = "_short" if short else ""
+        self.least_closed = LEAST_CLOSED_SHORT if short else LEAST_CLOSED
+        self.decide = RowOperator(decide, fill=None, name=f"mis_decide_{dtype}{suffix}", constants=constants,
+                                  helpers=(_at, _least, _decision))
         self.undecided = IndexUnaryOp(undecided, name=f"mis_undecided_{dtype}", constants=constants)
         self.undecided_at = IndexUnaryOp(undecided_at, name=f"mis_undecided_at_{dtype}", constants=constants)
 
 
 @functools.cache
-def _round_operators(dtype, IN, OUT):
-    return _RoundOperators(dtype, IN, OUT)
+def _round_operators(dtype, IN, OUT, short):
+    return _RoundOperators(dtype, IN, OUT, short)
 
 
-def _operators(status):
-    """The :class:`_RoundOperators` of ``status``'s kind of statuses, made once."""
-    return _round_operators(status.dtype, int(status.IN), int(status.OUT))
+def _operators(status, short=False):
+    """The :class:`_RoundOperators` of ``status``'s kind of statuses and ``short`` (see
+    :func:`_irregular`), made once."""
+    return _round_operators(status.dtype, int(status.IN), int(status.OUT), bool(short))
+
+
+#: Pairs of consecutive rows :func:`_irregular` compares; smaller graphs take the loop.
+_SAMPLE = 4096
+
+
+def _irregular(be, graph):
+    """Whether the rounds read rows of one to eight columns as eight (:func:`_least`): on the
+    host, where over a quarter of :data:`_SAMPLE` pairs of consecutive rows spread over the
+    graph differ in length. A mesh numbered along its grid changes length at 2-7% of its rows
+    (Laplace3D, Elasticity3D, mdual), the irregular graphs of ../shared/data at 20-91%
+    (delaunay_n17 80%, coAuthorsDBLP 75%, 4elt 28%, c-55 20%). The GPU keeps the loop (a
+    thread a row), and so do graphs of fewer rows than the sample: their rounds take
+    microseconds either way (the warm-up, gbgraph/_warmup.py, compiles the loop's operators on
+    64 vertices and the twins on a larger irregular graph)."""
+    if be.xp is not np or graph.n < _SAMPLE + 2:
+        return False
+    rows = np.linspace(0, graph.n - 3, _SAMPLE).astype(np.int64)
+    indptr = graph.indptr
+    return 4 * np.count_nonzero(indptr[rows + 1] - indptr[rows] != indptr[rows + 2] - indptr[rows + 1]) > rows.size
 
 
 #: ``moved<touched> = (A + I) ⊕min.second below``, kept where it differs from M: a level's new
-#: minima where they moved, in one pass (the frontier rounds' l.18).
-MOVED_LEAST = RowOperator(_moved_least, fill=None, name="mis_moved_least", helpers=(_least,))
+#: minima where they moved, in one pass (the frontier rounds' l.18); every row by the loop.
+MOVED_LEAST = RowOperator(_moved_least, fill=None, name="mis_moved_least", constants={"SHORT": 0},
+                          helpers=(_at, _least))
 
 #: ``M<wl2> = (A + I) ⊕min.second T`` over a matrix that stores no diagonal: the column pass
-#: of the host backends (:func:`_stores_diagonal`).
-LEAST_CLOSED = RowOperator(_least_closed, fill=None, name="mis_least_closed", helpers=(_least,))
+#: of the host backends (:func:`_stores_diagonal`), every row by the loop.
+LEAST_CLOSED = RowOperator(_least_closed, fill=None, name="mis_least_closed", constants={"SHORT": 0},
+                           helpers=(_at, _least))
+
+#: :data:`LEAST_CLOSED` with rows of one to eight columns read as eight (:func:`_irregular` graphs).
+LEAST_CLOSED_SHORT = RowOperator(_least_closed, fill=None, name="mis_least_closed_short", constants={"SHORT": 8},
+                                 helpers=(_at, _least))
 
 
 def _max_iter(graph, max_iter):
