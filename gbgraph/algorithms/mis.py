@@ -36,6 +36,7 @@ References
 """
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -631,11 +632,12 @@ def _moved_least(i, start, stop, cols, vals, below, M):
     return d, d != M[i]
 
 
-class _RoundOperators:
+class _RoundOperators(NamedTuple):
     """The operators of one kind of statuses (container dtype, IN, OUT as constants; each
     dtype casts them itself, since numba types a mixed int32/int64 or uint64/int64
     expression as int64 or float64) and of one kind of graph: ``short`` where rows of one to
-    eight columns are read as eight (:func:`_least`, :func:`_irregular`).
+    eight columns are read as eight (:func:`_least`, :func:`_irregular`). A tuple, so that
+    the cupy backend's compiled rounds read the operators a round closes over item by item.
 
     Attributes
     ----------
@@ -654,22 +656,24 @@ class _RoundOperators:
         ``select(undecided_at, x, (T,))`` keeps the entries i of x with IN < T(i) < OUT.
     """
 
-    def __init__(self, dtype, IN, OUT, short):
-        constants = {"IN": IN, "OUT": OUT, "SHORT": 8 if short else 0}
-        decide, undecided, undecided_at = {
-            "int32": (_decide_int32, _undecided_int32, _undecided_at_int32),
-            "uint64": (_decide_uint64, _undecided_uint64, _undecided_at_uint64)}[dtype]
-        suffix = "_short" if short else ""
-        self.least_closed = LEAST_CLOSED_SHORT if short else LEAST_CLOSED
-        self.decide = RowOperator(decide, fill=None, name=f"mis_decide_{dtype}{suffix}", constants=constants,
-                                  helpers=(_at, _least, _decision))
-        self.undecided = IndexUnaryOp(undecided, name=f"mis_undecided_{dtype}", constants=constants)
-        self.undecided_at = IndexUnaryOp(undecided_at, name=f"mis_undecided_at_{dtype}", constants=constants)
+    least_closed: RowOperator
+    decide: RowOperator
+    undecided: IndexUnaryOp
+    undecided_at: IndexUnaryOp
 
 
 @functools.cache
 def _round_operators(dtype, IN, OUT, short):
-    return _RoundOperators(dtype, IN, OUT, short)
+    constants = {"IN": IN, "OUT": OUT}
+    decide, undecided, undecided_at = {
+        "int32": (_decide_int32, _undecided_int32, _undecided_at_int32),
+        "uint64": (_decide_uint64, _undecided_uint64, _undecided_at_uint64)}[dtype]
+    return _RoundOperators(
+        LEAST_CLOSED_SHORT if short else LEAST_CLOSED,
+        RowOperator(decide, fill=None, name=f"mis_decide_{dtype}{'_short' if short else ''}",
+                    constants={**constants, "SHORT": 8 if short else 0}, helpers=(_at, _least, _decision)),
+        IndexUnaryOp(undecided, name=f"mis_undecided_{dtype}", constants=constants),
+        IndexUnaryOp(undecided_at, name=f"mis_undecided_at_{dtype}", constants=constants))
 
 
 def _operators(status, short=False):
