@@ -142,6 +142,8 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
                                              max_levels=max_levels, max_coarse=max_coarse, keep=keep,
                                              backend=backend))
     A, triangle = _checked_matrix_and_triangle(A, symmetry)
+    triangles = [triangle]  # for the finest level's Lanczos steps; freed there, before its products
+    del triangle
     max_levels, max_coarse = _check_options(aggregation, max_levels, max_coarse)
     B = np.ones((A.shape[0], 1), A.dtype) if B is None else _checked_candidates(B, A)
     be = backends.backend(backend)
@@ -156,7 +158,7 @@ def smoothed_aggregation_solver(A, aggregation="mis2", *, strength=None, B=None,
         if _stalled(AggOp.shape[1], AggOp.shape[0], depth + 1, "rows"):  # coarsen's rule: keep 95% or less
             break
         levels.append(_next_level(levels[-1], C, AggOp, smooth[depth], improve_candidates[depth], symmetry, keep,
-                                  triangle if depth == 0 else None))
+                                  triangles.pop() if triangles else None))
     for level in levels[:-1]:
         if _uses("chebyshev", presmoother, postsmoother):  # ρ(A) as on the GPU; pyamg reads A.rho
             level.A.rho = spectral_radius(level.A)
@@ -265,6 +267,7 @@ def _next_level(level, C, AggOp, smooth, improve, symmetry, keep, triangle=None)
     diagonal = A.diagonal()
     if A.shape[0] > 1 and np.all(diagonal >= 0):  # ρ(D⁻¹A) as on the GPU, for Jacobi in improve too
         A.rho_D_inv = spectral_radius(A, diagonal, triangle=triangle)
+    del triangle  # half of A, held no longer: the level's products raise the setup's peak of memory
     level.B = _improved_candidates(A, level.B, improve)
     T, B = fit_candidates(AggOp, level.B)
     P = _smoothed_prolongator(A, diagonal, T, C, B, smooth)

@@ -164,30 +164,39 @@ def upper_triangle(indptr, indices, data, checked=False):
 
 @numba.njit(cache=True)
 def _triangle(indptr, indices, data, pointers, columns, values, checked):
-    """:func:`upper_triangle`'s pass: the triangle's entries, or -1 at the first mismatch."""
+    """:func:`upper_triangle`'s pass: the triangle's entries, or -1 at the first mismatch.
+    Row i's left entries are matched against the rows above in the copy, just written
+    (each row's next right entry to be matched in ``mirrored``), rather than row i's right
+    entries against the rows below in A, which are twice as far apart."""
     n = indptr.size - 1
     bits = data.view(np.int64)
-    mirrored = indptr[:-1].copy()  # each row's next entry left of the diagonal to be matched
+    copied = values.view(np.int64)
+    mirrored = np.empty(n, np.int64)
     pointers[0] = 0
     count = 0
     for i in range(n):
-        last = -1 if checked else i - 1
-        for k in range(indptr[i] if checked else mirrored[i], indptr[i + 1]):  # unchecked: past the matched
+        first, last = count, -1
+        for k in range(indptr[i], indptr[i + 1]):
             j = indices[k]
-            if j <= last:  # columns out of order, or a left entry with no mirror above
+            if j <= last:  # columns out of order
                 return -1
             last = j
             if j < i:
+                if not checked:  # the mirror: row j's next right entry
+                    m = mirrored[j]
+                    if m >= pointers[j + 1] or columns[m] != i or copied[m] != bits[k]:
+                        return -1
+                    mirrored[j] = m + 1
                 continue
-            if j > i and not checked:
-                m = mirrored[j]
-                if m >= indptr[j + 1] or indices[m] != i or bits[m] != bits[k]:
-                    return -1
-                mirrored[j] = m + 1
             columns[count] = j
             values[count] = data[k]
             count += 1
         pointers[i + 1] = count
+        mirrored[i] = first + 1 if count > first and columns[first] == i else first  # past the diagonal
+    if not checked:
+        for i in range(n):  # every right entry matched by its mirror
+            if mirrored[i] != pointers[i + 1]:
+                return -1
     return count
 
 
