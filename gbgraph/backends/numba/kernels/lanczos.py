@@ -147,7 +147,10 @@ def upper_triangle(indptr, indices, data, checked=False):
     since such a sum is never -0; a mirror stored as -0 for +0 is the same case.
 
     The arrays are numpy's: numpy asks for huge pages for large ones, where numba's
-    allocations fault in 4 KiB pages (3-4 times the system time).
+    allocations fault in 4 KiB pages (3-4 times the system time); and they are no larger than
+    a symmetric pattern's triangle (a pattern with more right entries than left ones is
+    refused), where the allocator may reuse the memory of the setup's freed arrays rather
+    than map fresh pages.
 
     Returns
     -------
@@ -155,9 +158,10 @@ def upper_triangle(indptr, indices, data, checked=False):
         The triangle's CSR arrays (int64 pointers, A's column type), or None where the
         product may not read it alone.
     """
+    room = (indices.size + indptr.size) // 2  # a symmetric pattern's triangle, diagonal included
     pointers = np.empty(indptr.size, np.int64)
-    columns = np.empty_like(indices)
-    values = np.empty_like(data)
+    columns = np.empty(room, indices.dtype)
+    values = np.empty(room, data.dtype)
     count = _triangle(indptr, indices, data, pointers, columns, values, checked)
     return None if count < 0 else (pointers, columns[:count], values[:count])
 
@@ -188,6 +192,8 @@ def _triangle(indptr, indices, data, pointers, columns, values, checked):
                         return -1
                     mirrored[j] = m + 1
                 continue
+            if count == columns.size:  # more right entries than left ones: not symmetric
+                return -1
             columns[count] = j
             values[count] = data[k]
             count += 1
