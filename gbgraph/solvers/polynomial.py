@@ -46,7 +46,7 @@ def start_vector(xp, n):
 TEST_EVERY = 10
 
 
-def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
+def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50, triangle=None):
     """ρ(A), or ρ(D⁻¹A) with ``diagonal`` = the diagonal of A, estimated by Lanczos.
 
     For a symmetric A with a positive diagonal, D⁻¹A is similar to the symmetric
@@ -66,6 +66,10 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
         zero entry).
     tol : float
     maxiter : int
+    triangle : tuple of numpy arrays, optional
+        A scipy A's upper triangle, :func:`~gbgraph.backends.numba.kernels.lanczos.upper_triangle`'s,
+        where the caller holds it. Either way, the host steps read A's upper triangle alone
+        where that gives the same bits (``upper_triangle`` checks it, unless given this).
 
     Returns
     -------
@@ -99,7 +103,10 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
     steps = min(maxiter, n)
     # the test runs every TEST_EVERY steps, on every device: the GPU takes them in one launch
     # and reads α and β once
-    recurrence = (_HostLanczos if xp is np else _DeviceLanczos)(A, scale, v, steps)
+    if xp is np:
+        recurrence = _host_recurrence(A, scale, v, steps, triangle)
+    else:
+        recurrence = _DeviceLanczos(A, scale, v, steps)
     for first in range(0, steps, TEST_EVERY):
         last = min(first + TEST_EVERY, steps)
         a, b = recurrence.run(first, last)
@@ -107,6 +114,19 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50):
         if b[last - 1] * abs(s[-1, -1]) < tol * theta[-1]:  # the largest and its residual
             break
     return float(theta[-1])
+
+
+def _host_recurrence(A, scale, v, steps, triangle=None):
+    """:class:`_TriangleLanczos` on A's upper triangle ``triangle``, or where
+    :func:`~gbgraph.backends.numba.kernels.lanczos.upper_triangle` finds that it is enough for
+    the product; else :class:`_HostLanczos`."""
+    if triangle is None and scale is not None and getattr(A, "format", None) == "csr" and A.dtype == np.float64:
+        from ..backends.numba.kernels import lanczos
+
+        triangle = lanczos.upper_triangle(A.indptr, A.indices, A.data)
+    if triangle is None or scale is None:
+        return _HostLanczos(A, scale, v, steps)
+    return _TriangleLanczos(triangle, scale, v, steps)
 
 
 class _HostLanczos:
@@ -133,6 +153,31 @@ class _HostLanczos:
                 w /= self.beta
             self.previous, v = v, w
         self.v = v
+        return self.alphas[:last], self.betas[:last]
+
+
+class _TriangleLanczos:
+    """:class:`_HostLanczos`'s steps, the same bits, for an A equal to Aᵀ bit for bit whose
+    rows hold their left entries first, sorted (an SA-AMG setup's finest level, checked
+    symmetric on the way in): numba passes over A's upper triangle ``triangle``
+    (:func:`~gbgraph.backends.numba.kernels.lanczos.upper_triangle`), one over it and one over
+    two vectors a step, where numpy's steps read all of A and make a dozen vector passes."""
+
+    def __init__(self, triangle, scale, v, steps):
+        from ..backends.numba.kernels import lanczos
+
+        self.kernels, self.triangle, self.scale = lanczos, triangle, scale
+        self.vectors = np.zeros((4, v.size))  # v and the previous v (in either order), w, x
+        self.vectors[0] = v
+        self.parity, self.alpha, self.beta, self.pending = 0, 0.0, 0.0, False
+        self.plan = lanczos.pairwise_plan(v.size)
+        self.alphas, self.betas = np.zeros(steps), np.zeros(steps)
+
+    def run(self, first, last):
+        self.alpha, self.beta, self.parity = self.kernels.symmetric_steps(
+            *self.triangle, self.scale, self.vectors, self.parity, self.alpha, self.beta, self.pending, first, last,
+            *self.plan, self.alphas, self.betas)
+        self.pending = True
         return self.alphas[:last], self.betas[:last]
 
 
