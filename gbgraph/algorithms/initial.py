@@ -125,23 +125,24 @@ def _grow(indptr, indices, w, vw, key, order, start, bound0, target0):
         for t in range(indptr[v], indptr[v + 1]):
             d += w[t]
         gain[v] = -d  # everything around v is on side 1
-    heap, hg, hk = np.empty((2, n), np.int64), np.empty((2, n)), np.empty((2, n), np.uint64)
+    # side 0's heap alone, as whole arrays: a row view per heap call cost more than the growth
+    heap, hg, hk = np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64)
     pos = np.full(n, -1, np.int64)
     done = np.zeros(n, np.bool_)
-    sizes = np.zeros(2, np.int64)
+    sizes = np.zeros(1, np.int64)
     pw0 = 0.0
     nxt = 0
     first = order[start % n]
-    _push(heap[0], hg[0], hk[0], sizes, 0, pos, first, gain[first], key[first])
+    _push(heap, hg, hk, sizes, 0, pos, first, gain[first], key[first])
     while pw0 < target0:
         if sizes[0] == 0:
             while nxt < n and done[order[nxt]]:
                 nxt += 1
             if nxt == n:
                 break
-            _push(heap[0], hg[0], hk[0], sizes, 0, pos, order[nxt], gain[order[nxt]], key[order[nxt]])
-        v = heap[0, 0]
-        _remove(heap[0], hg[0], hk[0], sizes, 0, pos, v)
+            _push(heap, hg, hk, sizes, 0, pos, order[nxt], gain[order[nxt]], key[order[nxt]])
+        v = heap[0]
+        _remove(heap, hg, hk, sizes, 0, pos, v)
         done[v] = True
         if pw0 + vw[v] > bound0:
             continue
@@ -153,7 +154,7 @@ def _grow(indptr, indices, w, vw, key, order, start, bound0, target0):
                 continue
             gain[u] += 2.0 * w[t]
             if pos[u] >= 0:
-                _update(heap[0], hg[0], hk[0], sizes, 0, pos, u, gain[u])
+                _update(heap, hg, hk, sizes, 0, pos, u, gain[u])
             else:
-                _push(heap[0], hg[0], hk[0], sizes, 0, pos, u, gain[u], key[u])
+                _push(heap, hg, hk, sizes, 0, pos, u, gain[u], key[u])
     return parts
