@@ -283,6 +283,17 @@ def test_kway_fm_is_deterministic():
     np.testing.assert_array_equal(first, again)
 
 
+def test_kway_fm_given_the_cut_refines_as_from_its_sweep():
+    """A caller's cut (scipy's count, whole weights) gives the same parts and key as kway_fm's own sweep."""
+    A = delaunay_n14()
+    start = np.random.default_rng(5).integers(0, 8, A.shape[0])
+    swept, given_cut = start.copy(), start.copy()
+    bound = 1.03 * A.shape[0] / 8
+    assert refine_kway.kway_fm(host_graph(A), swept, 8, bound) == \
+        refine_kway.kway_fm(host_graph(A), given_cut, 8, bound, cut=float(scipy_cut(A, start)))
+    np.testing.assert_array_equal(swept, given_cut)
+
+
 def test_fm_tries_keep_one_of_the_single_tries():
     """Tries are ranked on the first coarse level and the best is refined on: the kept parts
     are those of one of the single tries with the seeds ``seed + t``."""

@@ -343,7 +343,11 @@ def _fm_levels(be, h, weights, parts, k, bound, seed, top, stop, refined=False):
         if i < top:
             parts = _host(project(be, parts, h[i].labels)).astype(np.int64)
         if i < top or not refined:
-            key = kway_fm(host_graph(h[i], weights[i], seed), parts, k, bound)
+            hg = host_graph(h[i], weights[i], seed)
+            # projected parts cut the same edges: with whole weights (so on the coarser levels,
+            # their sums) the coarser level's running cut is this level's sweep, exactly
+            known = key[1] if key is not None and hg.whole else None
+            key = kway_fm(hg, parts, k, bound, cut=known)
     return parts, key
 
 
@@ -514,7 +518,7 @@ LOCAL_BUDGET = 1.0
 LOCAL_REACH = 1
 
 
-def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_rounds=None):
+def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_rounds=None, cut=None):
     """k-way FM on the host: balance repaired, then passes that move boundary vertices one at
     a time, best gain first, each to the neighbouring part it is most connected to among
     those with room, and roll back to the best prefix; then rounds of localized searches
@@ -538,6 +542,9 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_roun
         level, lowers the cut by less than :data:`FM_TOLERANCE`.
     local_rounds : int, optional
         Rounds of localized searches (default :data:`LOCAL_ROUNDS`).
+    cut : float, optional
+        The cut of ``parts`` where the caller knows it as the sweep over every edge would
+        count it (the coarser level's, with whole edge weights): that sweep is skipped.
 
     Returns
     -------
@@ -557,7 +564,10 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_roun
     """
     n = hg.n
     limit = pass_limit(n) if limit is None else limit
-    cut, pw = cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts, k)
+    if cut is None:
+        cut, pw = cut_and_weights(hg.indptr, hg.indices, hg.weights, hg.vertex_weights, parts, k)
+    else:  # the same sums as cut_and_weights's, in vertex order
+        pw = np.bincount(parts, weights=hg.vertex_weights, minlength=k)
     members = np.bincount(parts, minlength=k)
     work = (np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1, np.int64),
             np.empty(n, np.int64), np.empty(n), np.zeros(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
