@@ -280,8 +280,10 @@ def partition(A, k, *, method=None, coarsening="hec", refine="fm", imbalance=0.0
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
     tries = check_integer("tries", tries, minimum=1)
     graph, be, vw, eps, seed = _checked(A, coarsening, refine, imbalance, seed, vertex_weights, weights, backend)
-    method, tries = chosen(k, method, refine, given, graph.nnz)
-    finalists = LARGE_TRIES[1] if _large(method, refine, given, graph.nnz) else FINALISTS
+    large = _large(method, refine, given, graph.nnz)  # the default by the graph's size, now that it is read
+    if large:
+        tries = LARGE_TRIES[0]
+    finalists = LARGE_TRIES[1] if large else FINALISTS
     if k > graph.n:
         raise ValueError(f"k must be at most the number of vertices, {graph.n:,}; got k={k}")
     steps = math.ceil(math.log2(k)) if k > 1 else 0
