@@ -69,7 +69,14 @@ def test_triangle_steps_are_numpys_and_scipys_bit_for_bit(n, index_type, empty_r
         assert np.array_equal(got, want)
 
 
-def test_spectral_radius_takes_the_triangle_where_it_may():
+def test_spectral_radius_keeps_numpys_steps_below_the_threshold():
+    A = _symmetric(3000, np.random.default_rng(3))
+    assert A.nnz < lanczos.TRIANGLE_ENTRIES
+    assert isinstance(polynomial._host_recurrence(A, A.diagonal(), np.ones(3000), 5), polynomial._HostLanczos)
+
+
+def test_spectral_radius_takes_the_triangle_where_it_may(monkeypatch):
+    monkeypatch.setattr(lanczos, "TRIANGLE_ENTRIES", 0)  # a small A, as a large one takes it
     rng = np.random.default_rng(3)
     A = _symmetric(3000, rng)
     d = A.diagonal()

@@ -20,7 +20,7 @@ from .. import backends
 from .._checks import check_integer
 from ..algorithms.aggregation import METHODS, aggregate
 from ..algorithms.coarsen import _stalled, aggregation_operator
-from ..backends.numba.kernels.lanczos import upper_triangle
+from ..backends.numba.kernels.lanczos import TRIANGLE_ENTRIES, upper_triangle
 from ..backends.numba.kernels.spgemm import matmat
 from ..errors import InvalidGraphError
 from ..graph import (as_graph, check_finite_matrix, check_sparse_arrays, check_symmetric_matrix, checked_on_gpu,
@@ -220,7 +220,7 @@ def _checked_matrix(A, symmetry):
 def _checked_matrix_and_triangle(A, symmetry):
     """:func:`_checked_matrix`, and A's upper triangle for the Lanczos steps of its ρ(D⁻¹A)
     (:func:`~gbgraph.backends.numba.kernels.lanczos.upper_triangle`'s, None where the product
-    needs whole rows)."""
+    needs whole rows or A has fewer than its ``TRIANGLE_ENTRIES`` entries)."""
     if symmetry not in ("hermitian", "symmetric"):
         raise ValueError(f"symmetry must be 'hermitian' or 'symmetric', got {symmetry!r}")
     if sp.issparse(A):
@@ -238,13 +238,16 @@ def _checked_matrix_and_triangle(A, symmetry):
     check_finite_matrix(A, "smoothed aggregation needs finite values")
     # triu(A) for the finest level's Lanczos steps, by a pass that checks A = Aᵀ bit for bit
     # (in 0.5-0.65 of the time of A - Aᵀ); where it fails, A - Aᵀ's test decides, which also
-    # passes stored zeros without their mirror
-    triangle = upper_triangle(A.indptr, A.indices, A.data)
+    # passes stored zeros without their mirror. A smaller A keeps A - Aᵀ and numpy's steps
+    # (TRIANGLE_ENTRIES: the triangle's kernels would cost a first setup their compile)
+    large = A.nnz >= TRIANGLE_ENTRIES
+    triangle = upper_triangle(A.indptr, A.indices, A.data) if large else None
     if triangle is None:
         check_symmetric_matrix(A, f"symmetry={symmetry!r} declares A symmetric (R = Pᵀ, and the smoothers and "
                                   "Krylov methods rely on it); make it symmetric with gg.symmetrize(A, "
                                   "values=\"max\") or values=\"sum\" (which doubles the diagonal)")
-        triangle = upper_triangle(A.indptr, A.indices, A.data, checked=True)
+        if large:
+            triangle = upper_triangle(A.indptr, A.indices, A.data, checked=True)
     A.symmetry = symmetry
     return A, triangle
 

@@ -117,13 +117,15 @@ def spectral_radius(A, diagonal=None, *, tol=0.01, maxiter=50, triangle=None):
 
 
 def _host_recurrence(A, scale, v, steps, triangle=None):
-    """:class:`_TriangleLanczos` on A's upper triangle ``triangle``, or where
+    """:class:`_TriangleLanczos` on A's upper triangle ``triangle``, or where A has at least
+    :data:`~gbgraph.backends.numba.kernels.lanczos.TRIANGLE_ENTRIES` entries and
     :func:`~gbgraph.backends.numba.kernels.lanczos.upper_triangle` finds that it is enough for
     the product; else :class:`_HostLanczos`."""
     if triangle is None and scale is not None and getattr(A, "format", None) == "csr" and A.dtype == np.float64:
         from ..backends.numba.kernels import lanczos
 
-        triangle = lanczos.upper_triangle(A.indptr, A.indices, A.data)
+        if A.nnz >= lanczos.TRIANGLE_ENTRIES:
+            triangle = lanczos.upper_triangle(A.indptr, A.indices, A.data)
     if triangle is None or scale is None:
         return _HostLanczos(A, scale, v, steps)
     return _TriangleLanczos(triangle, scale, v, steps)

@@ -25,10 +25,16 @@ Why the same bits:
 import numba
 import numpy as np
 
-__all__ = ["BLOCK", "pairwise_plan", "upper_triangle", "symmetric_steps"]
+__all__ = ["BLOCK", "TRIANGLE_ENTRIES", "pairwise_plan", "upper_triangle", "symmetric_steps"]
 
 #: numpy's ``PW_BLOCKSIZE``: the pairwise sum's leaves hold at most this many terms
 BLOCK = 128
+
+#: Stored entries below which the host's steps stay numpy's and scipy's (the callers' rule):
+#: there A is read from the caches and the triangle saves little (Laplace3D 60³, 1.49 M
+#: entries: about 10 ms of a 280 ms setup), while these kernels' first compile on a machine
+#: costs about 5 s (a first ``smoothed_aggregation_solver(laplace3d(20))`` 10 -> 15 s).
+TRIANGLE_ENTRIES = 1 << 20
 
 _LEAF, _ADD = 0, 1
 
