@@ -33,7 +33,7 @@ from .algorithms.coloring import color
 from .algorithms.mis import _stores_diagonal as _mis_reads_closed
 from .algorithms.mis import MIS1_PRIORITIES, MIS2_PRIORITIES, mis1, mis2
 from .algorithms.partition import METHODS as PARTITION_METHODS
-from .algorithms.partition import REFINEMENTS, chosen, partition
+from .algorithms.partition import REFINEMENTS, SMALL_ENTRIES, chosen, partition
 from .errors import AsymmetricGraphError, GBGraphError
 from .graph import EDGE_WEIGHTS, as_graph, choose_weights, symmetrize
 from .io import read_matrix_market
@@ -446,7 +446,8 @@ class _Bars:
             partitioning = self._command == "partition"
             bar = self._bar("work", total=self._hierarchies, desc=self._command, bar_format=(
                 "{desc}: {percentage:3.0f}%|{bar}| hierarchy {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
-                if partitioning else "{desc}: level {n_fmt} [{elapsed}{postfix}]"))
+                if partitioning and self._hierarchies else
+                f"{{desc}}: {'hierarchy' if partitioning else 'level'} {{n_fmt}} [{{elapsed}}{{postfix}}]"))
             bar.set_postfix_str(f"{fields['n']:,} vertices", refresh=False)
             if event == ("hierarchy" if partitioning else "level"):
                 bar.update(1)
@@ -475,8 +476,11 @@ def _progress_bars(args):
         # one hierarchy per try of each of the k - 1 bisections; the MIS-2 mappings take no
         # seed, so their tries share one
         method, tries = chosen(args.k, args.method, args.refine, args.tries)  # k-way: one per try
-        hierarchies = (args.k - 1 if method == "recursive" else 1) * (
-            1 if args.coarsening in ("mis2", "mis2_basic") else tries)
+        if args.coarsening in ("mis2", "mis2_basic"):
+            tries = 1
+        elif chosen(args.k, args.method, args.refine, args.tries, SMALL_ENTRIES)[1] != tries:
+            tries = None  # the default tries depend on each bisection's size: no total to show
+        hierarchies = None if tries is None else (args.k - 1 if method == "recursive" else 1) * tries
     bars = _Bars(args.command, hierarchies)
     try:
         with _progress.listening(bars):

@@ -414,6 +414,21 @@ def test_progress_bars_on_a_terminal_and_never_with_json(monkeypatch, capsys, js
         assert _rows(captured.out)["n"] == "11,143"  # the table is untouched
 
 
+@pytest.mark.parametrize(("options", "shown"), [
+    (["-k", "3", "--method", "recursive", "--tries", "2"], "hierarchy 0/4 "),  # 2 bisections of 2 tries
+    (["-k", "8"], "hierarchy 0/1 "),  # direct k-way: one hierarchy
+    # a bisection's default tries depend on its graph's size (LARGE_TRIES): a count, no total
+    ([], "partition: hierarchy 0 "),
+])
+def test_the_partition_bar_counts_hierarchies(monkeypatch, capsys, options, shown):
+    monkeypatch.setattr("gbgraph.cli._BAR_DELAY", 0)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["partition", "laplace3d:12"] + options) == 0
+    err = capsys.readouterr().err
+    assert shown in err and ("/" in shown or "hierarchy 0/" not in err), err
+
+
 def _json_line(out):
     assert len(out.splitlines()) == 1, out
     return json.loads(out)
