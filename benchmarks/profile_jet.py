@@ -9,7 +9,7 @@ device since session 13), for an A/B.
     python benchmarks/profile_jet.py --graphs laplace3d:100 wave.mtx.gz --profile laplace3d:100
 
 Needs CuPy and an NVIDIA GPU. The figures are quoted in benchmarks/results/partition-gpu.txt
-and docs/partitioning.md ("Session 10: GPU Jet" and after).
+and docs/partitioning_history.md ("Session 10: GPU Jet" and after).
 """
 
 import argparse

@@ -26,7 +26,7 @@ __all__ = ["greedy_growing", "TRIES"]
 
 #: Start vertices tried on the coarsest graph (16 until session 11: 8 gave the same
 #: geometric-mean cuts on the 22 shared graphs, 0.901 and 0.983 of KaMinPar's at k = 2 and 8,
-#: and took a fifth off ``partition(A, 8)``'s time on the skewed graphs; docs/partitioning.md).
+#: and took a fifth off ``partition(A, 8)``'s time on the skewed graphs; docs/partitioning_history.md).
 TRIES = 8
 #: FM passes at most per try (``refine_fm.fm_refine``'s default).
 MAX_PASSES = 32

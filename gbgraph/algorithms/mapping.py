@@ -159,7 +159,7 @@ def map_vertices(be, graph, method, seed, cap=None, weights=None):
 #: (``fused("capped_hec")``, sequential) instead of the verbs: on small levels the verbs'
 #: calls from Python were most of the time (one thread, levels of 50-1,400 vertices: 0.13-0.17
 #: ms -> 0.005-0.04 ms), on large ones the verbs' products run on every thread (one thread:
-#: about even at 10⁶ entries; docs/partitioning.md, "Session 11").
+#: about even at 10⁶ entries; docs/partitioning_history.md, "Session 11").
 COMPILED_HEC_ENTRIES = 1 << 20
 
 

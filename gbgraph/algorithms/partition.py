@@ -22,7 +22,7 @@ the share ``(1 + ε)^(1 / ⌈log2 k⌉) - 1`` of the imbalance, so the parts mee
 together (:mod:`~gbgraph.algorithms.refine_kway`: k-way FM on the host with ``refine="fm"``,
 Jet's rounds on the backend with ``"jet"``). By default ``partition(A, 2)`` is
 :func:`bisect` and, with FM, k > 2 is direct k-way (one hierarchy, one try): measured in
-docs/partitioning.md ("Session 10").
+docs/partitioning.md ("Direct k-way or recursive bisection: the default").
 
 References
 ----------
@@ -66,14 +66,14 @@ TRIES = 3
 #: The default (tries, finalists) of a bisection of a graph of at least :data:`SMALL_ENTRIES`
 #: entries: two hierarchies, the better at level 1 refined on the input. Against three tries
 #: and two finalists: k = 2 about 1.6 times faster on the 15 shared graphs of >= 30,000
-#: vertices, with 1.5-6% more cut on five of them (docs/partitioning.md, "Session 13").
+#: vertices, with 1.5-6% more cut on five of them (docs/partitioning_history.md, "Session 13").
 LARGE_TRIES = (2, 1)
 #: Graphs below this many stored entries keep :data:`TRIES` and :data:`FINALISTS`: their
 #: three tries take a few milliseconds, and their cuts vary most with the seed (delaunay_n14's
 #: two tries cut one edge more than METIS).
 SMALL_ENTRIES = 2**17
 #: Whole k-way partitions run by default by ``method="kway"`` (one hierarchy: its speed is
-#: the point; docs/partitioning.md, "Session 10", has 2 and 3 tries' cuts and times).
+#: the point; docs/partitioning_history.md, "Session 10", has 2 and 3 tries' cuts and times).
 KWAY_TRIES = 1
 #: With HEC coarsening, no coarse vertex stands for more than this fraction of a part's share
 #: of the vertices (n / 2 for a bisection, n / k for ``"kway"``): ``coarsen``'s ``max_weight``.
@@ -564,7 +564,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
 #: shrinks the graph 3 to 7 times, so the input level's FM passes and host copies are most
 #: of a try's refinement; a try that ranks below the :data:`FINALISTS` at level 1 skips them.
 #: The tries still coarsen the input each with its own seed: sharing the first level cost
-#: c-55 and debian_bookworm_deps 19-60% of cut at k = 2 (docs/partitioning.md, "Tries ranked
+#: c-55 and debian_bookworm_deps 19-60% of cut at k = 2 (docs/partitioning_history.md, "Tries ranked
 #: at level 1").
 SELECT_LEVEL = 1
 #: Tries refined on the levels below :data:`SELECT_LEVEL`: level 1's ranking is a noisy

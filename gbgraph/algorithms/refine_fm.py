@@ -180,7 +180,7 @@ def pass_limit(n):
     """FM's default: a pass of a level of n vertices stops after ``max(50, n // 200)``
     moves without a new best, at most 500 (METIS 5's 2-way FM: ``max(15, n / 100)``, at most
     100). Against the earlier ``max(100, n // 50)``, at most 2,000, it took about 10% off
-    ``gg.partition``'s time at the same geometric-mean cut (docs/partitioning.md).
+    ``gg.partition``'s time at the same geometric-mean cut (docs/partitioning_history.md).
 
     Examples
     --------

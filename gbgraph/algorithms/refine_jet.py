@@ -38,7 +38,7 @@ so that the Jet rounds between run with no host read, a round's moves take two k
 (``fused("jet_moves")``), ℓ and w σ one (``fused("jet_update")``), and a level's set-up one
 and a read (``fused("jet_level")``). Every level of a GPU
 hierarchy is refined on the device, its coarsest ones too (numba's rounds on host copies of
-them were dearer once the device's round cost 0.1 ms: ``docs/partitioning.md``, session 13);
+them were dearer once the device's round cost 0.1 ms: ``docs/partitioning_history.md``, session 13);
 every backend gives the same sides.
 
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can

@@ -91,7 +91,7 @@ SLOTS = 64
 PER_PART = 64
 #: With k-way FM: 1,024 cut 0.999 of KaMinPar's default in geometric mean at k = 8 over the 22
 #: shared graphs, 64 cut 1.034 and 256 1.024, for about 25% more time than 64
-#: (docs/partitioning.md, "Session 10"): a bisection of a larger coarsest graph is the better
+#: (docs/partitioning_history.md, "Session 10"): a bisection of a larger coarsest graph is the better
 #: start, and FM on the host costs less per level than Jet's rounds.
 FM_PER_PART = 1024
 #: Bisections of the coarsest graph's recursive partition, each level of the recursion.
@@ -106,7 +106,7 @@ INITIAL_TRIES = 3
 AT_CAP = 0.9
 #: The coarsest level of a collapsed hierarchy has fewer vertices than this fraction of the
 #: cutoff: debian_bookworm_deps' seed-0 hierarchy holds a hub at the cap but stops at 7,018 of
-#: the cutoff's 8,192 vertices and cuts less than seed 1's (docs/partitioning.md, "Session 13").
+#: the cutoff's 8,192 vertices and cuts less than seed 1's (docs/partitioning_history.md, "Session 13").
 AT_CAP_SIZE = 0.5
 
 
@@ -492,14 +492,14 @@ LONG_ROW = 32
 LONG_ROW_RATIO = 4
 #: FM passes on a balanced level stop after one that lowers the cut by less than this fraction
 #: (the localized searches that follow find what further passes would): 3-4% less time at the
-#: same cut (docs/partitioning.md, "Session 11").
+#: same cut (docs/partitioning_history.md, "Session 11").
 FM_TOLERANCE = 0.001
 #: Rounds of localized searches (:func:`_kway_local`) after the FM passes of a level; a round
 #: that keeps no move ends them, and a round after the first seeds only near the moves of the
 #: one before (:data:`LOCAL_REACH`). One round took the geometric-mean cut at k = 8 from 0.983
 #: to 0.953 of KaMinPar's; three, the later ones near the moves, to 0.949 for 3% more time
 #: (two full rounds: 6%), which the boundary renewal of :func:`_renew_boundary` pays back
-#: (docs/partitioning.md, "Session 12").
+#: (docs/partitioning_history.md, "Session 12").
 LOCAL_ROUNDS = 3
 #: A localized search stops after this many moves without a new best, or when its cut is more
 #: than :data:`LOCAL_DEPTH` mean edge weights above its best.

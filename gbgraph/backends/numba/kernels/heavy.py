@@ -6,7 +6,7 @@ Those build HEC from verbs: the heavy neighbours ``H`` (a row max-reduction), th
 round), pointer jumping to the roots, and, with a cap, the release of the members a coarse
 vertex cannot hold, each step a call from Python. On the small levels of a partitioner's
 hierarchies (the coarsest graph's bisections: thousands of vertices, a few rounds each)
-these calls were most of the time (docs/partitioning.md, "Session 11"). Here the same steps
+these calls were most of the time (docs/partitioning_history.md, "Session 11"). Here the same steps
 run as sequential loops with the same results, bit for bit, and the same count of rounds:
 
 * ``H(u)``: the candidate neighbour v of largest ``(W(u, v), key(v))`` (the first, then any
