@@ -13,15 +13,16 @@ levels went. Run ``time`` on old and new trees in turn (PYTHONPATH) for an A/B, 
     python benchmarks/profile_coarse.py time /tmp/coarse --repeat 7 [--threads 2] [--hash]
 
 ``gpu`` (CuPy and an NVIDIA GPU) coarsens each graph's largest component as
-``gg.bisect(G, refine="jet")`` does (capped HEC, the cupy backend, the small levels on the
+``gg.bisect(G, refine="jet")`` does (capped HEC on --backend, the small levels on the
 host) with every step synchronised: per level, where it ran, the mapping's parts (heavy
 neighbours, visit, roots, the cap's overflow, the rest), the coarse graph's construction,
-the coarse vertex weights and the moves between host and device (the move to the host is
+the cap's check after a fused HEC (``within``), the coarse vertex weights and the moves
+between host and device (the move to the host is
 counted on the level before the first host level, the move back on the last; the fastest
 of --repeat runs, per part); then the hierarchy unsynchronised, and with ``--profile``, a cProfile of
 one unsynchronised hierarchy of the first graph.
 
-    python benchmarks/profile_coarse.py gpu - laplace3d:100 data/coAuthorsDBLP.mtx.gz --json out.json
+    python benchmarks/profile_coarse.py gpu - laplace3d:100 data/coAuthorsDBLP.mtx.gz --backend native --json out.json
 """
 
 import argparse
@@ -120,10 +121,10 @@ class _Timed:
             setattr(module, name, original)
 
 
-_PARTS = ("map", "heavy", "visit", "roots", "overflow", "build", "weights", "to_host", "to_device")
+_PARTS = ("map", "heavy", "visit", "roots", "overflow", "within", "build", "weights", "to_host", "to_device")
 
 
-def gpu(specs, repeat, profile, json_path):
+def gpu(specs, repeat, profile, json_path, backend):
     import cProfile
     import io
     import json
@@ -145,7 +146,7 @@ def gpu(specs, repeat, profile, json_path):
         def hierarchy():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return gg.coarsen(G, "hec", max_weight=max(cap, 1.0))
+                return gg.coarsen(G, "hec", max_weight=max(cap, 1.0), backend=backend)
 
         gg.bisect(G, refine="jet", tries=1)  # compile and cache
         hierarchy()
@@ -159,6 +160,7 @@ def gpu(specs, repeat, profile, json_path):
             timer.patch(heavy, "visit_in_order", "visit")
             timer.patch(heavy, "roots_and_labels", "roots")
             timer.patch(heavy, "_overflow", "overflow")
+            timer.patch(heavy, "within_cap", "within")
             timer.patch(coarsen, "_coarse_level", "build")
             timer.patch(coarsen, "coarse_weights", "weights")
             timer.patch(coarsen, "_on_host", "to_host")
@@ -214,9 +216,11 @@ def main():
     parser.add_argument("--hash", action="store_true", help="print a hash of each result's CSR arrays")
     parser.add_argument("--profile", action="store_true", help="gpu: a cProfile of the first graph's hierarchy")
     parser.add_argument("--json", help="gpu: write the per-level rows here")
+    parser.add_argument("--backend", default="cupy", choices=["cupy", "native"],
+                        help="gpu: the hierarchy's backend (a bisection on cupy input coarsens on native since session 14)")
     args = parser.parse_args()
     if args.mode == "gpu":
-        gpu(args.graphs, args.repeat, args.profile, args.json)
+        gpu(args.graphs, args.repeat, args.profile, args.json, args.backend)
     elif args.mode == "capture":
         capture(args.folder, args.graphs)
     else:
