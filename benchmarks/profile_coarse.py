@@ -124,7 +124,7 @@ class _Timed:
 _PARTS = ("map", "heavy", "visit", "roots", "overflow", "within", "build", "weights", "to_host", "to_device")
 
 
-def gpu(specs, repeat, profile, json_path, backend):
+def gpu(specs, repeat, profile, json_path, backend, host_entries):
     import cProfile
     import io
     import json
@@ -136,6 +136,8 @@ def gpu(specs, repeat, profile, json_path, backend):
 
     from gbgraph.algorithms import coarsen, heavy, partition
 
+    if host_entries is not None:
+        coarsen.HOST_LEVEL_ENTRIES = host_entries
     sync = cupy.cuda.Device().synchronize
     out = []
     for spec in specs:
@@ -191,7 +193,8 @@ def gpu(specs, repeat, profile, json_path, backend):
                   " ".join(f"{row.get(p, 0.0):9.2f}" for p in _PARTS))
         total = {p: sum(row.get(p, 0.0) for row in best) for p in _PARTS}
         print(f"   {'sum':>5} {'':>6} {'':>10} {'':>11} " + " ".join(f"{total[p]:9.2f}" for p in _PARTS), flush=True)
-        out.append({"graph": graph_name(spec), "n": A.shape[0], "hierarchy_ms": min(plain), "levels": best})
+        out.append({"graph": graph_name(spec), "n": A.shape[0], "hierarchy_ms": min(plain), "levels": best,
+                    "backend": backend, "host_entries": coarsen.HOST_LEVEL_ENTRIES})
         if profile and spec == specs[0]:
             prof = cProfile.Profile()
             prof.enable()
@@ -216,11 +219,12 @@ def main():
     parser.add_argument("--hash", action="store_true", help="print a hash of each result's CSR arrays")
     parser.add_argument("--profile", action="store_true", help="gpu: a cProfile of the first graph's hierarchy")
     parser.add_argument("--json", help="gpu: write the per-level rows here")
+    parser.add_argument("--host-entries", type=int, help="gpu: coarsen.HOST_LEVEL_ENTRIES (-1: every level on the GPU)")
     parser.add_argument("--backend", default="cupy", choices=["cupy", "native"],
                         help="gpu: the hierarchy's backend (a bisection on cupy input coarsens on native since session 14)")
     args = parser.parse_args()
     if args.mode == "gpu":
-        gpu(args.graphs, args.repeat, args.profile, args.json, args.backend)
+        gpu(args.graphs, args.repeat, args.profile, args.json, args.backend, args.host_entries)
     elif args.mode == "capture":
         capture(args.folder, args.graphs)
     else:

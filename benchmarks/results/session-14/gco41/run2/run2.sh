@@ -17,5 +17,7 @@ for r in new1 base1 new2 base2; do
 done
 echo "== profile_coarse new"; (cd $PWD/benchmarks && PYTHONPATH=/tmp/site:$PWD/.. timeout 60 python3 -W ignore profile_coarse.py gpu - $GB --repeat 3 --backend native --profile --json $OUT/pc-new.json 2>&1 | cut -c1-220)
 echo "elapsed $(( $(date +%s) - S )) s"
-echo "== profile_jet new"; (cd $PWD/benchmarks && PYTHONPATH=/tmp/site:$PWD/.. timeout 50 python3 -W ignore profile_jet.py --graphs $GB --json $OUT/pj-new.json 2>&1 | grep -v "refine cupy" | cut -c1-220)
+echo "== profile_coarse new, levels of over 16,384 entries on the device"; (cd $PWD/benchmarks && PYTHONPATH=/tmp/site:$PWD/.. timeout 50 python3 -W ignore profile_coarse.py gpu - $GB --repeat 3 --backend native --host-entries 16384 --json $OUT/pc-new-16k.json 2>&1 | cut -c1-220)
+echo "elapsed $(( $(date +%s) - S )) s"
+echo "== profile_jet new"; (cd $PWD/benchmarks && PYTHONPATH=/tmp/site:$PWD/.. timeout 50 python3 -W ignore profile_jet.py --graphs $GB --profile $D/usroads.mtx.gz --json $OUT/pj-new.json 2>&1 | grep -v "refine cupy" | cut -c1-250)
 echo "elapsed $(( $(date +%s) - S )) s"
