@@ -202,6 +202,18 @@ def _unit_weights(graph):
     return graph.cached(_UNIT, check)
 
 
+def _unit_ones(graph):
+    """:func:`_unit_weights` (the "sort" construction's test, made first): where every weight
+    is 1.0, the checks of the weights are recorded instead of run, since ones are finite,
+    non-negative and, on a graph's symmetric pattern, symmetric (on the GPU, the symmetry
+    check's transpose and three host reads on the input level)."""
+    if not _unit_weights(graph):
+        return False
+    for key, value in ((_NONFINITE, 0), (BAD_WEIGHTS, 0), (SYMMETRIC_VALUES, (0, None, None))):
+        graph.cached(key, lambda value=value: value)
+    return True
+
+
 #: The Graph cache key of :func:`_unit_weights`' answer (a coarse level records False).
 _UNIT = ("coarsen", "unit weights")
 
@@ -644,9 +656,10 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     be = backends.for_graph(backend, graph)
     why = "coarse mappings look for the heaviest edges" if method in WEIGHTED_METHODS else None
     graph = choose_weights(graph.on_device_of(be.xp), weights, why)
+    unit = construction == "sort" and _unit_ones(graph)
     vertex_weights = be.xp.ones(graph.n, be.xp.int64)
     levels, stopped = [], "cutoff"
-    bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
+    bounded = unit or _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
     _progress.report("hierarchy", n=graph.n)
     host, moved, device = _host_backend(be), None, None
     while graph.n > cutoff:  # l.2

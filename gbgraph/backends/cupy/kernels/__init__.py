@@ -239,7 +239,8 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     members and (a k + b, position) keys would not fit in 63 bits."""
     labels32 = labels.astype(cupy.int32)
     n = labels32.size
-    sizes, entries = cupy.zeros(k, cupy.int64), cupy.zeros(k, cupy.int64)
+    counted = cupy.zeros(2 * k, cupy.int64)  # one memset
+    sizes, entries = counted[:k], counted[k:]
     _get("aggregates.cuh", "gbgraph::aggregate_sizes<int, long long>")((_blocks(n),), (_THREADS,),
                                                                         (np.int64(n), labels32, indptr, sizes, entries))
     starts = cupy.zeros(k + 1, cupy.int64)
@@ -253,11 +254,10 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     from ..containers import Vector
 
     large, _, count = compact("gt", Vector(k, None, load), _WARP_AGGREGATE, with_values=False)
-    too_large = cupy.count_nonzero(load > _BLOCK_AGGREGATE)
     ti, tv = c_type(indices.dtype), c_type(value_type)
     slot = cupy.zeros(k + 1, cupy.int64)  # each aggregate's edges first go where its fine entries start
     cupy.cumsum(entries, out=slot[1:])
-    counts = cupy.zeros(k, cupy.int64)  # a larger aggregate without crossing entries keeps its 0
+    counts = cupy.empty(k, cupy.int64)  # the block kernel writes 0 for the larger aggregates
     columns, values = cupy.empty(int(indices.size), indices.dtype), cupy.empty(int(indices.size), value_type)
     arrays = (starts, members, indptr, indices, labels32, _ptr(weights), counts, slot, columns, values)
     if k:
@@ -267,8 +267,8 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
             (min(k, 2 * _max_blocks()),), (256,), (large, count, load) + arrays)
     row_ptr = cupy.zeros(k + 1, cupy.int64)
     cupy.cumsum(counts, out=row_ptr[1:])
-    too_many, nnz = (int(x) for x in cupy.stack((too_large.astype(cupy.int64), row_ptr[-1])).get())
-    if too_many:  # the larger aggregates' edges by one sort of them all, then counted again
+    largest, nnz = (int(x) for x in cupy.stack((load.max(), row_ptr[-1])).get()) if k else (0, 0)
+    if largest > _BLOCK_AGGREGATE:  # the larger aggregates' edges by one sort of them all, then counted again
         if not _huge_edges(indptr, indices, weights, labels32, load, k, counts, slot, columns, values, ti, tv):
             return None
         cupy.cumsum(counts, out=row_ptr[1:])

@@ -274,7 +274,10 @@ __global__ void coarse_by_sort(const long long* aggregates, const long long* cou
     const int t = threadIdx.x;
     for (long long g = blockIdx.x; g < *count; g += gridDim.x) {
         const int a = (int)aggregates[g];
-        if (load[a] > CAPACITY) continue;  // too large: the launcher sends the level elsewhere
+        if (load[a] > CAPACITY) {  // too large: the launcher's sort of the larger ones' keys adds its edges
+            if (t == 0) edge_counts[a] = 0;
+            continue;
+        }
         const long long first = starts[a];
         const int m = (int)(starts[a + 1] - first);
         const int pm = pow2_at_least(m);
@@ -375,7 +378,7 @@ __global__ void huge_heads(long long nnz, int pos_bits, const unsigned long long
 // count of heads): written at slot[a] + its rank within a (the heads since a's first key,
 // found by binary search), its weight the run's sum in numpy's reduceat order (a count
 // without weights); the last edge of a writes edge_counts[a] (a larger aggregate without
-// crossing entries keeps the launcher's 0).
+// crossing entries keeps the block kernel's 0).
 template <typename I, typename V>
 __global__ void huge_edges(long long nnz, int pos_bits, long long k, const unsigned long long* keys,
                            const long long* rank, const V* weights,
