@@ -221,7 +221,7 @@ def main():
     parser.add_argument("--json", help="gpu: write the per-level rows here")
     parser.add_argument("--host-entries", type=int, help="gpu: coarsen.HOST_LEVEL_ENTRIES (-1: every level on the GPU)")
     parser.add_argument("--backend", default="cupy", choices=["cupy", "native"],
-                        help="gpu: the hierarchy's backend (a bisection on cupy input coarsens on native since session 14)")
+                        help="gpu: the hierarchy's backend (a bisection of cupy input coarsens on native)")
     args = parser.parse_args()
     if args.mode == "gpu":
         gpu(args.graphs, args.repeat, args.profile, args.json, args.backend, args.host_entries)

@@ -743,7 +743,8 @@ def _on_device(levels, xp, first):
     vectors = [(next(moved), next(moved)) for _ in levels]
     graphs = [first] + [_kept_on_host(Graph(g.n, next(moved), next(moved), next(moved), _container(xp)), g)
                         for g in graphs]
-    return [Level(graph, labels, weights, level.seconds) for graph, (labels, weights), level in zip(graphs, vectors, levels)]
+    return [Level(graph, labels, weights, level.seconds)
+            for graph, (labels, weights), level in zip(graphs, vectors, levels)]
 
 
 def _kept_on_host(graph, host):
