@@ -434,6 +434,34 @@ def test_coarsen_rejects_asymmetric_weights_once(mapping):
         np.testing.assert_allclose(W.toarray(), W.T.toarray(), rtol=1e-12)
 
 
+@pytest.mark.parametrize("mapping", ["mis2", "hec"])
+def test_unit_weights_skip_the_checks_of_the_weights(mapping, monkeypatch):
+    # ones on a symmetric pattern are finite, non-negative and symmetric: the hierarchy is the
+    # same without the checks' passes, which a weight of 2.0 still brings back
+    from gbgraph import graph as graph_module
+    from gbgraph.algorithms import coarsen as coarsen_module
+    from gbgraph.algorithms import mapping as mapping_module
+
+    A = abs(laplace3d(7, 6, 5))
+    A.setdiag(0)
+    A.eliminate_zeros()
+    expected = gg.coarsen(A, mapping, cutoff=10)
+    checked = []
+    for module, name in ((graph_module, "_value_asymmetry"), (mapping_module, "_count_bad"),
+                         (coarsen_module, "_count_nonfinite")):
+        monkeypatch.setattr(module, name, lambda *a, f=getattr(module, name), n=name: checked.append(n) or f(*a))
+    h = gg.coarsen(A, mapping, cutoff=10)
+    assert checked == []
+    assert [level.n for level in h] == [level.n for level in expected]
+    for got, want in zip(h, expected):
+        np.testing.assert_array_equal(got.graph.weights, want.graph.weights)
+    A = A.tocsr()
+    A.data[:2] = 2.0  # A[0, 1] and A[0, 7]: no longer symmetric
+    with pytest.raises(gg.AsymmetricValuesError):
+        gg.coarsen(A, mapping)
+    assert "_value_asymmetry" in checked
+
+
 @pytest.mark.parametrize("construction", METHODS)
 def test_hierarchy_levels_equal_as_graph_of_their_csr(construction):
     A = _random_weights(laplace3d(12, 10, 9), np.random.default_rng(3))

@@ -243,6 +243,27 @@ def test_coarse_graph_sort_kernel_on_aggregates_of_every_size(largest):
     np.testing.assert_array_equal(gpu_result.data.get(), cpu.data)
 
 
+def test_coarse_graph_sort_kernel_on_several_aggregates_too_large_for_a_block():
+    # two aggregates of over 2048 entries among small ones, and a third, a whole clique
+    # component of its own, with no crossing entry: the sort of the large ones' keys
+    import cupy
+
+    rng = np.random.default_rng(5)
+    n, clique = 3000, 60
+    A = sp.random(n, n, density=10 / n, random_state=rng, format="csr")
+    A = sp.block_diag((A + A.T, np.ones((clique, clique))), format="csr")
+    A.setdiag(0)
+    A.eliminate_zeros()
+    labels = np.concatenate([np.zeros(400, np.int64), np.ones(500, np.int64), 3 + np.arange(n - 900) // 7])
+    labels = np.concatenate([labels[rng.permutation(n)], np.full(clique, 2)])
+    cpu = sp.csr_array(gg.coarse_graph(sp.csr_array(A), labels, "sort"))
+    assert cpu.indptr[3] == cpu.indptr[2]  # the clique's aggregate has no coarse edge
+    gpu_result = gg.coarse_graph(cupyx_matrix(A), cupy.asarray(labels), "sort")
+    np.testing.assert_array_equal(gpu_result.indptr.get(), cpu.indptr)
+    np.testing.assert_array_equal(gpu_result.indices.get(), cpu.indices)
+    np.testing.assert_array_equal(gpu_result.data.get(), cpu.data)  # bit for bit
+
+
 def test_coarsen():
     A = laplace3d(24, 20, 16)
     cpu, gpu_result = gg.coarsen(A, cutoff=30), gg.coarsen(cupyx_matrix(A), cutoff=30)

@@ -202,6 +202,18 @@ def _unit_weights(graph):
     return graph.cached(_UNIT, check)
 
 
+def _unit_ones(graph):
+    """:func:`_unit_weights` (the "sort" construction's test, made first): where every weight
+    is 1.0, the checks of the weights are recorded instead of run, since ones are finite,
+    non-negative and, on a graph's symmetric pattern, symmetric (on the GPU, the symmetry
+    check's transpose and three host reads on the input level)."""
+    if not _unit_weights(graph):
+        return False
+    for key, value in ((_NONFINITE, 0), (BAD_WEIGHTS, 0), (SYMMETRIC_VALUES, (0, None, None))):
+        graph.cached(key, lambda value=value: value)
+    return True
+
+
 #: The Graph cache key of :func:`_unit_weights`' answer (a coarse level records False).
 _UNIT = ("coarsen", "unit weights")
 
@@ -644,9 +656,10 @@ def coarsen(A, method="mis2", *, cutoff=50, minimum=None, max_levels=None, const
     be = backends.for_graph(backend, graph)
     why = "coarse mappings look for the heaviest edges" if method in WEIGHTED_METHODS else None
     graph = choose_weights(graph.on_device_of(be.xp), weights, why)
+    unit = construction == "sort" and _unit_ones(graph)
     vertex_weights = be.xp.ones(graph.n, be.xp.int64)
     levels, stopped = [], "cutoff"
-    bounded = _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
+    bounded = unit or _sums_are_bounded(graph)  # the input's total bounds every coarse level's sums
     _progress.report("hierarchy", n=graph.n)
     host, moved, device = _host_backend(be), None, None
     while graph.n > cutoff:  # l.2
@@ -696,7 +709,8 @@ _RECORDED = (_NONFINITE, BAD_WEIGHTS, SYMMETRIC_VALUES, _ASYMMETRIC, _EXACT)
 def _host_backend(be):
     """The backend that takes a GPU hierarchy's small levels, or None.
 
-    On the cupy backend a level costs about the same whatever its size: 2.8-3.0 ms for each
+    On the cupy backend (and the native one, cupy's with fused kernels) a level costs about
+    the same whatever its size: 2.8-3.0 ms for each
     of the HEC levels of Laplace3D 100³ (8 levels, from 10⁶ vertices down to 64; H100, each
     step synchronised), 5.2-5.6 ms for each MIS-2 aggregation level, nearly all of it
     launches and host waits (``results/session-9/gpu``). numba's kernels take a level of
@@ -707,7 +721,7 @@ def _host_backend(be):
     off, :func:`gbgraph._warmup.default_cpu_backend`), so that a GPU call compiles nothing
     for the host.
     """
-    if be.name != "cupy" or _warmup.default_cpu_backend() != "numba":
+    if be.name not in ("cupy", "native") or _warmup.default_cpu_backend() != "numba":
         return None
     return backends.backend("numba")
 
@@ -723,13 +737,35 @@ def _on_host(graph):
 
 def _on_device(levels, xp, first):
     """Host levels on the device again, the first one as the graph it was moved from."""
-    def move(x):
-        return None if x is None else xp.asarray(x)
+    graphs = [level.graph for level in levels[1:]]
+    moved = iter(_to_device(xp, [x for level in levels for x in (level.labels, level.vertex_weights)] +
+                            [x for g in graphs for x in (g.indptr, g.indices, g.weights)]))
+    vectors = [(next(moved), next(moved)) for _ in levels]
+    graphs = [first] + [_kept_on_host(Graph(g.n, next(moved), next(moved), next(moved), _container(xp)), g)
+                        for g in graphs]
+    return [Level(graph, labels, weights, level.seconds)
+            for graph, (labels, weights), level in zip(graphs, vectors, levels)]
 
-    graphs = [first] + [Graph(level.n, move(level.graph.indptr), move(level.graph.indices), move(level.graph.weights),
-                              _container(xp)) for level in levels[1:]]
-    return [Level(graph, move(level.labels), move(level.vertex_weights), level.seconds)
-            for graph, level in zip(graphs, levels)]
+
+def _kept_on_host(graph, host):
+    """``graph`` (on the device) with ``host``, the same graph in host memory, as its
+    ``on_device_of(numpy)``: the initial bisection reads the coarsest level there."""
+    graph.cached(("on", np.__name__), lambda: host)
+    return graph
+
+
+def _to_device(xp, arrays):
+    """The host ``arrays`` (None stays None) on the device by one copy: packed at 8-byte
+    aligned offsets into one buffer, viewed there as themselves. A copy each cost some 20 µs,
+    0.5-0.6 ms for the host levels of a bisection's hierarchy (H200, profile_coarse.py gpu)."""
+    present = [np.ascontiguousarray(x) for x in arrays if x is not None]
+    offsets = np.cumsum([0] + [-(-x.nbytes // 8) * 8 for x in present])
+    packed = np.empty(int(offsets[-1]), np.uint8)
+    for x, at in zip(present, offsets):
+        packed[at:at + x.nbytes] = x.reshape(-1).view(np.uint8)
+    device = xp.asarray(packed)
+    views = iter(device[at:at + x.nbytes].view(x.dtype) for x, at in zip(present, offsets))
+    return [None if x is None else next(views) for x in arrays]
 
 
 def _check_max_weight(max_weight, method):

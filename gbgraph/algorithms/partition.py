@@ -515,16 +515,19 @@ def multilevel_bisection(be, graph, vw, counts, opt):
     """Sides (int8, 0/1, an array of ``be.xp``) of the best of ``opt.tries`` multilevel
     bisections whose sides will hold ``counts`` parts, and aim at those shares of the total
     vertex weight; the level sizes of the best one's hierarchy; and its key (overload, cut)
-    on the input.
+    on the input (None for a single try refined by Jet or spectral, which no other ranks
+    against: on the GPU its reductions cost four host reads).
 
     Each try coarsens the input with its own seed. With FM, a try is refined only up to
     level :data:`SELECT_LEVEL`, where the tries are ranked (least overload, then cut: a
     level's cut is the cut of its sides projected onto the input); the best
     :data:`FINALISTS` (``opt.finalists`` where given) are refined on the finer levels and the
     best of them is kept (ties: the earlier try)."""
-    total = float(be.xp.sum(vw)) if vw.size else 0.0
+    # Σ w, max w and min w in one read (on the GPU, three host waits apart)
+    total, largest, smallest = be.xp.stack((be.xp.sum(vw), vw.max(), vw.min())).tolist() if vw.size else (0, 0, 0)
+    total = float(total)
     integral = vw.dtype.kind in "iu"
-    unit = integral and int(vw.max()) == int(vw.min()) == 1
+    unit = integral and largest == smallest == 1
     bounds, targets = bounds_of(total, counts, opt.eps, integral, unit)
     seeded = opt.coarsening not in ("mis2", "mis2_basic")  # the MIS-2 aggregations take no seed
     finalists, hierarchy = [], None
@@ -535,7 +538,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
             with warnings.catch_warnings():  # a stalled hierarchy is still a hierarchy to partition
                 warnings.simplefilter("ignore", CoarseningStallWarning)
                 hierarchy = coarsen(graph, opt.coarsening, seed=seed if seeded else 0,
-                                    max_weight=opt.max_weight(graph.n, 2), backend=be)
+                                    max_weight=opt.max_weight(graph.n, 2), backend=_hierarchy_backend(be, opt))
             # unit weights are coarsen's own: its levels carry their sums already
             weights = [level.vertex_weights for level in hierarchy] if unit else _level_weights(be, hierarchy, vw)
             opt.seconds["coarsen"] += time.perf_counter() - start
@@ -547,7 +550,7 @@ def multilevel_bisection(be, graph, vw, counts, opt):
         else:
             stop, ext = 0, None
             sides = _refiner(opt.refine)(be, hierarchy, weights, bounds, targets, seed, opt.seconds)
-            key = _quality(be, graph, vw, sides, bounds)
+            key = _quality(be, graph, vw, sides, bounds) if opt.tries > 1 else None  # one try: none to rank
         finalists.append((key, t, sides, hierarchy, weights, seed, stop, ext))
         finalists = sorted(finalists, key=lambda c: c[:2])[:opt.finalists or FINALISTS]  # the others' hierarchies are freed
     best, best_key = None, None
@@ -558,6 +561,17 @@ def multilevel_bisection(be, graph, vw, counts, opt):
         if best_key is None or key < best_key:
             best, best_key, levels = sides, key, tuple(level.n for level in hierarchy)
     return best, levels, best_key
+
+
+def _hierarchy_backend(be, opt):
+    """The backend that coarsens a bisection's input: on the cupy backend, HEC's mapping
+    from the native backend's fused kernels (``fused("hec")``: the verbs' labels, count and
+    rounds in five launches and one host read, where the verbs' capped HEC costs some thirty
+    calls and five reads a level, 1.0 ms on each GPU level of an H200, profile_coarse.py
+    gpu); the levels' coarse graphs are the cupy backend's own either way."""
+    if be.name == "cupy" and opt.coarsening == "hec":
+        return backends.backend("native")
+    return be
 
 
 #: The level at which :func:`multilevel_bisection` ranks its FM tries. HEC's first level

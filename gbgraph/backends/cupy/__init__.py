@@ -577,10 +577,14 @@ class CupyBackend(Backend):
             # integer max / min / plus on the device (vertex weights, aggregate sizes); the rest on the host
             indices = indices.astype(cupy.int64, copy=False)
             out, found, outside = kernels.build_atomic(indices, values, size, dup)
-            if int(outside.get()[0]):  # the one wait; the entries' count stays on the device
+            ids, combined, count = kernels.compact("ne", Vector(size, None, out), 0, keys=found)
+            # the one wait, for the keys out of bounds and the entries' count together (coarse vertex weights,
+            # HEC's cap: two a level less)
+            outside, count = (int(x) for x in cupy.concatenate((outside.view(cupy.int64), count)).get())
+            if outside:
                 raise ValueError(f"build: indices must lie in [0, {size}), got {int(indices.min())}.."
                                  f"{int(indices.max())}")
-            return Vector(size, *kernels.compact("ne", Vector(size, None, out), 0, keys=found))
+            return Vector(size, ids[:count], combined[:count])
         if not _device_build(dup, (indices,), values):
             return _on_host("build", indices, values, size, dup=dup)
         keys = indices.astype(cupy.int64, copy=False)

@@ -236,10 +236,11 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     """The coarse graph of ``labels`` (``k`` aggregates) by coarse.cu: CSR arrays (int64
     row pointers, columns of the fine indices' type, weights summed in ``value_type``, edge
     counts without ``weights``), or None when an aggregate has more than 2048 entries or
-    members."""
+    members and (a k + b, position) keys would not fit in 63 bits."""
     labels32 = labels.astype(cupy.int32)
     n = labels32.size
-    sizes, entries = cupy.zeros(k, cupy.int64), cupy.zeros(k, cupy.int64)
+    counted = cupy.zeros(2 * k, cupy.int64)  # one memset
+    sizes, entries = counted[:k], counted[k:]
     _get("aggregates.cuh", "gbgraph::aggregate_sizes<int, long long>")((_blocks(n),), (_THREADS,),
                                                                         (np.int64(n), labels32, indptr, sizes, entries))
     starts = cupy.zeros(k + 1, cupy.int64)
@@ -253,11 +254,10 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
     from ..containers import Vector
 
     large, _, count = compact("gt", Vector(k, None, load), _WARP_AGGREGATE, with_values=False)
-    too_large = cupy.count_nonzero(load > _BLOCK_AGGREGATE)
     ti, tv = c_type(indices.dtype), c_type(value_type)
     slot = cupy.zeros(k + 1, cupy.int64)  # each aggregate's edges first go where its fine entries start
     cupy.cumsum(entries, out=slot[1:])
-    counts = cupy.empty(k, cupy.int64)
+    counts = cupy.empty(k, cupy.int64)  # the block kernel writes 0 for the larger aggregates
     columns, values = cupy.empty(int(indices.size), indices.dtype), cupy.empty(int(indices.size), value_type)
     arrays = (starts, members, indptr, indices, labels32, _ptr(weights), counts, slot, columns, values)
     if k:
@@ -267,14 +267,40 @@ def coarse_by_sort(indptr, indices, weights, labels, k, value_type):
             (min(k, 2 * _max_blocks()),), (256,), (large, count, load) + arrays)
     row_ptr = cupy.zeros(k + 1, cupy.int64)
     cupy.cumsum(counts, out=row_ptr[1:])
-    too_many, nnz = (int(x) for x in cupy.stack((too_large.astype(cupy.int64), row_ptr[-1])).get())
-    if too_many:
-        return None
+    largest, nnz = (int(x) for x in cupy.stack((load.max(), row_ptr[-1])).get()) if k else (0, 0)
+    if largest > _BLOCK_AGGREGATE:  # the larger aggregates' edges by one sort of them all, then counted again
+        if not _huge_edges(indptr, indices, weights, labels32, load, k, counts, slot, columns, values, ti, tv):
+            return None
+        cupy.cumsum(counts, out=row_ptr[1:])
+        nnz = int(row_ptr[-1])
     out_columns, out_values = cupy.empty(nnz, indices.dtype), cupy.empty(nnz, value_type)
     _get("coarse.cu", f"gbgraph::pack_rows<{ti}, {tv}>")((_blocks(32 * k),), (_THREADS,),
                                                          (np.int64(k), slot, row_ptr, columns, values, out_columns,
                                                           out_values))
     return row_ptr, out_columns, out_values
+
+
+def _huge_edges(indptr, indices, weights, labels32, load, k, counts, slot, columns, values, ti, tv):
+    """coarse.cu's ``huge_keys``, a radix sort of the keys, ``huge_heads`` and ``huge_edges``:
+    the coarse edges of the aggregates of more than 2048 entries or members written at their
+    slots, and their counts. False, with nothing written, where the keys need over 63 bits."""
+    nnz, n = int(indices.size), labels32.size
+    pos_bits = max(nnz - 1, 1).bit_length()
+    if max(k * k - 1, 1).bit_length() + pos_bits > 63:  # a valid key stays below NO_ENTRY and its edge below NO_ENTRY's
+        return False
+    keys = cupy.empty(nnz, cupy.uint64)
+    grid = (_blocks(nnz),)
+    _get("coarse.cu", f"gbgraph::huge_keys<{ti}>")(grid, (_THREADS,), (np.int64(nnz), np.int64(n), indptr, indices,
+                                                                      labels32, load, np.int64(_BLOCK_AGGREGATE),
+                                                                      np.int64(k), np.int32(pos_bits), keys))
+    keys.sort()  # positions make the keys unique: any sort keeps each coarse edge's fine order
+    heads = cupy.empty(nnz, cupy.int64)
+    _get("coarse.cu", "gbgraph::huge_heads")(grid, (_THREADS,), (np.int64(nnz), np.int32(pos_bits), keys, heads))
+    rank = cupy.cumsum(heads)  # inclusive: each edge's rank among them all
+    _get("coarse.cu", f"gbgraph::huge_edges<{ti}, {tv}>")(grid, (_THREADS,),
+                                                         (np.int64(nnz), np.int32(pos_bits), np.int64(k), keys, rank,
+                                                          _ptr(weights), counts, slot, columns, values))
+    return True
 
 
 def inspect_rows(indptr, indices):

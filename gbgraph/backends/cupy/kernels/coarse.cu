@@ -12,7 +12,9 @@
 // (label(v) << POS_BITS | position in row-major order), so that one bitonic sort orders them
 // by label and, within a label, stably. Aggregates of up to 256 entries and members take a
 // warp and sort in registers (coarse_by_sort_warp); up to 2048, a block sorting in shared
-// memory (coarse_by_sort); the launcher sends larger ones elsewhere. Each aggregate writes
+// memory (coarse_by_sort); larger ones (few, on coarse levels of skewed graphs) sort their
+// crossing entries together in global memory (huge_keys, then a radix sort of the keys, then
+// huge_heads and huge_edges). Each aggregate writes
 // its number of coarse edges to edge_counts[a], and the edges, sorted by column, at slot[a]
 // (the start of its fine entries, room enough); pack_rows then moves the rows together.
 #pragma once
@@ -272,7 +274,10 @@ __global__ void coarse_by_sort(const long long* aggregates, const long long* cou
     const int t = threadIdx.x;
     for (long long g = blockIdx.x; g < *count; g += gridDim.x) {
         const int a = (int)aggregates[g];
-        if (load[a] > CAPACITY) continue;  // too large: the launcher sends the level elsewhere
+        if (load[a] > CAPACITY) {  // too large: the launcher's sort of the larger ones' keys adds its edges
+            if (t == 0) edge_counts[a] = 0;
+            continue;
+        }
         const long long first = starts[a];
         const int m = (int)(starts[a + 1] - first);
         const int pm = pow2_at_least(m);
@@ -331,6 +336,80 @@ __global__ void coarse_by_sort(const long long* aggregates, const long long* cou
             ++rank;
         }
         __syncthreads();  // shared arrays are reused by the next aggregate
+    }
+}
+
+// The larger aggregates' entries as sortable keys, one thread an entry p of row u:
+// (a k + label(v)) << pos_bits | p where u is in an aggregate a of more than capacity
+// entries or members and label(v) != a, else NO_ENTRY. The position p orders each coarse
+// edge's fine entries as row-major order of the members (rows ascending, columns in order),
+// the order the other kernels sum them in.
+template <typename I>
+__global__ void huge_keys(long long nnz, long long n, const long long* indptr, const I* indices, const int* labels,
+                          const long long* load, long long capacity, long long k, int pos_bits,
+                          unsigned long long* keys)
+{
+    for (long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x; p < nnz;
+         p += (long long)gridDim.x * blockDim.x) {
+        long long lo = 0, hi = n;  // the row of p: the last u with indptr[u] <= p
+        while (hi - lo > 1) {
+            const long long mid = (lo + hi) >> 1;
+            if (indptr[mid] <= p) lo = mid; else hi = mid;
+        }
+        const int a = labels[lo];
+        unsigned long long key = NO_ENTRY;
+        if (load[a] > capacity) {
+            const int b = labels[indices[p]];
+            if (b != a) key = ((unsigned long long)a * (unsigned long long)k + (unsigned long long)b) << pos_bits | p;
+        }
+        keys[p] = key;
+    }
+}
+
+// heads[i] = 1 where sorted key i starts a coarse edge (a new (a, b)), else 0
+__global__ void huge_heads(long long nnz, int pos_bits, const unsigned long long* keys, long long* heads)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nnz;
+         i += (long long)gridDim.x * blockDim.x)
+        heads[i] = keys[i] != NO_ENTRY && (i == 0 || keys[i] >> pos_bits != keys[i - 1] >> pos_bits);
+}
+
+// Each coarse edge of the larger aggregates from its run of sorted keys (rank: the inclusive
+// count of heads): written at slot[a] + its rank within a (the heads since a's first key,
+// found by binary search), its weight the run's sum in numpy's reduceat order (a count
+// without weights); the last edge of a writes edge_counts[a] (a larger aggregate without
+// crossing entries keeps the block kernel's 0).
+template <typename I, typename V>
+__global__ void huge_edges(long long nnz, int pos_bits, long long k, const unsigned long long* keys,
+                           const long long* rank, const V* weights,
+                           long long* edge_counts, const long long* slot, I* out_columns, V* out_weights)
+{
+    const unsigned long long mask = (1ULL << pos_bits) - 1;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nnz;
+         i += (long long)gridDim.x * blockDim.x) {
+        const unsigned long long edge = keys[i] >> pos_bits;
+        if (keys[i] == NO_ENTRY || (i > 0 && keys[i - 1] >> pos_bits == edge)) continue;
+        const long long a = (long long)(edge / (unsigned long long)k), b = (long long)(edge % (unsigned long long)k);
+        const unsigned long long first_key = (unsigned long long)a * (unsigned long long)k << pos_bits;
+        long long lo = 0, hi = i;  // a's first key: the first index with keys[index] >= first_key
+        while (lo < hi) {
+            const long long mid = (lo + hi) >> 1;
+            if (keys[mid] < first_key) lo = mid + 1; else hi = mid;
+        }
+        const long long r = rank[i] - rank[lo];
+        long long end = i + 1;
+        while (end < nnz && keys[end] >> pos_bits == edge) ++end;
+        V w;
+        if (weights == nullptr) {
+            w = V(end - i);
+        } else {
+            const auto at = [&](long long q) { return weights[keys[i + q] & mask]; };
+            w = reduceat_sum<V>(at, end - i);
+        }
+        out_columns[slot[a] + r] = (I)b;
+        out_weights[slot[a] + r] = w;
+        if (end == nnz || keys[end] == NO_ENTRY || (long long)((keys[end] >> pos_bits) / (unsigned long long)k) != a)
+            edge_counts[a] = r + 1;
     }
 }
 
