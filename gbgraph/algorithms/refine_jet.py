@@ -97,9 +97,8 @@ def jet_levels(be, h, weights, bounds, targets, seed, seconds):
     sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
     start = time.perf_counter()
     for i in range(len(h) - 2, -1, -1):
-        sides = project(be, sides, h[i].labels)
         sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, FILTER[i == 0])
-    sides = be.xp.asarray(sides)
+    sides = be.xp.asarray(sides).astype(np.int8)
     seconds["refine"] += time.perf_counter() - start
     return sides
 
@@ -149,28 +148,38 @@ class _Rounds:
     test on the device at the end of each round instead, and the host wakes only for the
     rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values."""
 
-    def __init__(self, be, lv, sides, bounds, targets):
-        n, xp = lv.zero.size, be.xp
-        self.be, self.lv, self.bounds, self.targets = be, lv, bounds, targets
-        self.sigma = be.full(n, 1.0 - 2.0 * sides.astype(xp.float64), "float64")  # σ = 1 - 2 side
+    def __init__(self, be, lv, sigma, bounds, targets):
+        n = lv.zero.size
+        self.be, self.lv, self.bounds, self.targets, self.sigma = be, lv, bounds, targets, sigma
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
-        self.best, self.key, self.since, self.rounds, self.stopped = None, None, 0, 0, False
+        self.best, self.key, self.since, self._rounds, self.stopped = None, None, 0, 0, False
         self._update()
         judge, self.resumed, self.rebalanced = (be.fused(name) for name in ("jet_judge", "resumed_rounds",
                                                                            "jet_rebalance"))
-        self.judge = None
+        self.judge = self.launch = None
         if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
             self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
                                PATIENCE, MAX_ROUNDS)
             self.best, self.go = self.judge.best, be.full(n, 0.0, "float64")
+            fused = be.fused("jet_rounds")  # the level's rounds in one launch (cupy)
+            self.launch = None if fused is None else fused(lv.A, lv.theta, self.locks, lv.keys, lv.w, self.judge,
+                                                           targets)
+
+    @property
+    def rounds(self):
+        """The rounds judged so far: the host's count, or the device judge's (a read)."""
+        return self._rounds if self.judge is None else self.judge.read()[1]
 
     def run(self):
         """The level's rounds: through ``iterate`` with :meth:`check`, or, where the backend
-        judges on the device, recorded with the judge inside (``fused("resumed_rounds")``),
-        the host waking for :meth:`resume` only."""
+        judges on the device, in one launch (``fused("jet_rounds")``) or recorded with the
+        judge inside (``fused("resumed_rounds")``), the host waking for :meth:`resume` only."""
         if self.judge is None:
             full = self.be.full(self.lv.zero.size, 0.0, "float64")  # a full worklist: round 0 runs
             self.be.iterate(self.step, (full,), check=self.check)
+            return
+        if self.launch is not None:
+            self.launch()
             return
         self.judge()  # the test before round 0
         go = self.resume()
@@ -199,7 +208,7 @@ class _Rounds:
         (one read), runs the rebalancing rounds that come next, each judged on the device;
         the worklist to go on with, or None to stop."""
         while True:
-            mode, self.rounds, pw = self.judge.read()
+            mode, _, pw = self.judge.read()
             if mode != "rebalance":
                 return self.go if mode == "jet" else None
             self.judge(self._rebalance(pw))  # a round that moved nothing ends the level, unjudged
@@ -240,10 +249,10 @@ class _Rounds:
         :data:`PATIENCE` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
         returns the side weights when the bisection is overweight, else None."""
         be, lv = self.be, self.lv
-        if self.rounds == MAX_ROUNDS:
+        if self._rounds == MAX_ROUNDS:
             self.stopped = True
             return None
-        self.rounds += 1
+        self._rounds += 1
         cut = (lv.degrees - float(be.reduce(self.loss, "plus") or 0.0)) / 4  # Σ ext / 2 = (Σ d - Σ ℓ) / 4
         heavy = (lv.total - float(be.reduce(self.wsigma, "plus") or 0.0)) / 2  # side 1's weight: Σ w (1 - σ) / 2
         pw = (lv.total - heavy, heavy)
@@ -273,15 +282,28 @@ class _Rounds:
         be.assign(self.wsigma, be.ewise_mult("times", lv.w, sigma), mask=None)  # w σ
 
 
-def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
-    """Rounds on one level until :class:`_Rounds` stops them; the best sides seen (int8).
+def _refine_level(be, level, vertex_weights, coarse, bounds, targets, seed, c):
+    """Rounds on one level, from the ``coarse`` level's sides projected, until :class:`_Rounds`
+    stops them; the best sides seen (bool, side 1 True).
 
     The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, or on the
-    cupy backend recorded once with the test inside (:meth:`_Rounds.run`); a round's only
-    result is its moves, the worklist, so that the rounds stop when one moves nothing."""
-    rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets)
+    cupy backend in one launch or recorded once with the test inside (:meth:`_Rounds.run`); a
+    round's only result is its moves, the worklist, so that the rounds stop when one moves
+    nothing."""
+    lv = _Level(be, level, vertex_weights, seed, c)
+    rounds = _Rounds(be, lv, _sigma(be, coarse, level.labels), bounds, targets)
     rounds.run()
-    return rounds.best.astype(be.xp.int8)
+    return rounds.best
+
+
+def _sigma(be, coarse, labels):
+    """σ = 1 - 2 p, with ``p = P ⊕any.second p_c`` the coarse sides projected
+    (:func:`~gbgraph.algorithms.partition.project`), as a full vector."""
+    fused = be.fused("jet_sigma")  # the projection and σ in one kernel (cupy)
+    if fused is not None:
+        return fused(coarse, labels)
+    sides = project(be, coarse, labels)
+    return be.full(sides.size, 1.0 - 2.0 * sides.astype(be.xp.float64), "float64")  # σ = 1 - 2 side
 
 
 def _jet_moves(be, lv, sigma, loss, locks):
