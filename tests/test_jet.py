@@ -166,7 +166,8 @@ def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
 
 @pytest.mark.gpu
 @needs_gpu
-@pytest.mark.parametrize("small", [True, False])  # the one-block rebalancing round up to JET_SMALL, or the select everywhere
+# the one-block rebalancing round up to JET_SMALL vertices, or the radix select on every level
+@pytest.mark.parametrize("small", [True, False])
 @pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0,
                                                         id="elasticity3d-8")])
 def test_gpu_level_kernel_matches_recorded_rounds(monkeypatch, make, small):
@@ -181,7 +182,7 @@ def test_gpu_level_kernel_matches_recorded_rounds(monkeypatch, make, small):
         monkeypatch.setattr(kernels, "JET_SMALL", 0)
     seen = _rounds_seen(monkeypatch)
     launched = gg.partition(A, 4, refine="jet", tries=1)
-    assert seen and all(level.launch is not None and level.launch.small == (small and level.lv.zero.size <= 4096)
+    assert seen and all(level.launch is not None and level.launch.small == (small and level.lv.n <= 4096)
                         for level in seen)
     rounds = [level.rounds for level in seen]
     seen.clear()

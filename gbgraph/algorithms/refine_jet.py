@@ -26,20 +26,19 @@ bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bise
 without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
 12 rounds, 0.1%).
 
-A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, which the
-cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
-are full and written in place, its moves are the worklist, and iterate's check between
-rounds (:class:`_Rounds`) reads the cut and the side weights, keeps the best bisection and
-runs the rebalancing rounds. On the cupy backend that test is device work at the end of the
-recorded round instead (``fused("jet_judge")``), which empties the worklist when the host has
-a rebalancing round to run (``fused("jet_rebalance")``: the same vertices, with no host
-read) or the level ends; the host then resumes the same recording (``fused("resumed_rounds")``),
-so that the Jet rounds between run with no host read, a round's moves take two kernels
-(``fused("jet_moves")``), ℓ and w σ one (``fused("jet_update")``), and a level's set-up one
-and a read (``fused("jet_level")``). Every level of a GPU
-hierarchy is refined on the device, its coarsest ones too (numba's rounds on host copies of
-them were dearer once the device's round cost 0.1 ms: ``docs/partitioning.md``, session 13);
-every backend gives the same sides.
+A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`: the
+vectors a round reads and writes are full and written in place, its moves are the worklist,
+and iterate's check between rounds (:class:`_Rounds`) reads the cut and the side weights,
+keeps the best bisection and runs the rebalancing rounds. On the cupy backend that test is
+device work (``fused("jet_judge")``), and a level's rounds, the judge before each, Jet's and
+the rebalancing ones, run in one cooperative kernel launch (``fused("jet_rounds")``) with no
+host read; the projection onto a level and σ are one kernel (``fused("jet_sigma")``) and its
+set-up another (``fused("jet_level")``). The same passes one kernel each (``"jet_moves"``,
+``"jet_update"``, ``"jet_rebalance"``), recorded once as a CUDA graph that the host resumes
+after each rebalancing round (``"resumed_rounds"``), give the same sides. Every level of a
+GPU hierarchy is refined on the device, its coarsest ones too (numba's rounds on host copies
+of them were dearer once the device's round cost 0.1 ms: ``docs/partitioning.md``, session
+13); every backend gives the same sides.
 
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
 climb out of local minima within a pass; Jet moves many at once from a snapshot, so each
@@ -110,11 +109,10 @@ class _Level:
 
     def __init__(self, be, level, vertex_weights, seed, c):
         xp, n = be.xp, level.n
-        self._be = be
+        self._be, self.n = be, n
         self.A = be.adjacency(level.graph, weighted=True)
-        self.zero = be.full(n, 0.0, "float64")
         self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
-        fused = be.fused("jet_level")  # the same θ and totals in one kernel and one read (cupy)
+        fused = be.fused("jet_level")  # the same θ and totals in one kernel, the totals on the device (cupy)
         found = None if fused is None else fused(self.A, self.w, c)
         if found is None:
             d = be.ewise_add("plus", self.zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
@@ -126,6 +124,11 @@ class _Level:
         self.theta, self.degrees, self.total = found
         ids = xp.arange(n, dtype=xp.int64)
         self.keys = be.full(n, Packing(n, 64, xp)(ids, seed), "uint64")
+
+    @functools.cached_property
+    def zero(self):
+        """The zero vector, for the verbs."""
+        return self._be.full(self.n, 0.0, "float64")
 
     @functools.cached_property
     def w_inv(self):
@@ -149,7 +152,7 @@ class _Rounds:
     rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values."""
 
     def __init__(self, be, lv, sigma, bounds, targets):
-        n = lv.zero.size
+        n = lv.n
         self.be, self.lv, self.bounds, self.targets, self.sigma = be, lv, bounds, targets, sigma
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
         self.best, self.key, self.since, self._rounds, self.stopped = None, None, 0, 0, False
@@ -160,7 +163,7 @@ class _Rounds:
         if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
             self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
                                PATIENCE, MAX_ROUNDS)
-            self.best, self.go = self.judge.best, be.full(n, 0.0, "float64")
+            self.best = self.judge.best
             fused = be.fused("jet_rounds")  # the level's rounds in one launch (cupy)
             self.launch = None if fused is None else fused(lv.A, lv.theta, self.locks, lv.keys, lv.w, self.judge,
                                                            targets)
@@ -175,12 +178,13 @@ class _Rounds:
         judges on the device, in one launch (``fused("jet_rounds")``) or recorded with the
         judge inside (``fused("resumed_rounds")``), the host waking for :meth:`resume` only."""
         if self.judge is None:
-            full = self.be.full(self.lv.zero.size, 0.0, "float64")  # a full worklist: round 0 runs
+            full = self.be.full(self.lv.n, 0.0, "float64")  # a full worklist: round 0 runs
             self.be.iterate(self.step, (full,), check=self.check)
             return
         if self.launch is not None:
             self.launch()
             return
+        self.go = self.be.full(self.lv.n, 0.0, "float64")  # the worklist after the host's rounds: full
         self.judge()  # the test before round 0
         go = self.resume()
         if go is not None:

@@ -431,7 +431,8 @@ class JetJudge:
         self._n, self._loss, self._wsigma, self._sigma = np.int64(n), loss, wsigma, sigma
         self._grid = max(1, min(-(-n // _THREADS), 1024))  # jet_judge adds the partial sums with one block
         self._partial = cupy.empty(2 * self._grid, cupy.float64)
-        self._scalars = (degrees, total) + tuple(np.float64(x) for x in (bounds[0], bounds[1], keep, patience, max_rounds))
+        self._scalars = (degrees, total) + tuple(np.float64(x) for x in (bounds[0], bounds[1], keep, patience,
+                                                                          max_rounds))
         self.state = cupy.zeros(self.SIZE, cupy.float64)
         self.best = cupy.zeros(n, cupy.bool_)
         self._kernels = tuple(_get("jet.cu", f"gbgraph::{name}") for name in ("jet_sums", "jet_judge", "jet_best"))
@@ -482,11 +483,18 @@ def jet_level(A, k):
     return d, theta
 
 
+def _row_warps(A):
+    """:func:`mxv_kernel`'s choice, a warp a row on graphs of average degree >= 16, from the
+    host's counts (``Matrix.avg_degree`` also reads the shortest row from the device: a wait
+    a level)."""
+    return A.nvals / max(A.nrows, 1) >= 16
+
+
 def jet_update(A, sigma, w, loss, wsigma):
     """jet.cu's ``jet_update``: ℓ = σ (A ⊕plus.times σ) and w σ into ``loss`` and ``wsigma``
     (full float64 arrays), the product's rows reduced as :func:`mxv_kernel`'s would."""
     n = sigma.size
-    warps = A.avg_degree >= 16
+    warps = _row_warps(A)
     name = f"gbgraph::jet_update<{c_type(A.indices.dtype)}, {str(A.values is None).lower()}, {str(warps).lower()}>"
     _get("jet.cu", name)((_blocks(n * 32 if warps else n),), (_THREADS,),
                          (A.indptr, A.indices, _ptr(A.values), np.int64(n), sigma, w, loss, wsigma))
@@ -539,7 +547,7 @@ class JetRounds:
 
     def __init__(self, judge, A, theta, locks, keys, w, targets):
         n = int(judge._n)
-        warps = A.avg_degree >= 16  # jet_update's choice
+        warps = _row_warps(A)  # jet_update's choice
         name = f"gbgraph::jet_rounds<{c_type(A.indices.dtype)}, {str(A.values is None).lower()}, {str(warps).lower()}>"
         self._kernel = _get("jet.cu", name, cooperative=True)
         self.small = n <= JET_SMALL
