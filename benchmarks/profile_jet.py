@@ -9,7 +9,8 @@ device since session 13), for an A/B.
 
     python benchmarks/profile_jet.py --graphs laplace3d:100 wave.mtx.gz --profile laplace3d:100
 
-Needs CuPy and an NVIDIA GPU. The figures are quoted in benchmarks/results/partition-gpu.txt
+On the cupy backend the refinement waits for nothing since session 14, so its phase in
+``seconds`` is the host's time; the per-level rows are synchronised. Needs CuPy and an NVIDIA GPU. The figures are quoted in benchmarks/results/partition-gpu.txt
 and docs/partitioning.md ("Session 10: GPU Jet" and after).
 """
 
