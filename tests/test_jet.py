@@ -119,16 +119,19 @@ def test_gpu_host_levels_change_nothing_on_shared_graphs(monkeypatch, path):
 
 @pytest.mark.gpu
 @needs_gpu
-def test_gpu_jet_rounds_are_recorded():
-    from gbgraph.backends.cupy import replay
+def test_gpu_jet_rounds_are_recorded(monkeypatch):
+    # the recorded round, where the backend has no kernel for a level's rounds
+    from gbgraph.backends.cupy import CupyBackend, replay
 
+    fused = CupyBackend.fused
+    monkeypatch.setattr(CupyBackend, "fused", lambda be, name: None if name == "jet_rounds" else fused(be, name))
     before = replay.recordings
     r = gg.bisect(_on_device(gg.generators.laplace3d(20)), refine="jet", tries=1)
     assert replay.recordings > before
     assert r.imbalance <= 0.03 + 1e-12
 
 
-_DEVICE_TEST = ("jet_level", "jet_judge", "jet_moves", "jet_update", "jet_rebalance", "resumed_rounds")
+_DEVICE_TEST = ("jet_level", "jet_judge", "jet_moves", "jet_update", "jet_rebalance", "resumed_rounds", "jet_rounds")
 
 
 @pytest.mark.gpu
@@ -159,6 +162,36 @@ def test_gpu_device_judge_matches_host_check(monkeypatch, make, k):
     assert all(level.judge is None for level in seen)
     assert [level.rounds for level in seen] == device_rounds
     np.testing.assert_array_equal(device.parts.get(), host.parts.get())
+
+
+@pytest.mark.gpu
+@needs_gpu
+# the one-block rebalancing round up to JET_SMALL vertices, or the radix select on every level
+@pytest.mark.parametrize("small", [True, False])
+@pytest.mark.parametrize("make", GRAPHS + [pytest.param(lambda: gg.generators.elasticity3d(8) != 0,
+                                                        id="elasticity3d-8")])
+def test_gpu_level_kernel_matches_recorded_rounds(monkeypatch, make, small):
+    # a level's rounds in one cooperative launch (fused "jet_rounds", its rebalancing rounds by
+    # the one-block sort or the radix select) against the recorded round with the device judge
+    # and the host's rebalancing rounds ("resumed_rounds", "jet_rebalance": the one-block round
+    # or the lexsort): the same parts and, level by level, the same number of rounds judged
+    from gbgraph.backends.cupy import CupyBackend, kernels
+
+    A = _on_device(sp.csr_array(make(), dtype=np.float64))
+    if not small:
+        monkeypatch.setattr(kernels, "JET_SMALL", 0)
+    seen = _rounds_seen(monkeypatch)
+    launched = gg.partition(A, 4, refine="jet", tries=1)
+    assert seen and all(level.launch is not None and level.launch.small == (small and level.lv.n <= 4096)
+                        for level in seen)
+    rounds = [level.rounds for level in seen]
+    seen.clear()
+    fused = CupyBackend.fused
+    monkeypatch.setattr(CupyBackend, "fused", lambda be, name: None if name == "jet_rounds" else fused(be, name))
+    recorded = gg.partition(A, 4, refine="jet", tries=1)
+    assert seen and all(level.launch is None and level.judge is not None for level in seen)
+    assert [level.rounds for level in seen] == rounds
+    np.testing.assert_array_equal(launched.parts.get(), recorded.parts.get())
 
 
 @pytest.mark.gpu
@@ -218,10 +251,11 @@ def test_gpu_fused_level_and_update_match_the_verbs(monkeypatch, degree):
     for off in ((), ("jet_level", "jet_update")):
         monkeypatch.setattr(CupyBackend, "fused", lambda be, name: None if name in off else fused(be, name))
         lv = refine_jet._Level(be, level, weights, 0, 0.75)
-        bound = lv.total / 2 * 1.03
-        rounds = refine_jet._Rounds(be, lv, sides, (bound, bound), (lv.total / 2,) * 2)
+        total = float(lv.total)  # the fused totals are device scalars
+        sigma = be.full(n, 1.0 - 2.0 * sides.astype(np.float64), "float64")
+        rounds = refine_jet._Rounds(be, lv, sigma, (total / 2 * 1.03,) * 2, (total / 2,) * 2)
         runs.append([be.values(v).get().view(np.uint64) for v in (lv.theta, rounds.loss, rounds.wsigma)]
-                    + [np.float64(lv.degrees).view(np.uint64), np.float64(lv.total).view(np.uint64)])
+                    + [np.float64(float(lv.degrees)).view(np.uint64), np.float64(total).view(np.uint64)])
     assert (A.getnnz(axis=1).mean() >= 16) == (degree == 40)
     for fast, verbs in zip(*runs):
         np.testing.assert_array_equal(fast, verbs)

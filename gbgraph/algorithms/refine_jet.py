@@ -26,20 +26,19 @@ bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bise
 without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
 12 rounds, 0.1%).
 
-A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, which the
-cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
-are full and written in place, its moves are the worklist, and iterate's check between
-rounds (:class:`_Rounds`) reads the cut and the side weights, keeps the best bisection and
-runs the rebalancing rounds. On the cupy backend that test is device work at the end of the
-recorded round instead (``fused("jet_judge")``), which empties the worklist when the host has
-a rebalancing round to run (``fused("jet_rebalance")``: the same vertices, with no host
-read) or the level ends; the host then resumes the same recording (``fused("resumed_rounds")``),
-so that the Jet rounds between run with no host read, a round's moves take two kernels
-(``fused("jet_moves")``), ℓ and w σ one (``fused("jet_update")``), and a level's set-up one
-and a read (``fused("jet_level")``). Every level of a GPU
-hierarchy is refined on the device, its coarsest ones too (numba's rounds on host copies of
-them were dearer once the device's round cost 0.1 ms: ``docs/partitioning_history.md``, session 13);
-every backend gives the same sides.
+A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`: the
+vectors a round reads and writes are full and written in place, its moves are the worklist,
+and iterate's check between rounds (:class:`_Rounds`) reads the cut and the side weights,
+keeps the best bisection and runs the rebalancing rounds. On the cupy backend that test is
+device work (``fused("jet_judge")``), and a level's rounds, the judge before each, Jet's and
+the rebalancing ones, run in one cooperative kernel launch (``fused("jet_rounds")``) with no
+host read; the projection onto a level and σ are one kernel (``fused("jet_sigma")``) and its
+set-up another (``fused("jet_level")``). The same passes one kernel each (``"jet_moves"``,
+``"jet_update"``, ``"jet_rebalance"``), recorded once as a CUDA graph that the host resumes
+after each rebalancing round (``"resumed_rounds"``), give the same sides. Every level of a
+GPU hierarchy is refined on the device, its coarsest ones too (numba's rounds on host copies
+of them were dearer once the device's round cost 0.1 ms: ``docs/partitioning_history.md``,
+session 13); every backend gives the same sides.
 
 How it compares with FM (``docs/partitioning.md``): FM moves one vertex at a time and can
 climb out of local minima within a pass; Jet moves many at once from a snapshot, so each
@@ -97,9 +96,8 @@ def jet_levels(be, h, weights, bounds, targets, seed, seconds):
     sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
     start = time.perf_counter()
     for i in range(len(h) - 2, -1, -1):
-        sides = project(be, sides, h[i].labels)
         sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, FILTER[i == 0])
-    sides = be.xp.asarray(sides)
+    sides = be.xp.asarray(sides).astype(np.int8)
     seconds["refine"] += time.perf_counter() - start
     return sides
 
@@ -111,11 +109,10 @@ class _Level:
 
     def __init__(self, be, level, vertex_weights, seed, c):
         xp, n = be.xp, level.n
-        self._be = be
+        self._be, self.n = be, n
         self.A = be.adjacency(level.graph, weighted=True)
-        self.zero = be.full(n, 0.0, "float64")
         self.w = be.full(n, vertex_weights.astype(xp.float64), "float64")
-        fused = be.fused("jet_level")  # the same θ and totals in one kernel and one read (cupy)
+        fused = be.fused("jet_level")  # the same θ and totals in one kernel, the totals on the device (cupy)
         found = None if fused is None else fused(self.A, self.w, c)
         if found is None:
             d = be.ewise_add("plus", self.zero, be.reduce_rows(self.A, "plus"))  # d = A ⊕plus 1 (rows)
@@ -127,6 +124,11 @@ class _Level:
         self.theta, self.degrees, self.total = found
         ids = xp.arange(n, dtype=xp.int64)
         self.keys = be.full(n, Packing(n, 64, xp)(ids, seed), "uint64")
+
+    @functools.cached_property
+    def zero(self):
+        """The zero vector, for the verbs."""
+        return self._be.full(self.n, 0.0, "float64")
 
     @functools.cached_property
     def w_inv(self):
@@ -149,29 +151,40 @@ class _Rounds:
     test on the device at the end of each round instead, and the host wakes only for the
     rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values."""
 
-    def __init__(self, be, lv, sides, bounds, targets):
-        n, xp = lv.zero.size, be.xp
-        self.be, self.lv, self.bounds, self.targets = be, lv, bounds, targets
-        self.sigma = be.full(n, 1.0 - 2.0 * sides.astype(xp.float64), "float64")  # σ = 1 - 2 side
+    def __init__(self, be, lv, sigma, bounds, targets):
+        n = lv.n
+        self.be, self.lv, self.bounds, self.targets, self.sigma = be, lv, bounds, targets, sigma
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
-        self.best, self.key, self.since, self.rounds, self.stopped = None, None, 0, 0, False
+        self.best, self.key, self.since, self._rounds, self.stopped = None, None, 0, 0, False
         self._update()
         judge, self.resumed, self.rebalanced = (be.fused(name) for name in ("jet_judge", "resumed_rounds",
                                                                            "jet_rebalance"))
-        self.judge = None
+        self.judge = self.launch = None
         if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
             self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
                                PATIENCE, MAX_ROUNDS)
-            self.best, self.go = self.judge.best, be.full(n, 0.0, "float64")
+            self.best = self.judge.best
+            fused = be.fused("jet_rounds")  # the level's rounds in one launch (cupy)
+            self.launch = None if fused is None else fused(lv.A, lv.theta, self.locks, lv.keys, lv.w, self.judge,
+                                                           targets)
+
+    @property
+    def rounds(self):
+        """The rounds judged so far: the host's count, or the device judge's (a read)."""
+        return self._rounds if self.judge is None else self.judge.read()[1]
 
     def run(self):
         """The level's rounds: through ``iterate`` with :meth:`check`, or, where the backend
-        judges on the device, recorded with the judge inside (``fused("resumed_rounds")``),
-        the host waking for :meth:`resume` only."""
+        judges on the device, in one launch (``fused("jet_rounds")``) or recorded with the
+        judge inside (``fused("resumed_rounds")``), the host waking for :meth:`resume` only."""
         if self.judge is None:
-            full = self.be.full(self.lv.zero.size, 0.0, "float64")  # a full worklist: round 0 runs
+            full = self.be.full(self.lv.n, 0.0, "float64")  # a full worklist: round 0 runs
             self.be.iterate(self.step, (full,), check=self.check)
             return
+        if self.launch is not None:
+            self.launch()
+            return
+        self.go = self.be.full(self.lv.n, 0.0, "float64")  # the worklist after the host's rounds: full
         self.judge()  # the test before round 0
         go = self.resume()
         if go is not None:
@@ -199,7 +212,7 @@ class _Rounds:
         (one read), runs the rebalancing rounds that come next, each judged on the device;
         the worklist to go on with, or None to stop."""
         while True:
-            mode, self.rounds, pw = self.judge.read()
+            mode, _, pw = self.judge.read()
             if mode != "rebalance":
                 return self.go if mode == "jet" else None
             self.judge(self._rebalance(pw))  # a round that moved nothing ends the level, unjudged
@@ -240,10 +253,10 @@ class _Rounds:
         :data:`PATIENCE` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
         returns the side weights when the bisection is overweight, else None."""
         be, lv = self.be, self.lv
-        if self.rounds == MAX_ROUNDS:
+        if self._rounds == MAX_ROUNDS:
             self.stopped = True
             return None
-        self.rounds += 1
+        self._rounds += 1
         cut = (lv.degrees - float(be.reduce(self.loss, "plus") or 0.0)) / 4  # Σ ext / 2 = (Σ d - Σ ℓ) / 4
         heavy = (lv.total - float(be.reduce(self.wsigma, "plus") or 0.0)) / 2  # side 1's weight: Σ w (1 - σ) / 2
         pw = (lv.total - heavy, heavy)
@@ -273,15 +286,28 @@ class _Rounds:
         be.assign(self.wsigma, be.ewise_mult("times", lv.w, sigma), mask=None)  # w σ
 
 
-def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
-    """Rounds on one level until :class:`_Rounds` stops them; the best sides seen (int8).
+def _refine_level(be, level, vertex_weights, coarse, bounds, targets, seed, c):
+    """Rounds on one level, from the ``coarse`` level's sides projected, until :class:`_Rounds`
+    stops them; the best sides seen (bool, side 1 True).
 
     The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, or on the
-    cupy backend recorded once with the test inside (:meth:`_Rounds.run`); a round's only
-    result is its moves, the worklist, so that the rounds stop when one moves nothing."""
-    rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets)
+    cupy backend in one launch or recorded once with the test inside (:meth:`_Rounds.run`); a
+    round's only result is its moves, the worklist, so that the rounds stop when one moves
+    nothing."""
+    lv = _Level(be, level, vertex_weights, seed, c)
+    rounds = _Rounds(be, lv, _sigma(be, coarse, level.labels), bounds, targets)
     rounds.run()
-    return rounds.best.astype(be.xp.int8)
+    return rounds.best
+
+
+def _sigma(be, coarse, labels):
+    """σ = 1 - 2 p, with ``p = P ⊕any.second p_c`` the coarse sides projected
+    (:func:`~gbgraph.algorithms.partition.project`), as a full vector."""
+    fused = be.fused("jet_sigma")  # the projection and σ in one kernel (cupy)
+    if fused is not None:
+        return fused(coarse, labels)
+    sides = project(be, coarse, labels)
+    return be.full(sides.size, 1.0 - 2.0 * sides.astype(be.xp.float64), "float64")  # σ = 1 - 2 side
 
 
 def _jet_moves(be, lv, sigma, loss, locks):

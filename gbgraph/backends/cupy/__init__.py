@@ -392,21 +392,28 @@ class CupyBackend(Backend):
     def fused(self, algorithm):
         return {"coarse_by_sort": self._coarse_by_sort, "visit": self._visit, "roots": self._roots,
                 "jet_level": self._jet_level, "jet_judge": self._jet_judge, "jet_moves": self._jet_moves,
-                "jet_update": self._jet_update,
+                "jet_update": self._jet_update, "jet_rounds": self._jet_rounds, "jet_sigma": self._jet_sigma,
                 "jet_rebalance": self._jet_rebalance, "resumed_rounds": replay.resumed}.get(algorithm)
 
     def _jet_level(self, A, weights, c):
         """refine_jet's ``_Level`` set-up: (θ = c d / (2 - c) where the weighted degree d > 0,
-        else -1, as a full vector; Σ d; Σ w) from one kernel (``kernels/jet.cu``) and one read,
-        where the verbs cost a dozen launches and three host reads (about 2 ms a level on an
-        H200). d's rows are added as ``reduce_rows`` adds them, and both totals are
-        ``reduce``'s ``cupy.sum``, so the same values. None where ``A``'s values are not
-        float64 (the verbs then)."""
+        else -1, as a full vector; Σ d; Σ w) from one kernel (``kernels/jet.cu``), where the
+        verbs cost a dozen launches and three host reads (about 2 ms a level on an H200). d's
+        rows are added as ``reduce_rows`` adds them, and both totals are ``reduce``'s
+        ``cupy.sum``, so the same values; the totals stay on the device (0-d arrays, which
+        only the judge reads, ``fused("jet_judge")``), so that no level waits for the one
+        before. None where ``A``'s values are not float64 (the verbs then)."""
         if A.values is None or A.values.dtype != np.float64:
             return None
         d, theta = kernels.jet_level(A, c / (2.0 - c))
-        degrees, total = (float(x) or 0.0 for x in cupy.stack((cupy.sum(d), cupy.sum(weights.values))).get())
-        return Vector(A.nrows, None, theta), degrees, total
+        return Vector(A.nrows, None, theta), cupy.sum(d), cupy.sum(weights.values)
+
+    def _jet_sigma(self, coarse, labels):
+        """refine_jet's σ = 1 - 2 p on a finer level, p = P ⊕any.second p_c the coarse sides
+        (bool or int8) projected through ``labels``, in one kernel (``kernels/jet.cu``) where
+        ``project``'s verbs and the arithmetic cost some ten launches: the same values."""
+        sigma = kernels.jet_sigma(cupy.asarray(coarse), cupy.asarray(labels))
+        return Vector(sigma.size, None, sigma)
 
     def _jet_moves(self, A, theta, loss, locks, sigma, keys):
         """refine_jet's Jet round up to ℓ (``_jet_moves``, then locks<moves> = -inf, 0
@@ -448,6 +455,19 @@ class CupyBackend(Backend):
         found = cupy.searchsorted(total, amount, side="left")
         return kernels.jet_rebalance_flip(order, found, movable, amount > 0, s)
 
+    def _jet_rounds(self, A, theta, locks, keys, weights, judge, targets):
+        """refine_jet's rounds of a level (the judge before each, Jet's, the rebalancing ones)
+        in one cooperative launch (``kernels/jet.cu``), ``rounds()``, after the judge's set-up
+        (``fused("jet_judge")``'s ``judge``). The same passes as ``fused("jet_moves")``,
+        ``"jet_update"``, ``"jet_rebalance"`` and the judge's, on the same vectors in the same
+        order (the rebalancing round's prefix sums in another order, the same while the weights
+        are integers), where the recorded round (``"resumed_rounds"``) cost a recording, a
+        while node's instantiation and host reads, 1.3-2.5 ms a level on an H200, and the
+        host's rebalancing rounds 0.4-0.6 ms each. None where ``A``'s values are not float64."""
+        if A.values is not None and A.values.dtype != np.float64:
+            return None
+        return kernels.JetRounds(judge.kernel, A, theta.values, locks.values, keys.values, weights.values, targets)
+
     def _jet_judge(self, loss, wsigma, sigma, degrees, total, bounds, keep, patience, max_rounds):
         """refine_jet's test between Jet rounds as device work (``kernels/jet.cu``), for a
         level's full vectors ℓ, w σ and σ: ``judge(moves)`` (the Jet round's moves, the count
@@ -475,7 +495,7 @@ class CupyBackend(Backend):
             mode = {0: None, 1: "jet", 2: "rebalance"}[int(state[judge.MODE])]
             return mode, int(state[judge.ROUNDS]), (float(state[judge.PW0]), float(state[judge.PW1]))
 
-        run.read, run.best = read, judge.best
+        run.read, run.best, run.kernel = read, judge.best, judge
         return run
 
     def _visit(self, H, keys, pending):

@@ -23,7 +23,7 @@ __all__ = ["inspect_rows", "drop_diagonal", "mxv_kernel", "segment_reduce", "red
            "lanes_per_row", "csr_product", "jacobi_from_zero", "dense_product", "lanczos_shares", "lanczos_steps", "cooperative_blocks",
            "tentative", "smoothed_prolongator", "sources_digest",
            "JetJudge", "jet_level", "jet_moves", "jet_update", "jet_rebalance_keys", "jet_rebalance_flip", "JET_SMALL",
-           "jet_rebalance_small", "KERNEL_DIR"]
+           "jet_rebalance_small", "JetRounds", "jet_sigma", "KERNEL_DIR"]
 
 KERNEL_DIR = str(resources.files(__name__))
 _THREADS = 256
@@ -446,7 +446,8 @@ class JetJudge:
     the same order each run), judges (``jet_judge``: the state in :attr:`state`, and the
     worklist's count emptied when no Jet round comes next) and copies σ < 0 into
     :attr:`best` when the bisection is a new best (``jet_best``); no launch waits for the
-    host. ``moves_count`` is None for a judge after a rebalancing round."""
+    host. ``moves_count`` is None for a judge after a rebalancing round. ``degrees`` and
+    ``total`` (Σ d, Σ w) are device scalars."""
 
     #: jet.cu's JetState, the places read back: rounds, mode, side weights.
     ROUNDS, MODE, PW0, PW1, SIZE = 0, 5, 6, 7, 9
@@ -456,7 +457,8 @@ class JetJudge:
         self._n, self._loss, self._wsigma, self._sigma = np.int64(n), loss, wsigma, sigma
         self._grid = max(1, min(-(-n // _THREADS), 1024))  # jet_judge adds the partial sums with one block
         self._partial = cupy.empty(2 * self._grid, cupy.float64)
-        self._scalars = tuple(np.float64(x) for x in (degrees, total, bounds[0], bounds[1], keep, patience, max_rounds))
+        self._scalars = (degrees, total) + tuple(np.float64(x) for x in (bounds[0], bounds[1], keep, patience,
+                                                                          max_rounds))
         self.state = cupy.zeros(self.SIZE, cupy.float64)
         self.best = cupy.zeros(n, cupy.bool_)
         self._kernels = tuple(_get("jet.cu", f"gbgraph::{name}") for name in ("jet_sums", "jet_judge", "jet_best"))
@@ -485,6 +487,18 @@ def jet_moves(A, theta, loss, locks, sigma, keys):
     return score
 
 
+def jet_sigma(coarse, labels):
+    """jet.cu's ``jet_sigma``: σ = 1 - 2 coarse[labels] (float64) from the coarse sides (bool or
+    int8, 0 or 1) and the labels (int32 or int64)."""
+    labels = labels if labels.dtype in (np.int32, np.int64) else labels.astype(cupy.int64)
+    coarse = coarse if coarse.dtype.itemsize == 1 else coarse.astype(cupy.int8)
+    n = labels.size
+    sigma = cupy.empty(n, cupy.float64)
+    _get("jet.cu", f"gbgraph::jet_sigma<{c_type(labels.dtype)}>")((_blocks(n),), (_THREADS,),
+                                                                  (coarse, labels, np.int64(n), sigma))
+    return sigma
+
+
 def jet_level(A, k):
     """jet.cu's ``jet_level`` on a level's CSR matrix ``A`` (float64 values): (the weighted
     degrees d, the threshold θ = d k where d > 0, else -1), float64 arrays of length n."""
@@ -495,11 +509,18 @@ def jet_level(A, k):
     return d, theta
 
 
+def _row_warps(A):
+    """:func:`mxv_kernel`'s choice, a warp a row on graphs of average degree >= 16, from the
+    host's counts (``Matrix.avg_degree`` also reads the shortest row from the device: a wait
+    a level)."""
+    return A.nvals / max(A.nrows, 1) >= 16
+
+
 def jet_update(A, sigma, w, loss, wsigma):
     """jet.cu's ``jet_update``: ℓ = σ (A ⊕plus.times σ) and w σ into ``loss`` and ``wsigma``
     (full float64 arrays), the product's rows reduced as :func:`mxv_kernel`'s would."""
     n = sigma.size
-    warps = A.avg_degree >= 16
+    warps = _row_warps(A)
     name = f"gbgraph::jet_update<{c_type(A.indices.dtype)}, {str(A.values is None).lower()}, {str(warps).lower()}>"
     _get("jet.cu", name)((_blocks(n * 32 if warps else n),), (_THREADS,),
                          (A.indptr, A.indices, _ptr(A.values), np.int64(n), sigma, w, loss, wsigma))
@@ -541,6 +562,31 @@ def jet_rebalance_small(sigma, loss, w, keys, side_sigma, amount):
                                                     loss, w, keys, np.float64(side_sigma), np.float64(np.inf),
                                                     np.float64(amount), moved))
     return moved
+
+
+class JetRounds:
+    """jet.cu's ``jet_rounds``: a level's rounds after :class:`JetJudge`'s set-up (its ℓ, w σ, σ,
+    sums' grid, scalars, state and best bisection), the judge, Jet's and the rebalancing
+    rounds, in one cooperative launch (``rounds()``) that ends with the level. ``small``:
+    whether the rebalancing rounds are jet_rebalance_small's (a level of at most
+    :data:`JET_SMALL` vertices), else jet.cu's radix select (``rebalance_select``)."""
+
+    def __init__(self, judge, A, theta, locks, keys, w, targets):
+        n = int(judge._n)
+        warps = _row_warps(A)  # jet_update's choice
+        name = f"gbgraph::jet_rounds<{c_type(A.indices.dtype)}, {str(A.values is None).lower()}, {str(warps).lower()}>"
+        self._kernel = _get("jet.cu", name, cooperative=True)
+        self.small = n <= JET_SMALL
+        work = -(-(n * 32 if warps else n) // 1024)
+        self._blocks = max(1, min(work, _max_blocks() // 8))  # one block of 1024 a multiprocessor: all resident
+        counts, select = cupy.zeros(1, cupy.int64), cupy.zeros(3 * 256 + 6, cupy.float64)
+        self._args = (A.indptr, A.indices, _ptr(A.values), judge._n, theta, keys, w, judge._loss, judge._wsigma,
+                      judge._sigma, locks, cupy.empty(n, cupy.float64), np.int64(judge._grid), judge._partial) + \
+            judge._scalars + tuple(np.float64(t) for t in targets) + \
+            (judge.state, judge.best, counts, select, np.int32(1 << max(n - 1, 0).bit_length() if self.small else 0))
+
+    def __call__(self):
+        self._kernel((self._blocks,), (1024,), self._args)
 
 
 #: ``build``'s ``dup`` operators with a device kernel, on the integer types of
