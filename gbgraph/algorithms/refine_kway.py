@@ -67,7 +67,6 @@ References
 
 import math
 import time
-import types
 import warnings
 
 import numba
@@ -77,7 +76,6 @@ from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
-from . import refine_fm
 from .refine_fm import HostGraph, cut_and_weights, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
@@ -527,21 +525,64 @@ LOCAL_REACH = 1
 TABLE_DEGREE = 0.75
 
 
-def _inlined(module, names):
-    """Copies of the compiled functions ``names`` of ``module``, each inlined where it is called
-    (numba's ``inline="always"``) and calling the others' copies. A call from the k-way kernels
-    to a compiled function counts a reference to each of its array arguments in and out (two
-    atomic operations each): 9% of k-way FM's time on coAuthorsDBLP before the heap's calls were
-    inlined with :func:`_best_move`, :func:`_take_top` and :func:`_overloads`."""
-    space = dict(vars(module))
-    for name in names:
-        f = getattr(module, name).py_func
-        space[name] = numba.njit(inline="always")(types.FunctionType(f.__code__, space, name, f.__defaults__))
-    return [space[name] for name in names]
+# ---- the k-way kernels' heap ----------------------------------------------------------------
+# A max-heap of vertices ordered by (gain, key), each entry's gain and key beside its vertex,
+# as refine_fm's; FM reads its top alone, and keys are distinct, so any heap layout gives the
+# same moves. Written for numba's inlining: no array's last use in a branch (a loop that runs
+# zero or more times instead), else every inlined copy counted references to its array
+# arguments, two atomic operations each (9% of k-way FM's time on coAuthorsDBLP).
+
+@numba.njit(cache=True, inline="always")
+def _settle(heap, hg, hk, size, pos, i, v, g, k, up):
+    """Entry (v, g, k) into slot i (none: i < 0) of a heap of ``size`` entries, sifted up
+    (where ``up``), then down: any slot whose entry changed, or the first free one."""
+    while up and i > 0:
+        parent = (i - 1) >> 1
+        if not (g > hg[parent] or (g == hg[parent] and k > hk[parent])):
+            break
+        heap[i], hg[i], hk[i] = heap[parent], hg[parent], hk[parent]
+        pos[heap[i]] = i
+        i = parent
+    while i >= 0:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and (hg[c + 1] > hg[c] or (hg[c + 1] == hg[c] and hk[c + 1] > hk[c])):
+            c += 1
+        if not (hg[c] > g or (hg[c] == g and hk[c] > k)):
+            break
+        heap[i], hg[i], hk[i] = heap[c], hg[c], hk[c]
+        pos[heap[i]] = i
+        i = c
+    for j in range(i, i + 1 if i >= 0 else i):
+        heap[j], hg[j], hk[j] = v, g, k
+        pos[v] = j
 
 
-_append, _push, _update, _remove, heapify_one = _inlined(refine_fm, ("_sift_up", "_sift_down", "_append", "_push",
-                                                                     "_update", "_remove", "heapify_one"))[2:]
+@numba.njit(cache=True, inline="always")
+def _place(heap, hg, hk, sizes, pos, v, g, k, keep):
+    """v's heap entry: (g, k), pushed or moved, when ``keep``; else none (taken off, the last
+    entry in its slot)."""
+    i = pos[v]
+    if keep and i < 0:
+        i = sizes[0]
+        sizes[0] += 1
+    elif not keep and i >= 0:
+        sizes[0] -= 1
+        pos[v] = -1
+        last = sizes[0]
+        v, g, k = heap[last], hg[last], hk[last]
+        i = i if i < last else -1
+    elif not keep:
+        i = -1
+    _settle(heap, hg, hk, sizes[0], pos, i, v, g, k, True)
+
+
+@numba.njit(cache=True, inline="always")
+def _heapify(heap, hg, hk, size, pos):
+    """The first ``size`` slots (their pos set) ordered bottom-up (Floyd)."""
+    for i in range(size // 2 - 1, -1, -1):
+        _settle(heap, hg, hk, size, pos, i, heap[i], hg[i], hk[i], False)
 
 
 def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_rounds=None, cut=None):
@@ -706,7 +747,7 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
             if seeded:  # the seed's move, just found, is the first (as from a heap of the seed alone)
                 v, seeded = s, False
             else:
-                v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg,
+                v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg,
                                  hk, sizes, pos, dest, gain, False)
                 if v < 0:
                     continue
@@ -727,12 +768,7 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
                 if e2 > 0.0 and d2 >= 0:
                     dest[u] = d2
                     gain[u] = g2
-                    if pos[u] >= 0:
-                        _update(heap, hg, hk, sizes, 0, pos, u, g2)
-                    else:
-                        _push(heap, hg, hk, sizes, 0, pos, u, g2, key[u])
-                elif pos[u] >= 0:
-                    _remove(heap, hg, hk, sizes, 0, pos, u)
+                _place(heap, hg, hk, sizes, pos, u, g2, key[u], e2 > 0.0 and d2 >= 0)
             over = _overloads(pw, bound)
             if over < b_over or (over == b_over and cut < b_cut):
                 b_over, b_cut, kept, since = over, cut, count, 0
@@ -747,7 +783,8 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
         sizes[0] = 0
     for i in range(count):
         locked[moves[i]] = False
-    _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, count_boundary, stamp, listing)
+    _renew_boundary(indptr, indices, w, parts, table, valid, moves, froms, count, boundary, count_boundary, stamp,
+                    listing)
     return cut, total
 
 
@@ -843,12 +880,13 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
         if e > 0.0 and d >= 0:
             dest[v] = d
             gain[v] = g
-            _append(heap, hg, hk, sizes, 0, pos, v, g, key[v])
-    heapify_one(heap, hg, hk, sizes[0], pos)
+            heap[sizes[0]], hg[sizes[0]], hk[sizes[0]], pos[v] = v, g, key[v], sizes[0]
+            sizes[0] += 1
+    _heapify(heap, hg, hk, sizes[0], pos)
     b_over, b_cut = _overloads(pw, bound), cut
     kept, count, since = 0, 0, 0
     while since < limit and sizes[0] > 0:
-        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
+        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
                          pos, dest, gain, False)
         if v < 0:
             continue
@@ -866,12 +904,7 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
             if e2 > 0.0 and d2 >= 0:
                 dest[u] = d2
                 gain[u] = g2
-                if pos[u] >= 0:
-                    _update(heap, hg, hk, sizes, 0, pos, u, g2)
-                else:
-                    _push(heap, hg, hk, sizes, 0, pos, u, g2, key[u])
-            elif pos[u] >= 0:
-                _remove(heap, hg, hk, sizes, 0, pos, u)
+            _place(heap, hg, hk, sizes, pos, u, g2, key[u], e2 > 0.0 and d2 >= 0)
         over = _overloads(pw, bound)
         if over < b_over or (over == b_over and cut < b_cut):
             b_over, b_cut, kept, since = over, cut, count, 0
@@ -883,17 +916,20 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
         pos[heap[i]] = -1
     for i in range(count):
         locked[moves[i]] = False
-    _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, count_boundary, stamp, listing)
+    _renew_boundary(indptr, indices, w, parts, table, valid, moves, froms, count, boundary, count_boundary, stamp,
+                    listing)
     return b_cut, kept
 
 
 @numba.njit(cache=True)
-def _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, count_boundary, stamp, listing):
+def _renew_boundary(indptr, indices, w, parts, table, valid, moves, froms, count, boundary, count_boundary, stamp,
+                    listing):
     """The boundary (vertices with an edge of weight > 0 to another part, sorted) after a pass
     whose ``count`` moves, rolled back or not, are ``moves`` from the parts ``froms`` (each
     vertex moved once at most): only the vertices that stayed moved (``parts(v) ≠ froms``) and
-    their neighbours are looked at again, the rolled-back moves changed nothing; the others
-    keep their place. ``stamp`` is False again at the end."""
+    their neighbours are looked at again (a kept row of the table, :func:`_best_move`, in
+    place of the vertex's edges), the rolled-back moves changed nothing; the others keep their
+    place. ``stamp`` is False again at the end."""
     touched = 0
     for i in range(count):
         v = moves[i]
@@ -914,11 +950,19 @@ def _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, co
     for i in range(touched):
         u = listing[i]
         stamp[u] = False
-        for t in range(indptr[u], indptr[u + 1]):
-            if parts[indices[t]] != parts[u] and w[t] > 0.0:
-                listing[fresh] = u
-                fresh += 1
+        own = parts[u]
+        on = False
+        for q in range(table.shape[1] if valid[u] else 0):  # (loops, not branches: see _best_move)
+            if q != own and table[u, q] > 0.0:
+                on = True
                 break
+        for t in range(indptr[u], indptr[u] if valid[u] else indptr[u + 1]):
+            if parts[indices[t]] != own and w[t] > 0.0:
+                on = True
+                break
+        if on:
+            listing[fresh] = u
+            fresh += 1
     listing[:fresh].sort()
     i, j = kept - 1, fresh - 1
     for o in range(kept + fresh - 1, -1, -1):  # merge from the back: the two sets are disjoint
@@ -945,10 +989,11 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
             if d >= 0:
                 dest[v] = d
                 gain[v] = g / max(vw[v], 1e-300)
-                _append(heap, hg, hk, sizes, 0, pos, v, gain[v], key[v])
-    heapify_one(heap, hg, hk, sizes[0], pos)
+                heap[sizes[0]], hg[sizes[0]], hk[sizes[0]], pos[v] = v, gain[v], key[v], sizes[0]
+                sizes[0] += 1
+    _heapify(heap, hg, hk, sizes[0], pos)
     while sizes[0] > 0:
-        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
+        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
                          pos, dest, gain, True)
         if v < 0:
             continue
@@ -961,34 +1006,28 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
                 if d2 >= 0:
                     dest[u] = d2
                     gain[u] = g2 / max(vw[u], 1e-300)
-                    _update(heap, hg, hk, sizes, 0, pos, u, gain[u])
-                else:
-                    _remove(heap, hg, hk, sizes, 0, pos, u)
+                _place(heap, hg, hk, sizes, pos, u, gain[u], key[u], d2 >= 0)
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     return cut
 
 
 @numba.njit(cache=True, inline="always")
-def _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
-              pos, dest, gain, rebalancing):
+def _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk,
+              sizes, pos, dest, gain, rebalancing):
     """The heap's top vertex and its gain when its move still holds, taken off the heap; (-1,
     0) when it was dropped (no destination, not on the boundary, or, ``rebalancing``, its part
     no longer over) or ranked anew (a part filled up since). Rebalancing ranks by gain per
     vertex weight."""
     v = heap[0]
     d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v, rebalancing)
-    if d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0):
-        _remove(heap, hg, hk, sizes, 0, pos, v)
-        return -1, 0.0
+    dropped = d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0)
     score = g / max(vw[v], 1e-300) if rebalancing else g
-    if d != dest[v] or score != gain[v]:
-        dest[v] = d
-        gain[v] = score
-        _update(heap, hg, hk, sizes, 0, pos, v, score)
-        return -1, 0.0
-    _remove(heap, hg, hk, sizes, 0, pos, v)
-    return v, g
+    anew = not dropped and (d != dest[v] or score != gain[v])
+    dest[v] = d if anew else dest[v]  # (not in a branch: see _best_move)
+    gain[v] = score if anew else gain[v]
+    _place(heap, hg, hk, sizes, pos, v, score, key[v], anew)
+    return (-1, 0.0) if dropped or anew else (v, g)
 
 
 @numba.njit(cache=True, inline="always")
