@@ -243,7 +243,8 @@ def test_later_rounds_seed_the_boundary_near_the_changed_vertices(A, data):
     reach = data.draw(st.integers(1, 2))
     hg = host_graph(A)
     boundary = (np.empty(n, np.int64), np.full(1, -1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
-    refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1])
+    refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1], np.empty((0, k)),
+                               np.zeros(n, np.bool_))
     seeds = refine_kway._near(hg.indptr, hg.indices, changed, reach, *boundary)
     rows = [slice(hg.indptr[v], hg.indptr[v + 1]) for v in range(n)]
     on_boundary = np.array([np.any((parts[hg.indices[r]] != parts[v]) & (hg.weights[r] > 0))

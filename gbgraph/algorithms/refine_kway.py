@@ -646,7 +646,7 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_roun
     if bool((pw > bound).any()):
         cut = _kway_rebalance(*hg.arrays(), parts, pw, members, float(bound), cut, *work)
     boundary = (np.empty(n, np.int64), np.zeros(1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
-    _find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1])
+    _find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1], *work[-2:])
     for _ in range(max_passes):
         before, balanced = cut, not bool((pw > bound).any())
         cut, kept = _kway_pass(*hg.arrays(), parts, pw, members, float(bound), cut, limit, long_row, *work, *boundary)
@@ -700,16 +700,34 @@ def _near(indptr, indices, changed, reach, boundary, count_boundary, stamp, list
 
 
 @numba.njit(cache=True)
-def _find_boundary(indptr, indices, w, parts, boundary, count_boundary):
-    """The boundary (vertices with an edge of weight > 0 to another part), sorted."""
+def _find_boundary(indptr, indices, w, parts, boundary, count_boundary, table, valid):
+    """The boundary (vertices with an edge of weight > 0 to another part), sorted; with a
+    ``table`` (:func:`_best_move`), the boundary's rows summed while they are at hand."""
     found = 0
     for u in range(parts.size):
+        on = False
         for t in range(indptr[u], indptr[u + 1]):
             if parts[indices[t]] != parts[u] and w[t] > 0.0:
-                boundary[found] = u
-                found += 1
+                on = True
                 break
+        if on:
+            boundary[found] = u
+            found += 1
+        _sum_row(indptr, indices, w, parts, table, valid, u, on and table.shape[0] > 0)
     count_boundary[0] = found
+
+
+@numba.njit(cache=True, inline="always")
+def _sum_row(indptr, indices, w, parts, table, valid, v, summed):
+    """v's row of the table summed from its edges, and kept (``valid``), where ``summed``.
+    (Loops that run zero times, not a branch: see :func:`_best_move`.)"""
+    for q in range(table.shape[1] if summed else 0):
+        table[v, q] = 0.0
+    for t in range(indptr[v], indptr[v + 1] if summed else indptr[v]):
+        u = indices[t]
+        if u != v:
+            table[v, parts[u]] += w[t]
+    valid[v] = valid[v] or summed
 
 
 @numba.njit(cache=True)
@@ -809,7 +827,7 @@ def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, to
     count = 0
     inside = 0.0
     ext = 0.0
-    scan = not (tabled and valid[v])
+    scan = not (tabled and valid[v])  # (as _sum_row, written out: inlined, it kept the reference counts)
     for q in range(pw.size if tabled and scan else 0):
         table[v, q] = 0.0
     for t in range(indptr[v], indptr[v + 1] if scan else indptr[v]):
