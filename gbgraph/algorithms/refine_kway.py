@@ -79,7 +79,6 @@ from .coarsen import CoarseningStallWarning, coarsen
 from .refine_fm import HostGraph, cut_and_weights, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
-
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
            "PER_PART", "FM_PER_PART", "INITIAL_TRIES", "kway_fm"]
 
@@ -754,7 +753,8 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
             break
         if locked[s]:
             continue
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, s, False)
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, s,
+                             False)
         if e <= 0.0 or d < 0 or g < least:
             continue
         dest[s] = d
@@ -765,8 +765,8 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
             if seeded:  # the seed's move, just found, is the first (as from a heap of the seed alone)
                 v, seeded = s, False
             else:
-                v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg,
-                                 hk, sizes, pos, dest, gain, False)
+                v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table,
+                                 valid, heap, hg, hk, sizes, pos, dest, gain, False)
                 if v < 0:
                     continue
             locked[v] = True  # _kway_pass's move step, repeated: as a shared compiled helper it ran 3-10% slower
@@ -904,8 +904,8 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
     b_over, b_cut = _overloads(pw, bound), cut
     kept, count, since = 0, 0, 0
     while since < limit and sizes[0] > 0:
-        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
-                         pos, dest, gain, False)
+        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid,
+                         heap, hg, hk, sizes, pos, dest, gain, False)
         if v < 0:
             continue
         locked[v] = True
@@ -918,7 +918,8 @@ def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limi
             u = indices[t]
             if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
                 continue  # a long row keeps its heap entry, checked when it comes to the top
-            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, u, False)
+            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table,
+                                    valid, u, False)
             if e2 > 0.0 and d2 >= 0:
                 dest[u] = d2
                 gain[u] = g2
@@ -1003,7 +1004,8 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
     sizes = np.zeros(1, np.int64)
     for v in range(n):
         if pw[parts[v]] > bound:
-            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v, True)
+            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid,
+                                 v, True)
             if d >= 0:
                 dest[v] = d
                 gain[v] = g / max(vw[v], 1e-300)
@@ -1011,8 +1013,8 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
                 sizes[0] += 1
     _heapify(heap, hg, hk, sizes[0], pos)
     while sizes[0] > 0:
-        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk, sizes,
-                         pos, dest, gain, True)
+        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid,
+                         heap, hg, hk, sizes, pos, dest, gain, True)
         if v < 0:
             continue
         _shift(indptr, indices, w, table, valid, parts, pw, members, vw, v, dest[v])
@@ -1020,7 +1022,8 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
         for t in range(indptr[v], indptr[v + 1]):  # the waiting neighbours' losses changed
             u = indices[t]
             if pos[u] >= 0:
-                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, u, True)
+                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table,
+                                        valid, u, True)
                 if d2 >= 0:
                     dest[u] = d2
                     gain[u] = g2 / max(vw[u], 1e-300)
@@ -1038,7 +1041,8 @@ def _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen
     no longer over) or ranked anew (a part filled up since). Rebalancing ranks by gain per
     vertex weight."""
     v = heap[0]
-    d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v, rebalancing)
+    d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v,
+                         rebalancing)
     dropped = d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0)
     score = g / max(vw[v], 1e-300) if rebalancing else g
     anew = not dropped and (d != dest[v] or score != gain[v])

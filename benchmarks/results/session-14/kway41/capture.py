@@ -1,7 +1,8 @@
 """Save every kway_fm call's inputs and result inside gg.partition(A, k)'s default (one
 thread) to an .npz per level, for replaying k-way FM alone (replay.py). From the repository root:
 
-    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-14/kway41/capture.py OUT coAuthorsDBLP
+    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python \
+        benchmarks/results/session-14/kway41/capture.py OUT coAuthorsDBLP
 """
 
 import pathlib

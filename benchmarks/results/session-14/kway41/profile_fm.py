@@ -2,7 +2,8 @@
 session 14, kway41): kway_fm's kernels wrapped with time.process_time per level, median of
 ``--runs`` runs. From the repository root:
 
-    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-14/kway41/profile_fm.py coAuthorsDBLP
+    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python \
+        benchmarks/results/session-14/kway41/profile_fm.py coAuthorsDBLP
 """
 
 import argparse
