@@ -243,7 +243,8 @@ def test_later_rounds_seed_the_boundary_near_the_changed_vertices(A, data):
     reach = data.draw(st.integers(1, 2))
     hg = host_graph(A)
     boundary = (np.empty(n, np.int64), np.full(1, -1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
-    refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1])
+    refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1], np.empty((0, k)),
+                               np.zeros(n, np.bool_))
     seeds = refine_kway._near(hg.indptr, hg.indices, changed, reach, *boundary)
     rows = [slice(hg.indptr[v], hg.indptr[v + 1]) for v in range(n)]
     on_boundary = np.array([np.any((parts[hg.indices[r]] != parts[v]) & (hg.weights[r] > 0))
@@ -402,3 +403,83 @@ def test_one_vertex_holding_all_the_weight(method, weights):
     r = gg.partition(A, 4, method=method, vertex_weights=np.array(weights), tries=1)
     assert_valid(A, r, 4, 0.03, weights)
     assert r.part_weights.max() == 1000
+
+
+def whole_weights(A, data):
+    """A's pattern with whole weights 1-5, symmetric (duplicates summed by scipy)."""
+    upper = sp.triu(sp.csr_array(A), 1).tocoo()
+    w = np.array(data.draw(st.lists(st.integers(1, 5), min_size=upper.nnz, max_size=upper.nnz)), np.float64)
+    U = sp.csr_array((w, (upper.row, upper.col)), shape=A.shape)
+    return sp.csr_array(U + U.T)
+
+
+@given(A=random_graphs(max_n=80, min_n=2), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_kway_fm_with_the_table_moves_as_with_the_row_sums(A, data):
+    """Whole positive weights: kway_fm keeping the parts' connections in a table (rows kept at
+    each neighbour's move) gives the parts and key of summing each row when needed, from an
+    overweight start (rebalancing first) and from a balanced one."""
+    A = whole_weights(A, data)
+    n = A.shape[0]
+    k = data.draw(st.integers(2, min(8, n)))
+    start = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), np.int64)
+    bound = float(np.ceil(1.03 * n / k))
+    results = []
+    for degree in (0.0, np.inf):  # the table always, never
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(refine_kway, "TABLE_DEGREE", degree)
+            parts = start.copy()
+            results.append((refine_kway.kway_fm(host_graph(A), parts, k, bound), parts))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert results[0][0][1] == scipy_cut(A, results[0][1])
+
+
+@given(A=random_graphs(max_n=60, min_n=2), data=st.data())
+@settings(max_examples=30, deadline=None)
+def test_the_table_rows_of_the_boundary_are_its_connections(A, data):
+    """_find_boundary's table rows, summed for the boundary alone, are scipy's ``A P`` (P the
+    parts' indicator, a self-loop left out) there; no other row is kept."""
+    A = whole_weights(A, data)
+    n = A.shape[0]
+    k = data.draw(st.integers(2, min(6, n)))
+    parts = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), np.int64)
+    hg = host_graph(A)
+    boundary, count, table, valid = np.empty(n, np.int64), np.zeros(1, np.int64), np.empty((n, k)), np.zeros(n, bool)
+    refine_kway._find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary, count, table, valid)
+    off = sp.csr_array(A - sp.diags_array(A.diagonal()))
+    conn = off @ np.eye(k)[parts]
+    external = conn.sum(axis=1) - conn[np.arange(n), parts]
+    assert boundary[:count[0]].tolist() == np.flatnonzero(external > 0).tolist() == np.flatnonzero(valid).tolist()
+    np.testing.assert_array_equal(table[valid], conn[valid])
+
+
+@given(ops=st.lists(st.tuples(st.integers(0, 29), st.integers(-3, 3), st.booleans()), max_size=200))
+@settings(max_examples=50, deadline=None)
+def test_the_heap_top_is_the_largest_gain_then_key(ops):
+    """k-way FM's heap after any sequence of pushes, gain changes and removals (``_place``),
+    and after Floyd's ordering of what it holds: its top is the largest (gain, key) of the
+    entries a dict holds for the same operations."""
+    n = 30
+    key = (np.arange(n, dtype=np.uint64) * 7919) % 101
+    heap, hg, hk, pos, sizes = np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1), \
+        np.zeros(1, np.int64)
+    held = {}
+    for v, g, keep in ops:
+        refine_kway._place(heap, hg, hk, sizes, pos, v, float(g), key[v], keep)
+        if keep:
+            held[v] = g
+        else:
+            held.pop(v, None)
+        assert sizes[0] == len(held) and sorted(heap[:sizes[0]].tolist()) == sorted(held)
+        assert all(pos[heap[i]] == i for i in range(sizes[0])) and (pos >= 0).sum() == len(held)
+        if held:
+            assert heap[0] == max(held, key=lambda u: (held[u], key[u]))
+    order = np.random.default_rng(0).permutation(sizes[0])  # any layout, then ordered bottom-up
+    heap[:sizes[0]] = heap[:sizes[0]][order]
+    hg[:sizes[0]], hk[:sizes[0]] = [held[u] for u in heap[:sizes[0]]], key[heap[:sizes[0]]]
+    pos[heap[:sizes[0]]] = np.arange(sizes[0])
+    refine_kway._heapify(heap, hg, hk, sizes[0], pos)
+    if held:
+        assert heap[0] == max(held, key=lambda u: (held[u], key[u]))
+        assert all(pos[heap[i]] == i for i in range(sizes[0]))

@@ -76,7 +76,7 @@ from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
-from .refine_fm import HostGraph, _append, _push, _remove, _update, cut_and_weights, heapify_one, pass_limit
+from .refine_fm import HostGraph, cut_and_weights, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
@@ -516,6 +516,72 @@ LOCAL_BUDGET = 1.0
 #: edges from a vertex the round before moved: a search where nothing changed since would
 #: mostly repeat one that found nothing (with 3 rounds, 2 edges cut 0.9498, 1 edge 0.9494).
 LOCAL_REACH = 1
+#: k-way FM keeps each vertex's connection to each part in a table (:func:`_best_move`) where
+#: the mean row holds at least this many entries per part and the edge weights are whole and
+#: positive: a neighbour's move then costs a row of k entries, not the neighbour's edges. At
+#: k = 8, kway_fm alone ran 0.31-0.65 of its time without the table on coAuthorsDBLP's levels
+#: (mean row 6.5-56) and cond-mat-2005's (9.4-14), 1.1-1.25 on usroads' (2.6-4.6).
+TABLE_DEGREE = 0.75
+
+
+# ---- the k-way kernels' heap ----------------------------------------------------------------
+# A max-heap of vertices ordered by (gain, key), each entry's gain and key beside its vertex,
+# as refine_fm's; FM reads its top alone, and keys are distinct, so any heap layout gives the
+# same moves. Written for numba's inlining: no array's last use in a branch (a loop that runs
+# zero or more times instead), else every inlined copy counted references to its array
+# arguments, two atomic operations each (9% of k-way FM's time on coAuthorsDBLP).
+
+@numba.njit(cache=True, inline="always")
+def _settle(heap, hg, hk, size, pos, i, v, g, k, up):
+    """Entry (v, g, k) into slot i (none: i < 0) of a heap of ``size`` entries, sifted up
+    (where ``up``), then down: any slot whose entry changed, or the first free one."""
+    while up and i > 0:
+        parent = (i - 1) >> 1
+        if not (g > hg[parent] or (g == hg[parent] and k > hk[parent])):
+            break
+        heap[i], hg[i], hk[i] = heap[parent], hg[parent], hk[parent]
+        pos[heap[i]] = i
+        i = parent
+    while i >= 0:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and (hg[c + 1] > hg[c] or (hg[c + 1] == hg[c] and hk[c + 1] > hk[c])):
+            c += 1
+        if not (hg[c] > g or (hg[c] == g and hk[c] > k)):
+            break
+        heap[i], hg[i], hk[i] = heap[c], hg[c], hk[c]
+        pos[heap[i]] = i
+        i = c
+    for j in range(i, i + 1 if i >= 0 else i):
+        heap[j], hg[j], hk[j] = v, g, k
+        pos[v] = j
+
+
+@numba.njit(cache=True, inline="always")
+def _place(heap, hg, hk, sizes, pos, v, g, k, keep):
+    """v's heap entry: (g, k), pushed or moved, when ``keep``; else none (taken off, the last
+    entry in its slot)."""
+    i = pos[v]
+    if keep and i < 0:
+        i = sizes[0]
+        sizes[0] += 1
+    elif not keep and i >= 0:
+        sizes[0] -= 1
+        pos[v] = -1
+        last = sizes[0]
+        v, g, k = heap[last], hg[last], hk[last]
+        i = i if i < last else -1
+    elif not keep:
+        i = -1
+    _settle(heap, hg, hk, sizes[0], pos, i, v, g, k, True)
+
+
+@numba.njit(cache=True, inline="always")
+def _heapify(heap, hg, hk, size, pos):
+    """The first ``size`` slots (their pos set) ordered bottom-up (Floyd)."""
+    for i in range(size // 2 - 1, -1, -1):
+        _settle(heap, hg, hk, size, pos, i, heap[i], hg[i], hk[i], False)
 
 
 def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_rounds=None, cut=None):
@@ -569,20 +635,22 @@ def kway_fm(hg, parts, k, bound, *, limit=None, max_passes=FM_PASSES, local_roun
     else:  # the same sums as cut_and_weights's, in vertex order
         pw = np.bincount(parts, weights=hg.vertex_weights, minlength=k)
     members = np.bincount(parts, minlength=k)
+    tabled = (hg.indices.size >= TABLE_DEGREE * k * n and hg.whole
+              and bool(hg.weights.size == 0 or hg.weights.min() > 0.0))
     work = (np.empty(n, np.int64), np.empty(n), np.empty(n, np.uint64), np.full(n, -1, np.int64),
             np.empty(n, np.int64), np.empty(n), np.zeros(n, np.bool_), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.zeros(k), np.zeros(k, np.bool_), np.empty(k, np.int64))
+            np.zeros(k), np.zeros(k, np.bool_), np.empty(k, np.int64), np.empty((n if tabled else 0, k)),
+            np.zeros(n, np.bool_))
     long_row = max(LONG_ROW, int(LONG_ROW_RATIO * hg.indices.size / max(n, 1)))
     if bool((pw > bound).any()):
         cut = _kway_rebalance(*hg.arrays(), parts, pw, members, float(bound), cut, *work)
-    boundary = (np.empty(n, np.int64), np.full(1, -1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
+    boundary = (np.empty(n, np.int64), np.zeros(1, np.int64), np.zeros(n, np.bool_), np.empty(n, np.int64))
+    _find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1], *work[-2:])
     for _ in range(max_passes):
         before, balanced = cut, not bool((pw > bound).any())
         cut, kept = _kway_pass(*hg.arrays(), parts, pw, members, float(bound), cut, limit, long_row, *work, *boundary)
         if kept == 0 or (balanced and cut > (1.0 - FM_TOLERANCE) * before):
             break
-    if boundary[1][0] < 0:  # no pass ran
-        _find_boundary(hg.indptr, hg.indices, hg.weights, parts, boundary[0], boundary[1])
     mean = float(hg.weights.sum()) / max(hg.indices.size, 1)  # searches' thresholds scale with the edge weights
     budget = np.array([int(LOCAL_BUDGET * hg.indices.size)], np.int64)
     rounds = LOCAL_ROUNDS if local_rounds is None else local_rounds
@@ -631,22 +699,40 @@ def _near(indptr, indices, changed, reach, boundary, count_boundary, stamp, list
 
 
 @numba.njit(cache=True)
-def _find_boundary(indptr, indices, w, parts, boundary, count_boundary):
-    """The boundary (vertices with an edge of weight > 0 to another part), sorted."""
+def _find_boundary(indptr, indices, w, parts, boundary, count_boundary, table, valid):
+    """The boundary (vertices with an edge of weight > 0 to another part), sorted; with a
+    ``table`` (:func:`_best_move`), the boundary's rows summed while they are at hand."""
     found = 0
     for u in range(parts.size):
+        on = False
         for t in range(indptr[u], indptr[u + 1]):
             if parts[indices[t]] != parts[u] and w[t] > 0.0:
-                boundary[found] = u
-                found += 1
+                on = True
                 break
+        if on:
+            boundary[found] = u
+            found += 1
+        _sum_row(indptr, indices, w, parts, table, valid, u, on and table.shape[0] > 0)
     count_boundary[0] = found
+
+
+@numba.njit(cache=True, inline="always")
+def _sum_row(indptr, indices, w, parts, table, valid, v, summed):
+    """v's row of the table summed from its edges, and kept (``valid``), where ``summed``.
+    (Loops that run zero times, not a branch: see :func:`_best_move`.)"""
+    for q in range(table.shape[1] if summed else 0):
+        table[v, q] = 0.0
+    for t in range(indptr[v], indptr[v + 1] if summed else indptr[v]):
+        u = indices[t]
+        if u != v:
+            table[v, parts[u]] += w[t]
+    valid[v] = valid[v] or summed
 
 
 @numba.njit(cache=True)
 def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limit, long_row, heap, hg, hk, pos,
-                dest, gain, locked, moves, froms, conn, seen, touched, boundary, count_boundary, stamp, listing, seeds,
-                budget, least, depth):
+                dest, gain, locked, moves, froms, conn, seen, touched, table, valid, boundary, count_boundary, stamp,
+                listing, seeds, budget, least, depth):
     """One round of localized k-way FM searches; returns (cut, moves kept).
 
     From each seed not yet moved in this round whose best move gains at least ``least``, a
@@ -667,7 +753,8 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
             break
         if locked[s]:
             continue
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, s, False)
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, s,
+                             False)
         if e <= 0.0 or d < 0 or g < least:
             continue
         dest[s] = d
@@ -678,15 +765,15 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
             if seeded:  # the seed's move, just found, is the first (as from a heap of the seed alone)
                 v, seeded = s, False
             else:
-                v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg,
-                                 hk, sizes, pos, dest, gain, False)
+                v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table,
+                                 valid, heap, hg, hk, sizes, pos, dest, gain, False)
                 if v < 0:
                     continue
             locked[v] = True  # _kway_pass's move step, repeated: as a shared compiled helper it ran 3-10% slower
             moves[count] = v
             froms[count] = parts[v]
             count += 1
-            _shift(parts, pw, members, vw, v, dest[v])
+            _shift(indptr, indices, w, table, valid, parts, pw, members, vw, v, dest[v])
             cut -= g
             budget[0] -= indptr[v + 1] - indptr[v]
             for t in range(indptr[v], indptr[v + 1]):
@@ -694,24 +781,19 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
                 if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
                     continue
                 budget[0] -= indptr[u + 1] - indptr[u]
-                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u,
-                                        False)
+                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table,
+                                        valid, u, False)
                 if e2 > 0.0 and d2 >= 0:
                     dest[u] = d2
                     gain[u] = g2
-                    if pos[u] >= 0:
-                        _update(heap, hg, hk, sizes, 0, pos, u, g2)
-                    else:
-                        _push(heap, hg, hk, sizes, 0, pos, u, g2, key[u])
-                elif pos[u] >= 0:
-                    _remove(heap, hg, hk, sizes, 0, pos, u)
+                _place(heap, hg, hk, sizes, pos, u, g2, key[u], e2 > 0.0 and d2 >= 0)
             over = _overloads(pw, bound)
             if over < b_over or (over == b_over and cut < b_cut):
                 b_over, b_cut, kept, since = over, cut, count, 0
             else:
                 since += 1
         for i in range(count - 1, kept - 1, -1):  # roll back to the search's best prefix
-            _shift(parts, pw, members, vw, moves[i], froms[i])
+            _shift(indptr, indices, w, table, valid, parts, pw, members, vw, moves[i], froms[i])
         cut = b_cut
         total += kept - first
         for i in range(sizes[0]):
@@ -719,26 +801,43 @@ def _kway_local(indptr, indices, w, vw, key, parts, pw, members, bound, cut, lim
         sizes[0] = 0
     for i in range(count):
         locked[moves[i]] = False
-    _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, count_boundary, stamp, listing)
+    _renew_boundary(indptr, indices, w, parts, table, valid, moves, froms, count, boundary, count_boundary, stamp,
+                    listing)
     return cut, total
 
 
-@numba.njit(cache=True)
-def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, anywhere):
+@numba.njit(cache=True, inline="always")
+def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v, anywhere):
     """(dest, gain, external weight) of v: the part q ≠ parts(v) with room for v (``pw(q) +
     vw(v) <= bound``) of largest ``conn(v, q)``, ties to the lower q; with ``anywhere``,
     failing a neighbouring part, the lightest part with room (conn 0). dest -1: none, also
-    when v is the last vertex of its part (no part is emptied)."""
+    when v is the last vertex of its part (no part is emptied).
+
+    With a ``table`` (n rows, else none), ``table(v, q) = conn(v, q)``: v's row is summed
+    when not ``valid(v)``, then kept up to date at each neighbour's move (:func:`_shift`).
+    That gives the same numbers as summing v's edges each time only when every order of the
+    sums does (whole edge weights, :meth:`~gbgraph.algorithms.refine_fm.HostGraph.whole`),
+    and ``conn(v, q) > 0`` tells the neighbouring parts only when the weights are positive:
+    ``kway_fm`` keeps a table for those alone. Both ways are written as loops that run zero
+    times when not taken, not as branches: an array used in a branch alone kept its reference
+    counts (two atomic operations at each call) in every inlined copy, and the kernels ran
+    2-3 times slower."""
     own = parts[v]
+    tabled = table.shape[0] > 0
     count = 0
     inside = 0.0
     ext = 0.0
-    for t in range(indptr[v], indptr[v + 1]):
+    scan = not (tabled and valid[v])  # (as _sum_row, written out: inlined, it kept the reference counts)
+    for q in range(pw.size if tabled and scan else 0):
+        table[v, q] = 0.0
+    for t in range(indptr[v], indptr[v + 1] if scan else indptr[v]):
         u = indices[t]
         if u == v:
             continue
         q = parts[u]
-        if q == own:
+        if tabled:
+            table[v, q] += w[t]
+        elif q == own:
             inside += w[t]
         else:
             ext += w[t]
@@ -747,9 +846,19 @@ def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, to
                 touched[count] = q
                 count += 1
             conn[q] += w[t]
+    valid[v] = tabled
     best = -1
     top = 0.0
     last = members[own] <= 1
+    if tabled:
+        inside = table[v, own]
+    for q in range(pw.size if tabled else 0):  # in increasing q: a tie keeps the lower part
+        c = table[v, q]
+        if q != own and c > 0.0:
+            ext += c
+            if not last and pw[q] + vw[v] <= bound and (best < 0 or c > top):
+                best = q
+                top = c
     for i in range(count):
         q = touched[i]
         if not last and pw[q] + vw[v] <= bound and (best < 0 or conn[q] > top or (conn[q] == top and q < best)):
@@ -764,7 +873,7 @@ def _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, to
     return best, top - inside, ext
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _overloads(pw, bound):
     total = 0.0
     for q in range(pw.size):
@@ -774,79 +883,72 @@ def _overloads(pw, bound):
 
 @numba.njit(cache=True)
 def _kway_pass(indptr, indices, w, vw, key, parts, pw, members, bound, cut, limit, long_row, heap, hg, hk, pos,
-               dest, gain, locked, moves, froms, conn, seen, touched, boundary, count_boundary, stamp, listing):
+               dest, gain, locked, moves, froms, conn, seen, touched, table, valid, boundary, count_boundary, stamp,
+               listing):
     """One k-way FM pass over the boundary; returns (cut, moves kept). Moves after the best
     prefix (least overload, then cut) are undone. A vertex's destination and gain are
     recomputed when a neighbour moves, and checked against the parts' room when it reaches
-    the top of the heap. The boundary (sorted) is found by a sweep over every row when
-    ``count_boundary[0]`` is -1, and is kept up to date for the next pass
-    (:func:`_renew_boundary`)."""
-    n = parts.size
+    the top of the heap. The boundary (sorted, :func:`_find_boundary`) is kept up to date for
+    the next pass (:func:`_renew_boundary`)."""
     sizes = np.zeros(1, np.int64)
-    sweep = count_boundary[0] < 0
-    found = 0
-    for i in range(n if sweep else count_boundary[0]):
-        v = i if sweep else boundary[i]
-        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, False)
-        if sweep and e > 0.0:
-            boundary[found] = v
-            found += 1
+    for i in range(count_boundary[0]):
+        v = boundary[i]
+        d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v,
+                             False)
         if e > 0.0 and d >= 0:
             dest[v] = d
             gain[v] = g
-            _append(heap, hg, hk, sizes, 0, pos, v, g, key[v])
-    heapify_one(heap, hg, hk, sizes[0], pos)
+            heap[sizes[0]], hg[sizes[0]], hk[sizes[0]], pos[v] = v, g, key[v], sizes[0]
+            sizes[0] += 1
+    _heapify(heap, hg, hk, sizes[0], pos)
     b_over, b_cut = _overloads(pw, bound), cut
     kept, count, since = 0, 0, 0
     while since < limit and sizes[0] > 0:
-        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
-                         pos, dest, gain, False)
+        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid,
+                         heap, hg, hk, sizes, pos, dest, gain, False)
         if v < 0:
             continue
         locked[v] = True
         moves[count] = v
         froms[count] = parts[v]
         count += 1
-        _shift(parts, pw, members, vw, v, dest[v])
+        _shift(indptr, indices, w, table, valid, parts, pw, members, vw, v, dest[v])
         cut -= g
         for t in range(indptr[v], indptr[v + 1]):
             u = indices[t]
             if u == v or locked[u] or indptr[u + 1] - indptr[u] > long_row:
                 continue  # a long row keeps its heap entry, checked when it comes to the top
-            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u, False)
+            d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table,
+                                    valid, u, False)
             if e2 > 0.0 and d2 >= 0:
                 dest[u] = d2
                 gain[u] = g2
-                if pos[u] >= 0:
-                    _update(heap, hg, hk, sizes, 0, pos, u, g2)
-                else:
-                    _push(heap, hg, hk, sizes, 0, pos, u, g2, key[u])
-            elif pos[u] >= 0:
-                _remove(heap, hg, hk, sizes, 0, pos, u)
+            _place(heap, hg, hk, sizes, pos, u, g2, key[u], e2 > 0.0 and d2 >= 0)
         over = _overloads(pw, bound)
         if over < b_over or (over == b_over and cut < b_cut):
             b_over, b_cut, kept, since = over, cut, count, 0
         else:
             since += 1
     for i in range(count - 1, kept - 1, -1):  # roll back to the best prefix
-        _shift(parts, pw, members, vw, moves[i], froms[i])
+        _shift(indptr, indices, w, table, valid, parts, pw, members, vw, moves[i], froms[i])
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     for i in range(count):
         locked[moves[i]] = False
-    if sweep:
-        count_boundary[0] = found
-    _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, count_boundary, stamp, listing)
+    _renew_boundary(indptr, indices, w, parts, table, valid, moves, froms, count, boundary, count_boundary, stamp,
+                    listing)
     return b_cut, kept
 
 
 @numba.njit(cache=True)
-def _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, count_boundary, stamp, listing):
+def _renew_boundary(indptr, indices, w, parts, table, valid, moves, froms, count, boundary, count_boundary, stamp,
+                    listing):
     """The boundary (vertices with an edge of weight > 0 to another part, sorted) after a pass
     whose ``count`` moves, rolled back or not, are ``moves`` from the parts ``froms`` (each
     vertex moved once at most): only the vertices that stayed moved (``parts(v) ≠ froms``) and
-    their neighbours are looked at again, the rolled-back moves changed nothing; the others
-    keep their place. ``stamp`` is False again at the end."""
+    their neighbours are looked at again (a kept row of the table, :func:`_best_move`, in
+    place of the vertex's edges), the rolled-back moves changed nothing; the others keep their
+    place. ``stamp`` is False again at the end."""
     touched = 0
     for i in range(count):
         v = moves[i]
@@ -867,11 +969,19 @@ def _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, co
     for i in range(touched):
         u = listing[i]
         stamp[u] = False
-        for t in range(indptr[u], indptr[u + 1]):
-            if parts[indices[t]] != parts[u] and w[t] > 0.0:
-                listing[fresh] = u
-                fresh += 1
+        own = parts[u]
+        on = False
+        for q in range(table.shape[1] if valid[u] else 0):  # (loops, not branches: see _best_move)
+            if q != own and table[u, q] > 0.0:
+                on = True
                 break
+        for t in range(indptr[u], indptr[u] if valid[u] else indptr[u + 1]):
+            if parts[indices[t]] != own and w[t] > 0.0:
+                on = True
+                break
+        if on:
+            listing[fresh] = u
+            fresh += 1
     listing[:fresh].sort()
     i, j = kept - 1, fresh - 1
     for o in range(kept + fresh - 1, -1, -1):  # merge from the back: the two sets are disjoint
@@ -886,7 +996,7 @@ def _renew_boundary(indptr, indices, w, parts, moves, froms, count, boundary, co
 
 @numba.njit(cache=True)
 def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut, heap, hg, hk, pos, dest, gain, locked,
-                    moves, froms, conn, seen, touched):
+                    moves, froms, conn, seen, touched, table, valid):
     """Vertices of the overweight parts to parts with room, least loss per weight first
     (the most connected part with room, else the lightest), until no part is over or none
     can move. Returns the cut."""
@@ -894,62 +1004,66 @@ def _kway_rebalance(indptr, indices, w, vw, key, parts, pw, members, bound, cut,
     sizes = np.zeros(1, np.int64)
     for v in range(n):
         if pw[parts[v]] > bound:
-            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, True)
+            d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid,
+                                 v, True)
             if d >= 0:
                 dest[v] = d
                 gain[v] = g / max(vw[v], 1e-300)
-                _append(heap, hg, hk, sizes, 0, pos, v, gain[v], key[v])
-    heapify_one(heap, hg, hk, sizes[0], pos)
+                heap[sizes[0]], hg[sizes[0]], hk[sizes[0]], pos[v] = v, gain[v], key[v], sizes[0]
+                sizes[0] += 1
+    _heapify(heap, hg, hk, sizes[0], pos)
     while sizes[0] > 0:
-        v, g = _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes,
-                         pos, dest, gain, True)
+        v, g = _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid,
+                         heap, hg, hk, sizes, pos, dest, gain, True)
         if v < 0:
             continue
-        _shift(parts, pw, members, vw, v, dest[v])
+        _shift(indptr, indices, w, table, valid, parts, pw, members, vw, v, dest[v])
         cut -= g
         for t in range(indptr[v], indptr[v + 1]):  # the waiting neighbours' losses changed
             u = indices[t]
             if pos[u] >= 0:
-                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, u, True)
+                d2, g2, e2 = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table,
+                                        valid, u, True)
                 if d2 >= 0:
                     dest[u] = d2
                     gain[u] = g2 / max(vw[u], 1e-300)
-                    _update(heap, hg, hk, sizes, 0, pos, u, gain[u])
-                else:
-                    _remove(heap, hg, hk, sizes, 0, pos, u)
+                _place(heap, hg, hk, sizes, pos, u, gain[u], key[u], d2 >= 0)
     for i in range(sizes[0]):
         pos[heap[i]] = -1
     return cut
 
 
-@numba.njit(cache=True)
-def _take_top(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, heap, hg, hk, sizes, pos, dest,
-              gain, rebalancing):
+@numba.njit(cache=True, inline="always")
+def _take_top(indptr, indices, w, vw, key, parts, pw, members, bound, conn, seen, touched, table, valid, heap, hg, hk,
+              sizes, pos, dest, gain, rebalancing):
     """The heap's top vertex and its gain when its move still holds, taken off the heap; (-1,
     0) when it was dropped (no destination, not on the boundary, or, ``rebalancing``, its part
     no longer over) or ranked anew (a part filled up since). Rebalancing ranks by gain per
     vertex weight."""
     v = heap[0]
-    d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, v, rebalancing)
-    if d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0):
-        _remove(heap, hg, hk, sizes, 0, pos, v)
-        return -1, 0.0
+    d, g, e = _best_move(indptr, indices, w, vw, parts, pw, members, bound, conn, seen, touched, table, valid, v,
+                         rebalancing)
+    dropped = d < 0 or (pw[parts[v]] <= bound if rebalancing else e <= 0.0)
     score = g / max(vw[v], 1e-300) if rebalancing else g
-    if d != dest[v] or score != gain[v]:
-        dest[v] = d
-        gain[v] = score
-        _update(heap, hg, hk, sizes, 0, pos, v, score)
-        return -1, 0.0
-    _remove(heap, hg, hk, sizes, 0, pos, v)
-    return v, g
+    anew = not dropped and (d != dest[v] or score != gain[v])
+    dest[v] = d if anew else dest[v]  # (not in a branch: see _best_move)
+    gain[v] = score if anew else gain[v]
+    _place(heap, hg, hk, sizes, pos, v, score, key[v], anew)
+    return (-1, 0.0) if dropped or anew else (v, g)
 
 
 @numba.njit(cache=True, inline="always")
-def _shift(parts, pw, members, vw, v, d):
-    """v into part d, its old part's and d's weight and count updated."""
+def _shift(indptr, indices, w, table, valid, parts, pw, members, vw, v, d):
+    """v into part d, its old part's and d's weight and count updated, and, with a table
+    (:func:`_best_move`), the kept rows of v's neighbours."""
     a = parts[v]
     parts[v] = d
     pw[a] -= vw[v]
     pw[d] += vw[v]
     members[a] -= 1
     members[d] += 1
+    for t in range(indptr[v], indptr[v + 1] if table.shape[0] > 0 else indptr[v]):
+        u = indices[t]
+        if u != v and valid[u]:
+            table[u, a] -= w[t]
+            table[u, d] += w[t]
