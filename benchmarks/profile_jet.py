@@ -41,21 +41,21 @@ class _Levels:
         class Rounds(self._rounds):
             def __init__(self, *args):
                 super().__init__(*args)
-                levels.rows[-1]["state"] = self
+                levels.rows[-1]["runs"].append(self)  # a coarse level's two runs (refine_jet.SCHEDULE)
 
             def _rebalance(self, pw):
                 levels.rows[-1]["rebalances"] += 1
                 return super()._rebalance(pw)
 
         def refine(be, level, *args):
-            levels.rows.append({"backend": be.name, "n": level.n, "nnz": level.nnz, "rebalances": 0})
+            levels.rows.append({"backend": be.name, "n": level.n, "nnz": level.nnz, "rebalances": 0, "runs": []})
             levels._sync()
             start = time.perf_counter()
             sides = levels._refine(be, level, *args)
             levels._sync()
             row = levels.rows[-1]
             row["ms"] = 1e3 * (time.perf_counter() - start)
-            row["rounds"] = row.pop("state").rounds
+            row["rounds"] = sum(run.rounds for run in row.pop("runs"))
             return sides
 
         refine_jet._refine_level, refine_jet._Rounds = refine, Rounds

@@ -22,9 +22,11 @@ weighted degrees d, ``ext = (d - ℓ) / 2``. Then, on a balanced bisection:
 An unbalanced bisection takes a rebalancing round instead: vertices of the overweight side
 leave it in order of least loss per weight until it is back between its target and its
 bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bisection seen
-(least overload, then least cut) is kept; a level stops after :data:`PATIENCE` rounds
-without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
-12 rounds, 0.1%).
+(least overload, then least cut) is kept; a run of rounds stops after :data:`PATIENCE`
+rounds without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
+12 rounds, 0.1%). A coarse level takes two runs, c = 0.75 then 0.25 from the best bisection
+of the first (:data:`SCHEDULE`, the ends of Jet's descending schedule of filters); the
+finest level one, at 0.25.
 
 A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, which the
 cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
@@ -62,9 +64,9 @@ from ..backends.partition_forms import lightest_prefix
 from ..hashing import Packing
 from .partition import initial_bisection, project
 
-__all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS"]
+__all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS", "SCHEDULE"]
 
-#: Rounds without a real improvement before a level stops (Jet's default).
+#: Rounds without a real improvement before a run of rounds stops (Jet's default).
 PATIENCE = 12
 #: Relative cut improvement that counts as real.
 TOLERANCE = 0.001
@@ -72,6 +74,16 @@ TOLERANCE = 0.001
 MAX_ROUNDS = 200
 #: Jet's candidate filter: coarse levels, finest level.
 FILTER = (0.75, 0.25)
+#: The filters of a level's runs of rounds, each run from the best bisection of the one
+#: before: coarse levels, finest level. A coarse level's second run, at the finest level's c,
+#: cuts Jet's descending schedule of filters (its "ultra" setting: 0.85, 0.80, ..., 0.05, 12
+#: rounds each) to the paper's two values. On road networks, whose cuts are a few dozen
+#: edges, the negative-gain moves that c = 0.75 lets through on the coarse levels wander
+#: around the best bisection without finding a better one (usroads: 60 against hec+fm's 53,
+#: one try); the run at 0.25 descends from it (54). Over the 22 shared graphs it also cut
+#: 1.6% (k = 2) and 0.9% (k = 8) less in geometric mean, for 30% more rounds
+#: (benchmarks/results/session-14/cut41).
+SCHEDULE = ((FILTER[0], FILTER[1]), (FILTER[1],))
 
 
 def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
@@ -98,7 +110,7 @@ def jet_levels(be, h, weights, bounds, targets, seed, seconds):
     start = time.perf_counter()
     for i in range(len(h) - 2, -1, -1):
         sides = project(be, sides, h[i].labels)
-        sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, FILTER[i == 0])
+        sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, SCHEDULE[i == 0])
     sides = be.xp.asarray(sides)
     seconds["refine"] += time.perf_counter() - start
     return sides
@@ -273,15 +285,19 @@ class _Rounds:
         be.assign(self.wsigma, be.ewise_mult("times", lv.w, sigma), mask=None)  # w σ
 
 
-def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, c):
-    """Rounds on one level until :class:`_Rounds` stops them; the best sides seen (int8).
+def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, filters):
+    """A run of rounds on one level for each filter c of ``filters``, each until
+    :class:`_Rounds` stops it and from the best sides of the one before; the best sides seen
+    (int8).
 
     The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, or on the
     cupy backend recorded once with the test inside (:meth:`_Rounds.run`); a round's only
     result is its moves, the worklist, so that the rounds stop when one moves nothing."""
-    rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets)
-    rounds.run()
-    return rounds.best.astype(be.xp.int8)
+    for c in filters:
+        rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets)
+        rounds.run()
+        sides = rounds.best.astype(be.xp.int8)
+    return sides
 
 
 def _jet_moves(be, lv, sigma, loss, locks):
