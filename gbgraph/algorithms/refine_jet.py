@@ -25,8 +25,8 @@ bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bise
 (least overload, then least cut) is kept; a run of rounds stops after :data:`PATIENCE`
 rounds without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
 12 rounds, 0.1%). A coarse level takes two runs, c = 0.75 then 0.25 from the best bisection
-of the first (:data:`SCHEDULE`, the ends of Jet's descending schedule of filters); the
-finest level one, at 0.25.
+of the first, with :data:`LATER_PATIENCE` (:data:`SCHEDULE`, the ends of Jet's descending
+schedule of filters); the finest level one, at 0.25.
 
 A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, which the
 cupy backend records once as a CUDA graph and replays: the vectors a round reads and writes
@@ -64,7 +64,7 @@ from ..backends.partition_forms import lightest_prefix
 from ..hashing import Packing
 from .partition import initial_bisection, project
 
-__all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS", "SCHEDULE"]
+__all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS", "SCHEDULE", "LATER_PATIENCE"]
 
 #: Rounds without a real improvement before a run of rounds stops (Jet's default).
 PATIENCE = 12
@@ -81,9 +81,12 @@ FILTER = (0.75, 0.25)
 #: edges, the negative-gain moves that c = 0.75 lets through on the coarse levels wander
 #: around the best bisection without finding a better one (usroads: 60 against hec+fm's 53,
 #: one try); the run at 0.25 descends from it (54). Over the 22 shared graphs it also cut
-#: 1.6% (k = 2) and 0.9% (k = 8) less in geometric mean, for 30% more rounds
-#: (benchmarks/results/session-14/cut41).
+#: 1.5% (k = 2) and 0.9% (k = 8) less in geometric mean (benchmarks/results/session-14/cut41).
 SCHEDULE = ((FILTER[0], FILTER[1]), (FILTER[1],))
+#: :data:`PATIENCE` of a level's later runs: a run at 0.25 from a best bisection seldom finds
+#: a better one after 6 rounds without; with 12 the second runs added 30% to the 22 shared
+#: graphs' Jet rounds instead of 20% (k = 2), for cuts 0.1-0.4% smaller in geometric mean.
+LATER_PATIENCE = 6
 
 
 def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
@@ -159,11 +162,14 @@ class _Rounds:
     count), so that one recording of :meth:`step` serves a whole level. A backend that
     answers ``fused("jet_judge")`` and ``fused("resumed_rounds")`` (cupy) makes the same
     test on the device at the end of each round instead, and the host wakes only for the
-    rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values."""
+    rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values.
+    ``patience``: rounds without a real improvement before the run stops (None:
+    :data:`PATIENCE`)."""
 
-    def __init__(self, be, lv, sides, bounds, targets):
+    def __init__(self, be, lv, sides, bounds, targets, patience=None):
         n, xp = lv.zero.size, be.xp
         self.be, self.lv, self.bounds, self.targets = be, lv, bounds, targets
+        self.patience = PATIENCE if patience is None else patience
         self.sigma = be.full(n, 1.0 - 2.0 * sides.astype(xp.float64), "float64")  # σ = 1 - 2 side
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
         self.best, self.key, self.since, self.rounds, self.stopped = None, None, 0, 0, False
@@ -173,7 +179,7 @@ class _Rounds:
         self.judge = None
         if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
             self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
-                               PATIENCE, MAX_ROUNDS)
+                               self.patience, MAX_ROUNDS)
             self.best, self.go = self.judge.best, be.full(n, 0.0, "float64")
 
     def run(self):
@@ -249,7 +255,7 @@ class _Rounds:
 
     def _judge(self):
         """Counts a round and keeps the best bisection; sets :attr:`stopped` after
-        :data:`PATIENCE` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
+        ``patience`` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
         returns the side weights when the bisection is overweight, else None."""
         be, lv = self.be, self.lv
         if self.rounds == MAX_ROUNDS:
@@ -265,7 +271,7 @@ class _Rounds:
             self.best, self.key, self.since = be.values(self.sigma) < 0, (over, cut), 0 if real else self.since + 1
         else:
             self.since += 1
-        self.stopped = self.since >= PATIENCE
+        self.stopped = self.since >= self.patience
         return pw if over > 0 else None
 
     def _flip(self, moves):
@@ -287,14 +293,16 @@ class _Rounds:
 
 def _refine_level(be, level, vertex_weights, sides, bounds, targets, seed, filters):
     """A run of rounds on one level for each filter c of ``filters``, each until
-    :class:`_Rounds` stops it and from the best sides of the one before; the best sides seen
-    (int8).
+    :class:`_Rounds` stops it (after :data:`PATIENCE` rounds without a real improvement, the
+    later runs after :data:`LATER_PATIENCE`) and from the best sides of the one before; the
+    best sides seen (int8).
 
     The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, or on the
     cupy backend recorded once with the test inside (:meth:`_Rounds.run`); a round's only
     result is its moves, the worklist, so that the rounds stop when one moves nothing."""
-    for c in filters:
-        rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets)
+    for run, c in enumerate(filters):
+        rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sides, bounds, targets,
+                         LATER_PATIENCE if run else PATIENCE)
         rounds.run()
         sides = rounds.best.astype(be.xp.int8)
     return sides

@@ -46,8 +46,12 @@ def _phased(filters):
     of the level's :data:`refine_jet.SCHEDULE` (as 0.75 on coarse levels, 0.25 on the
     finest), each run from the best bisection of the one before."""
     def refine(be, level, vertex_weights, sides, bounds, targets, seed, schedule):
-        return ORIGINAL["level"](be, level, vertex_weights, sides, bounds, targets, seed,
-                                 filters.get(schedule[0], (schedule[0],)))
+        patience = J.PATIENCE
+        for c in filters.get(schedule[0], (schedule[0],)):
+            c, J.PATIENCE = c if isinstance(c, tuple) else (c, patience)  # (c, that run's patience)
+            sides = ORIGINAL["level"](be, level, vertex_weights, sides, bounds, targets, seed, (c,))
+        J.PATIENCE = patience
+        return sides
     return refine
 
 
@@ -62,7 +66,8 @@ RULES = {"relaxed": lambda d, c: d * c / (2 - c),
          "jet": lambda d, c: np.maximum(0.0, 2 * np.floor((d - 1) / (2 - c)) - d)}
 #: name -> (refine, tries, {"patience", "filter", "rule", "phases"}); absent: the branch's own
 #: value. "single" is 9009bd3's Jet (one run per level at c = 0.75, 0.25 on the finest), the
-#: "before"; "base" this branch's (``SCHEDULE``), the same as "anneal".
+#: "before"; "base" this branch's (``SCHEDULE``, ``LATER_PATIENCE``), the same as "then6";
+#: "anneal" the second runs with patience 12. A "phases" entry is c or (c, that run's patience).
 CONFIGS = {
     "fm1": ("fm", 1, {}),
     "base": ("jet", 1, {}),
@@ -80,6 +85,7 @@ CONFIGS = {
     "anneal3": ("jet", 1, {"phases": {0.75: (0.75, 0.5, 0.25)}}),
     "annealall": ("jet", 1, {"phases": {0.75: (0.75, 0.25), 0.25: (0.75, 0.25)}}),
     "greedy": ("jet", 1, {"phases": {0.75: (0.25, 0.75, 0.25)}}),
+    **{f"then{p}": ("jet", 1, {"phases": {0.75: (0.75, (0.25, p))}}) for p in (2, 4, 6)},
 }
 
 
