@@ -85,7 +85,7 @@ class _Levels:
         class Rounds(self._rounds):
             def __init__(self, *args):
                 super().__init__(*args)
-                levels.rows[-1]["state"] = self
+                levels.rows[-1]["runs"].append(self)  # a coarse level's two runs (refine_jet.SCHEDULE)
 
             def _rebalance(self, pw):
                 levels.rows[-1]["rebalances"] += 1
@@ -93,7 +93,7 @@ class _Levels:
 
         def refine(be, level, *args):
             levels.rows.append({"backend": be.name, "n": level.n, "nnz": level.nnz, "rebalances": 0,
-                                "phases": levels._pending})
+                                "phases": levels._pending, "runs": []})
             levels._pending = {}
             levels._sync()
             start = time.perf_counter()
@@ -101,7 +101,7 @@ class _Levels:
             levels._sync()
             row = levels.rows[-1]
             row["ms"] = 1e3 * (time.perf_counter() - start)
-            row["rounds"] = row.pop("state").rounds
+            row["rounds"] = sum(run.rounds for run in row.pop("runs"))
             return sides
 
         refine_jet._refine_level, refine_jet._Rounds = refine, Rounds

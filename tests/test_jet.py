@@ -62,6 +62,40 @@ def test_patience_bounds_the_rounds(monkeypatch, patience):
     assert r.cut == _scipy_cut(A, r.parts) and r.imbalance <= 0.03 + 1e-12
 
 
+def test_coarse_levels_run_the_schedule(monkeypatch):
+    # each coarse level runs its rounds at c = 0.75, then at 0.25 from the first run's best
+    # bisection with the later runs' patience, the finest level once at 0.25; a run starts from
+    # the bisection the one before ended with and ends with one at least as good (overload,
+    # then cut)
+    runs = []
+
+    class Level(refine_jet._Level):
+        def __init__(self, be, level, vertex_weights, seed, c):
+            super().__init__(be, level, vertex_weights, seed, c)
+            runs.append({"n": level.n, "c": c})
+
+    class Rounds(refine_jet._Rounds):
+        def _judge(self):
+            pw = super()._judge()
+            runs[-1]["patience"] = self.patience
+            runs[-1].setdefault("start", self.key)
+            runs[-1]["best"] = self.key
+            return pw
+
+    monkeypatch.setattr(refine_jet, "_Level", Level)
+    monkeypatch.setattr(refine_jet, "_Rounds", Rounds)
+    A = gg.generators.laplace3d(12) != 0
+    r = gg.bisect(A, refine="jet", tries=1)
+    coarse = len(r.levels) - 2
+    assert [(run["n"], run["c"]) for run in runs] == [
+        (n, c) for n in r.levels[-2:0:-1] for c in (0.75, 0.25)] + [(r.levels[0], 0.25)]
+    patience = [refine_jet.PATIENCE, refine_jet.LATER_PATIENCE] * coarse + [refine_jet.PATIENCE]
+    assert [run["patience"] for run in runs] == patience
+    for first, second in zip(runs[::2], runs[1::2]):
+        assert second["start"] == first["best"] and second["best"] <= second["start"]
+    assert coarse >= 1 and r.cut == _scipy_cut(A, r.parts) and r.imbalance <= 0.03 + 1e-12
+
+
 def test_max_rounds_caps_a_level(monkeypatch):
     monkeypatch.setattr(refine_jet, "MAX_ROUNDS", 2)
     seen = _rounds_seen(monkeypatch)

@@ -22,9 +22,11 @@ weighted degrees d, ``ext = (d - ℓ) / 2``. Then, on a balanced bisection:
 An unbalanced bisection takes a rebalancing round instead: vertices of the overweight side
 leave it in order of least loss per weight until it is back between its target and its
 bound (:func:`~gbgraph.backends.partition_forms.lightest_prefix`). The best bisection seen
-(least overload, then least cut) is kept; a level stops after :data:`PATIENCE` rounds
-without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
-12 rounds, 0.1%).
+(least overload, then least cut) is kept; a run of rounds stops after :data:`PATIENCE`
+rounds without a new best that improves the cut by more than :data:`TOLERANCE` (Jet's rule:
+12 rounds, 0.1%). A coarse level takes two runs, c = 0.75 then 0.25 from the best bisection
+of the first, with :data:`LATER_PATIENCE` (:data:`SCHEDULE`, the ends of Jet's descending
+schedule of filters); the finest level one, at 0.25.
 
 A level's Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`: the
 vectors a round reads and writes are full and written in place, its moves are the worklist,
@@ -61,9 +63,9 @@ from ..backends.partition_forms import lightest_prefix
 from ..hashing import Packing
 from .partition import initial_bisection, project
 
-__all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS"]
+__all__ = ["jet_levels", "PATIENCE", "TOLERANCE", "MAX_ROUNDS", "SCHEDULE", "LATER_PATIENCE"]
 
-#: Rounds without a real improvement before a level stops (Jet's default).
+#: Rounds without a real improvement before a run of rounds stops (Jet's default).
 PATIENCE = 12
 #: Relative cut improvement that counts as real.
 TOLERANCE = 0.001
@@ -71,6 +73,19 @@ TOLERANCE = 0.001
 MAX_ROUNDS = 200
 #: Jet's candidate filter: coarse levels, finest level.
 FILTER = (0.75, 0.25)
+#: The filters of a level's runs of rounds, each run from the best bisection of the one
+#: before: coarse levels, finest level. A coarse level's second run, at the finest level's c,
+#: cuts Jet's descending schedule of filters (its "ultra" setting: 0.85, 0.80, ..., 0.05, 12
+#: rounds each) to the paper's two values. On road networks, whose cuts are a few dozen
+#: edges, the negative-gain moves that c = 0.75 lets through on the coarse levels wander
+#: around the best bisection without finding a better one (usroads: 60 against hec+fm's 53,
+#: one try); the run at 0.25 descends from it (54). Over the 22 shared graphs it also cut
+#: 1.5% (k = 2) and 0.9% (k = 8) less in geometric mean (benchmarks/results/session-14/cut41).
+SCHEDULE = ((FILTER[0], FILTER[1]), (FILTER[1],))
+#: :data:`PATIENCE` of a level's later runs: a run at 0.25 from a best bisection seldom finds
+#: a better one after 6 rounds without; with 12 the second runs added 30% to the 22 shared
+#: graphs' Jet rounds instead of 20% (k = 2), for cuts 0.1-0.4% smaller in geometric mean.
+LATER_PATIENCE = 6
 
 
 def _ranked_above(i, start, stop, cols, vals, u, rank, keys):
@@ -96,7 +111,7 @@ def jet_levels(be, h, weights, bounds, targets, seed, seconds):
     sides = initial_bisection(h, weights, bounds, targets, seed, seconds)
     start = time.perf_counter()
     for i in range(len(h) - 2, -1, -1):
-        sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, FILTER[i == 0])
+        sides = _refine_level(be, h[i], weights[i], sides, bounds, targets, seed, SCHEDULE[i == 0])
     sides = be.xp.asarray(sides).astype(np.int8)
     seconds["refine"] += time.perf_counter() - start
     return sides
@@ -149,11 +164,14 @@ class _Rounds:
     count), so that one recording of :meth:`step` serves a whole level. A backend that
     answers ``fused("jet_judge")`` and ``fused("resumed_rounds")`` (cupy) makes the same
     test on the device at the end of each round instead, and the host wakes only for the
-    rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values."""
+    rebalancing rounds and the end (:meth:`resume`): the same rounds, the same values.
+    ``patience``: rounds without a real improvement before the run stops (None:
+    :data:`PATIENCE`)."""
 
-    def __init__(self, be, lv, sigma, bounds, targets):
+    def __init__(self, be, lv, sigma, bounds, targets, patience=None):
         n = lv.n
         self.be, self.lv, self.bounds, self.targets, self.sigma = be, lv, bounds, targets, sigma
+        self.patience = PATIENCE if patience is None else patience
         self.loss, self.wsigma, self.locks = (be.full(n, 0.0, "float64") for _ in range(3))
         self.best, self.key, self.since, self._rounds, self.stopped = None, None, 0, 0, False
         self._update()
@@ -162,7 +180,7 @@ class _Rounds:
         self.judge = self.launch = None
         if None not in (judge, self.resumed, self.rebalanced):  # the test on the device (:meth:`resume`)
             self.judge = judge(self.loss, self.wsigma, self.sigma, lv.degrees, lv.total, bounds, 1 - TOLERANCE,
-                               PATIENCE, MAX_ROUNDS)
+                               self.patience, MAX_ROUNDS)
             self.best = self.judge.best
             fused = be.fused("jet_rounds")  # the level's rounds in one launch (cupy)
             self.launch = None if fused is None else fused(lv.A, lv.theta, self.locks, lv.keys, lv.w, self.judge,
@@ -250,7 +268,7 @@ class _Rounds:
 
     def _judge(self):
         """Counts a round and keeps the best bisection; sets :attr:`stopped` after
-        :data:`PATIENCE` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
+        ``patience`` rounds without a real improvement or :data:`MAX_ROUNDS` rounds;
         returns the side weights when the bisection is overweight, else None."""
         be, lv = self.be, self.lv
         if self._rounds == MAX_ROUNDS:
@@ -266,7 +284,7 @@ class _Rounds:
             self.best, self.key, self.since = be.values(self.sigma) < 0, (over, cut), 0 if real else self.since + 1
         else:
             self.since += 1
-        self.stopped = self.since >= PATIENCE
+        self.stopped = self.since >= self.patience
         return pw if over > 0 else None
 
     def _flip(self, moves):
@@ -286,17 +304,24 @@ class _Rounds:
         be.assign(self.wsigma, be.ewise_mult("times", lv.w, sigma), mask=None)  # w σ
 
 
-def _refine_level(be, level, vertex_weights, coarse, bounds, targets, seed, c):
-    """Rounds on one level, from the ``coarse`` level's sides projected, until :class:`_Rounds`
-    stops them; the best sides seen (bool, side 1 True).
+def _refine_level(be, level, vertex_weights, coarse, bounds, targets, seed, filters):
+    """A run of rounds on one level for each filter c of ``filters``, the first from the
+    ``coarse`` level's sides projected, each later one from the best sides of the one before,
+    each until :class:`_Rounds` stops it (after :data:`PATIENCE` rounds without a real
+    improvement, the later runs after :data:`LATER_PATIENCE`); the best sides seen (bool,
+    side 1 True).
 
     The Jet rounds run through :meth:`~gbgraph.backends.base.Backend.iterate`, or on the
     cupy backend in one launch or recorded once with the test inside (:meth:`_Rounds.run`); a
     round's only result is its moves, the worklist, so that the rounds stop when one moves
     nothing."""
-    lv = _Level(be, level, vertex_weights, seed, c)
-    rounds = _Rounds(be, lv, _sigma(be, coarse, level.labels), bounds, targets)
-    rounds.run()
+    sigma = _sigma(be, coarse, level.labels)
+    for run, c in enumerate(filters):
+        if run:
+            sigma = _sigma_of(be, rounds.best)
+        rounds = _Rounds(be, _Level(be, level, vertex_weights, seed, c), sigma, bounds, targets,
+                         LATER_PATIENCE if run else PATIENCE)
+        rounds.run()
     return rounds.best
 
 
@@ -306,7 +331,11 @@ def _sigma(be, coarse, labels):
     fused = be.fused("jet_sigma")  # the projection and σ in one kernel (cupy)
     if fused is not None:
         return fused(coarse, labels)
-    sides = project(be, coarse, labels)
+    return _sigma_of(be, project(be, coarse, labels))
+
+
+def _sigma_of(be, sides):
+    """σ = 1 - 2 ``sides``, a full vector."""
     return be.full(sides.size, 1.0 - 2.0 * sides.astype(be.xp.float64), "float64")  # σ = 1 - 2 side
 
 
