@@ -238,7 +238,8 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
     """Pass 3 over coarse row range h, in place: each row's distinct columns, sorted, and
     their sums or counts, written right after the range's previous rows (from the start of
     the range's room), and its length into ``degree``. A column's weights are summed in row-major order, the order of the row's
-    entries in its room (its fine row ranges' segments, one after the other)."""
+    entries in its room (its fine row ranges' segments, one after the other). The range's
+    workspace is made here, the rows built by :func:`_rows_in`."""
     first, last = aggregates[h], aggregates[h + 1]
     threads = start.shape[0]
     widest = 0
@@ -252,8 +253,21 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
     length = np.empty(widest, np.int64)  # entries per slot
     head = np.empty(widest if spread.size else 0)  # each slot's first weight
     rest = np.empty(head.size)  # the sum of its other weights in order from -0.0, then its sum
+    place = np.empty(head.size + 1, np.int64)  # _sums' counting sort of a row's weights by slot
+    gathered = np.empty(head.size)  # and the weights it gathers
     seen = np.zeros((degree.size + 63) // 64, np.uint64)  # a row's columns as bits, cleared as read
     summary = np.zeros((seen.size + 63) // 64, np.uint64)  # the words of seen in use, as bits
+    _rows_in(first, last, start, end, keys, spread, counts, degree, slot, distinct, length, head, rest, place, gathered,
+             seen, summary)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _rows_in(first, last, start, end, keys, spread, counts, degree, slot, distinct, length, head, rest, place, gathered,
+             seen, summary):
+    """:func:`_rows`' loop over the coarse rows ``first .. last - 1`` on a workspace made
+    for it, compiled without reference counts (``_nrt=False``): the helpers inlined per row
+    passed their arrays counted, two atomic operations each a row."""
+    threads = start.shape[0]
     out = start[0, first] if first < last else 0  # the rows one after the other, each written once read
     for a in range(first, last):
         d = 0
@@ -274,7 +288,7 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
                     rest[j] += spread[q]
                 length[j] += 1
         if spread.size:
-            _sums(start, end, a, keys, spread, slot, d, length, head, rest)
+            _sums(start, end, a, keys, spread, slot, d, length, head, rest, place, gathered)
         _sort(distinct, d, seen, summary)
         for r in range(d):
             b = distinct[r]
@@ -290,21 +304,20 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree):
 
 
 @numba.njit(inline="always")
-def _sums(start, end, a, keys, spread, slot, d, length, head, rest):
+def _sums(start, end, a, keys, spread, slot, d, length, head, rest, place, gathered):
     """Each slot's sum into ``rest``, as ``np.add.reduceat`` adds its weights: the first plus
     the others added in order from -0.0, numpy's order for up to 8 of them; a slot of more
-    weights (rare but on skewed graphs) has them gathered, in order, and added pairwise."""
+    weights (rare but on skewed graphs) has them gathered, in order, and added pairwise
+    (``place``, ``gathered``: room for a stable counting sort of the row's weights by slot)."""
     longest = 0
     for j in range(d):
         rest[j] = head[j] + rest[j]  # a single weight plus -0.0 is itself, +0.0 included
         longest = max(longest, length[j])
     if longest <= 8:
         return
-    place = np.empty(d + 1, np.int64)  # a stable counting sort of the row's weights by slot
     place[0] = 0
     for j in range(d):
         place[j + 1] = place[j] + length[j]
-    gathered = np.empty(place[d])
     for c in range(start.shape[0]):
         for q in range(start[c, a], end[c, a]):
             j = slot[keys[q]]
@@ -336,7 +349,7 @@ def _sort(x, d, seen, summary):
         if high // 4096 - low // 4096 < _SPAN_WORDS * d:
             _sort_as_bits(x, d, seen, summary, low // 4096, high // 4096)
         else:
-            x[:d].sort()
+            _sort_prefix(x, d)
         return
     for i in range(1, d):
         value = x[i]
@@ -344,6 +357,13 @@ def _sort(x, d, seen, summary):
         for j in range(i - 1, 0, -1):
             x[j] = min(max(x[j - 1], value), x[j])
         x[0] = min(x[0], value)
+
+
+@numba.njit(cache=True, _nrt=True)
+def _sort_prefix(x, d):
+    """``x[:d].sort()``: numba's sort keeps its stack in a list, which needs reference counts
+    (a callee inherits ``_nrt=False`` from its caller unless it says otherwise)."""
+    x[:d].sort()
 
 
 @numba.njit(inline="always")
