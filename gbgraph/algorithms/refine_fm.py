@@ -564,13 +564,11 @@ def _flip_own(v, parts, gain, ext):
 @numba.njit(cache=True, inline="always")
 def _shift(u, weight, s, parts, gain, ext):
     """u's sums after a neighbour over an edge of ``weight`` left side s: twice the weight
-    in gain, towards u's side or away from it."""
-    if parts[u] == s:
-        ext[u] += weight
-        gain[u] += 2.0 * weight
-    else:
-        ext[u] -= weight
-        gain[u] -= 2.0 * weight
+    in gain, towards u's side or away from it. Signed instead of branched on (the sides of
+    a boundary's neighbours alternate unpredictably): ``x + (-y)`` is ``x - y`` exactly."""
+    signed = weight if parts[u] == s else -weight
+    ext[u] += signed
+    gain[u] += 2.0 * signed
 
 
 @_borrowing
