@@ -279,8 +279,9 @@ def _rows(h, start, end, keys, spread, counts, aggregates, degree, weights):
 def _rows_in(first, last, start, end, keys, spread, counts, degree, slot, distinct, length, head, rest, place, gathered,
              seen, summary, weights, exact):
     """:func:`_rows`' loop over the coarse rows ``first .. last - 1`` on a workspace made
-    for it, compiled without reference counts (``_nrt=False``): the helpers inlined per row
-    passed their arrays counted, two atomic operations each a row."""
+    for it, compiled without reference counts (``_nrt=False``): counted, the helpers inlined
+    in it increfed and decrefed each of their arrays on every row, two atomic operations
+    each."""
     threads = start.shape[0]
     out = start[0, first] if first < last else 0  # the rows one after the other, each written once read
     for a in range(first, last):
