@@ -1,7 +1,8 @@
 """cProfile of gg.partition(A, k) (the second of two runs, one thread): the functions by own
 time, for telling Python per-call costs from compiled kernels. Run from the repository root:
 
-    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python benchmarks/results/session-14/cm41/cprof.py cond-mat-2005 8
+    NUMBA_NUM_THREADS=1 GBGRAPH_WARMUP=0 PYTHONPATH=$PWD python \
+        benchmarks/results/session-14/cm41/cprof.py cond-mat-2005 8 [rows] [tottime|cumulative]
 """
 
 import cProfile

@@ -249,10 +249,11 @@ def _scatter_by_row_each(indptr, indices, labels, weights, estimate, fine, end, 
 def _rows(h, start, end, keys, spread, counts, aggregates, degree, weights):
     """Pass 3 over coarse row range h, in place: each row's distinct columns, sorted, and
     their sums or counts, written right after the range's previous rows (from the start of
-    the range's room), and its length into ``degree``. A column's weights are summed in row-major order, the order of the row's
-    entries in its room (its fine row ranges' segments, one after the other). The range's
-    workspace is made here, the rows built by :func:`_rows_in`; ``weights``, the fine
-    graph's, tell :func:`_sums` whether every sum is exact."""
+    the range's room), and its length into ``degree``. A column's weights are summed in
+    row-major order, the order of the row's entries in its room (its fine row ranges'
+    segments, one after the other). The range's workspace is made here, the rows built by
+    :func:`_rows_in`; ``weights``, the fine graph's, tell :func:`_sums` whether every sum is
+    exact."""
     first, last = aggregates[h], aggregates[h + 1]
     threads = start.shape[0]
     widest = 0
