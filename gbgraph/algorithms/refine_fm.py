@@ -311,24 +311,21 @@ def _above(a, b, gain, key):
     return gain[a] > gain[b] or (gain[a] == gain[b] and key[a] > key[b])
 
 
-@_borrowing
-def _sift_up(heap, hg, hk, pos, i):
-    v, g, k = heap[i], hg[i], hk[i]
-    while i > 0:
+# Written for numba's inlining: no array's last use in a branch (a loop that runs zero or more
+# times instead), else every inlined copy counted references to its array arguments, two
+# atomic operations each (9% of k-way FM's time on coAuthorsDBLP).
+@numba.njit(cache=True, inline="always")
+def _settle(heap, hg, hk, size, pos, i, v, g, k, up):
+    """Entry (v, g, k) into slot i (none: i < 0) of a heap of ``size`` entries, sifted up
+    (where ``up``), then down: any slot whose entry changed, or the first free one."""
+    while up and i > 0:
         parent = (i - 1) >> 1
         if not (g > hg[parent] or (g == hg[parent] and k > hk[parent])):
             break
         heap[i], hg[i], hk[i] = heap[parent], hg[parent], hk[parent]
         pos[heap[i]] = i
         i = parent
-    heap[i], hg[i], hk[i] = v, g, k
-    pos[v] = i
-
-
-@_borrowing
-def _sift_down(heap, hg, hk, size, pos, i):
-    v, g, k = heap[i], hg[i], hk[i]
-    while True:
+    while i >= 0:
         c = 2 * i + 1
         if c >= size:
             break
@@ -339,8 +336,19 @@ def _sift_down(heap, hg, hk, size, pos, i):
         heap[i], hg[i], hk[i] = heap[c], hg[c], hk[c]
         pos[heap[i]] = i
         i = c
-    heap[i], hg[i], hk[i] = v, g, k
-    pos[v] = i
+    for j in range(i, i + 1 if i >= 0 else i):
+        heap[j], hg[j], hk[j] = v, g, k
+        pos[v] = j
+
+
+@_borrowing
+def _sift_up(heap, hg, hk, pos, i):
+    _settle(heap, hg, hk, i + 1, pos, i, heap[i], hg[i], hk[i], True)  # nothing below slot i: up only
+
+
+@_borrowing
+def _sift_down(heap, hg, hk, size, pos, i):
+    _settle(heap, hg, hk, size, pos, i, heap[i], hg[i], hk[i], False)
 
 
 @numba.njit(cache=True, inline="always")

@@ -76,7 +76,7 @@ from ..backends.operators import RowOperator, local
 from ..backends.partition_forms import evictions
 from ..hashing import Packing
 from .coarsen import CoarseningStallWarning, coarsen
-from .refine_fm import HostGraph, cut_and_weights, pass_limit
+from .refine_fm import HostGraph, _settle, cut_and_weights, pass_limit
 from .refine_jet import FILTER, MAX_ROUNDS, PATIENCE, TOLERANCE  # Jet's rules, as for bisection
 
 __all__ = ["kway_partition", "BEST_PART", "PART_GAIN", "HAS_ROOM", "AFTERBURNER", "REBALANCE_PART", "SLOTS",
@@ -525,38 +525,8 @@ TABLE_DEGREE = 0.75
 
 
 # ---- the k-way kernels' heap ----------------------------------------------------------------
-# A max-heap of vertices ordered by (gain, key), each entry's gain and key beside its vertex,
-# as refine_fm's; FM reads its top alone, and keys are distinct, so any heap layout gives the
-# same moves. Written for numba's inlining: no array's last use in a branch (a loop that runs
-# zero or more times instead), else every inlined copy counted references to its array
-# arguments, two atomic operations each (9% of k-way FM's time on coAuthorsDBLP).
-
-@numba.njit(cache=True, inline="always")
-def _settle(heap, hg, hk, size, pos, i, v, g, k, up):
-    """Entry (v, g, k) into slot i (none: i < 0) of a heap of ``size`` entries, sifted up
-    (where ``up``), then down: any slot whose entry changed, or the first free one."""
-    while up and i > 0:
-        parent = (i - 1) >> 1
-        if not (g > hg[parent] or (g == hg[parent] and k > hk[parent])):
-            break
-        heap[i], hg[i], hk[i] = heap[parent], hg[parent], hk[parent]
-        pos[heap[i]] = i
-        i = parent
-    while i >= 0:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and (hg[c + 1] > hg[c] or (hg[c + 1] == hg[c] and hk[c + 1] > hk[c])):
-            c += 1
-        if not (hg[c] > g or (hg[c] == g and hk[c] > k)):
-            break
-        heap[i], hg[i], hk[i] = heap[c], hg[c], hk[c]
-        pos[heap[i]] = i
-        i = c
-    for j in range(i, i + 1 if i >= 0 else i):
-        heap[j], hg[j], hk[j] = v, g, k
-        pos[v] = j
-
+# One max-heap of vertices ordered by (gain, key), refine_fm's (:func:`refine_fm._settle`);
+# FM reads its top alone, and keys are distinct, so any heap layout gives the same moves.
 
 @numba.njit(cache=True, inline="always")
 def _place(heap, hg, hk, sizes, pos, v, g, k, keep):
