@@ -886,7 +886,10 @@ class Backend(abc.ABC):
         rebalancing round and a replay resumed after host work, which the cupy backend answers
         with kernels (``jet.cu``) and one CUDA graph a level, so that the rounds between two
         rebalancings read nothing back: through the verbs a round was about twenty launches
-        and two host reads, three times its GPU work. None of these is part of the protocol.
+        and two host reads, three times its GPU work. ``"jet_sigma"`` (a finer level's σ from
+        the coarse sides and the labels) and ``"jet_rounds"`` (a run of a level's rounds, the
+        judge's, Jet's and the rebalancing ones, in one cooperative launch) are what the cupy
+        backend runs in their place where it can. None of these is part of the protocol.
 
         Returns
         -------
